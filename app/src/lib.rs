@@ -1,0 +1,4 @@
+//! The fairdeal application: the command line (and later the desktop client).
+
+pub mod check;
+pub mod cli;

@@ -1,0 +1,167 @@
+//! The pack, deck orders and the deal (SPEC §3.1).
+
+use crate::card::{Card, Rank, Suit};
+use crate::cards::Cards;
+use crate::error::{Code, Refusal};
+use crate::position::{Drew, Phase, Position, TurnState};
+use crate::rules::{Preset, RedThreeMode, Rules};
+use crate::seat::Seat;
+
+/// The whole pack in canonical order: for each pack, suits C, D, H, S from 2 up to A, then
+/// that pack's two jokers.
+pub fn canonical_deck(rules: &Rules) -> Vec<Card> {
+    let mut deck = Vec::with_capacity(rules.deck_size());
+    for _ in 0..rules.packs {
+        for suit in Suit::ALL {
+            for rank in Rank::ALL {
+                deck.push(Card::new(rank, suit));
+            }
+        }
+        deck.push(Card::JOKER);
+        deck.push(Card::JOKER);
+    }
+    deck
+}
+
+/// The deck `top` followed by the rest of the canonical order (the first copy of each named
+/// card removed), as the scenario format defines deal scenarios.
+///
+/// # Errors
+///
+/// `invalid_position` if `top` names more copies of a card than the pack has.
+pub fn deck_from_top(rules: &Rules, top: &[Card]) -> Result<Vec<Card>, Refusal> {
+    let mut rest = canonical_deck(rules);
+    for &c in top {
+        let Some(at) = rest.iter().position(|&r| r == c) else {
+            return Err(Refusal::new(
+                Code::InvalidPosition,
+                format!("the pack has no more copies of {c}"),
+            ));
+        };
+        rest.remove(at);
+    }
+    let mut deck = top.to_vec();
+    deck.extend(rest);
+    Ok(deck)
+}
+
+/// Whether `deck` holds exactly the preset's pack.
+pub fn is_full_pack(rules: &Rules, deck: &[Card]) -> bool {
+    let want: Cards = canonical_deck(rules).iter().collect();
+    let got: Cards = deck.iter().collect();
+    deck.len() == rules.deck_size() && want == got
+}
+
+impl Position {
+    /// Deals a new hand from `deck` (the first card is dealt first) with `dealer` dealing and
+    /// `scores` the teams' totals before the hand.
+    ///
+    /// Cards go one at a time clockwise from the dealer's left; then the upcard (`canasta`
+    /// turns more while the top is a wild or red three and freezes the pile; `samba` freezes on
+    /// a wild upcard); the rest is the stock. With automatic red threes each player from the
+    /// dealer's left lays out dealt red threes and draws replacements.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_position` if `deck` is not exactly the preset's pack.
+    pub fn deal(rules: Rules, dealer: Seat, scores: [i32; 2], deck: &[Card]) -> Result<Self, Refusal> {
+        if !is_full_pack(&rules, deck) {
+            return Err(Refusal::new(
+                Code::InvalidPosition,
+                format!("a deal needs the whole pack of {} cards", rules.deck_size()),
+            ));
+        }
+        let mut hands: [Cards; 4] = Default::default();
+        let dealt = rules.hand_size * 4;
+        for (i, &card) in deck[..dealt].iter().enumerate() {
+            hands[dealer.next().index().wrapping_add(i) % 4].add(card);
+        }
+        let mut next = dealt;
+        let mut pile = Vec::new();
+        let mut frozen = false;
+        loop {
+            let card = deck[next];
+            next += 1;
+            pile.push(card);
+            let returns = rules.preset == Preset::Canasta && (card.is_wild() || card.is_red_three());
+            if returns {
+                frozen = true;
+                continue;
+            }
+            if rules.preset == Preset::Samba && card.is_wild() {
+                frozen = true;
+            }
+            break;
+        }
+        let mut stock: Vec<Card> = deck[next..].to_vec();
+        stock.reverse();
+        let mut red_threes: [Vec<Card>; 2] = Default::default();
+        if rules.red_three_mode == RedThreeMode::AutoReplace {
+            for k in 1..=4 {
+                let seat = Seat::from_index(dealer.index() + k);
+                let hand = &mut hands[seat.index()];
+                loop {
+                    let Some(red) = hand.distinct().find(|c| c.is_red_three()) else {
+                        break;
+                    };
+                    hand.remove(red);
+                    red_threes[seat.team().index()].push(red);
+                    if let Some(card) = stock.pop() {
+                        hand.add(card);
+                    }
+                }
+            }
+        }
+        let turn = dealer.next();
+        Ok(Self {
+            rules,
+            dealer,
+            scores,
+            turn,
+            phase: Phase::Draw,
+            hands,
+            melds: Default::default(),
+            red_threes,
+            pile,
+            pile_frozen: frozen,
+            stock,
+            melded_before: [false; 4],
+            turn_state: TurnState {
+                drew: Drew::Nothing,
+                ..TurnState::fresh(0, false)
+            },
+            end: None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packs_have_162_and_108_cards() {
+        let samba = canonical_deck(&Rules::preset(Preset::Samba));
+        let canasta = canonical_deck(&Rules::preset(Preset::Canasta));
+        assert_eq!(samba.len(), 162);
+        assert_eq!(canasta.len(), 108);
+        let wilds = |d: &[Card]| d.iter().filter(|c| c.is_wild()).count();
+        assert_eq!(wilds(&samba), 18);
+        assert_eq!(wilds(&canasta), 12);
+        assert_eq!(samba.iter().filter(|c| c.is_red_three()).count(), 6);
+    }
+
+    #[test]
+    fn deal_gives_fifteen_each_and_rotates_from_the_dealers_left() {
+        let rules = Rules::preset(Preset::DutchSamba);
+        let deck = canonical_deck(&rules);
+        let p = Position::deal(rules, Seat::S, [0, 0], &deck).unwrap();
+        for seat in Seat::ALL {
+            assert_eq!(p.hand(seat).len(), 15);
+        }
+        assert_eq!(p.turn(), Seat::W);
+        assert_eq!(p.stock_len(), 101);
+        // W (the dealer's left) got the first card, 2C.
+        assert!(p.hand(Seat::W).contains("2C".parse().unwrap()));
+    }
+}

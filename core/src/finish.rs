@@ -1,0 +1,260 @@
+//! Finding a legal way to go out (for "May I go out?", hints and computer players).
+//!
+//! The search builds candidate finishes by rank and suit, then lets the validator judge each
+//! one, so a finish it returns is always legal; it may miss an exotic finish, never invent one.
+
+use crate::card::{Card, Rank, Suit};
+use crate::cards::Cards;
+use crate::meld::{Meld, MeldKind};
+use crate::moves::{Add, Move, Plan};
+use crate::position::{Phase, Position};
+use crate::seat::Seat;
+
+impl Position {
+    /// A legal going-out move for `seat` in its play phase, assuming the partner agrees.
+    ///
+    /// Returns `None` if none is found (or it is not `seat`'s play phase).
+    pub fn find_finish(&self, seat: Seat) -> Option<Move> {
+        if seat != self.turn || !matches!(self.phase, Phase::Play | Phase::Answer) {
+            return None;
+        }
+        if self.turn_state.answer == Some(false) {
+            return None;
+        }
+        let mut probe = self.clone();
+        probe.phase = Phase::Play;
+        probe.turn_state.answer = Some(true);
+        let hand = self.hand(seat);
+        let melds = self.melds(seat.team());
+        let mut discards: Vec<Option<Card>> = vec![None];
+        discards.extend(hand.distinct().map(Some));
+        for discard in discards {
+            let mut rest = hand.clone();
+            if let Some(d) = discard {
+                rest.remove(d);
+            }
+            let Some(plan) = self.finish_plan(melds, &rest) else {
+                continue;
+            };
+            let mv = Move::GoOut { plan, discard };
+            if probe.validate(seat, &mv).is_ok() {
+                return Some(mv);
+            }
+        }
+        None
+    }
+
+    /// A plan that melds every card of `rest` onto `melds`, if the simple search finds one.
+    fn finish_plan(&self, melds: &[Meld], rest: &Cards) -> Option<Plan> {
+        let rules = &self.rules;
+        let mut plan = Plan::default();
+        if rest.iter().any(|c| c.is_red_three()) {
+            return None;
+        }
+        let blacks: Vec<Card> = rest.iter().filter(|c| c.is_black_three()).collect();
+        let mut wilds: Vec<Card> = rest.iter().filter(|c| c.is_wild()).collect();
+        // Group slots: (existing meld index or None for new, cards added, naturals, wilds).
+        let mut slots: Vec<Slot> = Vec::new();
+        let mut loose: Vec<Card> = Vec::new();
+        for rank in Rank::MELDABLE {
+            let cards: Vec<Card> = Suit::ALL
+                .iter()
+                .flat_map(|&s| std::iter::repeat_n(Card::new(rank, s), rest.count(Card::new(rank, s))))
+                .collect();
+            if cards.is_empty() {
+                continue;
+            }
+            let existing = melds
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.kind() == MeldKind::Group(rank))
+                .max_by_key(|(_, m)| m.len())
+                .map(|(i, _)| i);
+            match existing {
+                Some(i) => slots.push(Slot::old(i, &melds[i], cards)),
+                None if cards.len() >= 3 => slots.push(Slot::new(cards)),
+                None => loose.extend(cards),
+            }
+        }
+        // Loose naturals: sequences first (Samba presets), then pairs with a wild.
+        if rules.sequences {
+            loose = place_in_sequences(melds, loose, &mut plan);
+        }
+        let mut left = Vec::new();
+        for rank in Rank::MELDABLE {
+            let of_rank: Vec<Card> = loose.iter().copied().filter(|c| c.rank() == Some(rank)).collect();
+            if of_rank.len() == 2 {
+                slots.push(Slot::new(of_rank));
+            } else {
+                left.extend(of_rank);
+            }
+        }
+        if !left.is_empty() {
+            return None;
+        }
+        // Wilds: first what each slot needs, then toward canastas, then anywhere they fit.
+        for slot in &mut slots {
+            while slot.size() < 3 {
+                slot.wilds.push(wilds.pop()?);
+            }
+        }
+        let mut order: Vec<usize> = (0..slots.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(slots[i].size()));
+        for &i in &order {
+            while !wilds.is_empty()
+                && slots[i].size() < 7
+                && slots[i].size() + slots[i].room(rules) >= 7
+                && slots[i].room(rules) > 0
+            {
+                slots[i].wilds.extend(wilds.pop());
+            }
+        }
+        for &i in &order {
+            while !wilds.is_empty() && slots[i].room(rules) > 0 {
+                slots[i].wilds.extend(wilds.pop());
+            }
+        }
+        let mut black_group = blacks;
+        if !wilds.is_empty() {
+            // `dutch-samba` lets wilds join black threes.
+            if black_group.is_empty() {
+                return None;
+            }
+            black_group.append(&mut wilds);
+        }
+        if !black_group.is_empty() {
+            plan.new.push(black_group);
+        }
+        for slot in slots {
+            let mut cards = slot.naturals;
+            cards.extend(slot.wilds);
+            match slot.existing {
+                Some(to) => plan.add.push(Add { to, cards }),
+                None => plan.new.push(cards),
+            }
+        }
+        Some(plan)
+    }
+}
+
+struct Slot {
+    existing: Option<usize>,
+    base_naturals: usize,
+    base_wilds: usize,
+    naturals: Vec<Card>,
+    wilds: Vec<Card>,
+}
+
+impl Slot {
+    fn new(naturals: Vec<Card>) -> Self {
+        Self {
+            existing: None,
+            base_naturals: 0,
+            base_wilds: 0,
+            naturals,
+            wilds: Vec::new(),
+        }
+    }
+
+    fn old(index: usize, meld: &Meld, naturals: Vec<Card>) -> Self {
+        Self {
+            existing: Some(index),
+            base_naturals: meld.naturals(),
+            base_wilds: meld.wilds(),
+            naturals,
+            wilds: Vec::new(),
+        }
+    }
+
+    fn size(&self) -> usize {
+        self.base_naturals + self.base_wilds + self.naturals.len() + self.wilds.len()
+    }
+
+    fn room(&self, rules: &crate::rules::Rules) -> usize {
+        let n = self.base_naturals + self.naturals.len();
+        rules
+            .wild_rule
+            .max_wilds(n)
+            .saturating_sub(self.base_wilds + self.wilds.len())
+    }
+}
+
+/// Puts loose naturals onto the ends of the team's unfinished sequences and into new runs of
+/// three to seven; returns what is left.
+fn place_in_sequences(melds: &[Meld], loose: Vec<Card>, plan: &mut Plan) -> Vec<Card> {
+    let mut left = Vec::new();
+    for suit in Suit::ALL {
+        let mut cards: Vec<Card> = loose.iter().copied().filter(|c| c.suit() == Some(suit)).collect();
+        if cards.is_empty() {
+            continue;
+        }
+        cards.sort_unstable();
+        // Extend existing sequences of this suit at either end.
+        for (i, m) in melds.iter().enumerate() {
+            if m.kind() != MeldKind::Sequence(suit) {
+                continue;
+            }
+            let Some((mut lo, mut hi)) = m.run_bounds() else {
+                continue;
+            };
+            let mut added = Vec::new();
+            let mut len = m.len();
+            loop {
+                let below = lo.index().checked_sub(1).and_then(Rank::from_index).filter(|r| *r >= Rank::Four);
+                let above = Rank::from_index(hi.index() + 1);
+                let take = |r: Option<Rank>, cards: &mut Vec<Card>| {
+                    let r = r?;
+                    let at = cards.iter().position(|c| c.rank() == Some(r))?;
+                    Some(cards.remove(at))
+                };
+                if len >= 7 {
+                    break;
+                }
+                if let Some(c) = take(above, &mut cards) {
+                    hi = c.rank().unwrap_or(hi);
+                    added.push(c);
+                    len += 1;
+                } else if let Some(c) = take(below, &mut cards) {
+                    lo = c.rank().unwrap_or(lo);
+                    added.push(c);
+                    len += 1;
+                } else {
+                    break;
+                }
+            }
+            if !added.is_empty() {
+                plan.add.push(Add { to: i, cards: added });
+            }
+        }
+        // New runs from what remains: repeatedly take the longest run of distinct ranks.
+        loop {
+            let mut ranks: Vec<Rank> = cards.iter().filter_map(|c| c.rank()).collect();
+            ranks.dedup();
+            let mut best: Option<(usize, usize)> = None;
+            let mut start = 0;
+            for k in 1..=ranks.len() {
+                let breaks = k == ranks.len() || ranks[k].index() != ranks[k - 1].index() + 1;
+                if breaks {
+                    let len = k - start;
+                    if len >= 3 && best.is_none_or(|(_, l)| len > l) {
+                        best = Some((start, len));
+                    }
+                    start = k;
+                }
+            }
+            let Some((s, len)) = best else {
+                break;
+            };
+            let run: Vec<Rank> = ranks[s..s + len.min(7)].to_vec();
+            let mut seq = Vec::new();
+            for r in run {
+                if let Some(at) = cards.iter().position(|c| c.rank() == Some(r)) {
+                    seq.push(cards.remove(at));
+                }
+            }
+            plan.new.push(seq);
+        }
+        left.extend(cards);
+    }
+    left
+}

@@ -1,0 +1,173 @@
+//! Resolving a meld plan against a hand and a team's melds, without touching the position.
+
+use crate::card::Card;
+use crate::cards::Cards;
+use crate::error::{Code, Refusal};
+use crate::meld::{Meld, MeldKind};
+use crate::moves::Plan;
+use crate::rules::Rules;
+
+/// The result of a plan that passed every shape check.
+#[derive(Debug, Clone)]
+pub(crate) struct Resolved {
+    /// The team's melds afterwards.
+    pub melds: Vec<Meld>,
+    /// The hand afterwards.
+    pub hand: Cards,
+    /// Card points taken from hand (for the opening minimum).
+    pub points: i32,
+    /// Whether cards went onto melds with index below `old_limit`.
+    pub touched_old: bool,
+}
+
+/// Refuses with `card_not_held`, naming the first card of `wanted` that `hand` lacks.
+pub(crate) fn check_held(hand: &Cards, wanted: &Cards) -> Result<(), Refusal> {
+    if hand.contains_all(wanted) {
+        return Ok(());
+    }
+    let missing = wanted
+        .distinct()
+        .find(|&c| wanted.count(c) > hand.count(c))
+        .map_or_else(String::new, Card::label);
+    Err(Refusal::new(
+        Code::CardNotHeld,
+        format!("you do not hold {missing} (melded cards stay where they are)"),
+    ))
+}
+
+/// Applies `plan` to `melds` and `hand`.
+///
+/// `going_out`: whether this move empties the hand (black threes may be melded only then).
+/// `old_limit`: melds below this index existed before the turn.
+pub(crate) fn resolve(
+    rules: &Rules,
+    base: &[Meld],
+    hand: &Cards,
+    plan: &Plan,
+    going_out: bool,
+    old_limit: usize,
+) -> Result<Resolved, Refusal> {
+    let used: Cards = plan.cards().collect();
+    check_held(hand, &used)?;
+    if !plan.merge.is_empty() && !rules.multiple_groups_per_rank {
+        return Err(Refusal::new(
+            Code::NotInPreset,
+            format!("{} has one meld per rank: there is nothing to merge", rules.preset),
+        ));
+    }
+    let len = base.len();
+    let bad_index = |i: usize| {
+        Refusal::new(
+            Code::UnknownMeld,
+            format!("your team has no meld number {} (it has {len})", i + 1),
+        )
+    };
+    for a in &plan.add {
+        if a.to >= len {
+            return Err(bad_index(a.to));
+        }
+    }
+    for &[i, j] in &plan.merge {
+        for k in [i, j] {
+            if k >= len {
+                return Err(bad_index(k));
+            }
+        }
+    }
+
+    let mut melds = base.to_vec();
+    let mut changed = vec![false; len];
+    let mut touched_old = false;
+    for a in &plan.add {
+        for &c in &a.cards {
+            melds[a.to].push(c);
+        }
+        changed[a.to] |= !a.cards.is_empty();
+        touched_old |= a.to < old_limit && !a.cards.is_empty();
+    }
+
+    // Merges: `home[i]` is where meld i's cards are now.
+    let mut home: Vec<usize> = (0..len).collect();
+    for &[i, j] in &plan.merge {
+        let (a, b) = (home[i], home[j]);
+        if a == b {
+            return Err(Refusal::new(Code::InvalidGroup, "a meld cannot be merged with itself"));
+        }
+        let (lo, hi) = (a.min(b), a.max(b));
+        match (melds[lo].kind(), melds[hi].kind()) {
+            (MeldKind::Group(x), MeldKind::Group(y)) if x == y => {}
+            (MeldKind::Sequence(_), _) | (_, MeldKind::Sequence(_)) => {
+                return Err(Refusal::new(
+                    Code::InvalidSequence,
+                    "sequences are never joined together",
+                ));
+            }
+            _ => {
+                return Err(Refusal::new(
+                    Code::InvalidGroup,
+                    "only groups of the same rank can be merged",
+                ));
+            }
+        }
+        let kind = melds[hi].kind();
+        let moved = std::mem::replace(&mut melds[hi], Meld::with_kind(kind, Vec::new()));
+        for &c in moved.cards() {
+            melds[lo].push(c);
+        }
+        changed[lo] = true;
+        touched_old |= lo < old_limit || hi < old_limit;
+        for h in &mut home {
+            if *h == hi {
+                *h = lo;
+            }
+        }
+    }
+
+    let mut fresh: Vec<Meld> = Vec::new();
+    for cards in &plan.new {
+        let meld = Meld::from_cards_unchecked(rules, cards.clone())?;
+        if meld.kind() == MeldKind::BlackThrees && !going_out {
+            return Err(Refusal::new(
+                Code::BlackThrees,
+                "black threes can be melded only in the turn you go out",
+            ));
+        }
+        if !rules.multiple_groups_per_rank && meld.is_group() {
+            if let Some(k) = melds.iter().position(|m| m.kind() == meld.kind() && !m.is_empty()) {
+                for &c in meld.cards() {
+                    melds[k].push(c);
+                }
+                changed[k] = true;
+                touched_old |= k < old_limit;
+                continue;
+            }
+            if let Some(f) = fresh.iter_mut().find(|m| m.kind() == meld.kind()) {
+                for &c in meld.cards() {
+                    f.push(c);
+                }
+                continue;
+            }
+        }
+        fresh.push(meld);
+    }
+
+    for (k, meld) in melds.iter().enumerate() {
+        if changed[k] {
+            meld.check_grown(rules, &base[k])?;
+        }
+    }
+    for meld in &fresh {
+        meld.check(rules)?;
+    }
+
+    let mut hand = hand.clone();
+    hand.remove_all(&used);
+    melds.retain(|m| !m.is_empty());
+    melds.extend(fresh);
+    Ok(Resolved {
+        melds,
+        hand,
+        points: used.points(),
+        touched_old,
+    })
+}
