@@ -36,7 +36,9 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    let mut entries: Vec<PathBuf> = fs::read_dir(dir)?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
     entries.sort();
     for p in entries {
         if p.is_dir() {
@@ -50,16 +52,31 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 
 /// Reads and runs one scenario file; returns its id (or file name) and verdict.
 pub fn check_file(path: &Path) -> (String, Verdict) {
-    let name = path
-        .file_stem()
-        .map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned());
+    let name = path.file_stem().map_or_else(
+        || path.display().to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    );
     let text = match fs::read_to_string(path) {
         Ok(t) => t,
-        Err(e) => return (name, Verdict::Fail { step: 0, why: format!("cannot read file: {e}") }),
+        Err(e) => {
+            return (
+                name,
+                Verdict::Fail {
+                    step: 0,
+                    why: format!("cannot read file: {e}"),
+                },
+            );
+        }
     };
     match serde_json::from_str::<Scenario>(&text) {
         Ok(s) => (s.id.clone(), s.run()),
-        Err(e) => (name, Verdict::Fail { step: 0, why: format!("not a scenario: {e}") }),
+        Err(e) => (
+            name,
+            Verdict::Fail {
+                step: 0,
+                why: format!("not a scenario: {e}"),
+            },
+        ),
     }
 }
 

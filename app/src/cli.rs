@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
+use fairdeal_core::{Preset, Rules};
 
 /// fairdeal: Samba and Canasta for four on a LAN, with a provably fair deal.
 #[derive(Debug, Parser)]
@@ -24,6 +25,37 @@ pub enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Play whole hands with a random legal-move player, checking every invariant.
+    Selfplay {
+        /// samba, dutch-samba or canasta.
+        #[arg(long, default_value = "samba")]
+        preset: Preset,
+        /// How many hands.
+        #[arg(long, default_value_t = 100)]
+        hands: usize,
+        /// Random seed (the same seed plays the same hands).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write each hand as a deal scenario into this folder.
+        #[arg(long)]
+        trace: Option<PathBuf>,
+    },
+    /// Measure speed (run a release build).
+    Bench {
+        /// What to measure.
+        #[arg(value_enum)]
+        what: BenchWhat,
+        /// Hands per timed run (rules).
+        #[arg(long, default_value_t = 1000)]
+        hands: usize,
+    },
+}
+
+/// What `bench` measures.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum BenchWhat {
+    /// The rules engine: self-play hands, validate calls and move generation per second.
+    Rules,
 }
 
 /// Runs the parsed command line.
@@ -35,7 +67,29 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Some(Command::Check { paths }) => {
             let tally = crate::check::run(&paths, &mut std::io::stdout().lock())?;
-            Ok(if tally.failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+            Ok(if tally.failed == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        Some(Command::Selfplay {
+            preset,
+            hands,
+            seed,
+            trace,
+        }) => {
+            let rules = Rules::preset(preset);
+            let summary = crate::selfplay::run(&rules, hands, seed, trace.as_deref())?;
+            crate::selfplay::report(&rules, seed, &summary, &mut std::io::stdout().lock())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Bench {
+            what: BenchWhat::Rules,
+            hands,
+        }) => {
+            crate::bench::rules(&mut std::io::stdout().lock(), hands)?;
+            Ok(ExitCode::SUCCESS)
         }
         None => {
             anyhow::bail!("no command given: try `fairdeal --help`")

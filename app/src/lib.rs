@@ -1,4 +1,6 @@
 //! The fairdeal application: the command line (and later the desktop client).
 
+pub mod bench;
 pub mod check;
 pub mod cli;
+pub mod selfplay;

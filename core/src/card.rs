@@ -156,7 +156,7 @@ impl Card {
 
     /// The card with the given face index (`0..53`).
     pub fn from_index(i: usize) -> Option<Self> {
-        (i < Self::FACES).then(|| Self(i as u8))
+        (i < Self::FACES).then_some(Self(i as u8))
     }
 
     /// The face index (`0..53`).
@@ -265,7 +265,9 @@ impl FromStr for Card {
         if up == "JK" {
             return Ok(Self::JOKER);
         }
-        let (rank_text, suit_text) = up.split_at_checked(up.len().saturating_sub(1)).ok_or_else(err)?;
+        let (rank_text, suit_text) = up
+            .split_at_checked(up.len().saturating_sub(1))
+            .ok_or_else(err)?;
         let rank = match rank_text {
             "10" | "T" => Rank::Ten,
             "J" => Rank::Jack,
@@ -329,7 +331,17 @@ mod tests {
     fn card_values_follow_the_table() {
         let v = |s: &str| s.parse::<Card>().unwrap().points();
         assert_eq!(
-            [v("JK"), v("2C"), v("AD"), v("KS"), v("8H"), v("7H"), v("4C"), v("3S"), v("3H")],
+            [
+                v("JK"),
+                v("2C"),
+                v("AD"),
+                v("KS"),
+                v("8H"),
+                v("7H"),
+                v("4C"),
+                v("3S"),
+                v("3H")
+            ],
             [50, 20, 20, 10, 10, 5, 5, 5, 0]
         );
     }

@@ -67,7 +67,10 @@ impl Cards {
 
     /// Whether every card of `other` (counting copies) is here.
     pub fn contains_all(&self, other: &Self) -> bool {
-        self.counts.iter().zip(other.counts.iter()).all(|(a, b)| a >= b)
+        self.counts
+            .iter()
+            .zip(other.counts.iter())
+            .all(|(a, b)| a >= b)
     }
 
     /// Removes every card of `other`; returns false (and changes nothing) unless all are here.
@@ -179,7 +182,9 @@ mod tests {
     use super::*;
 
     fn cards(s: &str) -> Cards {
-        s.split_whitespace().map(|c| c.parse::<Card>().unwrap()).collect()
+        s.split_whitespace()
+            .map(|c| c.parse::<Card>().unwrap())
+            .collect()
     }
 
     #[test]

@@ -64,7 +64,12 @@ impl Position {
     /// # Errors
     ///
     /// `invalid_position` if `deck` is not exactly the preset's pack.
-    pub fn deal(rules: Rules, dealer: Seat, scores: [i32; 2], deck: &[Card]) -> Result<Self, Refusal> {
+    pub fn deal(
+        rules: Rules,
+        dealer: Seat,
+        scores: [i32; 2],
+        deck: &[Card],
+    ) -> Result<Self, Refusal> {
         if !is_full_pack(&rules, deck) {
             return Err(Refusal::new(
                 Code::InvalidPosition,
@@ -83,7 +88,8 @@ impl Position {
             let card = deck[next];
             next += 1;
             pile.push(card);
-            let returns = rules.preset == Preset::Canasta && (card.is_wild() || card.is_red_three());
+            let returns =
+                rules.preset == Preset::Canasta && (card.is_wild() || card.is_red_three());
             if returns {
                 frozen = true;
                 continue;

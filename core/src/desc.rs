@@ -65,7 +65,16 @@ impl RedThrees {
     fn cards(&self) -> Vec<Card> {
         match self {
             Self::Count(n) => (0..*n)
-                .map(|i| Card::new(Rank::Three, if i % 2 == 0 { Suit::Hearts } else { Suit::Diamonds }))
+                .map(|i| {
+                    Card::new(
+                        Rank::Three,
+                        if i % 2 == 0 {
+                            Suit::Hearts
+                        } else {
+                            Suit::Diamonds
+                        },
+                    )
+                })
                 .collect(),
             Self::Cards(cards) => cards.clone(),
         }
@@ -94,7 +103,9 @@ impl Position {
                 let meld = Meld::from_cards(&rules, cards.clone())
                     .map_err(|r| invalid(format!("team {team} meld {cards:?}: {r}")))?;
                 if meld.kind() == MeldKind::BlackThrees && desc.phase != Phase::Over {
-                    return Err(invalid("black threes are on the table only once a hand is over"));
+                    return Err(invalid(
+                        "black threes are on the table only once a hand is over",
+                    ));
                 }
                 let dup = !rules.multiple_groups_per_rank
                     && meld.is_group()
@@ -109,12 +120,16 @@ impl Position {
         for (team, given) in &desc.red_threes {
             let cards = given.cards();
             if cards.len() > rules.packs * 2 || cards.iter().any(|c| !c.is_red_three()) {
-                return Err(invalid(format!("team {team} cannot have these red threes: {cards:?}")));
+                return Err(invalid(format!(
+                    "team {team} cannot have these red threes: {cards:?}"
+                )));
             }
             red_threes[team.index()] = cards;
         }
         if !rules.red_threes_in_hand() && hands.iter().any(|h| h.iter().any(|c| c.is_red_three())) {
-            return Err(invalid("red threes are laid out at once here: none can be in a hand"));
+            return Err(invalid(
+                "red threes are laid out at once here: none can be in a hand",
+            ));
         }
         let mut stock = desc.stock.clone();
         stock.reverse();
@@ -139,7 +154,9 @@ impl Position {
             t
         });
         if (desc.phase == Phase::Over) != desc.end.is_some() {
-            return Err(invalid("a hand end is given exactly when the phase is over"));
+            return Err(invalid(
+                "a hand end is given exactly when the phase is over",
+            ));
         }
         if desc.phase == Phase::Answer && !turn_state.asked {
             return Err(invalid("phase answer needs a question asked this turn"));
@@ -182,13 +199,24 @@ impl Position {
     pub fn to_desc(&self) -> PositionDesc {
         PositionDesc {
             dealer: self.dealer,
-            scores: Team::ALL.iter().map(|&t| (t, self.scores[t.index()])).collect(),
+            scores: Team::ALL
+                .iter()
+                .map(|&t| (t, self.scores[t.index()]))
+                .collect(),
             turn: self.turn,
             phase: self.phase,
-            hands: Seat::ALL.iter().map(|&s| (s, self.hand(s).to_vec())).collect(),
+            hands: Seat::ALL
+                .iter()
+                .map(|&s| (s, self.hand(s).to_vec()))
+                .collect(),
             melds: Team::ALL
                 .iter()
-                .map(|&t| (t, self.melds(t).iter().map(|m| m.cards().to_vec()).collect()))
+                .map(|&t| {
+                    (
+                        t,
+                        self.melds(t).iter().map(|m| m.cards().to_vec()).collect(),
+                    )
+                })
                 .collect(),
             red_threes: Team::ALL
                 .iter()
@@ -197,7 +225,12 @@ impl Position {
             pile: self.pile.clone(),
             pile_frozen: self.pile_frozen,
             stock: self.stock_top_first().collect(),
-            melded_before: Some(Seat::ALL.into_iter().filter(|s| self.melded_before(*s)).collect()),
+            melded_before: Some(
+                Seat::ALL
+                    .into_iter()
+                    .filter(|s| self.melded_before(*s))
+                    .collect(),
+            ),
             turn_state: Some(self.turn_state.clone()),
             end: self.end,
         }

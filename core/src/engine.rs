@@ -97,10 +97,9 @@ impl Position {
         }
         let drawing = self.phase == Phase::Draw;
         match mv {
-            Move::Draw {} | Move::Pickup { .. } | Move::TakeTop { .. } if !drawing => refuse(
-                Code::WrongPhase,
-                "you have already drawn this turn",
-            ),
+            Move::Draw {} | Move::Pickup { .. } | Move::TakeTop { .. } if !drawing => {
+                refuse(Code::WrongPhase, "you have already drawn this turn")
+            }
             Move::Draw {} => self.check_draw(seat).map(|()| Effect::Draw),
             Move::Pickup { with, onto, also } => self.pickup_effect(seat, with, *onto, also),
             Move::TakeTop { onto } => self.take_top_effect(seat, *onto),
@@ -140,7 +139,10 @@ impl Position {
         !top.is_wild()
             && !top.is_three()
             && !self.pile_frozen_for(team)
-            && self.melds(team).iter().any(|m| m.accepts_alone(&self.rules, top))
+            && self
+                .melds(team)
+                .iter()
+                .any(|m| m.accepts_alone(&self.rules, top))
     }
 
     /// Why `team` may not go out now, if it may not (`completed` after the move).
@@ -240,19 +242,26 @@ impl Position {
         if naturals + wilds != with_cards.len() {
             return refuse(
                 Code::PickupInvalid,
-                format!("only {}s and wild cards can go with the top card", rank.label()),
+                format!(
+                    "only {}s and wild cards can go with the top card",
+                    rank.label()
+                ),
             );
         }
         let frozen = self.pile_frozen_for(team);
         let preset = self.rules.preset;
         let melds = self.melds(team);
-        if let Some(i) = onto {
-            if i >= melds.len() {
-                return refuse(
-                    Code::UnknownMeld,
-                    format!("your team has no meld number {} (it has {})", i + 1, melds.len()),
-                );
-            }
+        if let Some(i) = onto
+            && i >= melds.len()
+        {
+            return refuse(
+                Code::UnknownMeld,
+                format!(
+                    "your team has no meld number {} (it has {})",
+                    i + 1,
+                    melds.len()
+                ),
+            );
         }
         if naturals >= 2 {
             // The pair route: legal on a frozen pile too.
@@ -282,7 +291,10 @@ impl Position {
                 );
             }
             let target = &melds[onto.unwrap_or_default()];
-            if preset == Preset::Samba && !self.rules.steal_onto_completed_canasta && target.is_canasta() {
+            if preset == Preset::Samba
+                && !self.rules.steal_onto_completed_canasta
+                && target.is_canasta()
+            {
                 return refuse(
                     Code::PickupInvalid,
                     "house rule: the top card cannot be stolen onto a finished canasta",
@@ -296,7 +308,10 @@ impl Position {
         } else {
             return refuse(
                 Code::PickupInvalid,
-                format!("to take the pile show two natural {}s from your hand", rank.label()),
+                format!(
+                    "to take the pile show two natural {}s from your hand",
+                    rank.label()
+                ),
             );
         }
 
@@ -320,12 +335,19 @@ impl Position {
         let mut hand_plus_top = hand.clone();
         hand_plus_top.add(top);
         let rest: Vec<Card> = self.pile[..self.pile.len() - 1].to_vec();
-        let (red_threes, rest_to_hand): (Vec<Card>, Vec<Card>) = rest
-            .into_iter()
-            .partition(|c| c.is_red_three() && self.rules.red_three_mode == RedThreeMode::AutoReplace);
+        let (red_threes, rest_to_hand): (Vec<Card>, Vec<Card>) = rest.into_iter().partition(|c| {
+            c.is_red_three() && self.rules.red_three_mode == RedThreeMode::AutoReplace
+        });
         let left = hand.len() - all_used.len() + rest_to_hand.len();
         let goes_out = left == 0;
-        let first = plan::resolve(&self.rules, &base, &hand_plus_top, &pile_meld, goes_out, old_limit)?;
+        let first = plan::resolve(
+            &self.rules,
+            &base,
+            &hand_plus_top,
+            &pile_meld,
+            goes_out,
+            old_limit,
+        )?;
         base = first.melds;
         let second = plan::resolve(&self.rules, &base, &first.hand, also, goes_out, old_limit)?;
         self.check_opening(team, first.points + second.points)?;
@@ -346,20 +368,30 @@ impl Position {
         if self.rules.preset != Preset::DutchSamba {
             return refuse(
                 Code::NotInPreset,
-                format!("{} has no top-card take: take the whole pile", self.rules.preset),
+                format!(
+                    "{} has no top-card take: take the whole pile",
+                    self.rules.preset
+                ),
             );
         }
         let Some(top) = self.pile_top() else {
             return refuse(Code::PileBlocked, "the pile is empty");
         };
         if top.is_wild() || top.is_three() {
-            return refuse(Code::PileBlocked, format!("{} on top blocks the pile", top.label()));
+            return refuse(
+                Code::PileBlocked,
+                format!("{} on top blocks the pile", top.label()),
+            );
         }
         let melds = self.melds(seat.team());
         let Some(target) = melds.get(onto) else {
             return refuse(
                 Code::UnknownMeld,
-                format!("your team has no meld number {} (it has {})", onto + 1, melds.len()),
+                format!(
+                    "your team has no meld number {} (it has {})",
+                    onto + 1,
+                    melds.len()
+                ),
             );
         };
         if target.run_bounds().is_none() {
@@ -388,9 +420,7 @@ impl Position {
     }
 
     fn plan_opening(&self, seat: Seat, resolved: &Resolved, goes_out: bool) -> Result<(), Refusal> {
-        let exempt = goes_out
-            && self.turn_state.drew == Drew::Stock
-            && self.is_concealed(resolved);
+        let exempt = goes_out && self.turn_state.drew == Drew::Stock && self.is_concealed(resolved);
         if exempt {
             return Ok(());
         }
@@ -413,7 +443,12 @@ impl Position {
         Ok(Effect::Meld { resolved, goes_out })
     }
 
-    fn go_out_effect(&self, seat: Seat, p: &Plan, discard: Option<Card>) -> Result<Effect, Refusal> {
+    fn go_out_effect(
+        &self,
+        seat: Seat,
+        p: &Plan,
+        discard: Option<Card>,
+    ) -> Result<Effect, Refusal> {
         let hand = self.hand(seat);
         let mut used: Cards = p.cards().collect();
         if let Some(d) = discard {
@@ -453,7 +488,10 @@ impl Position {
             );
         }
         if cards.is_empty() || cards.iter().any(|c| !c.is_red_three()) {
-            return refuse(Code::InvalidGroup, "only red threes can be laid out this way");
+            return refuse(
+                Code::InvalidGroup,
+                "only red threes can be laid out this way",
+            );
         }
         let set: Cards = cards.iter().collect();
         check_held(self.hand(seat), &set)?;
@@ -466,7 +504,10 @@ impl Position {
     fn discard_effect(&self, seat: Seat, card: Card) -> Result<Effect, Refusal> {
         let hand = self.hand(seat);
         if !hand.contains(card) {
-            return refuse(Code::CardNotHeld, format!("you do not hold {}", card.label()));
+            return refuse(
+                Code::CardNotHeld,
+                format!("you do not hold {}", card.label()),
+            );
         }
         if self.rules.red_three_mode == RedThreeMode::AutoReplace && card.is_red_three() {
             return refuse(Code::WrongPhase, "red threes are laid out, never discarded");
@@ -477,7 +518,10 @@ impl Position {
                 return Err(r);
             }
         } else if self.turn_state.answer == Some(true) {
-            return refuse(Code::MustGoOut, "your partner said yes: you must go out this turn");
+            return refuse(
+                Code::MustGoOut,
+                "your partner said yes: you must go out this turn",
+            );
         }
         Ok(Effect::Discard { card, goes_out })
     }
@@ -487,7 +531,10 @@ impl Position {
             return refuse(Code::NotInPreset, "canasta has no pass: discard a card");
         }
         if self.turn_state.answer == Some(true) {
-            return refuse(Code::MustGoOut, "your partner said yes: you must go out this turn");
+            return refuse(
+                Code::MustGoOut,
+                "your partner said yes: you must go out this turn",
+            );
         }
         if self.hand(seat).len() != 1 {
             return refuse(
@@ -632,7 +679,10 @@ impl Position {
                 self.hands[seat.index()].add(card);
             }
         }
-        if self.stock.is_empty() && self.rules.preset == Preset::Canasta && self.rules.stock_end == StockEnd::End {
+        if self.stock.is_empty()
+            && self.rules.preset == Preset::Canasta
+            && self.rules.stock_end == StockEnd::End
+        {
             self.turn_state.last_stock_turn = true;
         }
         self.turn_state.drew = Drew::Stock;

@@ -18,7 +18,7 @@ impl Position {
         if seat != self.turn || !matches!(self.phase, Phase::Play | Phase::Answer) {
             return None;
         }
-        if self.turn_state.answer == Some(false) {
+        if self.turn_state.answer == Some(false) || !self.could_finish(seat) {
             return None;
         }
         let mut probe = self.clone();
@@ -44,6 +44,57 @@ impl Position {
         None
     }
 
+    /// A quick necessary condition for a finish: at most one card of the hand (the discard)
+    /// has no possible place in a meld.
+    fn could_finish(&self, seat: Seat) -> bool {
+        let hand = self.hand(seat);
+        let melds = self.melds(seat.team());
+        let has_wild = hand.wild_count() > 0;
+        let mut stuck = 0;
+        for rank in Rank::MELDABLE {
+            let c = hand.count_rank(rank);
+            if c == 0 || c >= 3 || (c == 2 && has_wild) {
+                continue;
+            }
+            if melds.iter().any(|m| m.kind() == MeldKind::Group(rank)) {
+                continue;
+            }
+            if !self.rules.sequences {
+                stuck += c;
+                continue;
+            }
+            for suit in Suit::ALL {
+                let card = Card::new(rank, suit);
+                if !hand.contains(card) {
+                    continue;
+                }
+                let near = |d: isize| {
+                    Rank::from_index(rank.index().wrapping_add_signed(d))
+                        .filter(|r| *r >= Rank::Four)
+                        .is_some_and(|r| hand.contains(Card::new(r, suit)))
+                };
+                let extends = melds.iter().any(|m| {
+                    m.kind() == MeldKind::Sequence(suit)
+                        && m.run_bounds().is_some_and(|(lo, hi)| {
+                            lo.index() == rank.index() + 1 || hi.index() + 1 == rank.index()
+                        })
+                });
+                if !(near(-1) || near(1) || extends) {
+                    stuck += hand.count(card);
+                }
+            }
+        }
+        let blacks = hand.iter().filter(|c| c.is_black_three()).count();
+        if blacks > 0
+            && blacks < 3
+            && !(blacks == 2 && has_wild && self.rules.preset == crate::rules::Preset::DutchSamba)
+        {
+            stuck += blacks;
+        }
+        stuck += hand.iter().filter(|c| c.is_red_three()).count();
+        stuck <= 1
+    }
+
     /// A plan that melds every card of `rest` onto `melds`, if the simple search finds one.
     fn finish_plan(&self, melds: &[Meld], rest: &Cards) -> Option<Plan> {
         let rules = &self.rules;
@@ -59,7 +110,9 @@ impl Position {
         for rank in Rank::MELDABLE {
             let cards: Vec<Card> = Suit::ALL
                 .iter()
-                .flat_map(|&s| std::iter::repeat_n(Card::new(rank, s), rest.count(Card::new(rank, s))))
+                .flat_map(|&s| {
+                    std::iter::repeat_n(Card::new(rank, s), rest.count(Card::new(rank, s)))
+                })
                 .collect();
             if cards.is_empty() {
                 continue;
@@ -82,7 +135,11 @@ impl Position {
         }
         let mut left = Vec::new();
         for rank in Rank::MELDABLE {
-            let of_rank: Vec<Card> = loose.iter().copied().filter(|c| c.rank() == Some(rank)).collect();
+            let of_rank: Vec<Card> = loose
+                .iter()
+                .copied()
+                .filter(|c| c.rank() == Some(rank))
+                .collect();
             if of_rank.len() == 2 {
                 slots.push(Slot::new(of_rank));
             } else {
@@ -184,7 +241,11 @@ impl Slot {
 fn place_in_sequences(melds: &[Meld], loose: Vec<Card>, plan: &mut Plan) -> Vec<Card> {
     let mut left = Vec::new();
     for suit in Suit::ALL {
-        let mut cards: Vec<Card> = loose.iter().copied().filter(|c| c.suit() == Some(suit)).collect();
+        let mut cards: Vec<Card> = loose
+            .iter()
+            .copied()
+            .filter(|c| c.suit() == Some(suit))
+            .collect();
         if cards.is_empty() {
             continue;
         }
@@ -200,7 +261,11 @@ fn place_in_sequences(melds: &[Meld], loose: Vec<Card>, plan: &mut Plan) -> Vec<
             let mut added = Vec::new();
             let mut len = m.len();
             loop {
-                let below = lo.index().checked_sub(1).and_then(Rank::from_index).filter(|r| *r >= Rank::Four);
+                let below = lo
+                    .index()
+                    .checked_sub(1)
+                    .and_then(Rank::from_index)
+                    .filter(|r| *r >= Rank::Four);
                 let above = Rank::from_index(hi.index() + 1);
                 let take = |r: Option<Rank>, cards: &mut Vec<Card>| {
                     let r = r?;
@@ -223,7 +288,10 @@ fn place_in_sequences(melds: &[Meld], loose: Vec<Card>, plan: &mut Plan) -> Vec<
                 }
             }
             if !added.is_empty() {
-                plan.add.push(Add { to: i, cards: added });
+                plan.add.push(Add {
+                    to: i,
+                    cards: added,
+                });
             }
         }
         // New runs from what remains: repeatedly take the longest run of distinct ranks.

@@ -30,14 +30,17 @@ mod desc;
 mod engine;
 mod error;
 mod finish;
+mod legal;
 mod meld;
 mod moves;
 mod plan;
 mod position;
+mod rng;
 mod rules;
 pub mod scenario;
 mod score;
 mod seat;
+pub mod selfplay;
 
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use cards::Cards;
@@ -47,6 +50,7 @@ pub use error::{Code, Refusal};
 pub use meld::{Meld, MeldKind};
 pub use moves::{Add, Move, Plan};
 pub use position::{Drew, HandEnd, Phase, Position, TurnState};
+pub use rng::SplitMix64;
 pub use rules::{
     GroupWildRule, HouseRules, ParsePresetError, Preset, RedThreeMode, Rules, StockEnd, TieRule,
 };

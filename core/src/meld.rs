@@ -40,7 +40,10 @@ impl Meld {
 
     /// Reads the kind from `cards` without checking the shape (a `canasta` plan may name cards
     /// that join an existing meld, so the shape is checked on the final meld).
-    pub(crate) fn from_cards_unchecked(rules: &Rules, mut cards: Vec<Card>) -> Result<Self, Refusal> {
+    pub(crate) fn from_cards_unchecked(
+        rules: &Rules,
+        mut cards: Vec<Card>,
+    ) -> Result<Self, Refusal> {
         cards.sort_unstable();
         let kind = classify(rules, &cards)?;
         Ok(Self { kind, cards })
@@ -121,7 +124,9 @@ impl Meld {
     /// For a sequence: its lowest and highest rank.
     pub fn run_bounds(&self) -> Option<(Rank, Rank)> {
         match self.kind {
-            MeldKind::Sequence(_) => Some((self.cards.first()?.rank()?, self.cards.last()?.rank()?)),
+            MeldKind::Sequence(_) => {
+                Some((self.cards.first()?.rank()?, self.cards.last()?.rank()?))
+            }
             _ => None,
         }
     }
@@ -161,7 +166,10 @@ impl Meld {
                 "a samba is complete: nothing more can be added to it",
             ));
         }
-        if before.is_canasta() && !rules.wilds_onto_completed_canasta && self.wilds() > before.wilds() {
+        if before.is_canasta()
+            && !rules.wilds_onto_completed_canasta
+            && self.wilds() > before.wilds()
+        {
             return Err(Refusal::new(
                 Code::InvalidGroup,
                 "house rule: no wild cards may be added to a finished canasta",
@@ -175,24 +183,39 @@ impl Meld {
 fn classify(rules: &Rules, cards: &[Card]) -> Result<MeldKind, Refusal> {
     let mut naturals = cards.iter().filter(|c| !c.is_wild());
     let Some(first) = naturals.next() else {
-        return Err(Refusal::new(Code::InvalidGroup, "a meld needs natural cards, not only wilds"));
+        return Err(Refusal::new(
+            Code::InvalidGroup,
+            "a meld needs natural cards, not only wilds",
+        ));
     };
     let rank = first.rank().unwrap_or(Rank::Two);
-    let all_black_threes = cards.iter().filter(|c| !c.is_wild()).all(|c| c.is_black_three());
+    let all_black_threes = cards
+        .iter()
+        .filter(|c| !c.is_wild())
+        .all(|c| c.is_black_three());
     if all_black_threes {
         return Ok(MeldKind::BlackThrees);
     }
-    let one_rank = cards.iter().filter(|c| !c.is_wild()).all(|c| c.rank() == Some(rank));
+    let one_rank = cards
+        .iter()
+        .filter(|c| !c.is_wild())
+        .all(|c| c.rank() == Some(rank));
     if one_rank {
         if rank == Rank::Three {
-            return Err(Refusal::new(Code::InvalidGroup, "red threes are never melded"));
+            return Err(Refusal::new(
+                Code::InvalidGroup,
+                "red threes are never melded",
+            ));
         }
         return Ok(MeldKind::Group(rank));
     }
     if !rules.sequences {
         return Err(Refusal::new(
             Code::NotInPreset,
-            format!("{} has no sequences: a group is cards of one rank", rules.preset),
+            format!(
+                "{} has no sequences: a group is cards of one rank",
+                rules.preset
+            ),
         ));
     }
     Ok(MeldKind::Sequence(first.suit().unwrap_or(Suit::Clubs)))
@@ -201,14 +224,24 @@ fn classify(rules: &Rules, cards: &[Card]) -> Result<MeldKind, Refusal> {
 fn check_group(rules: &Rules, rank: Rank, cards: &[Card]) -> Result<(), Refusal> {
     let wilds = cards.iter().filter(|c| c.is_wild()).count();
     let naturals = cards.len() - wilds;
-    if let Some(bad) = cards.iter().find(|c| !c.is_wild() && c.rank() != Some(rank)) {
+    if let Some(bad) = cards
+        .iter()
+        .find(|c| !c.is_wild() && c.rank() != Some(rank))
+    {
         return Err(Refusal::new(
             Code::InvalidGroup,
-            format!("{} does not belong in a group of {}s", bad.label(), rank.label()),
+            format!(
+                "{} does not belong in a group of {}s",
+                bad.label(),
+                rank.label()
+            ),
         ));
     }
     if cards.len() < 3 {
-        return Err(Refusal::new(Code::InvalidGroup, "a group needs at least three cards"));
+        return Err(Refusal::new(
+            Code::InvalidGroup,
+            "a group needs at least three cards",
+        ));
     }
     if !rules.wild_rule.allows(naturals, wilds) {
         let rule = match rules.preset {
@@ -242,9 +275,7 @@ fn check_sequence(suit: Suit, cards: &[Card]) -> Result<(), Refusal> {
         return bad("a sequence has at most seven cards (a samba)");
     }
     // Sorted by face index, so by rank within one suit.
-    let consecutive = cards
-        .windows(2)
-        .all(|w| w[1].index() == w[0].index() + 1);
+    let consecutive = cards.windows(2).all(|w| w[1].index() == w[0].index() + 1);
     if !consecutive {
         return bad("a sequence is consecutive ranks, each once, ace high only");
     }
@@ -259,7 +290,9 @@ fn check_black_threes(rules: &Rules, cards: &[Card]) -> Result<(), Refusal> {
         return refuse("black threes are melded three or more together".to_owned());
     }
     match rules.preset {
-        Preset::Samba if wilds > 0 => refuse("black threes are melded without wild cards".to_owned()),
+        Preset::Samba if wilds > 0 => {
+            refuse("black threes are melded without wild cards".to_owned())
+        }
         Preset::Canasta if wilds > 0 || naturals > 4 => {
             refuse("black threes are melded three or four, without wild cards".to_owned())
         }
@@ -283,7 +316,10 @@ mod tests {
     fn group_shapes_per_preset() {
         use Preset::*;
         assert!(meld(Samba, "KC KD JK").is_ok());
-        assert_eq!(meld(DutchSamba, "KC KD 2C JK").unwrap_err(), Code::InvalidGroup);
+        assert_eq!(
+            meld(DutchSamba, "KC KD 2C JK").unwrap_err(),
+            Code::InvalidGroup
+        );
         assert!(meld(Samba, "KC KD 2C JK").is_ok());
         assert_eq!(meld(Canasta, "2C 2D JK").unwrap_err(), Code::InvalidGroup);
     }
@@ -300,8 +336,14 @@ mod tests {
 
     #[test]
     fn black_threes_shapes() {
-        assert_eq!(meld(Preset::Samba, "3S 3C 3S 2H").unwrap_err(), Code::BlackThrees);
+        assert_eq!(
+            meld(Preset::Samba, "3S 3C 3S 2H").unwrap_err(),
+            Code::BlackThrees
+        );
         assert!(meld(Preset::DutchSamba, "3S 3C 2H").is_ok());
-        assert_eq!(meld(Preset::Canasta, "3S 3C 3S 3C 3S").unwrap_err(), Code::BlackThrees);
+        assert_eq!(
+            meld(Preset::Canasta, "3S 3C 3S 3C 3S").unwrap_err(),
+            Code::BlackThrees
+        );
     }
 }

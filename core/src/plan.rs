@@ -52,7 +52,10 @@ pub(crate) fn resolve(
     if !plan.merge.is_empty() && !rules.multiple_groups_per_rank {
         return Err(Refusal::new(
             Code::NotInPreset,
-            format!("{} has one meld per rank: there is nothing to merge", rules.preset),
+            format!(
+                "{} has one meld per rank: there is nothing to merge",
+                rules.preset
+            ),
         ));
     }
     let len = base.len();
@@ -91,7 +94,10 @@ pub(crate) fn resolve(
     for &[i, j] in &plan.merge {
         let (a, b) = (home[i], home[j]);
         if a == b {
-            return Err(Refusal::new(Code::InvalidGroup, "a meld cannot be merged with itself"));
+            return Err(Refusal::new(
+                Code::InvalidGroup,
+                "a meld cannot be merged with itself",
+            ));
         }
         let (lo, hi) = (a.min(b), a.max(b));
         match (melds[lo].kind(), melds[hi].kind()) {
@@ -133,7 +139,10 @@ pub(crate) fn resolve(
             ));
         }
         if !rules.multiple_groups_per_rank && meld.is_group() {
-            if let Some(k) = melds.iter().position(|m| m.kind() == meld.kind() && !m.is_empty()) {
+            if let Some(k) = melds
+                .iter()
+                .position(|m| m.kind() == meld.kind() && !m.is_empty())
+            {
                 for &c in meld.cards() {
                     melds[k].push(c);
                 }

@@ -209,7 +209,10 @@ impl Position {
 
     /// Number of completed combinations (canastas and sambas) of `team`.
     pub fn completed(&self, team: Team) -> usize {
-        self.melds[team.index()].iter().filter(|m| m.is_complete()).count()
+        self.melds[team.index()]
+            .iter()
+            .filter(|m| m.is_complete())
+            .count()
     }
 
     /// Whether the hand is over.
@@ -235,7 +238,13 @@ impl Position {
                 }
             }
         }
-        for c in self.red_threes.iter().flatten().chain(&self.pile).chain(&self.stock) {
+        for c in self
+            .red_threes
+            .iter()
+            .flatten()
+            .chain(&self.pile)
+            .chain(&self.stock)
+        {
             all.add(*c);
         }
         all

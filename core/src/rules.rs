@@ -231,7 +231,9 @@ impl Rules {
             multiple_groups_per_rank: samba,
             red_three_mode: house.red_three_mode.unwrap_or(default_red),
             combos_to_go_out: if samba { 2 } else { 1 },
-            going_out_bonus: house.going_out_bonus.unwrap_or(if samba { 200 } else { 100 }),
+            going_out_bonus: house
+                .going_out_bonus
+                .unwrap_or(if samba { 200 } else { 100 }),
             concealed_bonus: if samba { 0 } else { 200 },
             pass_allowed: samba,
             target: house.target.unwrap_or(if samba { 10_000 } else { 5_000 }),

@@ -111,7 +111,11 @@ pub struct StateCheck {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pile_size: Option<usize>,
     /// Top card of the pile (`null` when empty).
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "double_option")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "double_option"
+    )]
     pub pile_top: Option<Option<Card>>,
     /// Frozen pile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -147,12 +151,20 @@ mod double_option {
 
     use crate::card::Card;
 
-    #[expect(clippy::ref_option, reason = "serde's `with` passes a reference to the field")]
-    pub(super) fn serialize<S: Serializer>(v: &Option<Option<Card>>, s: S) -> Result<S::Ok, S::Error> {
+    #[expect(
+        clippy::ref_option,
+        reason = "serde's `with` passes a reference to the field"
+    )]
+    pub(super) fn serialize<S: Serializer>(
+        v: &Option<Option<Card>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         v.serialize(s)
     }
 
-    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<Card>>, D::Error> {
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Option<Card>>, D::Error> {
         Option::<Card>::deserialize(d).map(Some)
     }
 }
@@ -200,10 +212,8 @@ impl Scenario {
             (Err(r), _) => return fail(0, format!("expected ok, got {} ({})", r.code, r.reason)),
             (Ok(p), _) => p,
         };
-        if let Some(check) = &self.state {
-            if let Err(why) = check.check(&pos) {
-                return fail(0, why);
-            }
+        if let Some(Err(why)) = self.state.as_ref().map(|c| c.check(&pos)) {
+            return fail(0, why);
         }
         for (i, step) in self.steps.iter().enumerate() {
             let n = i + 1;
@@ -212,23 +222,26 @@ impl Scenario {
             let got = pos.apply(seat, &step.mv);
             match (got, step.expect) {
                 (Ok(()), Expect::Ok(_)) => {}
-                (Ok(()), Expect::Error { error }) => return fail(n, format!("expected {error}, got ok")),
+                (Ok(()), Expect::Error { error }) => {
+                    return fail(n, format!("expected {error}, got ok"));
+                }
                 (Err(r), Expect::Ok(_)) => {
                     return fail(n, format!("expected ok, got {} ({})", r.code, r.reason));
                 }
                 (Err(r), Expect::Error { error }) => {
                     if r.code != error {
-                        return fail(n, format!("expected {error}, got {} ({})", r.code, r.reason));
+                        return fail(
+                            n,
+                            format!("expected {error}, got {} ({})", r.code, r.reason),
+                        );
                     }
                     if pos != before {
                         return fail(n, "a refused move changed the position");
                     }
                 }
             }
-            if let Some(check) = &step.state {
-                if let Err(why) = check.check(&pos) {
-                    return fail(n, why);
-                }
+            if let Some(Err(why)) = step.state.as_ref().map(|c| c.check(&pos)) {
+                return fail(n, why);
             }
         }
         Verdict::Pass
@@ -242,77 +255,40 @@ impl StateCheck {
     ///
     /// The first mismatch, in words.
     pub fn check(&self, pos: &Position) -> Result<(), String> {
-        let mismatch = |what: &str, want: String, got: String| {
-            Err(format!("{what}: expected {want}, got {got}"))
-        };
         if let Some(sizes) = &self.hand_size {
             for (seat, &n) in sizes {
-                let got = pos.hand(*seat).len();
-                if got != n {
-                    return mismatch(&format!("hand_size {seat}"), n.to_string(), got.to_string());
-                }
+                same(&format!("hand_size {seat}"), Some(n), pos.hand(*seat).len())?;
             }
         }
-        if let Some(n) = self.pile_size {
-            if pos.pile().len() != n {
-                return mismatch("pile_size", n.to_string(), pos.pile().len().to_string());
-            }
-        }
-        if let Some(top) = self.pile_top {
-            if pos.pile_top() != top {
-                return mismatch("pile_top", format!("{top:?}"), format!("{:?}", pos.pile_top()));
-            }
-        }
-        if let Some(f) = self.pile_frozen {
-            if pos.pile_frozen() != f {
-                return mismatch("pile_frozen", f.to_string(), pos.pile_frozen().to_string());
-            }
-        }
-        if let Some(n) = self.stock_size {
-            if pos.stock_len() != n {
-                return mismatch("stock_size", n.to_string(), pos.stock_len().to_string());
-            }
-        }
-        if let Some(t) = self.turn {
-            if pos.turn() != t {
-                return mismatch("turn", t.to_string(), pos.turn().to_string());
-            }
-        }
-        if let Some(ph) = self.phase {
-            if pos.phase() != ph {
-                return mismatch("phase", format!("{ph:?}"), format!("{:?}", pos.phase()));
-            }
-        }
+        same("pile_size", self.pile_size, pos.pile().len())?;
+        same("pile_top", self.pile_top, pos.pile_top())?;
+        same("pile_frozen", self.pile_frozen, pos.pile_frozen())?;
+        same("stock_size", self.stock_size, pos.stock_len())?;
+        same("turn", self.turn, pos.turn())?;
+        same("phase", self.phase, pos.phase())?;
         if let Some(reds) = &self.red_threes {
             for (team, &n) in reds {
-                let got = pos.red_threes(*team).len();
-                if got != n {
-                    return mismatch(&format!("red_threes {team}"), n.to_string(), got.to_string());
-                }
+                same(
+                    &format!("red_threes {team}"),
+                    Some(n),
+                    pos.red_threes(*team).len(),
+                )?;
             }
         }
         if let Some(sizes) = &self.meld_sizes {
             for (team, want) in sizes {
                 let got: Vec<usize> = pos.melds(*team).iter().map(|m| m.len()).collect();
-                if &got != want {
-                    return mismatch(&format!("meld_sizes {team}"), format!("{want:?}"), format!("{got:?}"));
-                }
+                same(&format!("meld_sizes {team}"), Some(want.clone()), got)?;
             }
         }
-        if let Some(over) = self.hand_over {
-            if pos.is_over() != over {
-                return mismatch("hand_over", over.to_string(), pos.is_over().to_string());
-            }
-        }
+        same("hand_over", self.hand_over, pos.is_over())?;
         if let Some(scores) = &self.hand_score {
             if !pos.is_over() {
                 return Err("hand_score: the hand is not over".to_owned());
             }
             let got = pos.hand_scores();
             for (team, &n) in scores {
-                if got[team.index()] != n {
-                    return mismatch(&format!("hand_score {team}"), n.to_string(), got[team.index()].to_string());
-                }
+                same(&format!("hand_score {team}"), Some(n), got[team.index()])?;
             }
         }
         if let Some(game) = &self.game {
@@ -322,10 +298,16 @@ impl StateCheck {
                 GameResult::Won(Team::B) => "B",
                 GameResult::Drawn => "draw",
             };
-            if got != game {
-                return mismatch("game", game.clone(), got.to_owned());
-            }
+            same("game", Some(game.as_str()), got)?;
         }
         Ok(())
+    }
+}
+
+/// Compares `want` (when given) with `got`.
+fn same<T: PartialEq + std::fmt::Debug>(what: &str, want: Option<T>, got: T) -> Result<(), String> {
+    match want {
+        Some(w) if w != got => Err(format!("{what}: expected {w:?}, got {got:?}")),
+        _ => Ok(()),
     }
 }

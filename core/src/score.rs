@@ -72,7 +72,11 @@ impl Position {
         let n = i32::try_from(self.red_threes(team).len()).unwrap_or(i32::MAX / 200);
         let all = i32::try_from(rules.packs * 2).unwrap_or(0);
         let value = if n == all && n > 0 {
-            if rules.preset == Preset::Canasta { 800 } else { 1000 }
+            if rules.preset == Preset::Canasta {
+                800
+            } else {
+                1000
+            }
         } else {
             100 * n
         };
@@ -86,14 +90,14 @@ impl Position {
             (false, Preset::DutchSamba) => -100 * n,
             (false, _) => -value,
         };
-        if let Some(HandEnd::WentOut { seat, concealed }) = self.end {
-            if seat.team() == team {
-                s.going_out = if concealed {
-                    rules.concealed_bonus
-                } else {
-                    rules.going_out_bonus
-                };
-            }
+        if let Some(HandEnd::WentOut { seat, concealed }) = self.end
+            && seat.team() == team
+        {
+            s.going_out = if concealed {
+                rules.concealed_bonus
+            } else {
+                rules.going_out_bonus
+            };
         }
         for seat in team.seats() {
             let hand = self.hand(seat);
@@ -107,7 +111,10 @@ impl Position {
 
     /// Both teams' hand totals `[A, B]`.
     pub fn hand_scores(&self) -> [i32; 2] {
-        [self.team_score(Team::A).total(), self.team_score(Team::B).total()]
+        [
+            self.team_score(Team::A).total(),
+            self.team_score(Team::B).total(),
+        ]
     }
 
     /// The game result once this hand's scores are added to the totals before it.

@@ -44,7 +44,11 @@ impl Seat {
 
     /// This seat's team.
     pub fn team(self) -> Team {
-        if self.index() % 2 == 0 { Team::A } else { Team::B }
+        if self.index().is_multiple_of(2) {
+            Team::A
+        } else {
+            Team::B
+        }
     }
 
     /// The letter (`S W N E`).

@@ -1,0 +1,104 @@
+//! `fairdeal bench rules`: single-thread speed of the rules engine (run a release build).
+
+use std::hint::black_box;
+use std::io::Write;
+use std::time::Instant;
+
+use anyhow::Result;
+use fairdeal_core::selfplay::random_hand;
+use fairdeal_core::{Move, Position, Preset, Rules, Seat, SplitMix64};
+
+/// Repeated runs per figure; the median is reported.
+const RUNS: usize = 5;
+
+fn median_f64(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// Positions met in random play, with the seat to act, for the per-call figures.
+fn sample_positions(rules: &Rules, hands: usize) -> Vec<Position> {
+    let mut rng = SplitMix64::new(99);
+    let mut out = Vec::new();
+    for _ in 0..hands {
+        let r = random_hand(rules, Seat::S, [0, 0], &mut rng);
+        let mut deck_pos = match Position::deal(rules.clone(), Seat::S, [0, 0], &r.deck) {
+            Ok(p) => p,
+            Err(_) => continue,
+        };
+        for (seat, mv) in &r.moves {
+            out.push(deck_pos.clone());
+            if deck_pos.apply(*seat, mv).is_err() {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Runs the rules benchmark and prints medians, ending with `PRESET hands/s: N` lines.
+///
+/// # Errors
+///
+/// A failure to write.
+pub fn rules(out: &mut impl Write, hands_per_run: usize) -> Result<()> {
+    if cfg!(debug_assertions) {
+        writeln!(
+            out,
+            "note: this is a debug build; run `cargo run --release -- bench rules`"
+        )?;
+    }
+    let mut per_preset = Vec::new();
+    for preset in Preset::ALL {
+        let rules = Rules::preset(preset);
+        let mut rates = Vec::new();
+        let mut moves = 0usize;
+        for run in 0..RUNS {
+            let mut rng = SplitMix64::new(run as u64 + 1);
+            let start = Instant::now();
+            for _ in 0..hands_per_run {
+                let r = random_hand(&rules, Seat::S, [0, 0], &mut rng);
+                moves += r.moves.len();
+                black_box(&r);
+            }
+            rates.push(hands_per_run as f64 / start.elapsed().as_secs_f64());
+        }
+        let hands_s = median_f64(rates);
+        let positions = sample_positions(&rules, 20);
+        let candidates: Vec<(Seat, Move, &Position)> = positions
+            .iter()
+            .flat_map(|p| {
+                p.candidate_moves()
+                    .into_iter()
+                    .map(move |m| (p.actor(), m, p))
+            })
+            .collect();
+        let mut validate_rates = Vec::new();
+        let mut gen_rates = Vec::new();
+        for _ in 0..RUNS {
+            let start = Instant::now();
+            for (seat, mv, p) in &candidates {
+                black_box(p.validate(*seat, mv).is_ok());
+            }
+            validate_rates.push(candidates.len() as f64 / start.elapsed().as_secs_f64());
+            let start = Instant::now();
+            for p in &positions {
+                black_box(p.legal_moves());
+            }
+            gen_rates.push(positions.len() as f64 / start.elapsed().as_secs_f64());
+        }
+        writeln!(
+            out,
+            "{preset}: {:.0} hands/s ({:.0} moves per hand), validate {:.0} calls/s, legal-move generation {:.0} positions/s (medians of {RUNS} runs)",
+            hands_s,
+            moves as f64 / (RUNS * hands_per_run) as f64,
+            median_f64(validate_rates),
+            median_f64(gen_rates),
+        )?;
+        per_preset.push((preset, hands_s));
+    }
+    for (preset, hands_s) in per_preset {
+        writeln!(out, "{preset} hands/s: {hands_s:.0}")?;
+    }
+    Ok(())
+}
