@@ -22,9 +22,8 @@ fn sample_positions(rules: &Rules, hands: usize) -> Vec<Position> {
     let mut out = Vec::new();
     for _ in 0..hands {
         let r = random_hand(rules, Seat::S, [0, 0], &mut rng);
-        let mut deck_pos = match Position::deal(rules.clone(), Seat::S, [0, 0], &r.deck) {
-            Ok(p) => p,
-            Err(_) => continue,
+        let Ok(mut deck_pos) = Position::deal(rules.clone(), Seat::S, [0, 0], &r.deck) else {
+            continue;
         };
         for (seat, mv) in &r.moves {
             out.push(deck_pos.clone());
