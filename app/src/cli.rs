@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
-use fairdeal_core::{Preset, Rules};
+use fairdeal_core::{HouseRules, Preset, Rules};
 
 /// fairdeal: Samba and Canasta for four on a LAN, with a provably fair deal.
 #[derive(Debug, Parser)]
@@ -39,6 +39,9 @@ pub enum Command {
         /// Write each hand as a deal scenario into this folder.
         #[arg(long)]
         trace: Option<PathBuf>,
+        /// House rules as JSON, spelled as in scenario files (`{"must_ask": true}`).
+        #[arg(long, default_value = "{}")]
+        house: String,
     },
     /// Measure speed (run a release build).
     Bench {
@@ -78,8 +81,11 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             hands,
             seed,
             trace,
+            house,
         }) => {
-            let rules = Rules::preset(preset);
+            let house: HouseRules = serde_json::from_str(&house)
+                .map_err(|e| anyhow::anyhow!("--house is not valid house rules: {e}"))?;
+            let rules = Rules::new(preset, house);
             let summary = crate::selfplay::run(&rules, hands, seed, trace.as_deref())?;
             crate::selfplay::report(&rules, seed, &summary, &mut std::io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)

@@ -120,7 +120,7 @@ impl Position {
     fn check_draw(&self, seat: Seat) -> Result<(), Refusal> {
         if self.stock.is_empty()
             && self.rules.stock_end == StockEnd::Classic
-            && self.compelled_to_take(seat.team())
+            && self.compelled_to_take(seat)
         {
             return refuse(
                 Code::MustTakePile,
@@ -130,19 +130,13 @@ impl Position {
         Ok(())
     }
 
-    /// `canasta` classic stock end: the pile is not frozen for the team and its top card
-    /// matches a team meld.
-    fn compelled_to_take(&self, team: Team) -> bool {
-        let Some(top) = self.pile_top() else {
-            return false;
-        };
-        !top.is_wild()
-            && !top.is_three()
-            && !self.pile_frozen_for(team)
-            && self
-                .melds(team)
-                .iter()
-                .any(|m| m.accepts_alone(&self.rules, top))
+    /// `canasta` classic stock end: the player could take the pile by putting its top card on a
+    /// team meld (so the pile is not frozen for the team and the top card matches).
+    fn compelled_to_take(&self, seat: Seat) -> bool {
+        (0..self.melds(seat.team()).len()).any(|i| {
+            self.pickup_effect(seat, &[], Some(i), &Plan::default())
+                .is_ok()
+        })
     }
 
     /// Why `team` may not go out now, if it may not (`completed` after the move).
@@ -559,6 +553,14 @@ impl Position {
             return refuse(
                 Code::AskNotAllowed,
                 "ask right after drawing, before you meld",
+            );
+        }
+        if !self.rules.pass_allowed && self.hand(seat).len() == 1 {
+            // After a "no" there would be no legal move: the last card cannot be discarded
+            // without going out, and canasta has no pass.
+            return refuse(
+                Code::AskNotAllowed,
+                "with one card left, discarding it goes out: there is nothing to ask",
             );
         }
         if self.find_finish(seat).is_none() {

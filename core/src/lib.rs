@@ -41,6 +41,7 @@ pub mod scenario;
 mod score;
 mod seat;
 pub mod selfplay;
+mod view;
 
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use cards::Cards;
@@ -56,3 +57,4 @@ pub use rules::{
 };
 pub use score::{GameResult, TeamScore, game_result};
 pub use seat::{ParseSeatError, Seat, Team};
+pub use view::PlayerView;

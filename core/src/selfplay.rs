@@ -98,8 +98,9 @@ pub fn random_hand_checked(
         }
         if legal.is_empty() {
             return Err(format!(
-                "move {n}: no legal move for {seat} in {:?}",
-                position.phase()
+                "move {n}: no legal move for {seat} in {:?}: {:?}",
+                position.phase(),
+                position.to_desc()
             ));
         }
         let mv = legal.swap_remove(rng.below(legal.len()));
