@@ -1,6 +1,11 @@
 //! Fuzz-style properties: hostile text, files, positions and moves never panic, and a refused
 //! move never changes anything.
 
+#![expect(
+    clippy::unwrap_used,
+    reason = "test helpers unwrap what the test set up"
+)]
+
 use fairdeal_core::scenario::Scenario;
 use fairdeal_core::selfplay::random_hand;
 use fairdeal_core::{

@@ -1,6 +1,11 @@
 //! One test per rule, named after it (docs/RULES.md links here). Each builds a small scenario
 //! in the conformance format and runs it through the same runner as `fairdeal check`.
 
+#![expect(
+    clippy::unwrap_used,
+    reason = "test helpers unwrap what the test set up"
+)]
+
 use fairdeal_core::scenario::{Scenario, Verdict};
 use serde_json::{Value, json};
 
