@@ -43,6 +43,15 @@ pub enum Command {
         #[arg(long, default_value = "{}")]
         house: String,
     },
+    /// Play in the terminal as South against computer players.
+    Terminal {
+        /// samba, dutch-samba or canasta.
+        #[arg(long, default_value = "samba")]
+        preset: Preset,
+        /// Random seed for the deal (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
     /// Measure speed (run a release build).
     Bench {
         /// What to measure.
@@ -52,6 +61,13 @@ pub enum Command {
         #[arg(long, default_value_t = 1000)]
         hands: usize,
     },
+}
+
+/// Seed for a new game from the clock (games need not be reproducible unless asked).
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 /// What `bench` measures.
@@ -97,8 +113,24 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             crate::bench::rules(&mut std::io::stdout().lock(), hands)?;
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::Terminal { preset, seed }) => {
+            let seed = seed.unwrap_or_else(clock_seed);
+            crate::terminal::play(
+                preset,
+                seed,
+                &mut std::io::stdin().lock(),
+                &mut std::io::stdout().lock(),
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }
         None => {
-            anyhow::bail!("no command given: try `fairdeal --help`")
+            crate::terminal::play(
+                Preset::Samba,
+                clock_seed(),
+                &mut std::io::stdin().lock(),
+                &mut std::io::stdout().lock(),
+            )?;
+            Ok(ExitCode::SUCCESS)
         }
     }
 }

@@ -4,3 +4,4 @@ pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod selfplay;
+pub mod terminal;

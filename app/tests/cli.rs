@@ -20,11 +20,24 @@ fn temp_dir(name: &str) -> PathBuf {
 fn selfplay_traces_pass_check() {
     let dir = temp_dir("trace");
     let out = fairdeal()
-        .args(["selfplay", "--preset", "dutch-samba", "--hands", "3", "--seed", "5", "--trace"])
+        .args([
+            "selfplay",
+            "--preset",
+            "dutch-samba",
+            "--hands",
+            "3",
+            "--seed",
+            "5",
+            "--trace",
+        ])
         .arg(&dir)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("hands: 3"), "{text}");
     let out = fairdeal().arg("check").arg(&dir).output().unwrap();
@@ -37,7 +50,11 @@ fn selfplay_traces_pass_check() {
 fn check_reports_bad_files_without_crashing() {
     let dir = temp_dir("bad");
     std::fs::write(dir.join("a.json"), "{not json").unwrap();
-    std::fs::write(dir.join("b.json"), r#"{"id": "X1", "preset": "samba", "steps": []}"#).unwrap();
+    std::fs::write(
+        dir.join("b.json"),
+        r#"{"id": "X1", "preset": "samba", "steps": []}"#,
+    )
+    .unwrap();
     std::fs::write(
         dir.join("c.json"),
         r#"{"id": "X2", "preset": "samba", "deal": {"dealer": "S", "deck_top": ["KS","KS","KS","KS"]}}"#,
@@ -48,17 +65,32 @@ fn check_reports_bad_files_without_crashing() {
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("FAIL a: not a scenario"), "{text}");
-    assert!(lines[1].starts_with("FAIL X1: a scenario needs exactly one of position and deal"), "{text}");
-    assert!(lines[2].starts_with("FAIL X2: expected ok, got invalid_position"), "{text}");
+    assert!(
+        lines[1].starts_with("FAIL X1: a scenario needs exactly one of position and deal"),
+        "{text}"
+    );
+    assert!(
+        lines[2].starts_with("FAIL X2: expected ok, got invalid_position"),
+        "{text}"
+    );
     assert_eq!(lines[3], "0 passed, 3 failed");
 }
 
 #[test]
 fn unknown_paths_and_presets_are_one_clear_line() {
-    let out = fairdeal().args(["check", "/no/such/place"]).output().unwrap();
+    let out = fairdeal()
+        .args(["check", "/no/such/place"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.trim(), "fairdeal: no such file or folder: /no/such/place");
-    let out = fairdeal().args(["selfplay", "--preset", "rummy"]).output().unwrap();
+    assert_eq!(
+        err.trim(),
+        "fairdeal: no such file or folder: /no/such/place"
+    );
+    let out = fairdeal()
+        .args(["selfplay", "--preset", "rummy"])
+        .output()
+        .unwrap();
     assert!(!out.status.success());
 }

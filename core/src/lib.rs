@@ -27,6 +27,7 @@ mod card;
 mod cards;
 mod deal;
 mod desc;
+mod describe;
 mod engine;
 mod error;
 mod finish;

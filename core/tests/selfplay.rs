@@ -42,9 +42,14 @@ fn same_seed_same_game() {
         let a = fairdeal_core::selfplay::random_game(&rules, Seat::N, &mut SplitMix64::new(11), 3);
         let b = fairdeal_core::selfplay::random_game(&rules, Seat::N, &mut SplitMix64::new(11), 3);
         let c = fairdeal_core::selfplay::random_game(&rules, Seat::N, &mut SplitMix64::new(12), 3);
-        let moves = |g: &[fairdeal_core::selfplay::HandRecord]| g.iter().map(|h| h.moves.clone()).collect::<Vec<_>>();
+        let moves = |g: &[fairdeal_core::selfplay::HandRecord]| {
+            g.iter().map(|h| h.moves.clone()).collect::<Vec<_>>()
+        };
         assert_eq!(moves(&a), moves(&b));
-        assert_eq!(a.last().map(|h| h.end.clone()), b.last().map(|h| h.end.clone()));
+        assert_eq!(
+            a.last().map(|h| h.end.clone()),
+            b.last().map(|h| h.end.clone())
+        );
         assert_ne!(moves(&a), moves(&c));
     }
 }
@@ -55,13 +60,28 @@ fn traces_replay_as_scenarios() {
         let rules = Rules::preset(preset);
         let mut rng = SplitMix64::new(3);
         for i in 0..3 {
-            let record = random_hand(&rules, Seat::from_index(i), [1500 * i as i32, -20], &mut rng);
+            let record = random_hand(
+                &rules,
+                Seat::from_index(i),
+                [1500 * i as i32, -20],
+                &mut rng,
+            );
             let json = serde_json::to_string(&record.to_scenario("trace")).unwrap();
             let scenario: fairdeal_core::scenario::Scenario = serde_json::from_str(&json).unwrap();
-            assert_eq!(scenario.run(), fairdeal_core::scenario::Verdict::Pass, "{preset} hand {i}");
+            assert_eq!(
+                scenario.run(),
+                fairdeal_core::scenario::Verdict::Pass,
+                "{preset} hand {i}"
+            );
             // A trace with its last move altered must fail.
             let mut bad = scenario.clone();
-            bad.steps.last_mut().unwrap().state.as_mut().unwrap().stock_size = Some(9999);
+            bad.steps
+                .last_mut()
+                .unwrap()
+                .state
+                .as_mut()
+                .unwrap()
+                .stock_size = Some(9999);
             assert_ne!(bad.run(), fairdeal_core::scenario::Verdict::Pass);
         }
     }
