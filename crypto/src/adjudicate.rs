@@ -1,0 +1,174 @@
+//! `adjudicate`: from signed evidence alone, name the seat that cheated at the crypto level.
+//!
+//! Only validly signed envelopes count, so garbage or forged evidence can never frame an honest
+//! seat. Move legality (the rules) is judged by the layer that knows the rules.
+
+use std::collections::BTreeMap;
+
+use crate::audit::{AuditInput, audit};
+use crate::envelope::SignedEnvelope;
+use crate::fault::Fault;
+use crate::group::{CardTable, Ciphertext, CtBytes, compress_deck, open_deck};
+use crate::hand::{HandKeys, check_shuffle, verify_commit, verify_share};
+use crate::identity::PublicKey;
+use crate::message::{Body, HandCommit, ShareItem, ShuffleMsg};
+
+/// The judgement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Verdict {
+    /// The seat at fault, if the evidence proves one.
+    pub offender: Option<u8>,
+    /// What it did.
+    pub fault: Option<Fault>,
+}
+
+impl Verdict {
+    const NONE: Self = Self {
+        offender: None,
+        fault: None,
+    };
+
+    fn guilty(seat: u8, fault: Fault) -> Self {
+        Self {
+            offender: Some(seat),
+            fault: Some(fault),
+        }
+    }
+}
+
+/// The table and hand the evidence is judged in.
+#[derive(Debug, Clone, Copy)]
+pub struct Court<'a> {
+    /// The session id.
+    pub sid: &'a [u8; 32],
+    /// The seated identities.
+    pub keys: &'a [PublicKey; 4],
+    /// The hand context.
+    pub hctx: &'a [u8; 32],
+    /// The seat that ran each shuffle step.
+    pub order: [u8; 4],
+    /// The card table.
+    pub table: &'a CardTable,
+}
+
+/// Judges `evidence` (raw signed envelopes, in any order).
+pub fn adjudicate(court: &Court<'_>, evidence: &[SignedEnvelope]) -> Verdict {
+    let mut slots: BTreeMap<(u8, u32), SignedEnvelope> = BTreeMap::new();
+    let mut bodies: Vec<(u8, Body)> = Vec::new();
+    for env in evidence {
+        let Ok(v) = env.verify(court.sid, court.keys) else {
+            continue;
+        };
+        let sender = v.envelope.sender;
+        if let Some(first) = slots.get(&(sender, v.envelope.seq)) {
+            if first != env {
+                return Verdict::guilty(sender, Fault::Equivocation);
+            }
+            continue;
+        }
+        slots.insert((sender, v.envelope.seq), env.clone());
+        match Body::decode(&v.envelope.body) {
+            Ok(body) if body.hctx() == court.hctx => bodies.push((sender, body)),
+            Ok(_) => {}
+            Err(_) => return Verdict::guilty(sender, Fault::BadEncoding),
+        }
+    }
+    judge_hand(court, &bodies)
+}
+
+fn judge_hand(court: &Court<'_>, bodies: &[(u8, Body)]) -> Verdict {
+    let mut commits: [Option<&HandCommit>; 4] = [None; 4];
+    let mut keys = Vec::new();
+    for (seat, body) in bodies {
+        if let Body::HandCommit(c) = body {
+            match verify_commit(court.hctx, *seat, c) {
+                Ok(k) => keys.push(k),
+                Err(f) => return Verdict::guilty(*seat, f),
+            }
+            commits[usize::from(*seat)] = Some(c);
+        }
+    }
+    let [Some(c0), Some(c1), Some(c2), Some(c3)] = commits else {
+        return Verdict::NONE;
+    };
+    let commits = [c0, c1, c2, c3];
+    let Ok(points) = commits
+        .iter()
+        .enumerate()
+        .map(|(s, c)| verify_commit(court.hctx, s as u8, c))
+        .collect::<Result<Vec<_>, _>>()
+    else {
+        return Verdict::NONE;
+    };
+    let hand_keys = match HandKeys::new([points[0], points[1], points[2], points[3]]) {
+        Ok(k) => k,
+        Err((seat, f)) => return Verdict::guilty(seat, f),
+    };
+    // The shuffle chain, step by step.
+    let mut steps: [Option<&ShuffleMsg>; 4] = [None; 4];
+    for (seat, body) in bodies {
+        if let Body::Shuffle(s) = body {
+            let k = usize::from(s.step.wrapping_sub(1));
+            if k >= 4 || court.order[k] != *seat {
+                return Verdict::guilty(*seat, Fault::OutOfOrder);
+            }
+            steps[k] = Some(s);
+        }
+    }
+    let mut input: Vec<CtBytes> = compress_deck(&open_deck(court.table));
+    let mut last: Option<Vec<Ciphertext>> = None;
+    for (k, step) in steps.iter().enumerate() {
+        let Some(step) = step else {
+            break;
+        };
+        match check_shuffle(step, court.hctx, k as u8 + 1, &input, court.table.len()) {
+            Ok(deck) => last = Some(deck),
+            Err(f) => return Verdict::guilty(court.order[k], f),
+        }
+        input.clone_from(&step.deck);
+    }
+    // Shares against the final deck.
+    if let (Some(deck), true) = (&last, steps.iter().all(Option::is_some)) {
+        for (seat, body) in bodies {
+            let items: &[ShareItem] = match body {
+                Body::Shares { items, .. } => items,
+                Body::Move { opened, .. } => opened,
+                _ => continue,
+            };
+            for item in items {
+                let Some(ct) = deck.get(usize::from(item.pos)) else {
+                    return Verdict::guilty(*seat, Fault::BadProof);
+                };
+                if let Err(f) = verify_share(court.hctx, *seat, &hand_keys, ct, item) {
+                    return Verdict::guilty(*seat, f);
+                }
+            }
+        }
+    }
+    // Reveals: seeds against commitments, then the whole chain.
+    let mut seeds: [Option<[u8; 32]>; 4] = [None; 4];
+    for (seat, body) in bodies {
+        if let Body::HandReveal { seed, .. } = body {
+            let s = usize::from(*seat);
+            if crate::hand::seed_commit(court.hctx, *seat, seed) != commits[s].seed_commit {
+                return Verdict::guilty(*seat, Fault::SeedMismatch);
+            }
+            seeds[s] = Some(*seed);
+        }
+    }
+    if let ([Some(a), Some(b), Some(c), Some(d)], [Some(e1), Some(e2), Some(e3), Some(e4)]) =
+        (seeds, steps)
+    {
+        let input = AuditInput {
+            hctx: court.hctx,
+            order: court.order,
+            commits,
+            seeds: [a, b, c, d],
+            decks: [&e1.deck, &e2.deck, &e3.deck, &e4.deck],
+        };
+        if let Err((seat, f)) = audit(court.table, &input) {
+            return Verdict::guilty(seat, f);
+        }
+    }
+    Verdict::NONE
+}

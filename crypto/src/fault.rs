@@ -1,0 +1,56 @@
+//! What a peer did wrong: a named, first-class error (rustls `PeerMisbehaved` style).
+
+use serde::{Deserialize, Serialize};
+
+/// A protocol violation by the signer of a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, thiserror::Error)]
+pub enum Fault {
+    /// A message for another hand.
+    #[error("message for another hand")]
+    WrongHand,
+    /// A message out of protocol order.
+    #[error("message out of order")]
+    OutOfOrder,
+    /// An invalid or identity hand key.
+    #[error("invalid hand key")]
+    BadKey,
+    /// Two seats with the same hand key.
+    #[error("hand key equal to another seat's")]
+    DuplicateKey,
+    /// A proof that does not verify.
+    #[error("proof does not verify")]
+    BadProof,
+    /// A deck of the wrong length.
+    #[error("deck of the wrong length")]
+    DeckLength,
+    /// An undecodable point.
+    #[error("invalid point encoding")]
+    BadEncoding,
+    /// A ciphertext whose C1 is the identity after a shuffle.
+    #[error("unmasked ciphertext in a shuffled deck")]
+    IdentityCiphertext,
+    /// Two equal ciphertexts (a copied card).
+    #[error("duplicate ciphertexts in a deck")]
+    DuplicateCiphertext,
+    /// A shuffle of a deck other than the previous step's.
+    #[error("shuffled the wrong input deck")]
+    WrongInput,
+    /// A revealed seed that does not match its commitment.
+    #[error("revealed seed does not match its commitment")]
+    SeedMismatch,
+    /// A revealed seed whose key is not the committed key.
+    #[error("revealed seed does not give the committed key")]
+    KeyMismatch,
+    /// A shuffle step that does not reproduce from the revealed seed.
+    #[error("shuffle does not reproduce from the revealed seed")]
+    ShuffleMismatch,
+    /// Two different signed messages in one slot of the sender's chain.
+    #[error("two different messages signed for one slot")]
+    Equivocation,
+    /// A move the rules refuse, or whose shown cards are not what it claims.
+    #[error("illegal move")]
+    IllegalMove,
+    /// A card hidden against the rules (e.g. a red three not laid out), found at the audit.
+    #[error("hidden card against the rules")]
+    HiddenCard,
+}

@@ -1,0 +1,284 @@
+//! One hand's cryptography: seeds and keys, the joint key, shuffle steps and their checks,
+//! decryption shares and opening cards.
+
+use curve25519_dalek::constants::RISTRETTO_BASEPOINT_TABLE;
+use curve25519_dalek::ristretto::{RistrettoBasepointTable, RistrettoPoint};
+use curve25519_dalek::scalar::Scalar;
+use curve25519_dalek::traits::Identity;
+use zeroize::Zeroize;
+
+use crate::fault::Fault;
+use crate::group::{CardTable, Ciphertext, CtBytes, decompress, decompress_nonzero};
+use crate::hash::{hash256, label};
+use crate::message::{HandCommit, ShareItem, ShuffleMsg};
+use crate::proofs::{self, ShareStatement};
+use crate::stream::{elgamal_secret, shuffle_plan};
+
+/// The hand context `SHA-256(label ‖ sid ‖ hand_no ‖ dealer ‖ previous result hash)`.
+pub fn hand_context(sid: &[u8; 32], hand_no: u32, dealer: u8, prev_result: &[u8; 32]) -> [u8; 32] {
+    hash256(
+        label::HAND,
+        &[sid, &hand_no.to_le_bytes(), &[dealer], prev_result],
+    )
+}
+
+/// The seed commitment of `seat`.
+pub fn seed_commit(hctx: &[u8; 32], seat: u8, seed: &[u8; 32]) -> [u8; 32] {
+    hash256(label::SEED_COMMIT, &[hctx, &[seat], seed])
+}
+
+/// The hash of a deck as sent (`input_hash` of the next step).
+pub fn deck_hash(hctx: &[u8; 32], deck: &[CtBytes]) -> [u8; 32] {
+    let mut bytes = Vec::with_capacity(deck.len() * 64);
+    for ct in deck {
+        bytes.extend_from_slice(&ct.c1);
+        bytes.extend_from_slice(&ct.c2);
+    }
+    hash256(label::DECK, &[hctx, &bytes])
+}
+
+/// A seat's secrets for one hand: its seed and the key derived from it. Wiped on drop.
+pub struct HandSecret {
+    hctx: [u8; 32],
+    seat: u8,
+    seed: [u8; 32],
+    x: Scalar,
+}
+
+impl Drop for HandSecret {
+    fn drop(&mut self) {
+        self.seed.zeroize();
+        self.x.zeroize();
+    }
+}
+
+impl std::fmt::Debug for HandSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HandSecret(seat {})", self.seat)
+    }
+}
+
+impl HandSecret {
+    /// The secrets of `seat` for hand `hctx` from a fresh 32-byte `seed` (from the OS, by the
+    /// caller, who also persists it before anything is sent).
+    pub fn new(hctx: [u8; 32], seat: u8, seed: [u8; 32]) -> Self {
+        let x = elgamal_secret(&hctx, seat, &seed);
+        Self {
+            hctx,
+            seat,
+            seed,
+            x,
+        }
+    }
+
+    /// The seed (revealed at the end of the hand).
+    pub fn seed(&self) -> [u8; 32] {
+        self.seed
+    }
+
+    /// The seat.
+    pub fn seat(&self) -> u8 {
+        self.seat
+    }
+
+    /// The public hand key.
+    pub fn public_key(&self) -> RistrettoPoint {
+        &self.x * RISTRETTO_BASEPOINT_TABLE
+    }
+
+    /// The commitment message.
+    pub fn commit(&self) -> HandCommit {
+        HandCommit {
+            hctx: self.hctx,
+            seed_commit: seed_commit(&self.hctx, self.seat, &self.seed),
+            key: self.public_key().compress().to_bytes(),
+            pok: proofs::prove_key(&self.hctx, self.seat, &self.x),
+        }
+    }
+
+    /// This seat's shuffle step on `input`.
+    pub fn shuffle(&self, keys: &HandKeys, input: &[Ciphertext]) -> Vec<Ciphertext> {
+        shuffle_step(&self.hctx, self.seat, &self.seed, keys, input)
+    }
+
+    /// This seat's decryption share of `ct` at `pos`, with its proof.
+    pub fn share(&self, pos: u16, ct: &Ciphertext) -> ShareItem {
+        let (d, proof) = proofs::prove_share(&self.hctx, self.seat, pos, &self.x, &ct.c1);
+        ShareItem {
+            pos,
+            d: d.compress().to_bytes(),
+            proof,
+        }
+    }
+
+    /// Opens a card dealt to this seat, given the other three seats' verified shares.
+    pub fn open_own(
+        &self,
+        table: &CardTable,
+        ct: &Ciphertext,
+        others: &[RistrettoPoint],
+    ) -> Option<u16> {
+        let m = ct.c2 - self.x * ct.c1 - others.iter().sum::<RistrettoPoint>();
+        table.card_of(&m)
+    }
+}
+
+/// Checks a seat's commitment; returns its hand key.
+///
+/// # Errors
+///
+/// [`Fault::BadKey`] or [`Fault::BadProof`].
+pub fn verify_commit(
+    hctx: &[u8; 32],
+    seat: u8,
+    commit: &HandCommit,
+) -> Result<RistrettoPoint, Fault> {
+    if &commit.hctx != hctx {
+        return Err(Fault::WrongHand);
+    }
+    let key = decompress_nonzero(&commit.key).ok_or(Fault::BadKey)?;
+    if !proofs::verify_key(hctx, seat, &key, &commit.pok) {
+        return Err(Fault::BadProof);
+    }
+    Ok(key)
+}
+
+/// The four verified hand keys, the joint key `H = ΣX` and its fixed-base table.
+pub struct HandKeys {
+    keys: [RistrettoPoint; 4],
+    joint: RistrettoPoint,
+    table: RistrettoBasepointTable,
+}
+
+impl std::fmt::Debug for HandKeys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HandKeys({:?})", self.joint.compress())
+    }
+}
+
+impl HandKeys {
+    /// Combines four verified keys.
+    ///
+    /// # Errors
+    ///
+    /// [`Fault::DuplicateKey`] (with the later seat) if two seats share a key.
+    pub fn new(keys: [RistrettoPoint; 4]) -> Result<Self, (u8, Fault)> {
+        for i in 0..4 {
+            for j in 0..i {
+                if keys[i] == keys[j] {
+                    return Err((i as u8, Fault::DuplicateKey));
+                }
+            }
+        }
+        let joint: RistrettoPoint = keys.iter().sum();
+        Ok(Self {
+            keys,
+            joint,
+            table: RistrettoBasepointTable::create(&joint),
+        })
+    }
+
+    /// Seat `seat`'s key.
+    pub fn key(&self, seat: u8) -> &RistrettoPoint {
+        &self.keys[usize::from(seat) % 4]
+    }
+
+    /// The joint key `H`.
+    pub fn joint(&self) -> &RistrettoPoint {
+        &self.joint
+    }
+}
+
+/// The shuffle step of `seat` from `seed`: permute and re-randomise every card.
+pub fn shuffle_step(
+    hctx: &[u8; 32],
+    seat: u8,
+    seed: &[u8; 32],
+    keys: &HandKeys,
+    input: &[Ciphertext],
+) -> Vec<Ciphertext> {
+    let plan = shuffle_plan(hctx, seat, seed, input.len() as u16);
+    plan.perm
+        .iter()
+        .zip(&plan.rho)
+        .map(|(&from, rho)| {
+            let src = input[usize::from(from)];
+            Ciphertext {
+                c1: src.c1 + rho * RISTRETTO_BASEPOINT_TABLE,
+                c2: src.c2 + rho * &keys.table,
+            }
+        })
+        .collect()
+}
+
+/// The immediate checks on a received shuffle step (PROTOCOL.md §5.5); returns the deck.
+///
+/// # Errors
+///
+/// The first [`Fault`] found.
+pub fn check_shuffle(
+    msg: &ShuffleMsg,
+    hctx: &[u8; 32],
+    step: u8,
+    input: &[CtBytes],
+    n: usize,
+) -> Result<Vec<Ciphertext>, Fault> {
+    if &msg.hctx != hctx {
+        return Err(Fault::WrongHand);
+    }
+    if msg.step != step {
+        return Err(Fault::OutOfOrder);
+    }
+    if msg.deck.len() != n {
+        return Err(Fault::DeckLength);
+    }
+    if msg.input_hash != deck_hash(hctx, input) {
+        return Err(Fault::WrongInput);
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::with_capacity(n);
+    for ct in &msg.deck {
+        if !seen.insert(*ct) {
+            return Err(Fault::DuplicateCiphertext);
+        }
+        let c = ct.decompress().ok_or(Fault::BadEncoding)?;
+        if c.c1 == RistrettoPoint::identity() {
+            return Err(Fault::IdentityCiphertext);
+        }
+        out.push(c);
+    }
+    Ok(out)
+}
+
+/// Checks a share from `seat` for the ciphertext at its position; returns `D`.
+///
+/// # Errors
+///
+/// [`Fault::BadEncoding`] or [`Fault::BadProof`].
+pub fn verify_share(
+    hctx: &[u8; 32],
+    seat: u8,
+    keys: &HandKeys,
+    ct: &Ciphertext,
+    item: &ShareItem,
+) -> Result<RistrettoPoint, Fault> {
+    let d = decompress(&item.d).ok_or(Fault::BadEncoding)?;
+    let statement = ShareStatement {
+        hctx,
+        seat,
+        pos: item.pos,
+        x_pub: keys.key(seat),
+        c1: &ct.c1,
+        d: &d,
+    };
+    if proofs::verify_share(&statement, &item.proof) {
+        Ok(d)
+    } else {
+        Err(Fault::BadProof)
+    }
+}
+
+/// Opens a card with all four verified shares.
+pub fn open_public(table: &CardTable, ct: &Ciphertext, shares: &[RistrettoPoint]) -> Option<u16> {
+    table.card_of(&(ct.c2 - shares.iter().sum::<RistrettoPoint>()))
+}

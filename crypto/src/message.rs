@@ -1,0 +1,119 @@
+//! Message bodies of the fair-deal protocol (PROTOCOL.md §6), carried inside signed envelopes.
+//! Moves carry the rules engine's action as opaque bytes (encoded by the layer that knows the
+//! rules) plus the shares that open the cards they show.
+
+use serde::{Deserialize, Serialize};
+
+use crate::encoding::{self, DecodeError};
+use crate::group::{CtBytes, PointBytes};
+use crate::proofs::Proof;
+
+/// A seat's per-hand commitment: seed commitment, hand key and proof of knowledge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandCommit {
+    /// The hand context.
+    pub hctx: [u8; 32],
+    /// `SHA-256(label ‖ hctx ‖ seat ‖ seed)`.
+    pub seed_commit: [u8; 32],
+    /// `X = x·G`.
+    pub key: PointBytes,
+    /// Proof of knowledge of `x`.
+    pub pok: Proof,
+}
+
+/// One step of the shuffle chain.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShuffleMsg {
+    /// The hand context.
+    pub hctx: [u8; 32],
+    /// 1..=4.
+    pub step: u8,
+    /// Hash of the deck this step shuffled.
+    pub input_hash: [u8; 32],
+    /// The output deck.
+    pub deck: Vec<CtBytes>,
+    /// Reserved for a v2 proof of shuffle.
+    pub proof: Option<Vec<u8>>,
+}
+
+/// A decryption share of one deck position, with its proof.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ShareItem {
+    /// The deck position.
+    pub pos: u16,
+    /// `D = x·C1`.
+    pub d: PointBytes,
+    /// DLEQ proof.
+    pub proof: Proof,
+}
+
+/// Every message body.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Body {
+    /// Per-hand keys and seed commitment.
+    HandCommit(HandCommit),
+    /// A shuffle step.
+    Shuffle(ShuffleMsg),
+    /// Decryption shares (deal, draws, public openings).
+    Shares {
+        /// The hand context.
+        hctx: [u8; 32],
+        /// The shares.
+        items: Vec<ShareItem>,
+    },
+    /// A move of the rules engine.
+    Move {
+        /// The hand context.
+        hctx: [u8; 32],
+        /// The move number in the hand.
+        turn: u32,
+        /// The rules engine's move, encoded by the rules layer.
+        action: Vec<u8>,
+        /// The mover's own shares of the positions the move shows.
+        opened: Vec<ShareItem>,
+    },
+    /// The seat's seed, revealed at the end of the hand.
+    HandReveal {
+        /// The hand context.
+        hctx: [u8; 32],
+        /// The seed.
+        seed: [u8; 32],
+    },
+    /// The signed result of the hand.
+    HandResult {
+        /// The hand context.
+        hctx: [u8; 32],
+        /// Hash of the hand's transcript.
+        transcript_root: [u8; 32],
+        /// Team scores of the hand.
+        scores: [i32; 2],
+    },
+}
+
+impl Body {
+    /// Encodes the body.
+    pub fn encode(&self) -> Vec<u8> {
+        encoding::encode(self)
+    }
+
+    /// Decodes a body.
+    ///
+    /// # Errors
+    ///
+    /// Malformed, too long or trailing bytes.
+    pub fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
+        encoding::decode(bytes)
+    }
+
+    /// The hand context the body belongs to.
+    pub fn hctx(&self) -> &[u8; 32] {
+        match self {
+            Self::HandCommit(c) => &c.hctx,
+            Self::Shuffle(s) => &s.hctx,
+            Self::Shares { hctx, .. }
+            | Self::Move { hctx, .. }
+            | Self::HandReveal { hctx, .. }
+            | Self::HandResult { hctx, .. } => hctx,
+        }
+    }
+}
