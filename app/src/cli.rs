@@ -75,6 +75,8 @@ fn clock_seed() -> u64 {
 pub enum BenchWhat {
     /// The rules engine: self-play hands, validate calls and move generation per second.
     Rules,
+    /// The fair deal: shuffle, hand start, draws, reveals, audit, per node.
+    Crypto,
 }
 
 /// Runs the parsed command line.
@@ -111,6 +113,13 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             hands,
         }) => {
             crate::bench::rules(&mut std::io::stdout().lock(), hands)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Bench {
+            what: BenchWhat::Crypto,
+            ..
+        }) => {
+            crate::bench_crypto::crypto(&mut std::io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Terminal { preset, seed }) => {

@@ -1,6 +1,7 @@
 //! The fairdeal application: the command line (and later the desktop client).
 
 pub mod bench;
+pub mod bench_crypto;
 pub mod check;
 pub mod cli;
 pub mod selfplay;

@@ -1,0 +1,240 @@
+//! `fairdeal bench crypto`: single-thread cost of the fair deal per node (run a release build).
+
+use std::hint::black_box;
+use std::io::Write;
+use std::time::Instant;
+
+use anyhow::Result;
+use curve25519_dalek::ristretto::RistrettoPoint;
+use fairdeal_crypto::group::{compress_deck, decompress, open_deck};
+use fairdeal_crypto::hand::{
+    check_shuffle, deck_hash, hand_context, open_public, verify_commit, verify_share,
+};
+use fairdeal_crypto::message::ShuffleMsg;
+use fairdeal_crypto::{AuditInput, CardTable, Ciphertext, HandKeys, HandSecret, Identity, audit};
+
+const RUNS: usize = 15;
+
+fn median_ms(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Times `f` over [`RUNS`] runs; the median in milliseconds.
+fn time(mut f: impl FnMut()) -> f64 {
+    median_ms(
+        (0..RUNS)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect(),
+    )
+}
+
+struct Hand {
+    hctx: [u8; 32],
+    secrets: Vec<HandSecret>,
+    keys: HandKeys,
+    steps: Vec<ShuffleMsg>,
+    deck: Vec<Ciphertext>,
+}
+
+fn hand(table: &CardTable, salt: u8) -> Hand {
+    let hctx = hand_context(&[salt; 32], 1, 0, &[0; 32]);
+    let secrets: Vec<HandSecret> = (0..4)
+        .map(|s| HandSecret::new(hctx, s, [s + salt; 32]))
+        .collect();
+    let pts: Vec<RistrettoPoint> = secrets.iter().map(HandSecret::public_key).collect();
+    let keys = HandKeys::new([pts[0], pts[1], pts[2], pts[3]])
+        .unwrap_or_else(|_| unreachable!("distinct seeds"));
+    let mut deck = open_deck(table);
+    let mut steps = Vec::new();
+    for k in 0..4u8 {
+        let input = compress_deck(&deck);
+        deck = secrets[usize::from((1 + k) % 4)].shuffle(&keys, &deck);
+        steps.push(ShuffleMsg {
+            hctx,
+            step: k + 1,
+            input_hash: deck_hash(&hctx, &input),
+            deck: compress_deck(&deck),
+            proof: None,
+        });
+    }
+    Hand {
+        hctx,
+        secrets,
+        keys,
+        steps,
+        deck,
+    }
+}
+
+/// Runs the crypto benchmark for a 162-card pack and prints medians per node.
+///
+/// # Errors
+///
+/// A failure to write.
+pub fn crypto(out: &mut impl Write) -> Result<()> {
+    if cfg!(debug_assertions) {
+        writeln!(
+            out,
+            "note: this is a debug build; run `cargo run --release -- bench crypto`"
+        )?;
+    }
+    let n = 162u16;
+    let table_ms = time(|| {
+        black_box(CardTable::new(n).ok());
+    });
+    let table = CardTable::new(n).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let h = hand(&table, 1);
+    let me = 2usize; // the node we measure
+
+    let step_ms = time(|| {
+        black_box(compress_deck(&h.secrets[me].shuffle(&h.keys, &h.deck)));
+    });
+    // Hand start at one node: own keys and commit, verify three commits, joint key; own
+    // shuffle step; check the four signed decks; 46 shares out; 138 share proofs checked;
+    // open own 15 cards and the upcard.
+    let commits: Vec<_> = h.secrets.iter().map(HandSecret::commit).collect();
+    let start_ms = time(|| {
+        let secret = HandSecret::new(h.hctx, me as u8, [9; 32]);
+        black_box(secret.commit());
+        let mut pts = Vec::new();
+        for (s, c) in commits.iter().enumerate() {
+            pts.push(verify_commit(&h.hctx, s as u8, c).unwrap_or_else(|_| unreachable!()));
+        }
+        let keys =
+            HandKeys::new([pts[0], pts[1], pts[2], pts[3]]).unwrap_or_else(|_| unreachable!());
+        let mut input = compress_deck(&open_deck(&table));
+        let mut last = Vec::new();
+        for (k, step) in h.steps.iter().enumerate() {
+            if k == me {
+                black_box(compress_deck(&h.secrets[me].shuffle(&keys, &h.deck)));
+            }
+            last = check_shuffle(step, &h.hctx, k as u8 + 1, &input, usize::from(n))
+                .unwrap_or_else(|_| unreachable!());
+            input.clone_from(&step.deck);
+        }
+        for pos in 0..46u16 {
+            black_box(h.secrets[me].share(pos, &last[usize::from(pos)]));
+        }
+        for pos in 0..46u16 {
+            for s in (0..4u8).filter(|&s| usize::from(s) != me) {
+                let item = h.secrets[usize::from(s)].share(pos, &last[usize::from(pos)]);
+                black_box(verify_share(&h.hctx, s, &keys, &last[usize::from(pos)], &item).is_ok());
+            }
+        }
+    });
+    // The shares themselves are made by the other nodes; subtract their making from the timing
+    // above by measuring it alone.
+    let make_others_ms = time(|| {
+        for pos in 0..46u16 {
+            for s in (0..4usize).filter(|&s| s != me) {
+                black_box(h.secrets[s].share(pos, &h.deck[usize::from(pos)]));
+            }
+        }
+    });
+    let hand_start_ms = start_ms - make_others_ms;
+
+    // A private draw of one card: the drawer checks three shares and opens the card.
+    let pos = 70u16;
+    let ct = h.deck[usize::from(pos)];
+    let others: Vec<_> = (0..4usize)
+        .filter(|&s| s != me)
+        .map(|s| (s as u8, h.secrets[s].share(pos, &ct)))
+        .collect();
+    let draw_ms = time(|| {
+        let ds: Vec<RistrettoPoint> = others
+            .iter()
+            .map(|(s, item)| {
+                verify_share(&h.hctx, *s, &h.keys, &ct, item).unwrap_or_else(|_| unreachable!())
+            })
+            .collect();
+        black_box(h.secrets[me].open_own(&table, &ct, &ds));
+    });
+    // At each other node: make its share, check the two others' shares.
+    let draw_other_ms = time(|| {
+        black_box(h.secrets[0].share(pos, &ct));
+        for (s, item) in others.iter().take(2) {
+            black_box(verify_share(&h.hctx, *s, &h.keys, &ct, item).is_ok());
+        }
+    });
+    // A public reveal of a card from a hand: check the owner's share, combine with the three
+    // shares already held.
+    let all: Vec<_> = (0..4usize).map(|s| h.secrets[s].share(pos, &ct)).collect();
+    let held: Vec<RistrettoPoint> = all
+        .iter()
+        .skip(1)
+        .map(|i| decompress(&i.d).unwrap_or_else(|| unreachable!()))
+        .collect();
+    let reveal_ms = time(|| {
+        let d0 = verify_share(&h.hctx, 0, &h.keys, &ct, &all[0]).unwrap_or_else(|_| unreachable!());
+        let mut ds = held.clone();
+        ds.push(d0);
+        black_box(open_public(&table, &ct, &ds));
+    });
+    let input = AuditInput {
+        hctx: &h.hctx,
+        order: [1, 2, 3, 0],
+        commits: [&commits[0], &commits[1], &commits[2], &commits[3]],
+        seeds: [0u8, 1, 2, 3].map(|s| h.secrets[usize::from(s)].seed()),
+        decks: [
+            &h.steps[0].deck,
+            &h.steps[1].deck,
+            &h.steps[2].deck,
+            &h.steps[3].deck,
+        ],
+    };
+    let audit_ms = time(|| {
+        black_box(audit(&table, &input).is_ok());
+    });
+    let id = Identity::from_secret([1; 32]);
+    let msg = vec![7u8; 600];
+    let sign_ms = time(|| {
+        for _ in 0..100 {
+            black_box(id.sign(&msg));
+        }
+    }) / 100.0;
+    let sig = id.sign(&msg);
+    let verify_ms = time(|| {
+        for _ in 0..100 {
+            black_box(id.public().verify(&msg, &sig).is_ok());
+        }
+    }) / 100.0;
+    // A whole Samba hand per node, worst case (PROTOCOL.md §7.2): hand start, ~76 stock cards
+    // drawn by the four seats (a quarter at this node), ~160 public openings, the audit, ~100
+    // signatures made and ~300 checked.
+    let draws = 76.0;
+    let total = hand_start_ms
+        + draws / 4.0 * draw_ms
+        + draws * 3.0 / 4.0 * draw_other_ms
+        + 160.0 * reveal_ms
+        + audit_ms
+        + 100.0 * sign_ms
+        + 300.0 * verify_ms;
+    writeln!(
+        out,
+        "card table (162 points + lookup): {table_ms:.2} ms (once)"
+    )?;
+    writeln!(
+        out,
+        "shuffle step (derive, 162 re-masks, compress): {step_ms:.2} ms"
+    )?;
+    writeln!(
+        out,
+        "private draw at each other node (share + 2 checks): {draw_other_ms:.3} ms"
+    )?;
+    writeln!(out, "public reveal per node: {reveal_ms:.3} ms")?;
+    writeln!(
+        out,
+        "signature: sign {sign_ms:.3} ms, verify_strict {verify_ms:.3} ms (600 B)"
+    )?;
+    writeln!(out, "medians of {RUNS} runs, one thread, per node:")?;
+    writeln!(out, "hand start ms: {hand_start_ms:.1}")?;
+    writeln!(out, "draw ms: {draw_ms:.3}")?;
+    writeln!(out, "audit ms: {audit_ms:.1}")?;
+    writeln!(out, "hand total ms: {total:.1}")?;
+    Ok(())
+}
