@@ -148,6 +148,11 @@ impl Card {
     pub const JOKER: Self = Self(52);
     /// Number of distinct faces (52 plus the joker).
     pub const FACES: usize = 53;
+    /// A card whose face this node does not know (another seat's hand, the stock), used only
+    /// in replicas of a networked hand. Never a legal card in a move.
+    pub const HIDDEN: Self = Self(53);
+    /// Number of slots a multiset needs (the faces plus [`Card::HIDDEN`]).
+    pub const SLOTS: usize = 54;
 
     /// The card of `rank` in `suit`.
     pub fn new(rank: Rank, suit: Suit) -> Self {
@@ -159,7 +164,17 @@ impl Card {
         (i < Self::FACES).then_some(Self(i as u8))
     }
 
-    /// The face index (`0..53`).
+    /// The card in multiset slot `i` (`0..54`, the last being [`Card::HIDDEN`]).
+    pub fn from_slot(i: usize) -> Option<Self> {
+        (i < Self::SLOTS).then_some(Self(i as u8))
+    }
+
+    /// Whether this is the unknown card [`Card::HIDDEN`].
+    pub fn is_hidden(self) -> bool {
+        self.0 == 53
+    }
+
+    /// The face index (`0..53`; 53 for [`Card::HIDDEN`]).
     pub fn index(self) -> usize {
         self.0 as usize
     }
@@ -171,7 +186,7 @@ impl Card {
 
     /// The rank, or `None` for the joker.
     pub fn rank(self) -> Option<Rank> {
-        if self.is_joker() {
+        if self.0 >= 52 {
             None
         } else {
             Rank::from_index(self.0 as usize % 13)
@@ -180,7 +195,7 @@ impl Card {
 
     /// The suit, or `None` for the joker.
     pub fn suit(self) -> Option<Suit> {
-        if self.is_joker() {
+        if self.0 >= 52 {
             None
         } else {
             Suit::ALL.get(self.0 as usize / 13).copied()
@@ -217,7 +232,7 @@ impl Card {
     pub fn points(self) -> i32 {
         if self.is_joker() {
             50
-        } else if self.is_red_three() {
+        } else if self.is_red_three() || self.is_hidden() {
             0
         } else {
             self.rank().map_or(0, Rank::points)
@@ -230,6 +245,7 @@ impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.rank(), self.suit()) {
             (Some(r), Some(s)) => write!(f, "{}{}", r.letter(), s.letter()),
+            _ if self.is_hidden() => f.write_str("??"),
             _ => f.write_str("JK"),
         }
     }
@@ -246,6 +262,7 @@ impl Card {
     pub fn label(self) -> String {
         match (self.rank(), self.suit()) {
             (Some(r), Some(s)) => format!("{}{}", r.label(), s.symbol()),
+            _ if self.is_hidden() => "??".to_owned(),
             _ => "Jk".to_owned(),
         }
     }
@@ -264,6 +281,9 @@ impl FromStr for Card {
         let up = s.trim().to_ascii_uppercase();
         if up == "JK" {
             return Ok(Self::JOKER);
+        }
+        if up == "??" {
+            return Ok(Self::HIDDEN);
         }
         let (rank_text, suit_text) = up
             .split_at_checked(up.len().saturating_sub(1))

@@ -9,7 +9,7 @@ use crate::card::{Card, Rank, Suit};
 /// A multiset of cards, such as a hand. Copies of one face are counted, never told apart.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Cards {
-    counts: [u8; Card::FACES],
+    counts: [u8; Card::SLOTS],
     len: u16,
 }
 
@@ -23,7 +23,7 @@ impl Cards {
     /// The empty multiset.
     pub const fn new() -> Self {
         Self {
-            counts: [0; Card::FACES],
+            counts: [0; Card::SLOTS],
             len: 0,
         }
     }
@@ -96,7 +96,7 @@ impl Cards {
     /// The cards, lowest face index first, each copy once.
     pub fn iter(&self) -> impl Iterator<Item = Card> + '_ {
         self.counts.iter().enumerate().flat_map(|(i, &n)| {
-            Card::from_index(i)
+            Card::from_slot(i)
                 .into_iter()
                 .flat_map(move |c| std::iter::repeat_n(c, usize::from(n)))
         })
@@ -108,7 +108,7 @@ impl Cards {
             .iter()
             .enumerate()
             .filter(|(_, n)| **n > 0)
-            .filter_map(|(i, _)| Card::from_index(i))
+            .filter_map(|(i, _)| Card::from_slot(i))
     }
 
     /// The cards as a list, in face order.
@@ -134,7 +134,7 @@ impl Cards {
         self.counts
             .iter()
             .enumerate()
-            .filter_map(|(i, &n)| Card::from_index(i).map(|c| c.points() * i32::from(n)))
+            .filter_map(|(i, &n)| Card::from_slot(i).map(|c| c.points() * i32::from(n)))
             .sum()
     }
 }

@@ -76,6 +76,28 @@ impl Position {
                 format!("a deal needs the whole pack of {} cards", rules.deck_size()),
             ));
         }
+        Self::deal_partial(rules, dealer, scores, deck)
+    }
+
+    /// Deals like [`Position::deal`] from a deck in which some cards may be
+    /// [`Card::HIDDEN`] (a replica: each node knows only some positions). The caller makes
+    /// sure every card the deal inspects (upcards, red threes and their replacements) is known.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_position` if `deck` does not have the pack's length.
+    pub fn deal_partial(
+        rules: Rules,
+        dealer: Seat,
+        scores: [i32; 2],
+        deck: &[Card],
+    ) -> Result<Self, Refusal> {
+        if deck.len() != rules.deck_size() {
+            return Err(Refusal::new(
+                Code::InvalidPosition,
+                format!("a deal needs {} cards", rules.deck_size()),
+            ));
+        }
         let mut hands: [Cards; 4] = Default::default();
         let dealt = rules.hand_size * 4;
         for (i, &card) in deck[..dealt].iter().enumerate() {
@@ -84,7 +106,7 @@ impl Position {
         let mut next = dealt;
         let mut pile = Vec::new();
         let mut frozen = false;
-        loop {
+        while next < deck.len() {
             let card = deck[next];
             next += 1;
             pile.push(card);

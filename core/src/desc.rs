@@ -185,7 +185,10 @@ impl Position {
     fn check_card_counts(&self) -> Result<(), Refusal> {
         let all = self.all_cards();
         let pack: Cards = canonical_deck(&self.rules).iter().collect();
-        if let Some(c) = all.distinct().find(|&c| all.count(c) > pack.count(c)) {
+        if let Some(c) = all
+            .distinct()
+            .find(|&c| !c.is_hidden() && all.count(c) > pack.count(c))
+        {
             return Err(invalid(format!(
                 "{} copies of {c} but the pack has {}",
                 all.count(c),

@@ -79,6 +79,9 @@ impl Position {
         if self.phase == Phase::Over {
             return refuse(Code::WrongPhase, "the hand is over");
         }
+        if mv.cards().iter().any(|c| c.is_hidden()) {
+            return refuse(Code::CardNotHeld, "a move must name real cards");
+        }
         if self.phase == Phase::Answer {
             return match mv {
                 Move::Answer(yes) if seat == self.turn.partner() => Ok(Effect::Answer(*yes)),
@@ -563,7 +566,10 @@ impl Position {
                 "with one card left, discarding it goes out: there is nothing to ask",
             );
         }
-        if self.find_finish(seat).is_none() {
+        // On a replica that cannot see the asker's cards the finish cannot be judged here; the
+        // end-of-hand replay with every card known judges it.
+        let hidden = self.hand(seat).contains(Card::HIDDEN);
+        if !hidden && self.find_finish(seat).is_none() {
             return refuse(
                 Code::AskNotAllowed,
                 "you cannot go out this turn, so there is nothing to ask",

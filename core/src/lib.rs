@@ -36,6 +36,7 @@ mod meld;
 mod moves;
 mod plan;
 mod position;
+mod replica;
 mod rng;
 mod rules;
 pub mod scenario;
@@ -52,6 +53,7 @@ pub use error::{Code, Refusal};
 pub use meld::{Meld, MeldKind};
 pub use moves::{Add, Move, Plan};
 pub use position::{Drew, HandEnd, Phase, Position, TurnState};
+pub use replica::PublicState;
 pub use rng::SplitMix64;
 pub use rules::{
     GroupWildRule, HouseRules, ParsePresetError, Preset, RedThreeMode, Rules, StockEnd, TieRule,

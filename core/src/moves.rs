@@ -92,6 +92,22 @@ pub enum Move {
 }
 
 impl Move {
+    /// Every card the move names (from hand or as a discard).
+    pub fn cards(&self) -> Vec<Card> {
+        match self {
+            Self::Pickup { with, also, .. } => with.iter().copied().chain(also.cards()).collect(),
+            Self::Meld(plan) => plan.cards().collect(),
+            Self::GoOut { plan, discard } => plan.cards().chain(*discard).collect(),
+            Self::LayRedThrees(cards) => cards.clone(),
+            Self::Discard(c) => vec![*c],
+            Self::Draw {}
+            | Self::TakeTop { .. }
+            | Self::Pass {}
+            | Self::AskPartner {}
+            | Self::Answer(_) => Vec::new(),
+        }
+    }
+
     /// A short name of the move's kind (`draw`, `pickup`, …).
     pub fn kind(&self) -> &'static str {
         match self {

@@ -1,4 +1,15 @@
-//! fairdeal-net: the table session state machine and the libp2p event loop.
+//! fairdeal-net: playing a hand between four peers that trust nobody.
 //!
-//! Nothing is implemented here yet: tables over libp2p come after the fair deal (see
-//! `docs/ARCHITECTURE.md`). The crate exists so that the workspace has its final shape.
+//! ```text
+//!   bytes in ──▶ HandSession::handle_message ──▶ (verify signature, chain, protocol step)
+//!                         │
+//!   UI/bot ──▶ submit(Move) ─┤          rules replica (core, hidden cards unknown)
+//!                         ▼
+//!   bytes out ◀── poll_transmit        events ◀── poll_event (dealt, moves, audit, faults)
+//! ```
+//!
+//! The hand session is pure (sans-IO): no sockets, no clock, no randomness of its own (the
+//! hand seed is passed in). The libp2p event loop that carries its bytes between machines is
+//! the next piece of work.
+
+pub mod hand;

@@ -1,0 +1,1107 @@
+//! `HandSession`: one seat's side of one hand, sans-IO.
+//!
+//! Every seat runs the same deterministic script over the public transcript: commitments,
+//! the four shuffle steps, the deal (shares for every private card, the upcard opened, canasta
+//! re-turns, red threes declared and replaced), then the play, in which a draw deals stock
+//! positions privately to the drawer and a move shows its cards by opening their positions.
+//! At the end every seat reveals its seed; the audit recomputes the shuffles, learns every card
+//! and replays the whole hand with the rules, so the scores come from the true hands.
+//!
+//! Messages from each sender are processed in that sender's order; a message that arrives
+//! before the script needs it waits, and a message of the wrong kind when the script waits on
+//! its sender is a fault, named with the signed envelope as evidence.
+
+mod replay;
+pub mod wire;
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+
+use curve25519_dalek::ristretto::RistrettoPoint;
+use fairdeal_core::{Card, Move, PlayerView, Position, RedThreeMode, Refusal, Rules, Seat};
+use fairdeal_crypto::envelope::EnvelopeError;
+use fairdeal_crypto::group::{compress_deck, open_deck};
+use fairdeal_crypto::hand::{
+    check_shuffle, deck_hash, hand_context, open_public, verify_commit, verify_share,
+};
+use fairdeal_crypto::{
+    Accept, Body, CardTable, Chain, Ciphertext, CtBytes, Fault, HandCommit, HandKeys, HandSecret,
+    Identity, Outbox, PublicKey, ShareItem, ShuffleMsg, SignedEnvelope, Verified,
+};
+
+use self::wire::WireAction;
+
+/// What a hand is played under; identical at every seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandConfig {
+    /// The session (table) id.
+    pub sid: [u8; 32],
+    /// The seated identities, by seat index (S, W, N, E).
+    pub keys: [PublicKey; 4],
+    /// The rules.
+    pub rules: Rules,
+    /// The dealer.
+    pub dealer: Seat,
+    /// Team totals before the hand.
+    pub scores: [i32; 2],
+    /// The hand's number in the game.
+    pub hand_no: u32,
+    /// Hash of the previous hand's result (zeros for the first).
+    pub prev_result: [u8; 32],
+}
+
+/// The outcome of a verified hand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandReport {
+    /// The hand's scores, team A and B, computed from the true hands.
+    pub scores: [i32; 2],
+    /// Shuffle steps recomputed from the revealed seeds.
+    pub shuffles_checked: usize,
+    /// Decryption shares checked during the hand.
+    pub openings_checked: usize,
+    /// Order-independent hash of every message of the hand.
+    pub transcript_root: [u8; 32],
+}
+
+/// A seat named as a cheat, with the signed evidence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Blame {
+    /// The seat at fault (`None`: the hand is void but no seat can be proved at fault).
+    pub offender: Option<u8>,
+    /// What it did.
+    pub fault: Fault,
+    /// The signed messages that prove it.
+    pub evidence: Vec<SignedEnvelope>,
+}
+
+/// What the session reports to the UI or the bot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// The deal is complete: this seat knows its hand.
+    Dealt,
+    /// A move was played and checked.
+    Moved {
+        /// Who moved.
+        seat: Seat,
+        /// The move.
+        mv: Move,
+    },
+    /// The hand is over; the audit follows.
+    HandOver,
+    /// The audit passed and all four seats signed the same result.
+    Complete(HandReport),
+    /// A seat cheated (or the hand is void).
+    Fault(Blame),
+}
+
+/// Bytes that were not accepted (nothing changed).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    /// Not a signed envelope of this table.
+    #[error(transparent)]
+    Envelope(#[from] EnvelopeError),
+    /// Not decodable.
+    #[error(transparent)]
+    Decode(#[from] fairdeal_crypto::encoding::DecodeError),
+    /// The hand is over or void.
+    #[error("the hand is finished")]
+    Finished,
+}
+
+/// Where the hand stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Waiting for the four commitments.
+    Commit,
+    /// Waiting for shuffle step k (1..=4).
+    Shuffle(u8),
+    /// Dealing.
+    Deal,
+    /// Playing.
+    Play,
+    /// Waiting for the four seeds.
+    Reveal,
+    /// Waiting for the four signed results.
+    Result,
+    /// Verified and signed by all.
+    Done,
+    /// Stopped by a fault.
+    Void,
+}
+
+/// What the script waits for next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Need {
+    /// Shares of `positions` for `to` (from the other three) or for everyone (`to: None`, all four).
+    Shares { to: Option<u8>, positions: Vec<u16> },
+    /// The initial deal: every seat's shares of everything but its own cards.
+    InitialShares,
+    /// `seat` shows the red threes among `candidates`.
+    Declare { seat: u8, candidates: Vec<u16> },
+}
+
+/// The script step after the current need is met.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Script {
+    /// Canasta re-turns, then red threes from the seat `k` places left of the dealer.
+    Deal { k: u8 },
+    /// A stock draw by `seat`, with the positions consumed so far.
+    Draw { seat: u8, consumed: Vec<u16> },
+}
+
+/// A declaration of red threes, kept for the audit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Declared {
+    seat: u8,
+    candidates: Vec<u16>,
+    opened: Vec<u16>,
+}
+
+struct Inbound {
+    body: Body,
+    signed: SignedEnvelope,
+}
+
+/// One seat's side of one hand.
+pub struct HandSession {
+    cfg: HandConfig,
+    me: u8,
+    identity: Identity,
+    hctx: [u8; 32],
+    secret: HandSecret,
+    table: Arc<CardTable>,
+    outbox: Outbox,
+    chains: [Chain; 4],
+    future: [BTreeMap<u32, Verified>; 4],
+    inbox: [VecDeque<Inbound>; 4],
+    transcript: Vec<SignedEnvelope>,
+    commits: [Option<HandCommit>; 4],
+    keys: Option<HandKeys>,
+    order: [u8; 4],
+    steps: Vec<ShuffleMsg>,
+    deck: Vec<Ciphertext>,
+    shares: BTreeMap<(u16, u8), RistrettoPoint>,
+    faces: BTreeMap<u16, Card>,
+    owner: BTreeMap<u16, u8>,
+    cursor: u16,
+    pile_positions: Vec<u16>,
+    stage: Stage,
+    need: Option<Need>,
+    got: [bool; 4],
+    script: Option<Script>,
+    replica: Option<Position>,
+    deal_public: Option<fairdeal_core::PublicState>,
+    log: Vec<(Seat, Move)>,
+    publics: Vec<fairdeal_core::PublicState>,
+    declared: Vec<Declared>,
+    seeds: [Option<[u8; 32]>; 4],
+    results: [Option<([u8; 32], [i32; 2])>; 4],
+    mine: Option<([u8; 32], [i32; 2])>,
+    openings_checked: usize,
+    out: VecDeque<Vec<u8>>,
+    events: VecDeque<Event>,
+}
+
+impl std::fmt::Debug for HandSession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HandSession")
+            .field("me", &self.me)
+            .field("stage", &self.stage)
+            .field("need", &self.need)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The core card of a card id (face `id % 54`; both jokers are the joker).
+pub fn card_of_id(id: u16) -> Card {
+    Card::from_index(usize::from(CardTable::face_index(id))).unwrap_or(Card::JOKER)
+}
+
+impl HandSession {
+    /// Starts seat `me`'s side of a hand with a fresh `seed` (from the OS, persisted by the
+    /// caller first). The commitment is queued at once.
+    pub fn new(
+        cfg: HandConfig,
+        me: u8,
+        identity: Identity,
+        seed: [u8; 32],
+        table: Arc<CardTable>,
+    ) -> Self {
+        let dealer = cfg.dealer.index() as u8;
+        let hctx = hand_context(&cfg.sid, cfg.hand_no, dealer, &cfg.prev_result);
+        let secret = HandSecret::new(hctx, me, seed);
+        let deck_size = cfg.rules.deck_size() as u16;
+        let dealt = (cfg.rules.hand_size * 4) as u16;
+        let mut s = Self {
+            outbox: Outbox::new(cfg.sid, me),
+            order: [1, 2, 3, 4].map(|k| (dealer + k) % 4),
+            cfg,
+            me,
+            identity,
+            hctx,
+            secret,
+            table,
+            chains: Default::default(),
+            future: Default::default(),
+            inbox: Default::default(),
+            transcript: Vec::new(),
+            commits: Default::default(),
+            keys: None,
+            steps: Vec::new(),
+            deck: Vec::new(),
+            shares: BTreeMap::new(),
+            faces: BTreeMap::new(),
+            owner: BTreeMap::new(),
+            cursor: (dealt + 1).min(deck_size),
+            pile_positions: vec![dealt],
+            stage: Stage::Commit,
+            need: None,
+            got: [false; 4],
+            script: None,
+            replica: None,
+            deal_public: None,
+            log: Vec::new(),
+            publics: Vec::new(),
+            declared: Vec::new(),
+            seeds: [None; 4],
+            results: [None; 4],
+            mine: None,
+            openings_checked: 0,
+            out: VecDeque::new(),
+            events: VecDeque::new(),
+        };
+        let commit = s.secret.commit();
+        s.send(Body::HandCommit(commit));
+        s.pump();
+        s
+    }
+
+    /// The hand context.
+    pub fn hctx(&self) -> [u8; 32] {
+        self.hctx
+    }
+
+    /// This seat.
+    pub fn seat(&self) -> Seat {
+        Seat::from_index(usize::from(self.me))
+    }
+
+    /// Where the hand stands.
+    pub fn stage(&self) -> Stage {
+        self.stage
+    }
+
+    /// The next message to broadcast to the other three seats.
+    #[must_use]
+    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        self.out.pop_front()
+    }
+
+    /// The next event for the UI or bot.
+    #[must_use]
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    /// This seat's view of the hand (once dealt).
+    pub fn view(&self) -> Option<PlayerView> {
+        self.replica.as_ref().map(|p| p.view(self.seat()))
+    }
+
+    /// The replica (hidden cards unknown), for display and tests.
+    pub fn replica(&self) -> Option<&Position> {
+        self.replica.as_ref()
+    }
+
+    /// Every message of the hand accepted so far (the log to persist and to audit).
+    pub fn transcript(&self) -> &[SignedEnvelope] {
+        &self.transcript
+    }
+
+    /// The seats whose message the hand is waiting for (for timeouts).
+    pub fn waiting_on(&self) -> Vec<u8> {
+        (0..4u8)
+            .filter(|&s| self.expects(s).is_some() && !self.has_queued(s))
+            .collect()
+    }
+
+    fn has_queued(&self, s: u8) -> bool {
+        !self.inbox[usize::from(s)].is_empty()
+    }
+
+    /// Whether the hand waits for this seat to move.
+    pub fn my_turn(&self) -> bool {
+        self.stage == Stage::Play
+            && self.need.is_none()
+            && self
+                .replica
+                .as_ref()
+                .is_some_and(|p| p.actor() == self.seat())
+    }
+
+    /// Plays `mv` for this seat: validated on the replica, then signed and sent with the shares
+    /// that open the cards it shows.
+    ///
+    /// # Errors
+    ///
+    /// The rules' refusal (or `not_your_turn` / `wrong_phase` outside this seat's turn).
+    pub fn submit(&mut self, mv: Move) -> Result<(), Refusal> {
+        if !self.my_turn() {
+            return Err(Refusal::new(
+                fairdeal_core::Code::NotYourTurn,
+                "it is not your turn to act",
+            ));
+        }
+        let Some(replica) = &self.replica else {
+            return Err(Refusal::new(
+                fairdeal_core::Code::WrongPhase,
+                "the deal is not complete",
+            ));
+        };
+        replica.validate(self.seat(), &mv)?;
+        // Open the positions of the cards shown that the others cannot see.
+        let me = self.seat();
+        let mut public_part = replica.hand(me).clone();
+        let mut mine: Vec<(u16, Card)> = self
+            .owner
+            .iter()
+            .filter(|(_, o)| **o == self.me)
+            .filter_map(|(&p, _)| self.faces.get(&p).map(|&f| (p, f)))
+            .collect();
+        for (_, f) in &mine {
+            public_part.remove(*f);
+        }
+        let mut opened = Vec::new();
+        for card in mv.cards() {
+            if public_part.remove(card) {
+                continue;
+            }
+            if let Some(i) = mine.iter().position(|(_, f)| *f == card) {
+                let (p, _) = mine.swap_remove(i);
+                opened.push(self.secret.share(p, &self.deck[usize::from(p)]));
+            }
+        }
+        let turn = self.log.len() as u32;
+        self.send(Body::Move {
+            hctx: self.hctx,
+            turn,
+            action: WireAction::Play(mv).encode(),
+            opened,
+        });
+        self.pump();
+        Ok(())
+    }
+
+    /// Takes bytes from a peer.
+    ///
+    /// # Errors
+    ///
+    /// Bytes that are not a valid signed envelope of this table; nothing changes. Validly
+    /// signed misbehaviour is not an error here: it is reported as [`Event::Fault`].
+    pub fn handle_message(&mut self, bytes: &[u8]) -> Result<(), SessionError> {
+        if matches!(self.stage, Stage::Void) {
+            return Err(SessionError::Finished);
+        }
+        let env = SignedEnvelope::from_wire(bytes)?;
+        let v = env.verify(&self.cfg.sid, &self.cfg.keys)?;
+        let sender = v.envelope.sender;
+        if sender == self.me {
+            // Our own messages come back only by replay: ignore them.
+            return Ok(());
+        }
+        self.accept(v);
+        self.pump();
+        Ok(())
+    }
+
+    fn accept(&mut self, v: Verified) {
+        let s = usize::from(v.envelope.sender);
+        match self.chains[s].accept(&v) {
+            Accept::Next => {
+                self.enqueue(v);
+                while let Some(next) = self.future[s].remove(&self.chains[s].next_seq()) {
+                    if self.chains[s].accept(&next) == Accept::Next {
+                        self.enqueue(next);
+                    }
+                }
+            }
+            Accept::Duplicate => {}
+            Accept::Gap { .. } => {
+                self.future[s].insert(v.envelope.seq, v);
+            }
+            Accept::Equivocation(pair) => {
+                let [a, b] = *pair;
+                self.blame(Some(s as u8), Fault::Equivocation, vec![a, b]);
+            }
+            Accept::BrokenLink => self.blame(Some(s as u8), Fault::OutOfOrder, vec![v.signed]),
+        }
+    }
+
+    fn enqueue(&mut self, v: Verified) {
+        let s = usize::from(v.envelope.sender);
+        match Body::decode(&v.envelope.body) {
+            Ok(body) if body.hctx() == &self.hctx => self.inbox[s].push_back(Inbound {
+                body,
+                signed: v.signed,
+            }),
+            Ok(_) => self.blame(Some(s as u8), Fault::WrongHand, vec![v.signed]),
+            Err(_) => self.blame(Some(s as u8), Fault::BadEncoding, vec![v.signed]),
+        }
+    }
+
+    fn send(&mut self, body: Body) {
+        let signed = self.outbox.seal(&self.identity, body.encode());
+        self.out.push_back(signed.to_wire());
+        self.inbox[usize::from(self.me)].push_back(Inbound { body, signed });
+    }
+
+    fn blame(&mut self, offender: Option<u8>, fault: Fault, evidence: Vec<SignedEnvelope>) {
+        if self.stage == Stage::Void {
+            return;
+        }
+        self.stage = Stage::Void;
+        self.need = None;
+        self.events.push_back(Event::Fault(Blame {
+            offender,
+            fault,
+            evidence,
+        }));
+    }
+
+    /// Processes queued messages until nothing more can move, then sends what is due.
+    fn pump(&mut self) {
+        loop {
+            self.act();
+            let mut progress = false;
+            for s in 0..4u8 {
+                while let Some(front) = self.inbox[usize::from(s)].front() {
+                    if self.stage == Stage::Void {
+                        return;
+                    }
+                    let body = front.body.clone();
+                    let signed = front.signed.clone();
+                    match self.process(s, &body, &signed) {
+                        Ok(true) => {
+                            self.inbox[usize::from(s)].pop_front();
+                            if !matches!(body, Body::HandResult { .. }) {
+                                self.transcript.push(signed);
+                            }
+                            progress = true;
+                            self.act();
+                        }
+                        Ok(false) => break,
+                        Err(fault) => {
+                            let evidence = if matches!(
+                                fault,
+                                Fault::ShuffleMismatch
+                                    | Fault::SeedMismatch
+                                    | Fault::KeyMismatch
+                                    | Fault::HiddenCard
+                            ) {
+                                let mut e = self.transcript.clone();
+                                e.push(signed);
+                                e
+                            } else {
+                                vec![signed]
+                            };
+                            self.blame(Some(s), fault, evidence);
+                            return;
+                        }
+                    }
+                }
+            }
+            if !progress {
+                return;
+            }
+        }
+    }
+
+    /// What the script expects from `s` now, if anything (by body kind).
+    fn expects(&self, s: u8) -> Option<&'static str> {
+        let i = usize::from(s);
+        match self.stage {
+            Stage::Commit => self.commits[i].is_none().then_some("commit"),
+            Stage::Shuffle(k) => (self.order[usize::from(k - 1)] == s).then_some("shuffle"),
+            Stage::Deal | Stage::Play => match &self.need {
+                Some(Need::InitialShares) => (!self.got[i]).then_some("shares"),
+                Some(Need::Shares { to, .. }) => {
+                    (*to != Some(s) && !self.got[i]).then_some("shares")
+                }
+                Some(Need::Declare { seat, .. }) => (*seat == s).then_some("declare"),
+                None => (self.stage == Stage::Play
+                    && self
+                        .replica
+                        .as_ref()
+                        .is_some_and(|p| p.actor().index() == i))
+                .then_some("move"),
+            },
+            Stage::Reveal => self.seeds[i].is_none().then_some("reveal"),
+            Stage::Result => self.results[i].is_none().then_some("result"),
+            Stage::Done | Stage::Void => None,
+        }
+    }
+
+    fn process(&mut self, s: u8, body: &Body, signed: &SignedEnvelope) -> Result<bool, Fault> {
+        let Some(expected) = self.expects(s) else {
+            return Ok(false);
+        };
+        let _ = signed;
+        let i = usize::from(s);
+        match (expected, body) {
+            ("commit", Body::HandCommit(c)) => {
+                let key = verify_commit(&self.hctx, s, c)?;
+                self.commits[i] = Some(c.clone());
+                if self.commits.iter().all(Option::is_some) {
+                    let keys: Vec<RistrettoPoint> = self
+                        .commits
+                        .iter()
+                        .enumerate()
+                        .map(|(k, c)| match c {
+                            _ if k == i => Ok(key),
+                            Some(c) => verify_commit(&self.hctx, k as u8, c),
+                            None => Err(Fault::OutOfOrder),
+                        })
+                        .collect::<Result<_, _>>()?;
+                    let keys =
+                        HandKeys::new([keys[0], keys[1], keys[2], keys[3]]).map_err(|(_, f)| f)?;
+                    self.keys = Some(keys);
+                    self.deck = open_deck(&self.table);
+                    self.stage = Stage::Shuffle(1);
+                }
+                Ok(true)
+            }
+            ("shuffle", Body::Shuffle(m)) => {
+                let Stage::Shuffle(k) = self.stage else {
+                    return Err(Fault::OutOfOrder);
+                };
+                let input: Vec<CtBytes> = self.steps.last().map_or_else(
+                    || compress_deck(&open_deck(&self.table)),
+                    |m| m.deck.clone(),
+                );
+                self.deck = check_shuffle(m, &self.hctx, k, &input, self.table.len())?;
+                self.steps.push(m.clone());
+                if k == 4 {
+                    self.stage = Stage::Deal;
+                    self.set_need(Need::InitialShares);
+                } else {
+                    self.stage = Stage::Shuffle(k + 1);
+                }
+                Ok(true)
+            }
+            ("shares", Body::Shares { items, .. }) => {
+                let want = self.share_positions_from(s);
+                let got: Vec<u16> = items.iter().map(|it| it.pos).collect();
+                if got != want {
+                    return Err(Fault::OutOfOrder);
+                }
+                for item in items {
+                    self.store_share(s, item)?;
+                }
+                self.got[i] = true;
+                if self.need_met() {
+                    self.after_shares()?;
+                }
+                Ok(true)
+            }
+            ("declare", Body::Move { action, opened, .. }) => {
+                if WireAction::decode(action) != Ok(WireAction::RevealRedThrees {}) {
+                    return Err(Fault::OutOfOrder);
+                }
+                let Some(Need::Declare { candidates, .. }) = self.need.clone() else {
+                    return Err(Fault::OutOfOrder);
+                };
+                let mut shown = Vec::new();
+                for item in opened {
+                    if !candidates.contains(&item.pos) {
+                        return Err(Fault::IllegalMove);
+                    }
+                    let face = self.open_held(s, item)?;
+                    if !face.is_red_three() {
+                        return Err(Fault::IllegalMove);
+                    }
+                    shown.push(item.pos);
+                }
+                self.declared.push(Declared {
+                    seat: s,
+                    candidates,
+                    opened: shown.clone(),
+                });
+                self.after_declare(s, shown.len())?;
+                Ok(true)
+            }
+            (
+                "move",
+                Body::Move {
+                    action,
+                    opened,
+                    turn,
+                    ..
+                },
+            ) => {
+                if *turn as usize != self.log.len() {
+                    return Err(Fault::OutOfOrder);
+                }
+                let Ok(WireAction::Play(mv)) = WireAction::decode(action) else {
+                    return Err(Fault::IllegalMove);
+                };
+                self.play(s, mv, opened)?;
+                Ok(true)
+            }
+            ("reveal", Body::HandReveal { seed, .. }) => {
+                self.seeds[i] = Some(*seed);
+                Ok(true)
+            }
+            (
+                "result",
+                Body::HandResult {
+                    transcript_root,
+                    scores,
+                    ..
+                },
+            ) => {
+                self.results[i] = Some((*transcript_root, *scores));
+                if Some((*transcript_root, *scores)) != self.mine {
+                    return Err(Fault::IllegalMove);
+                }
+                if self.results.iter().all(Option::is_some) {
+                    self.stage = Stage::Done;
+                    if let Some((root, scores)) = self.mine {
+                        self.events.push_back(Event::Complete(HandReport {
+                            scores,
+                            shuffles_checked: 4,
+                            openings_checked: self.openings_checked,
+                            transcript_root: root,
+                        }));
+                    }
+                }
+                Ok(true)
+            }
+            _ => Err(Fault::OutOfOrder),
+        }
+    }
+
+    fn set_need(&mut self, need: Need) {
+        self.need = Some(need);
+        self.got = [false; 4];
+    }
+
+    fn need_met(&self) -> bool {
+        (0..4u8).all(|s| self.expects(s).is_none())
+    }
+
+    /// The positions `s` must share for the current need.
+    fn share_positions_from(&self, s: u8) -> Vec<u16> {
+        match &self.need {
+            Some(Need::InitialShares) => {
+                let dealt = (self.cfg.rules.hand_size * 4) as u16;
+                (0..=dealt)
+                    .filter(|&p| p == dealt || self.deal_seat(p) != s)
+                    .collect()
+            }
+            Some(Need::Shares { to, positions }) if *to != Some(s) => positions.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The seat an initial-deal position goes to.
+    fn deal_seat(&self, pos: u16) -> u8 {
+        ((self.cfg.dealer.index() as u16 + 1 + pos) % 4) as u8
+    }
+
+    fn store_share(&mut self, s: u8, item: &ShareItem) -> Result<(), Fault> {
+        let ct = self
+            .deck
+            .get(usize::from(item.pos))
+            .ok_or(Fault::OutOfOrder)?;
+        let d = if s == self.me {
+            fairdeal_crypto::group::decompress(&item.d).ok_or(Fault::BadEncoding)?
+        } else {
+            let keys = self.keys.as_ref().ok_or(Fault::OutOfOrder)?;
+            self.openings_checked += 1;
+            verify_share(&self.hctx, s, keys, ct, item)?
+        };
+        self.shares.insert((item.pos, s), d);
+        Ok(())
+    }
+
+    /// Opens a position held by `s` with its owner's share (the other three are in hand).
+    fn open_held(&mut self, s: u8, item: &ShareItem) -> Result<Card, Fault> {
+        if self.owner.get(&item.pos) != Some(&s) {
+            return Err(Fault::IllegalMove);
+        }
+        self.store_share(s, item)?;
+        let face = self.open_position(item.pos).ok_or(Fault::IllegalMove)?;
+        self.owner.remove(&item.pos);
+        Ok(face)
+    }
+
+    /// Decrypts `pos` with the four shares held, or privately if it is ours and three are held.
+    fn open_position(&mut self, pos: u16) -> Option<Card> {
+        if let Some(&f) = self.faces.get(&pos) {
+            return Some(f);
+        }
+        let ct = *self.deck.get(usize::from(pos))?;
+        let ds: Vec<RistrettoPoint> = (0..4u8)
+            .filter_map(|s| self.shares.get(&(pos, s)).copied())
+            .collect();
+        let id = if ds.len() == 4 {
+            open_public(&self.table, &ct, &ds)?
+        } else if ds.len() == 3 && !self.shares.contains_key(&(pos, self.me)) {
+            self.secret.open_own(&self.table, &ct, &ds)?
+        } else {
+            return None;
+        };
+        let face = card_of_id(id);
+        self.faces.insert(pos, face);
+        Some(face)
+    }
+
+    /// Sends what the script expects from this seat, once per need.
+    fn act(&mut self) {
+        if self.stage == Stage::Reveal
+            && self.mine.is_none()
+            && self.seeds.iter().all(Option::is_some)
+        {
+            self.finish_audit();
+            return;
+        }
+        // One message at a time: ours is processed before we decide to send the next.
+        if self.expects(self.me).is_none() || !self.inbox[usize::from(self.me)].is_empty() {
+            return;
+        }
+        match self.stage {
+            Stage::Shuffle(k)
+                if self.order[usize::from(k - 1)] == self.me
+                    && self.steps.len() == usize::from(k - 1) =>
+            {
+                let Some(keys) = &self.keys else { return };
+                let input_bytes: Vec<CtBytes> = self.steps.last().map_or_else(
+                    || compress_deck(&open_deck(&self.table)),
+                    |m| m.deck.clone(),
+                );
+                let out = self.secret.shuffle(keys, &self.deck);
+                let msg = ShuffleMsg {
+                    hctx: self.hctx,
+                    step: k,
+                    input_hash: deck_hash(&self.hctx, &input_bytes),
+                    deck: compress_deck(&out),
+                    proof: None,
+                };
+                self.send(Body::Shuffle(msg));
+            }
+            Stage::Deal | Stage::Play => {
+                let Some(need) = self.need.clone() else {
+                    return;
+                };
+                match need {
+                    Need::InitialShares | Need::Shares { .. } => {
+                        let items = self
+                            .share_positions_from(self.me)
+                            .into_iter()
+                            .map(|p| self.secret.share(p, &self.deck[usize::from(p)]))
+                            .collect();
+                        self.send(Body::Shares {
+                            hctx: self.hctx,
+                            items,
+                        });
+                    }
+                    Need::Declare { candidates, .. } => {
+                        let opened = candidates
+                            .iter()
+                            .filter(|p| self.faces.get(p).is_some_and(|f| f.is_red_three()))
+                            .map(|&p| self.secret.share(p, &self.deck[usize::from(p)]))
+                            .collect();
+                        self.send(Body::Move {
+                            hctx: self.hctx,
+                            turn: self.log.len() as u32,
+                            action: WireAction::RevealRedThrees {}.encode(),
+                            opened,
+                        });
+                    }
+                }
+            }
+            Stage::Reveal => {
+                self.send(Body::HandReveal {
+                    hctx: self.hctx,
+                    seed: self.secret.seed(),
+                });
+            }
+            Stage::Result => {
+                if let Some((root, scores)) = self.mine {
+                    self.send(Body::HandResult {
+                        hctx: self.hctx,
+                        transcript_root: root,
+                        scores,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn auto_red_threes(&self) -> bool {
+        self.cfg.rules.red_three_mode == RedThreeMode::AutoReplace
+    }
+
+    fn stock_left(&self) -> u16 {
+        self.table.len() as u16 - self.cursor
+    }
+
+    /// Takes the next `n` stock positions.
+    fn take_stock(&mut self, n: u16) -> Vec<u16> {
+        let n = n.min(self.stock_left());
+        let out = (self.cursor..self.cursor + n).collect();
+        self.cursor += n;
+        out
+    }
+
+    fn after_shares(&mut self) -> Result<(), Fault> {
+        let need = self.need.take();
+        match need {
+            Some(Need::InitialShares) => {
+                let dealt = (self.cfg.rules.hand_size * 4) as u16;
+                for p in 0..dealt {
+                    let seat = self.deal_seat(p);
+                    if seat == self.me {
+                        self.open_position(p).ok_or(Fault::ShuffleMismatch)?;
+                    }
+                    self.owner.insert(p, seat);
+                }
+                self.open_position(dealt).ok_or(Fault::ShuffleMismatch)?;
+                self.script = Some(Script::Deal { k: 0 });
+                self.continue_deal()
+            }
+            Some(Need::Shares { to, positions }) => {
+                match to {
+                    None => {
+                        for &p in &positions {
+                            self.open_position(p).ok_or(Fault::ShuffleMismatch)?;
+                        }
+                    }
+                    Some(t) => {
+                        for &p in &positions {
+                            if t == self.me {
+                                self.open_position(p).ok_or(Fault::ShuffleMismatch)?;
+                            }
+                            self.owner.insert(p, t);
+                        }
+                    }
+                }
+                match self.script.clone() {
+                    Some(Script::Deal { .. }) => {
+                        if to.is_none() {
+                            self.pile_positions.extend(&positions);
+                        }
+                        match to {
+                            Some(t) => {
+                                self.set_need(Need::Declare {
+                                    seat: t,
+                                    candidates: positions,
+                                });
+                                Ok(())
+                            }
+                            None => self.continue_deal(),
+                        }
+                    }
+                    Some(Script::Draw { seat, mut consumed }) => {
+                        consumed.extend(&positions);
+                        self.script = Some(Script::Draw { seat, consumed });
+                        if self.auto_red_threes() {
+                            self.set_need(Need::Declare {
+                                seat,
+                                candidates: positions,
+                            });
+                            Ok(())
+                        } else {
+                            self.finish_draw()
+                        }
+                    }
+                    None => Err(Fault::OutOfOrder),
+                }
+            }
+            _ => Err(Fault::OutOfOrder),
+        }
+    }
+
+    /// The deal after the initial shares: canasta re-turns, then red threes seat by seat.
+    fn continue_deal(&mut self) -> Result<(), Fault> {
+        let rules = &self.cfg.rules;
+        if rules.preset == fairdeal_core::Preset::Canasta {
+            let top = self
+                .pile_positions
+                .last()
+                .and_then(|p| self.faces.get(p))
+                .copied();
+            if top.is_some_and(|c| c.is_wild() || c.is_red_three()) && self.stock_left() > 0 {
+                let positions = self.take_stock(1);
+                self.set_need(Need::Shares {
+                    to: None,
+                    positions,
+                });
+                return Ok(());
+            }
+        }
+        let Some(Script::Deal { k }) = self.script.clone() else {
+            return Err(Fault::OutOfOrder);
+        };
+        if self.auto_red_threes() && k < 4 {
+            let seat = ((self.cfg.dealer.index() as u8) + 1 + k) % 4;
+            let candidates: Vec<u16> = self
+                .owner
+                .iter()
+                .filter(|(_, o)| **o == seat)
+                .map(|(&p, _)| p)
+                .collect();
+            self.set_need(Need::Declare { seat, candidates });
+            return Ok(());
+        }
+        self.build_replica()
+    }
+
+    fn after_declare(&mut self, seat: u8, red: usize) -> Result<(), Fault> {
+        self.need = None;
+        let more = if red > 0 && self.stock_left() > 0 {
+            self.take_stock(red as u16)
+        } else {
+            Vec::new()
+        };
+        match self.script.clone() {
+            Some(Script::Deal { k }) => {
+                if more.is_empty() {
+                    self.script = Some(Script::Deal { k: k + 1 });
+                    self.continue_deal()
+                } else {
+                    self.set_need(Need::Shares {
+                        to: Some(seat),
+                        positions: more,
+                    });
+                    Ok(())
+                }
+            }
+            Some(Script::Draw { .. }) => {
+                if more.is_empty() {
+                    self.finish_draw()
+                } else {
+                    self.set_need(Need::Shares {
+                        to: Some(seat),
+                        positions: more,
+                    });
+                    Ok(())
+                }
+            }
+            None => Err(Fault::OutOfOrder),
+        }
+    }
+
+    fn build_replica(&mut self) -> Result<(), Fault> {
+        self.script = None;
+        let deck: Vec<Card> = (0..self.table.len() as u16)
+            .map(|p| self.faces.get(&p).copied().unwrap_or(Card::HIDDEN))
+            .collect();
+        let replica = Position::deal_partial(
+            self.cfg.rules.clone(),
+            self.cfg.dealer,
+            self.cfg.scores,
+            &deck,
+        )
+        .map_err(|_| Fault::ShuffleMismatch)?;
+        if replica.stock_len() != usize::from(self.stock_left()) {
+            return Err(Fault::HiddenCard);
+        }
+        self.deal_public = Some(replica.public_state());
+        self.replica = Some(replica);
+        self.stage = Stage::Play;
+        self.events.push_back(Event::Dealt);
+        Ok(())
+    }
+
+    fn play(&mut self, s: u8, mv: Move, opened: &[ShareItem]) -> Result<(), Fault> {
+        let seat = Seat::from_index(usize::from(s));
+        for item in opened {
+            let face = self.open_held(s, item)?;
+            if s != self.me {
+                let replica = self.replica.as_mut().ok_or(Fault::OutOfOrder)?;
+                if !replica.reveal_in_hand(seat, face) {
+                    return Err(Fault::IllegalMove);
+                }
+            }
+        }
+        let replica = self.replica.as_mut().ok_or(Fault::OutOfOrder)?;
+        if mv == (Move::Draw {}) && replica.stock_len() > 0 {
+            replica
+                .validate(seat, &mv)
+                .map_err(|_| Fault::IllegalMove)?;
+            let k = self.cfg.rules.draw_count as u16;
+            let positions = self.take_stock(k);
+            self.script = Some(Script::Draw {
+                seat: s,
+                consumed: Vec::new(),
+            });
+            self.set_need(Need::Shares {
+                to: Some(s),
+                positions,
+            });
+            return Ok(());
+        }
+        replica.apply(seat, &mv).map_err(|_| Fault::IllegalMove)?;
+        self.record(seat, mv);
+        Ok(())
+    }
+
+    fn finish_draw(&mut self) -> Result<(), Fault> {
+        let Some(Script::Draw { seat, consumed }) = self.script.take() else {
+            return Err(Fault::OutOfOrder);
+        };
+        self.need = None;
+        let faces: Vec<Card> = consumed
+            .iter()
+            .map(|p| self.faces.get(p).copied().unwrap_or(Card::HIDDEN))
+            .collect();
+        let who = Seat::from_index(usize::from(seat));
+        let replica = self.replica.as_mut().ok_or(Fault::OutOfOrder)?;
+        let before = replica.stock_len();
+        replica.prime_stock(&faces);
+        replica
+            .apply(who, &Move::Draw {})
+            .map_err(|_| Fault::IllegalMove)?;
+        if before - replica.stock_len() != consumed.len() {
+            return Err(Fault::HiddenCard);
+        }
+        // Red threes laid out are public now; the rest stays with the drawer.
+        self.record(who, Move::Draw {});
+        Ok(())
+    }
+
+    fn record(&mut self, seat: Seat, mv: Move) {
+        let Some(replica) = &self.replica else { return };
+        self.publics.push(replica.public_state());
+        self.log.push((seat, mv.clone()));
+        self.events.push_back(Event::Moved { seat, mv });
+        if replica.is_over() {
+            self.stage = Stage::Reveal;
+            self.events.push_back(Event::HandOver);
+        }
+    }
+
+    fn finish_audit(&mut self) {
+        match replay::replay(self) {
+            Ok(scores) => {
+                let root = self.transcript_root();
+                self.mine = Some((root, scores));
+                self.stage = Stage::Result;
+            }
+            Err((offender, fault)) => {
+                let evidence = self.transcript.clone();
+                self.blame(offender, fault, evidence);
+            }
+        }
+    }
+
+    fn transcript_root(&self) -> [u8; 32] {
+        let mut hashes: Vec<[u8; 32]> = self.transcript.iter().map(SignedEnvelope::hash).collect();
+        hashes.sort_unstable();
+        hashes.dedup();
+        let refs: Vec<&[u8]> = hashes.iter().map(|h| h.as_slice()).collect();
+        fairdeal_crypto::hash::hash256(b"fairdeal/v1/transcript", &refs)
+    }
+}
