@@ -206,6 +206,12 @@ impl Outbox {
         }
     }
 
+    /// Continues after a restart: the next envelope has `next_seq` and links to `last`.
+    pub fn resume(&mut self, next_seq: u32, last: [u8; 32]) {
+        self.next_seq = next_seq;
+        self.last = last;
+    }
+
     /// Signs `body` as the next envelope.
     pub fn seal(&mut self, identity: &Identity, body: Vec<u8>) -> SignedEnvelope {
         let envelope = Envelope {

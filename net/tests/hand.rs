@@ -8,6 +8,7 @@ use fairdeal_core::{Preset, Rules, Seat, SplitMix64};
 use fairdeal_crypto::{CardTable, Identity};
 use fairdeal_net::hand::{Event, HandConfig, HandReport, HandSession, Stage};
 
+#[allow(dead_code)]
 fn sessions(preset: Preset, dealer: Seat, salt: u8) -> Vec<HandSession> {
     let rules = Rules::preset(preset);
     let table = Arc::new(CardTable::new(rules.deck_size() as u16).unwrap());

@@ -200,6 +200,9 @@ pub struct HandSession {
     openings_checked: usize,
     out: VecDeque<Vec<u8>>,
     events: VecDeque<Event>,
+    /// Test knob (feature `cheats`): hide red threes instead of showing them.
+    conceal: bool,
+    concealed: std::collections::BTreeSet<u16>,
 }
 
 impl std::fmt::Debug for HandSession {
@@ -227,13 +230,25 @@ impl HandSession {
         seed: [u8; 32],
         table: Arc<CardTable>,
     ) -> Self {
+        let mut s = Self::build(cfg, me, identity, seed, table);
+        s.pump();
+        s
+    }
+
+    fn build(
+        cfg: HandConfig,
+        me: u8,
+        identity: Identity,
+        seed: [u8; 32],
+        table: Arc<CardTable>,
+    ) -> Self {
         let dealer = cfg.dealer.index() as u8;
         let hctx = hand_context(&cfg.sid, cfg.hand_no, dealer, &cfg.prev_result);
         let secret = HandSecret::new(hctx, me, seed);
         let deck_size = cfg.rules.deck_size() as u16;
         let dealt = (cfg.rules.hand_size * 4) as u16;
-        let mut s = Self {
-            outbox: Outbox::new(cfg.sid, me),
+        Self {
+            outbox: Outbox::new(hctx, me),
             order: [1, 2, 3, 4].map(|k| (dealer + k) % 4),
             cfg,
             me,
@@ -269,11 +284,59 @@ impl HandSession {
             openings_checked: 0,
             out: VecDeque::new(),
             events: VecDeque::new(),
-        };
-        let commit = s.secret.commit();
-        s.send(Body::HandCommit(commit));
+            conceal: false,
+            concealed: std::collections::BTreeSet::new(),
+        }
+    }
+
+    /// Makes this seat cheat by keeping red threes hidden (for tests of the audit).
+    #[cfg(feature = "cheats")]
+    pub fn cheat_conceal_red_threes(&mut self) {
+        self.conceal = true;
+    }
+
+    /// The face of `pos` as this seat's replica may use it (concealed cards stay hidden).
+    fn known_face(&self, pos: u16) -> Card {
+        if self.concealed.contains(&pos) {
+            return Card::HIDDEN;
+        }
+        self.faces.get(&pos).copied().unwrap_or(Card::HIDDEN)
+    }
+
+    /// Rebuilds a seat's session after a crash from its persisted seed and the messages it had
+    /// accepted (its own included), in the order they were logged. Its own logged messages are
+    /// queued again for the peers (who ignore duplicates); what is due now is queued after them.
+    ///
+    /// # Errors
+    ///
+    /// A logged message that is not a valid envelope of this hand (a corrupt log).
+    pub fn restore(
+        cfg: HandConfig,
+        me: u8,
+        identity: Identity,
+        seed: [u8; 32],
+        table: Arc<CardTable>,
+        log: &[SignedEnvelope],
+    ) -> Result<Self, SessionError> {
+        let mut s = Self::build(cfg, me, identity, seed, table);
+        for env in log {
+            let v = env.verify(&s.hctx, &s.cfg.keys)?;
+            if v.envelope.sender == me {
+                s.outbox.resume(v.envelope.seq + 1, v.hash);
+                // Peers may have missed what was sent just before the crash: send it again
+                // (they ignore exact duplicates).
+                s.out.push_back(v.signed.to_wire());
+                let body = Body::decode(&v.envelope.body)?;
+                s.inbox[usize::from(me)].push_back(Inbound {
+                    body,
+                    signed: v.signed,
+                });
+            } else {
+                s.accept(v);
+            }
+        }
         s.pump();
-        s
+        Ok(s)
     }
 
     /// The hand context.
@@ -365,7 +428,7 @@ impl HandSession {
         let mut mine: Vec<(u16, Card)> = self
             .owner
             .iter()
-            .filter(|(_, o)| **o == self.me)
+            .filter(|(p, o)| **o == self.me && !self.concealed.contains(p))
             .filter_map(|(&p, _)| self.faces.get(&p).map(|&f| (p, f)))
             .collect();
         for (_, f) in &mine {
@@ -403,7 +466,7 @@ impl HandSession {
             return Err(SessionError::Finished);
         }
         let env = SignedEnvelope::from_wire(bytes)?;
-        let v = env.verify(&self.cfg.sid, &self.cfg.keys)?;
+        let v = env.verify(&self.hctx, &self.cfg.keys)?;
         let sender = v.envelope.sender;
         if sender == self.me {
             // Our own messages come back only by replay: ignore them.
@@ -770,6 +833,10 @@ impl HandSession {
             return;
         }
         match self.stage {
+            Stage::Commit => {
+                let commit = self.secret.commit();
+                self.send(Body::HandCommit(commit));
+            }
             Stage::Shuffle(k)
                 if self.order[usize::from(k - 1)] == self.me
                     && self.steps.len() == usize::from(k - 1) =>
@@ -806,11 +873,19 @@ impl HandSession {
                         });
                     }
                     Need::Declare { candidates, .. } => {
-                        let opened = candidates
+                        let reds: Vec<u16> = candidates
                             .iter()
+                            .copied()
                             .filter(|p| self.faces.get(p).is_some_and(|f| f.is_red_three()))
-                            .map(|&p| self.secret.share(p, &self.deck[usize::from(p)]))
                             .collect();
+                        let opened = if self.conceal {
+                            self.concealed.extend(reds);
+                            Vec::new()
+                        } else {
+                            reds.iter()
+                                .map(|&p| self.secret.share(p, &self.deck[usize::from(p)]))
+                                .collect()
+                        };
                         self.send(Body::Move {
                             hctx: self.hctx,
                             turn: self.log.len() as u32,
@@ -996,7 +1071,7 @@ impl HandSession {
     fn build_replica(&mut self) -> Result<(), Fault> {
         self.script = None;
         let deck: Vec<Card> = (0..self.table.len() as u16)
-            .map(|p| self.faces.get(&p).copied().unwrap_or(Card::HIDDEN))
+            .map(|p| self.known_face(p))
             .collect();
         let replica = Position::deal_partial(
             self.cfg.rules.clone(),
@@ -1053,10 +1128,7 @@ impl HandSession {
             return Err(Fault::OutOfOrder);
         };
         self.need = None;
-        let faces: Vec<Card> = consumed
-            .iter()
-            .map(|p| self.faces.get(p).copied().unwrap_or(Card::HIDDEN))
-            .collect();
+        let faces: Vec<Card> = consumed.iter().map(|&p| self.known_face(p)).collect();
         let who = Seat::from_index(usize::from(seat));
         let replica = self.replica.as_mut().ok_or(Fault::OutOfOrder)?;
         let before = replica.stock_len();

@@ -1,0 +1,383 @@
+//! Attacks on a hand between four seats (PROTOCOL.md §9): each is detected, the cheat is
+//! named, and no honest seat ever is.
+
+
+mod common;
+
+use common::*;
+use fairdeal_core::{Move, Preset, Seat, SplitMix64};
+use fairdeal_crypto::{Body, Fault};
+use fairdeal_net::hand::wire::WireAction;
+use fairdeal_net::hand::{Event, HandSession, Stage};
+
+/// Asserts that every honest seat blamed exactly `cheat` for `fault`.
+fn assert_blamed(events: &[Vec<Event>], cheat: u8, fault: Fault) {
+    for (i, es) in events.iter().enumerate() {
+        let b = blames(es);
+        if i as u8 == cheat {
+            continue;
+        }
+        assert_eq!(b.len(), 1, "seat {i}: {b:?}");
+        assert_eq!(
+            (b[0].offender, b[0].fault),
+            (Some(cheat), fault),
+            "seat {i}"
+        );
+        assert!(!b[0].evidence.is_empty());
+    }
+}
+
+#[test]
+fn attack_12_bad_share_in_the_deal_blames_its_signer() {
+    let mut seats = sessions(Preset::Samba, Seat::S, 1);
+    let mut first = true;
+    let events = play_with(
+        &mut seats,
+        &mut SplitMix64::new(1),
+        &mut Wire::default(),
+        &mut |from, _, bytes| {
+            if from == 1 && first && matches!(body_of(bytes), Body::Shares { .. }) {
+                return Some(tamper(bytes, 1, &|b| {
+                    if let Body::Shares { items, .. } = b {
+                        items[3].d = items[4].d;
+                    }
+                }));
+            }
+            if from == 1 && matches!(body_of(bytes), Body::Shares { .. }) {
+                first = false;
+            }
+            Some(bytes.to_vec())
+        },
+        200,
+    );
+    assert_blamed(&events, 1, Fault::BadProof);
+}
+
+#[test]
+fn attack_06_duplicated_ciphertext_blames_the_shuffler() {
+    let mut seats = sessions(Preset::Canasta, Seat::N, 2);
+    // Dealer N: the order is E, S, W, N; S (seat 0) runs step 2.
+    let events = play_with(
+        &mut seats,
+        &mut SplitMix64::new(2),
+        &mut Wire::default(),
+        &mut |from, _, bytes| {
+            if from == 0 && matches!(body_of(bytes), Body::Shuffle(_)) {
+                return Some(tamper(bytes, 0, &|b| {
+                    if let Body::Shuffle(m) = b {
+                        m.deck[7] = m.deck[8];
+                    }
+                }));
+            }
+            Some(bytes.to_vec())
+        },
+        200,
+    );
+    assert_blamed(&events, 0, Fault::DuplicateCiphertext);
+}
+
+#[test]
+fn attack_16_a_move_naming_a_card_it_does_not_show_is_illegal() {
+    let mut seats = sessions(Preset::DutchSamba, Seat::E, 3);
+    let mut swap: Option<(Vec<u8>, Vec<u8>, u8)> = None;
+    let events = play_with(
+        &mut seats,
+        &mut SplitMix64::new(3),
+        &mut Wire::default(),
+        &mut |from, _, bytes| {
+            if let Some((orig, new, _)) = &swap {
+                return Some(if bytes == orig.as_slice() {
+                    new.clone()
+                } else {
+                    bytes.to_vec()
+                });
+            }
+            if let Body::Move { action, .. } = body_of(bytes)
+                && let Ok(WireAction::Play(Move::Discard(c))) = WireAction::decode(&action)
+            {
+                let other = if c == fairdeal_core::Card::JOKER {
+                    "AS".parse().unwrap()
+                } else {
+                    fairdeal_core::Card::JOKER
+                };
+                let new = tamper(bytes, from, &|b| {
+                    if let Body::Move { action, .. } = b {
+                        *action = WireAction::Play(Move::Discard(other)).encode();
+                    }
+                });
+                swap = Some((bytes.to_vec(), new.clone(), from));
+                return Some(new);
+            }
+            Some(bytes.to_vec())
+        },
+        2_000,
+    );
+    let cheat = swap.unwrap().2;
+    assert_blamed(&events, cheat, Fault::IllegalMove);
+}
+
+#[test]
+fn attack_17_a_hidden_red_three_is_caught_at_the_audit() {
+    let mut caught = 0;
+    for salt in 10..30u8 {
+        let mut seats = sessions(Preset::Samba, Seat::S, salt);
+        seats[3].cheat_conceal_red_threes();
+        let events = play(&mut seats, u64::from(salt));
+        let honest = [0usize, 1, 2];
+        let b: Vec<_> = honest.iter().flat_map(|&i| blames(&events[i])).collect();
+        if b.is_empty() {
+            // The cheat never held a red three this hand: the hand must then be clean.
+            assert!(
+                seats.iter().all(|s| s.stage() == Stage::Done),
+                "salt {salt}"
+            );
+            continue;
+        }
+        assert_eq!(b.len(), 3, "salt {salt}: {b:?}");
+        for x in &b {
+            assert_eq!(
+                (x.offender, x.fault),
+                (Some(3), Fault::HiddenCard),
+                "salt {salt}"
+            );
+        }
+        caught += 1;
+        if caught == 2 {
+            break;
+        }
+    }
+    assert_eq!(
+        caught, 2,
+        "hidden red threes must have been dealt and caught"
+    );
+}
+
+#[test]
+fn attack_20_equivocation_is_named() {
+    let mut seats = sessions(Preset::Samba, Seat::W, 4);
+    // W (seat 1) sends its commitment to S and a different one, same slot, to N and E; S gets
+    // both through N's forwarding (simulated by delivering the alternative to S as well).
+    let mut alt: Option<Vec<u8>> = None;
+    let events = play_with(
+        &mut seats,
+        &mut SplitMix64::new(4),
+        &mut Wire::default(),
+        &mut |from, to, bytes| {
+            if from == 1 && matches!(body_of(bytes), Body::HandCommit(_)) {
+                let other = tamper(bytes, 1, &|b| {
+                    if let Body::HandCommit(c) = b {
+                        c.seed_commit[0] ^= 1;
+                    }
+                });
+                alt = Some(other.clone());
+                return Some(if to == 0 { bytes.to_vec() } else { other });
+            }
+            Some(bytes.to_vec())
+        },
+        5,
+    );
+    let _ = events;
+    let forwarded = alt.unwrap();
+    seats[0].handle_message(&forwarded).unwrap();
+    let b: Vec<_> = std::iter::from_fn(|| seats[0].poll_event())
+        .filter_map(|e| {
+            if let Event::Fault(b) = e {
+                Some(b)
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert_eq!(b.len(), 1);
+    assert_eq!((b[0].offender, b[0].fault), (Some(1), Fault::Equivocation));
+    assert_eq!(b[0].evidence.len(), 2);
+}
+
+#[test]
+fn attack_18_21_22_27_replayed_forged_and_foreign_bytes_change_nothing() {
+    let mut seats = sessions(Preset::Canasta, Seat::S, 5);
+    let mut other_hand: Vec<HandSession> = {
+        let cfg = config(Preset::Canasta, Seat::S, 2);
+        let t = table(Preset::Canasta);
+        (0..4u8)
+            .map(|i| HandSession::new(cfg.clone(), i, identity(i), seed(i, 9), t.clone()))
+            .collect()
+    };
+    let first = seats[1].poll_transmit().unwrap();
+    seats[0].handle_message(&first).unwrap();
+    // The exact same bytes again: ignored.
+    seats[0].handle_message(&first).unwrap();
+    assert!(seats[0].poll_event().is_none());
+    // A flipped byte breaks the signature; garbage does not decode; another hand's message
+    // belongs to another session. None of it changes anything or blames anyone.
+    let mut flipped = first.clone();
+    let k = flipped.len() - 70;
+    flipped[k] ^= 1;
+    assert!(seats[0].handle_message(&flipped).is_err());
+    assert!(seats[0].handle_message(&[1, 2, 3]).is_err());
+    assert!(seats[0].handle_message(&[]).is_err());
+    let foreign = other_hand[1].poll_transmit().unwrap();
+    assert!(seats[0].handle_message(&foreign).is_err());
+    assert!(seats[0].poll_event().is_none());
+    // The hand still completes.
+    let mut rest = seats;
+    rest[2].handle_message(&first).unwrap();
+    rest[3].handle_message(&first).unwrap();
+    let events = play(&mut rest, 5);
+    assert!(events.iter().all(|e| blames(e).is_empty()));
+    assert!(rest.iter().all(|s| s.stage() == Stage::Done));
+    let _ = other_hand.pop();
+}
+
+#[test]
+fn attack_19_reordered_delivery_is_buffered_and_the_hand_completes() {
+    let mut seats = sessions(Preset::DutchSamba, Seat::N, 6);
+    let mut rng = SplitMix64::new(6);
+    let mut pending: Vec<(usize, Vec<u8>)> = Vec::new();
+    let mut move_rng = SplitMix64::new(66);
+    for _ in 0..200_000 {
+        for (i, seat) in seats.iter_mut().enumerate() {
+            while let Some(b) = seat.poll_transmit() {
+                for j in 0..4 {
+                    if j != i {
+                        pending.push((j, b.clone()));
+                    }
+                }
+            }
+        }
+        if !pending.is_empty() {
+            // Deliver a random pending message (any sender, any order).
+            let (to, b) = pending.swap_remove(rng.below(pending.len()));
+            seats[to].handle_message(&b).unwrap();
+            continue;
+        }
+        let mut acted = false;
+        for s in seats.iter_mut() {
+            while s.poll_event().is_some() {}
+            if s.my_turn() {
+                let mv = s.view().unwrap().random_legal_move(&mut move_rng).unwrap();
+                s.submit(mv).unwrap();
+                acted = true;
+            }
+        }
+        if !acted {
+            break;
+        }
+    }
+    assert!(
+        seats.iter().all(|s| s.stage() == Stage::Done),
+        "{:?}",
+        seats.iter().map(HandSession::stage).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn attack_15_23_a_silent_seat_is_named_by_waiting_on() {
+    let mut seats = sessions(Preset::Samba, Seat::S, 7);
+    // E (seat 3) goes silent once the shuffle is done: no deal shares.
+    let events = play_with(
+        &mut seats,
+        &mut SplitMix64::new(7),
+        &mut Wire::default(),
+        &mut |from, _, bytes| {
+            if from == 3 && matches!(body_of(bytes), Body::Shares { .. }) {
+                return None;
+            }
+            Some(bytes.to_vec())
+        },
+        200,
+    );
+    assert!(events.iter().all(|e| blames(e).is_empty()));
+    for s in &seats[..3] {
+        assert_eq!(s.waiting_on(), vec![3]);
+        assert_eq!(s.stage(), Stage::Deal);
+    }
+}
+
+#[test]
+fn attack_26_a_crashed_seat_restores_from_its_log_and_finishes() {
+    let preset = Preset::Canasta;
+    let mut seats = sessions(preset, Seat::W, 8);
+    let mut wire = Wire::default();
+    let mut rng = SplitMix64::new(8);
+    let _ = play_with(
+        &mut seats,
+        &mut rng,
+        &mut wire,
+        &mut |_, _, b| Some(b.to_vec()),
+        40,
+    );
+    assert_eq!(seats[2].stage(), Stage::Play);
+    // N (seat 2) crashes; it restarts from its persisted seed and log.
+    let log = seats[2].transcript().to_vec();
+    let restored = HandSession::restore(
+        config(preset, Seat::W, 1),
+        2,
+        identity(2),
+        seed(2, 8),
+        table(preset),
+        &log,
+    )
+    .unwrap();
+    seats[2] = restored;
+    // Catch-up: the others resend what they sent (duplicates are ignored).
+    for (from, b) in &wire.sent {
+        if *from != 2 {
+            seats[2].handle_message(b).unwrap();
+        }
+    }
+    let events = play_with(
+        &mut seats,
+        &mut rng,
+        &mut wire,
+        &mut |_, _, b| Some(b.to_vec()),
+        100_000,
+    );
+    assert!(
+        events.iter().all(|e| blames(e).is_empty()),
+        "{:?}",
+        events.iter().map(|e| blames(e)).collect::<Vec<_>>()
+    );
+    assert!(
+        seats.iter().all(|s| s.stage() == Stage::Done),
+        "{:?} waiting {:?}",
+        seats.iter().map(HandSession::stage).collect::<Vec<_>>(),
+        seats
+            .iter()
+            .map(HandSession::waiting_on)
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn arbitrary_bytes_never_panic_a_session() {
+    use proptest::prelude::*;
+    let seats = std::cell::RefCell::new(sessions(Preset::Samba, Seat::S, 11));
+    deliver(&mut seats.borrow_mut());
+    proptest!(ProptestConfig::with_cases(256), |(bytes in proptest::collection::vec(any::<u8>(), 0..3000))| {
+        let _ = seats.borrow_mut()[0].handle_message(&bytes);
+    });
+    assert!(seats.borrow_mut()[0].poll_event().is_none());
+}
+
+#[test]
+fn attack_23_refusing_to_reveal_the_seed_leaves_the_hand_waiting_on_that_seat() {
+    let mut seats = sessions(Preset::Canasta, Seat::E, 12);
+    let events = play_with(
+        &mut seats,
+        &mut SplitMix64::new(12),
+        &mut Wire::default(),
+        &mut |from, _, bytes| {
+            if from == 1 && matches!(body_of(bytes), Body::HandReveal { .. }) {
+                return None;
+            }
+            Some(bytes.to_vec())
+        },
+        100_000,
+    );
+    assert!(events.iter().all(|e| blames(e).is_empty()));
+    for i in [0usize, 2, 3] {
+        assert_eq!(seats[i].stage(), Stage::Reveal);
+        assert_eq!(seats[i].waiting_on(), vec![1]);
+    }
+}
