@@ -17,7 +17,7 @@ const RUNS: usize = 15;
 
 fn median_ms(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
+    v.get(v.len() / 2).copied().unwrap_or(0.0)
 }
 
 /// Times `f` over [`RUNS`] runs; the median in milliseconds.
@@ -203,17 +203,9 @@ pub fn crypto(out: &mut impl Write) -> Result<()> {
             black_box(id.public().verify(&msg, &sig).is_ok());
         }
     }) / 100.0;
-    // A whole Samba hand per node, worst case (PROTOCOL.md §7.2): hand start, ~76 stock cards
-    // drawn by the four seats (a quarter at this node), ~160 public openings, the audit, ~100
-    // signatures made and ~300 checked.
-    let draws = 76.0;
-    let total = hand_start_ms
-        + draws / 4.0 * draw_ms
-        + draws * 3.0 / 4.0 * draw_other_ms
-        + 160.0 * reveal_ms
-        + audit_ms
-        + 100.0 * sign_ms
-        + 300.0 * verify_ms;
+    // Whole hands between four in-process sessions (signatures, chains, shares, the audit and
+    // the rules replay included; the random player's choices excluded): CPU per node.
+    let (session_start, session_total, moves) = whole_hands(6);
     writeln!(
         out,
         "card table (162 points + lookup): {table_ms:.2} ms (once)"
@@ -231,10 +223,114 @@ pub fn crypto(out: &mut impl Write) -> Result<()> {
         out,
         "signature: sign {sign_ms:.3} ms, verify_strict {verify_ms:.3} ms (600 B)"
     )?;
-    writeln!(out, "medians of {RUNS} runs, one thread, per node:")?;
-    writeln!(out, "hand start ms: {hand_start_ms:.1}")?;
+    writeln!(
+        out,
+        "hand start, crypto alone (keys, 4 deck checks, own step, 46 shares out, 138 checked): {hand_start_ms:.1} ms"
+    )?;
+    writeln!(
+        out,
+        "whole samba hands through HandSession: {moves:.0} moves per hand; start {session_start:.1} ms, total {session_total:.1} ms per node"
+    )?;
+    writeln!(out, "medians, one thread, per node:")?;
+    writeln!(out, "hand start ms: {session_start:.1}")?;
     writeln!(out, "draw ms: {draw_ms:.3}")?;
     writeln!(out, "audit ms: {audit_ms:.1}")?;
-    writeln!(out, "hand total ms: {total:.1}")?;
+    writeln!(out, "hand total ms: {session_total:.1}")?;
     Ok(())
+}
+
+/// Plays `hands` Samba hands between four sessions; the medians over nodes and hands of the CPU
+/// time each node spent in its session up to `Dealt` and in total, and the mean moves per hand.
+fn whole_hands(hands: u8) -> (f64, f64, f64) {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use fairdeal_core::{Preset, Rules, Seat, SplitMix64};
+    use fairdeal_net::hand::{Event, HandConfig, HandSession, Stage};
+
+    let rules = Rules::preset(Preset::Samba);
+    let Ok(table) = CardTable::new(rules.deck_size() as u16) else {
+        return (0.0, 0.0, 0.0);
+    };
+    let table = Arc::new(table);
+    let mut starts = Vec::new();
+    let mut totals = Vec::new();
+    let mut moves = 0usize;
+    for h in 0..hands {
+        let ids: Vec<Identity> = (0..4).map(|i| Identity::from_secret([i + 1; 32])).collect();
+        let keys = [
+            ids[0].public(),
+            ids[1].public(),
+            ids[2].public(),
+            ids[3].public(),
+        ];
+        let cfg = HandConfig {
+            sid: [h; 32],
+            keys,
+            rules: rules.clone(),
+            dealer: Seat::from_index(usize::from(h)),
+            scores: [0, 0],
+            hand_no: 1,
+            prev_result: [0; 32],
+        };
+        let mut spent = [Duration::ZERO; 4];
+        let mut start = [None; 4];
+        let mut seats: Vec<HandSession> = Vec::new();
+        for (i, id) in ids.into_iter().enumerate() {
+            let t = Instant::now();
+            seats.push(HandSession::new(
+                cfg.clone(),
+                i as u8,
+                id,
+                [h.wrapping_mul(7) ^ i as u8; 32],
+                table.clone(),
+            ));
+            spent[i] += t.elapsed();
+        }
+        let mut rng = SplitMix64::new(u64::from(h));
+        for _ in 0..1_000_000 {
+            let mut moved = false;
+            for i in 0..4 {
+                while let Some(bytes) = seats[i].poll_transmit() {
+                    moved = true;
+                    for (j, seat) in seats.iter_mut().enumerate() {
+                        if j != i {
+                            let t = Instant::now();
+                            let _ = seat.handle_message(&bytes);
+                            spent[j] += t.elapsed();
+                        }
+                    }
+                }
+            }
+            for (i, s) in seats.iter_mut().enumerate() {
+                while let Some(e) = s.poll_event() {
+                    if e == Event::Dealt {
+                        start[i] = Some(spent[i]);
+                    }
+                    if matches!(e, Event::Moved { .. }) && i == 0 {
+                        moves += 1;
+                    }
+                }
+                if s.my_turn()
+                    && let Some(mv) = s.view().and_then(|v| v.random_legal_move(&mut rng))
+                {
+                    let t = Instant::now();
+                    let _ = s.submit(mv);
+                    spent[i] += t.elapsed();
+                    moved = true;
+                }
+            }
+            if !moved {
+                break;
+            }
+        }
+        if seats.iter().all(|s| s.stage() == Stage::Done) {
+            for i in 0..4 {
+                starts.push(start[i].unwrap_or_default().as_secs_f64() * 1e3);
+                totals.push(spent[i].as_secs_f64() * 1e3);
+            }
+        }
+    }
+    let n = f64::from(hands);
+    (median_ms(starts), median_ms(totals), moves as f64 / n)
 }

@@ -1,7 +1,6 @@
 //! Attacks on a hand between four seats (PROTOCOL.md §9): each is detected, the cheat is
 //! named, and no honest seat ever is.
 
-
 mod common;
 
 use common::*;
