@@ -43,6 +43,24 @@ pub enum Command {
         #[arg(long, default_value = "{}")]
         house: String,
     },
+    /// Play whole games between two pairs of computer players (rules engine only).
+    Arena {
+        /// samba, dutch-samba or canasta.
+        #[arg(long, default_value = "samba")]
+        preset: Preset,
+        /// Team A's strategy (South and North).
+        #[arg(long = "team-a", default_value = "expert")]
+        team_a: String,
+        /// Team B's strategy (West and East).
+        #[arg(long = "team-b", default_value = "greedy")]
+        team_b: String,
+        /// Games to play.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Play in the terminal as South against computer players.
     Terminal {
         /// samba, dutch-samba or canasta.
@@ -120,6 +138,25 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             ..
         }) => {
             crate::bench_crypto::crypto(&mut std::io::stdout().lock())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Arena {
+            preset,
+            team_a,
+            team_b,
+            games,
+            seed,
+        }) => {
+            let rules = Rules::preset(preset);
+            let stats = crate::arena::run(&rules, &team_a, &team_b, games, seed)?;
+            crate::arena::report(
+                &mut std::io::stdout().lock(),
+                &rules,
+                &team_a,
+                &team_b,
+                games,
+                &stats,
+            )?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Terminal { preset, seed }) => {

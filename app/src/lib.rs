@@ -1,5 +1,6 @@
 //! The fairdeal application: the command line (and later the desktop client).
 
+pub mod arena;
 pub mod bench;
 pub mod bench_crypto;
 pub mod check;

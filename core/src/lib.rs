@@ -43,6 +43,7 @@ pub mod scenario;
 mod score;
 mod seat;
 pub mod selfplay;
+pub mod strategy;
 mod view;
 
 pub use card::{Card, ParseCardError, Rank, Suit};

@@ -32,15 +32,39 @@ impl PlayerView {
         let hand_sizes = Seat::ALL.map(|s| position.hand(s).len());
         for s in Seat::ALL {
             if s != seat {
-                masked.hands[s.index()] = Cards::new();
+                masked.hands[s.index()] =
+                    std::iter::repeat_n(Card::HIDDEN, hand_sizes[s.index()]).collect();
             }
         }
-        masked.stock = vec![Card::JOKER; position.stock_len()];
+        masked.stock = vec![Card::HIDDEN; position.stock_len()];
         Self {
             seat,
             hand_sizes,
             masked,
         }
+    }
+
+    /// Plays one of the seat's own moves on the view (to look ahead). Draws are refused: the
+    /// view cannot know what they bring.
+    ///
+    /// # Errors
+    ///
+    /// The refusal, for an illegal move or a draw.
+    pub fn apply_own(&mut self, mv: &Move) -> Result<(), Refusal> {
+        if *mv == (Move::Draw {}) {
+            return Err(Refusal::new(
+                crate::error::Code::WrongPhase,
+                "a view cannot draw unknown cards",
+            ));
+        }
+        self.masked.apply(self.seat, mv)?;
+        self.hand_sizes = Seat::ALL.map(|s| self.masked.hand(s).len());
+        Ok(())
+    }
+
+    /// The masked position (hidden cards are [`Card::HIDDEN`]).
+    pub fn position(&self) -> &Position {
+        &self.masked
     }
 
     /// The seat whose view this is.

@@ -1,0 +1,156 @@
+//! Heuristic measures shared by the computer players, all from one seat's view.
+
+use crate::card::{Card, Rank, Suit};
+use crate::meld::{Meld, MeldKind};
+use crate::view::PlayerView;
+
+/// How much the seat would miss `card` (higher: keep it).
+pub(super) fn usefulness(view: &PlayerView, card: Card) -> i32 {
+    if card.is_wild() {
+        return 200;
+    }
+    if card.is_black_three() {
+        return -20;
+    }
+    if card.is_red_three() {
+        return 150;
+    }
+    let hand = view.hand();
+    let team = view.seat().team();
+    let mut u = card.points() / 5;
+    if let Some(rank) = card.rank() {
+        let same = hand.count_rank(rank);
+        u += 40 * (same as i32 - 1);
+        if view
+            .melds(team)
+            .iter()
+            .any(|m| m.kind() == MeldKind::Group(rank))
+        {
+            u += 60;
+        }
+        if view.rules().sequences {
+            if let Some(suit) = card.suit() {
+                for d in [-2i32, -1, 1, 2] {
+                    let r = Rank::from_index((rank.index() as i32 + d) as usize);
+                    if r.is_some_and(|r| r >= Rank::Four && hand.contains(Card::new(r, suit))) {
+                        u += if d.abs() == 1 { 20 } else { 8 };
+                    }
+                }
+                let extends = view.melds(team).iter().any(|m| {
+                    m.kind() == MeldKind::Sequence(suit)
+                        && !m.is_samba()
+                        && m.accepts_alone(view.rules(), card)
+                });
+                if extends {
+                    u += 60;
+                }
+            }
+        }
+    }
+    u
+}
+
+/// Copies of `rank` this seat has not seen (in its hand, on the table, in the pile).
+fn unseen(view: &PlayerView, rank: Rank) -> i32 {
+    let total = view.rules().packs as i32 * 4;
+    let mut seen = view.hand().count_rank(rank) as i32;
+    for team in crate::seat::Team::ALL {
+        seen += view
+            .melds(team)
+            .iter()
+            .flat_map(Meld::cards)
+            .filter(|c| c.rank() == Some(rank))
+            .count() as i32;
+    }
+    seen += view
+        .pile()
+        .iter()
+        .filter(|c| c.rank() == Some(rank))
+        .count() as i32;
+    (total - seen).max(0)
+}
+
+/// How much discarding `card` could help the opponents take the pile.
+pub(super) fn danger(view: &PlayerView, card: Card) -> i32 {
+    if card.is_wild() || card.is_three() {
+        return 0;
+    }
+    let them = view.seat().team().other();
+    let pile = view.pile().len() as i32 + 1;
+    let frozen = view.pile_frozen_for(them);
+    let mut d = 0;
+    let steal = !frozen
+        && view.rules().preset != crate::rules::Preset::DutchSamba
+        && view
+            .melds(them)
+            .iter()
+            .any(|m| m.accepts_alone(view.rules(), card));
+    if steal {
+        d += 60 + 12 * pile;
+    }
+    if view.rules().preset == crate::rules::Preset::DutchSamba
+        && view
+            .melds(them)
+            .iter()
+            .any(|m| m.run_bounds().is_some() && m.accepts_alone(view.rules(), card))
+    {
+        d += 40;
+    }
+    if let Some(rank) = card.rank() {
+        // A pair in an opponent's hand takes the pile.
+        d += unseen(view, rank) * pile;
+    }
+    d
+}
+
+/// Credit for a meld on the way to a canasta or samba.
+fn progress(meld: &Meld) -> i32 {
+    if meld.is_complete() {
+        return 0;
+    }
+    match meld.kind() {
+        MeldKind::Group(_) => match meld.len() {
+            6 => 160,
+            5 => 90,
+            4 => 35,
+            _ => 0,
+        },
+        MeldKind::Sequence(_) => match meld.len() {
+            6 => 500,
+            5 => 250,
+            4 => 90,
+            _ => 20,
+        },
+        MeldKind::BlackThrees => 0,
+    }
+}
+
+/// The seat's estimate of its team's standing: the table (cards, bonuses, progress toward
+/// canastas and sambas) minus the risk of the cards still in hand, plus wilds kept in reserve.
+pub(super) fn evaluate(view: &PlayerView) -> i32 {
+    let team = view.seat().team();
+    let mut v = 0;
+    for m in view.melds(team) {
+        v += m.card_points() + m.bonus() + progress(m);
+    }
+    let hand = view.hand();
+    v -= hand.points() / 2;
+    v += 25 * hand.wild_count() as i32;
+    // Suits with runs in hand are worth something in the Samba presets.
+    if view.rules().sequences {
+        for suit in Suit::ALL {
+            let mut run = 0;
+            for rank in Rank::MELDABLE {
+                if hand.contains(Card::new(rank, suit)) {
+                    run += 1;
+                    if run >= 2 {
+                        v += 6;
+                    }
+                } else {
+                    run = 0;
+                }
+            }
+        }
+    }
+    v
+}

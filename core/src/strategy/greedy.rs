@@ -1,0 +1,76 @@
+//! The greedy player: meld the most cards, take any pile, discard the least useful card.
+
+use super::Strategy;
+use super::eval::usefulness;
+use crate::moves::Move;
+use crate::position::Phase;
+use crate::rng::SplitMix64;
+use crate::view::PlayerView;
+
+/// Melds as much as possible; see the module docs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Greedy;
+
+fn cards_melded(mv: &Move) -> usize {
+    match mv {
+        Move::Meld(p) => p.cards().count() + p.merge.len(),
+        Move::Pickup { with, also, .. } => 1 + with.len() + also.cards().count(),
+        Move::TakeTop { .. } => 1,
+        _ => 0,
+    }
+}
+
+impl Strategy for Greedy {
+    fn name(&self) -> &str {
+        "greedy"
+    }
+
+    fn choose(&mut self, view: &PlayerView, _rng: &mut SplitMix64) -> Option<Move> {
+        let moves = view.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        match view.phase() {
+            Phase::Answer => return Some(Move::Answer(true)),
+            Phase::Draw => {
+                let best = moves
+                    .iter()
+                    .filter(|m| matches!(m, Move::Pickup { .. } | Move::TakeTop { .. }))
+                    .max_by_key(|m| cards_melded(m));
+                return best.cloned().or(Some(Move::Draw {}));
+            }
+            _ => {}
+        }
+        if let Some(out) = moves.iter().find(|m| matches!(m, Move::GoOut { .. })) {
+            return Some(out.clone());
+        }
+        if let Some(ask) = moves.iter().find(|m| matches!(m, Move::AskPartner {})) {
+            if view.rules().must_ask {
+                return Some(ask.clone());
+            }
+        }
+        if let Some(best) = moves
+            .iter()
+            .filter(|m| matches!(m, Move::Meld(_)))
+            .max_by_key(|m| cards_melded(m))
+        {
+            return Some(best.clone());
+        }
+        if let Some(lay) = moves.iter().find(|m| matches!(m, Move::LayRedThrees(_))) {
+            return Some(lay.clone());
+        }
+        let discard = moves
+            .iter()
+            .filter_map(|m| {
+                if let Move::Discard(c) = m {
+                    Some(*c)
+                } else {
+                    None
+                }
+            })
+            .min_by_key(|&c| usefulness(view, c));
+        discard
+            .map(Move::Discard)
+            .or_else(|| moves.into_iter().next())
+    }
+}

@@ -1,0 +1,60 @@
+//! Computer players. A [`Strategy`] sees only a [`PlayerView`] (its own seat's knowledge) and
+//! chooses one legal move; it never reads hidden state.
+//!
+//! - [`Random`]: uniform over the legal moves (the baseline).
+//! - [`Greedy`]: melds as much as it can, takes the pile whenever it may, discards the least
+//!   useful card.
+//! - [`Expert`]: looks one move ahead with an evaluation of the team's table and hand, builds
+//!   toward canastas and sambas, keeps wilds for them, takes the pile when it pays, discards
+//!   what the next players can least use, and answers "May I go out?" by its own hand's risk.
+//!   With `slip > 0` it plays a random legal move that often (the easier levels).
+
+mod eval;
+mod expert;
+mod greedy;
+
+pub use expert::Expert;
+pub use greedy::Greedy;
+
+use crate::moves::Move;
+use crate::rng::SplitMix64;
+use crate::view::PlayerView;
+
+/// A computer player.
+pub trait Strategy {
+    /// The strategy's name.
+    fn name(&self) -> &str;
+
+    /// A legal move for the view's seat, or `None` if it may not act.
+    fn choose(&mut self, view: &PlayerView, rng: &mut SplitMix64) -> Option<Move>;
+}
+
+/// Uniformly random legal moves.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Random;
+
+impl Strategy for Random {
+    fn name(&self) -> &str {
+        "random"
+    }
+
+    fn choose(&mut self, view: &PlayerView, rng: &mut SplitMix64) -> Option<Move> {
+        view.random_legal_move(rng)
+    }
+}
+
+/// The strategies by name, for the command line and the client: `random`, `greedy`, `expert`,
+/// and the difficulty levels `easy` (greedy), `medium` (expert with 15 % slips), `hard`
+/// (expert).
+pub fn by_name(name: &str) -> Option<Box<dyn Strategy + Send>> {
+    Some(match name {
+        "random" => Box::new(Random),
+        "greedy" | "easy" => Box::new(Greedy),
+        "expert" | "hard" => Box::new(Expert::new(0.0)),
+        "medium" => Box::new(Expert::new(0.15)),
+        _ => return None,
+    })
+}
+
+/// The names [`by_name`] knows.
+pub const NAMES: [&str; 6] = ["random", "greedy", "expert", "easy", "medium", "hard"];
