@@ -46,7 +46,7 @@ impl Expert {
         }
         match best {
             // A stock draw brings two (or one) unknown cards: worth about 30.
-            Some((score, mv)) if score > 30 => mv.clone(),
+            Some((score, mv)) if score > pickup_threshold(view) => mv.clone(),
             _ => Move::Draw {},
         }
     }
@@ -92,6 +92,19 @@ impl Expert {
             .or_else(|| moves.first().cloned())
     }
 }
+
+/// How much better than a stock draw a pickup must look before the expert takes the pile
+/// (tuned with `fairdeal arena` against the greedy player; the knob is preset-specific because
+/// the pile's worth differs: Samba piles are large and sambas need stock cards).
+fn pickup_threshold(view: &PlayerView) -> i32 {
+    match view.rules().preset {
+        crate::rules::Preset::Samba => 150,
+        crate::rules::Preset::DutchSamba => 100,
+        crate::rules::Preset::Canasta => CANASTA_THRESHOLD,
+    }
+}
+
+const CANASTA_THRESHOLD: i32 = 60;
 
 impl Strategy for Expert {
     fn name(&self) -> &str {
