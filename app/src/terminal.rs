@@ -88,9 +88,12 @@ pub fn play(
     let mut scores = [0, 0];
     let mut dealer = Seat::E;
     let me = Seat::S;
+    let mut bots: Vec<Box<dyn fairdeal_core::strategy::Strategy + Send>> = (0..4)
+        .map(|_| Box::new(fairdeal_core::strategy::Expert::new(0.0)) as _)
+        .collect();
     writeln!(
         out,
-        "fairdeal {preset}: you are South, partnered with North; the computer plays the other seats."
+        "fairdeal {preset}: you are South, partnered with North; expert computer players take the other seats."
     )?;
     loop {
         let mut deck = canonical_deck(&rules);
@@ -104,7 +107,7 @@ pub fn play(
                     None => return Ok(()),
                 }
             } else {
-                match pos.view(seat).random_legal_move(&mut rng) {
+                match bots[seat.index()].choose(&pos.view(seat), &mut rng) {
                     Some(mv) => mv,
                     None => break,
                 }

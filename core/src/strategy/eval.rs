@@ -28,24 +28,30 @@ pub(super) fn usefulness(view: &PlayerView, card: Card) -> i32 {
         {
             u += 60;
         }
-        if view.rules().sequences {
-            if let Some(suit) = card.suit() {
-                for d in [-2i32, -1, 1, 2] {
-                    let r = Rank::from_index((rank.index() as i32 + d) as usize);
-                    if r.is_some_and(|r| r >= Rank::Four && hand.contains(Card::new(r, suit))) {
-                        u += if d.abs() == 1 { 20 } else { 8 };
-                    }
-                }
-                let extends = view.melds(team).iter().any(|m| {
-                    m.kind() == MeldKind::Sequence(suit)
-                        && !m.is_samba()
-                        && m.accepts_alone(view.rules(), card)
-                });
-                if extends {
-                    u += 60;
-                }
-            }
+        if view.rules().sequences
+            && let Some(suit) = card.suit()
+        {
+            u += run_usefulness(view, card, rank, suit);
         }
+    }
+    u
+}
+
+/// What `card` adds to runs in hand and to the team's sequences (Samba presets).
+fn run_usefulness(view: &PlayerView, card: Card, rank: Rank, suit: Suit) -> i32 {
+    let hand = view.hand();
+    let mut u = 0;
+    for d in [-2i32, -1, 1, 2] {
+        let r = Rank::from_index((rank.index() as i32 + d) as usize);
+        if r.is_some_and(|r| r >= Rank::Four && hand.contains(Card::new(r, suit))) {
+            u += if d.abs() == 1 { 20 } else { 8 };
+        }
+    }
+    let extends = view.melds(view.seat().team()).iter().any(|m| {
+        m.kind() == MeldKind::Sequence(suit) && !m.is_samba() && m.accepts_alone(view.rules(), card)
+    });
+    if extends {
+        u += 60;
     }
     u
 }

@@ -55,10 +55,10 @@ impl Expert {
         if let Some(out) = moves.iter().find(|m| matches!(m, Move::GoOut { .. })) {
             return Some(out.clone());
         }
-        if view.rules().must_ask {
-            if let Some(ask) = moves.iter().find(|m| matches!(m, Move::AskPartner {})) {
-                return Some(ask.clone());
-            }
+        if view.rules().must_ask
+            && let Some(ask) = moves.iter().find(|m| matches!(m, Move::AskPartner {}))
+        {
+            return Some(ask.clone());
         }
         if let Some(lay) = moves.iter().find(|m| matches!(m, Move::LayRedThrees(_))) {
             return Some(lay.clone());

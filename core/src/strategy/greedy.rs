@@ -44,10 +44,10 @@ impl Strategy for Greedy {
         if let Some(out) = moves.iter().find(|m| matches!(m, Move::GoOut { .. })) {
             return Some(out.clone());
         }
-        if let Some(ask) = moves.iter().find(|m| matches!(m, Move::AskPartner {})) {
-            if view.rules().must_ask {
-                return Some(ask.clone());
-            }
+        if view.rules().must_ask
+            && let Some(ask) = moves.iter().find(|m| matches!(m, Move::AskPartner {}))
+        {
+            return Some(ask.clone());
         }
         if let Some(best) = moves
             .iter()
