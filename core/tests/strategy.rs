@@ -1,4 +1,6 @@
 //! Computer players choose only legal moves, use only their seat's view, and are
+
+#![expect(clippy::unwrap_used, reason = "test helpers unwrap what the test set up")]
 //! deterministic for a seed.
 
 use fairdeal_core::selfplay::random_hand;
