@@ -1,7 +1,7 @@
 //! Computer players choose only legal moves, use only their seat's view, and are
+//! deterministic for a seed.
 
 #![expect(clippy::unwrap_used, reason = "test helpers unwrap what the test set up")]
-//! deterministic for a seed.
 
 use fairdeal_core::selfplay::random_hand;
 use fairdeal_core::strategy::{NAMES, by_name};
