@@ -1,7 +1,10 @@
 //! Computer players choose only legal moves, use only their seat's view, and are
 //! deterministic for a seed.
 
-#![expect(clippy::unwrap_used, reason = "test helpers unwrap what the test set up")]
+#![expect(
+    clippy::unwrap_used,
+    reason = "test helpers unwrap what the test set up"
+)]
 
 use fairdeal_core::selfplay::random_hand;
 use fairdeal_core::strategy::{NAMES, by_name};

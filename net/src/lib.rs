@@ -13,3 +13,4 @@
 //! the next piece of work.
 
 pub mod hand;
+pub mod table;

@@ -1,0 +1,635 @@
+//! `TableSession`: one peer's side of a whole game, sans-IO.
+//!
+//! The lobby (the host seats players as they join), the co-signed configuration (every seat
+//! signs the table id, which hashes the whole configuration), then hand after hand through
+//! [`HandSession`], with scores and dealers carried over, until a team reaches the target.
+//! Hand messages for a hand not started yet wait until it starts; a computer player, if any,
+//! plays this seat's turns.
+
+pub mod msg;
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use fairdeal_core::strategy::{Strategy, by_name};
+use fairdeal_core::{GameResult, Move, PlayerView, Refusal, Seat, SplitMix64, game_result};
+use fairdeal_crypto::hash::hash256;
+use fairdeal_crypto::{CardTable, Envelope, Identity, PublicKey, SignedEnvelope};
+
+use self::msg::{Ack, SeatInfo, TableConfig, TableMsg};
+use crate::hand::{Event as HandEvent, HandConfig, HandReport, HandSession, Stage};
+
+/// Where a message goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Dest {
+    /// One peer.
+    Peer(PublicKey),
+    /// Every other seated peer.
+    Seats,
+}
+
+/// What the table reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TableEvent {
+    /// The lobby changed.
+    Roster(Box<[Option<SeatInfo>; 4]>),
+    /// Every seat signed the configuration: the game starts.
+    Started(Box<TableConfig>),
+    /// Something happened in hand `hand_no`.
+    Hand {
+        /// The hand's number (from 1).
+        hand_no: u32,
+        /// What.
+        event: HandEvent,
+    },
+    /// The game is over.
+    GameOver {
+        /// Final totals, team A and B.
+        totals: [i32; 2],
+        /// The result.
+        result: GameResult,
+    },
+}
+
+/// Bytes or a message that was not accepted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// Not decodable.
+    #[error(transparent)]
+    Decode(#[from] fairdeal_crypto::encoding::DecodeError),
+    /// From a peer that has no seat at this table.
+    #[error("message from a peer that is not seated here")]
+    NotSeated,
+    /// A message that makes no sense now (ignored).
+    #[error("unexpected {0} message")]
+    Unexpected(&'static str),
+    /// A signature that does not verify.
+    #[error("bad signature on the table configuration")]
+    BadSignature,
+    /// The hand rejected the bytes.
+    #[error(transparent)]
+    Hand(#[from] crate::hand::SessionError),
+}
+
+/// Limits on buffered messages of hands not yet started.
+const MAX_EARLY: usize = 4096;
+
+/// One peer's side of a table.
+pub struct TableSession {
+    secret: [u8; 32],
+    master: [u8; 32],
+    me: SeatInfo,
+    host: Option<PublicKey>,
+    is_host: bool,
+    name: String,
+    preset: fairdeal_core::Preset,
+    house: String,
+    roster: [Option<SeatInfo>; 4],
+    config: Option<TableConfig>,
+    accepts: [bool; 4],
+    /// Acceptances that arrived before the host's configuration.
+    pending_accepts: Vec<(PublicKey, [u8; 32], fairdeal_crypto::Sig)>,
+    table: Option<Arc<CardTable>>,
+    hand_no: u32,
+    dealer: Seat,
+    totals: [i32; 2],
+    prev_result: [u8; 32],
+    hand: Option<HandSession>,
+    early: Vec<Vec<u8>>,
+    finished: Option<GameResult>,
+    bot: Option<Box<dyn Strategy + Send>>,
+    rng: SplitMix64,
+    reports: Vec<HandReport>,
+    out: VecDeque<(Dest, Vec<u8>)>,
+    events: VecDeque<TableEvent>,
+}
+
+impl std::fmt::Debug for TableSession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableSession")
+            .field("me", &self.me.name)
+            .field("hand_no", &self.hand_no)
+            .field("totals", &self.totals)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Derives a 32-byte value from the peer's master secret (hand seeds, nonces, the bot's rng).
+fn derive(master: &[u8; 32], what: &[u8], extra: &[u8]) -> [u8; 32] {
+    hash256(b"fairdeal/v1/derive", &[master, what, extra])
+}
+
+impl TableSession {
+    /// A peer with identity `secret`, per-game `master` secret (persisted by the caller), and
+    /// `me` as its seat card. `bot`: the computer strategy that plays this seat, if any.
+    fn base(secret: [u8; 32], master: [u8; 32], me: SeatInfo, bot: Option<&str>) -> Self {
+        let seed = derive(&master, b"bot", &[]);
+        Self {
+            secret,
+            master,
+            me,
+            host: None,
+            is_host: false,
+            name: String::new(),
+            preset: fairdeal_core::Preset::Samba,
+            house: "{}".to_owned(),
+            roster: Default::default(),
+            config: None,
+            accepts: [false; 4],
+            pending_accepts: Vec::new(),
+            table: None,
+            hand_no: 0,
+            dealer: Seat::S,
+            totals: [0, 0],
+            prev_result: [0; 32],
+            hand: None,
+            early: Vec::new(),
+            finished: None,
+            bot: bot.and_then(by_name),
+            rng: SplitMix64::new(u64::from_le_bytes([
+                seed[0], seed[1], seed[2], seed[3], seed[4], seed[5], seed[6], seed[7],
+            ])),
+            reports: Vec::new(),
+            out: VecDeque::new(),
+            events: VecDeque::new(),
+        }
+    }
+
+    /// Opens a table as its host (seat South).
+    pub fn host(
+        secret: [u8; 32],
+        master: [u8; 32],
+        me: SeatInfo,
+        bot: Option<&str>,
+        name: &str,
+        preset: fairdeal_core::Preset,
+        house: fairdeal_core::HouseRules,
+    ) -> Self {
+        let mut s = Self::base(secret, master, me.clone(), bot);
+        s.is_host = true;
+        s.host = Some(me.key);
+        s.name = name.to_owned();
+        s.preset = preset;
+        s.house = msg::house_to_json(&house);
+        s.roster[0] = Some(me);
+        s
+    }
+
+    /// A peer that will join a table.
+    pub fn joiner(secret: [u8; 32], master: [u8; 32], me: SeatInfo, bot: Option<&str>) -> Self {
+        Self::base(secret, master, me, bot)
+    }
+
+    /// Asks `host` for a seat (once connected to it).
+    pub fn join(&mut self, host: PublicKey) {
+        self.host = Some(host);
+        self.send(
+            Dest::Peer(host),
+            TableMsg::Join {
+                seat: self.me.clone(),
+            },
+        );
+    }
+
+    /// This peer's identity key.
+    pub fn key(&self) -> PublicKey {
+        self.me.key
+    }
+
+    /// The agreed configuration, once the game started.
+    pub fn config(&self) -> Option<&TableConfig> {
+        self.config.as_ref()
+    }
+
+    /// The lobby.
+    pub fn roster(&self) -> &[Option<SeatInfo>; 4] {
+        &self.roster
+    }
+
+    /// This peer's seat, once seated.
+    pub fn seat(&self) -> Option<Seat> {
+        self.roster
+            .iter()
+            .position(|s| s.as_ref().is_some_and(|s| s.key == self.me.key))
+            .map(Seat::from_index)
+    }
+
+    /// The current hand's number (0 before the game).
+    pub fn hand_no(&self) -> u32 {
+        self.hand_no
+    }
+
+    /// Team totals before the current hand.
+    pub fn totals(&self) -> [i32; 2] {
+        self.totals
+    }
+
+    /// The game's result once it is over.
+    pub fn finished(&self) -> Option<GameResult> {
+        self.finished
+    }
+
+    /// Reports of the hands verified so far.
+    pub fn reports(&self) -> &[HandReport] {
+        &self.reports
+    }
+
+    /// The current hand.
+    pub fn hand(&self) -> Option<&HandSession> {
+        self.hand.as_ref()
+    }
+
+    /// This seat's view of the current hand.
+    pub fn view(&self) -> Option<PlayerView> {
+        self.hand.as_ref().and_then(HandSession::view)
+    }
+
+    /// The seats the current hand waits for.
+    pub fn waiting_on(&self) -> Vec<Seat> {
+        self.hand
+            .as_ref()
+            .map(|h| {
+                h.waiting_on()
+                    .into_iter()
+                    .map(|s| Seat::from_index(usize::from(s)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The next message to send.
+    #[must_use]
+    pub fn poll_transmit(&mut self) -> Option<(Dest, Vec<u8>)> {
+        self.out.pop_front()
+    }
+
+    /// The next event.
+    #[must_use]
+    pub fn poll_event(&mut self) -> Option<TableEvent> {
+        self.events.pop_front()
+    }
+
+    fn send(&mut self, dest: Dest, msg: TableMsg) {
+        self.out.push_back((dest, msg.encode()));
+    }
+
+    /// The acknowledgement for the last message handled.
+    pub fn ack(&self) -> Ack {
+        let state = self
+            .hand
+            .as_ref()
+            .and_then(HandSession::replica)
+            .map(|r| {
+                hash256(
+                    b"fairdeal/v1/ack",
+                    &[format!("{:?}", r.public_state()).as_bytes()],
+                )
+            })
+            .unwrap_or_default();
+        Ack {
+            hand_no: self.hand_no,
+            state,
+        }
+    }
+
+    /// Plays a move for this seat (a person's move; computer players play by themselves).
+    ///
+    /// # Errors
+    ///
+    /// The rules' refusal.
+    pub fn submit(&mut self, mv: Move) -> Result<(), Refusal> {
+        let Some(hand) = &mut self.hand else {
+            return Err(Refusal::new(
+                fairdeal_core::Code::WrongPhase,
+                "no hand is being played",
+            ));
+        };
+        hand.submit(mv)?;
+        self.drain_hand();
+        Ok(())
+    }
+
+    /// A connection to `peer` came up: if it is seated, send it what we have of the current
+    /// hand (it may be back from a crash; duplicates are ignored).
+    pub fn peer_connected(&mut self, peer: PublicKey) {
+        let Some(config) = &self.config else {
+            return;
+        };
+        if config.seat_of(&peer).is_none() || peer == self.me.key {
+            return;
+        }
+        let mut msgs = Vec::new();
+        if let Some(hand) = &self.hand {
+            msgs.extend(hand.transcript().iter().map(SignedEnvelope::to_wire));
+        }
+        // Our acceptance too, in case the game has not started for it.
+        if let Some(sid) = self.config.as_ref().map(TableConfig::sid) {
+            let sig = Identity::from_secret(self.secret).sign(&sid);
+            self.send(Dest::Peer(peer), TableMsg::Accept { sid, sig });
+            if let Some(config) = self.config.clone() {
+                self.send(Dest::Peer(peer), TableMsg::Start { config });
+            }
+        }
+        for bytes in msgs {
+            self.send(Dest::Peer(peer), TableMsg::Hand { bytes });
+        }
+    }
+
+    /// Takes a message from `from` (authenticated by the transport).
+    ///
+    /// # Errors
+    ///
+    /// Undecodable or out-of-place messages; nothing changes.
+    pub fn handle_message(&mut self, from: PublicKey, bytes: &[u8]) -> Result<(), TableError> {
+        let msg = TableMsg::decode(bytes)?;
+        match msg {
+            TableMsg::Join { seat } => self.on_join(from, seat),
+            TableMsg::Roster {
+                name,
+                preset,
+                house,
+                seats,
+            } => {
+                if Some(from) != self.host || self.is_host {
+                    return Err(TableError::Unexpected("roster"));
+                }
+                self.name = name;
+                self.preset = preset;
+                self.house = house;
+                self.roster = seats.clone();
+                self.events.push_back(TableEvent::Roster(Box::new(seats)));
+                Ok(())
+            }
+            TableMsg::Start { config } => self.on_start(from, config),
+            TableMsg::Accept { sid, sig } => self.on_accept(from, sid, &sig),
+            TableMsg::Hand { bytes } => self.on_hand_bytes(&bytes),
+            TableMsg::Resync { .. } => {
+                self.peer_connected(from);
+                Ok(())
+            }
+        }
+    }
+
+    fn on_join(&mut self, from: PublicKey, seat: SeatInfo) -> Result<(), TableError> {
+        if !self.is_host || self.config.is_some() || seat.key != from {
+            return Err(TableError::Unexpected("join"));
+        }
+        if !self.roster.iter().flatten().any(|s| s.key == from) {
+            let Some(free) = self.roster.iter().position(Option::is_none) else {
+                return Err(TableError::Unexpected("join (table full)"));
+            };
+            self.roster[free] = Some(seat);
+        }
+        self.broadcast_roster();
+        if self.roster.iter().all(Option::is_some) {
+            self.propose();
+        }
+        Ok(())
+    }
+
+    fn broadcast_roster(&mut self) {
+        let msg = TableMsg::Roster {
+            name: self.name.clone(),
+            preset: self.preset,
+            house: self.house.clone(),
+            seats: self.roster.clone(),
+        };
+        let keys: Vec<PublicKey> = self
+            .roster
+            .iter()
+            .flatten()
+            .map(|s| s.key)
+            .filter(|k| *k != self.me.key)
+            .collect();
+        for k in keys {
+            self.send(Dest::Peer(k), msg.clone());
+        }
+        self.events
+            .push_back(TableEvent::Roster(self.roster.clone()));
+    }
+
+    /// The host fixes the configuration once four are seated.
+    fn propose(&mut self) {
+        let seats: Vec<&SeatInfo> = self.roster.iter().flatten().collect();
+        if seats.len() != 4 {
+            return;
+        }
+        let config = TableConfig {
+            name: self.name.clone(),
+            preset: self.preset,
+            house: self.house.clone(),
+            seats: [seats[0].key, seats[1].key, seats[2].key, seats[3].key],
+            names: [0, 1, 2, 3].map(|i| seats[i].name.clone()),
+            bots: [0, 1, 2, 3].map(|i| seats[i].bot),
+            first_dealer: 3,
+            nonce: derive(&self.master, b"nonce", &[]),
+        };
+        let me = self.me.key;
+        for k in config.seats.into_iter().filter(|k| *k != me) {
+            self.send(
+                Dest::Peer(k),
+                TableMsg::Start {
+                    config: config.clone(),
+                },
+            );
+        }
+        let _ = self.on_start(self.me.key, config);
+    }
+
+    fn on_start(&mut self, from: PublicKey, config: TableConfig) -> Result<(), TableError> {
+        if let Some(existing) = &self.config {
+            return if *existing == config {
+                Ok(())
+            } else {
+                Err(TableError::Unexpected("start"))
+            };
+        }
+        if Some(from) != self.host && from != self.me.key {
+            // A peer may forward the host's configuration (after a restart); it must still
+            // be the host's table: the host sits South.
+            if config.seats[0] != from && self.host.is_some_and(|h| h != config.seats[0]) {
+                return Err(TableError::Unexpected("start"));
+            }
+        }
+        if config.seat_of(&self.me.key).is_none() {
+            return Err(TableError::NotSeated);
+        }
+        let sid = config.sid();
+        self.host = Some(config.seats[0]);
+        self.roster = [0, 1, 2, 3].map(|i| {
+            Some(SeatInfo {
+                key: config.seats[i],
+                name: config.names[i].clone(),
+                bot: config.bots[i],
+                addrs: Vec::new(),
+            })
+        });
+        self.table = CardTable::new(config.rules().deck_size() as u16)
+            .ok()
+            .map(Arc::new);
+        self.dealer = config.dealer();
+        self.config = Some(config);
+        let sig = Identity::from_secret(self.secret).sign(&sid);
+        self.send(
+            Dest::Seats,
+            TableMsg::Accept {
+                sid,
+                sig: sig.clone(),
+            },
+        );
+        self.on_accept(self.me.key, sid, &sig)?;
+        for (from, sid, sig) in std::mem::take(&mut self.pending_accepts) {
+            let _ = self.on_accept(from, sid, &sig);
+        }
+        Ok(())
+    }
+
+    fn on_accept(
+        &mut self,
+        from: PublicKey,
+        sid: [u8; 32],
+        sig: &fairdeal_crypto::Sig,
+    ) -> Result<(), TableError> {
+        let Some(config) = &self.config else {
+            if self.pending_accepts.len() < 16 {
+                self.pending_accepts.push((from, sid, sig.clone()));
+            }
+            return Ok(());
+        };
+        let Some(seat) = config.seat_of(&from) else {
+            return Err(TableError::NotSeated);
+        };
+        if sid != config.sid() || from.verify(&sid, sig).is_err() {
+            return Err(TableError::BadSignature);
+        }
+        let first = self.accepts.iter().all(|a| *a);
+        self.accepts[usize::from(seat)] = true;
+        if !first && self.accepts.iter().all(|a| *a) {
+            self.events
+                .push_back(TableEvent::Started(Box::new(config.clone())));
+            self.start_hand();
+        }
+        Ok(())
+    }
+
+    fn start_hand(&mut self) {
+        let (Some(config), Some(table)) = (&self.config, &self.table) else {
+            return;
+        };
+        let Some(me) = config.seat_of(&self.me.key) else {
+            return;
+        };
+        self.hand_no += 1;
+        let sid = config.sid();
+        let cfg = HandConfig {
+            sid,
+            keys: config.seats,
+            rules: config.rules(),
+            dealer: self.dealer,
+            scores: self.totals,
+            hand_no: self.hand_no,
+            prev_result: self.prev_result,
+        };
+        let seed = derive(
+            &self.master,
+            b"hand-seed",
+            &[&sid[..], &self.hand_no.to_le_bytes()].concat(),
+        );
+        self.hand = Some(HandSession::new(
+            cfg,
+            me,
+            Identity::from_secret(self.secret),
+            seed,
+            table.clone(),
+        ));
+        // Messages that arrived early for this hand.
+        let early = std::mem::take(&mut self.early);
+        for bytes in early {
+            let _ = self.on_hand_bytes(&bytes);
+        }
+        self.drain_hand();
+    }
+
+    fn on_hand_bytes(&mut self, bytes: &[u8]) -> Result<(), TableError> {
+        let Some(hand) = &mut self.hand else {
+            if self.early.len() < MAX_EARLY {
+                self.early.push(bytes.to_vec());
+            }
+            return Ok(());
+        };
+        // Route by the envelope's hand context (its sid) without trusting it yet.
+        let env = SignedEnvelope::from_wire(bytes)?;
+        let header: Envelope = fairdeal_crypto::encoding::decode(&env.bytes)?;
+        if header.sid != hand.hctx() {
+            if hand.stage() == Stage::Done && self.early.len() < MAX_EARLY {
+                // Probably the next hand's: keep it until that hand starts.
+                self.early.push(bytes.to_vec());
+            }
+            return Ok(());
+        }
+        hand.handle_message(bytes)?;
+        self.drain_hand();
+        Ok(())
+    }
+
+    /// Forwards the hand's output, handles its events, and lets the bot play.
+    fn drain_hand(&mut self) {
+        loop {
+            let Some(hand) = &mut self.hand else { return };
+            let mut progressed = false;
+            while let Some(bytes) = hand.poll_transmit() {
+                self.out
+                    .push_back((Dest::Seats, TableMsg::Hand { bytes }.encode()));
+                progressed = true;
+            }
+            let mut complete = None;
+            while let Some(event) = hand.poll_event() {
+                if let HandEvent::Complete(report) = &event {
+                    complete = Some(report.clone());
+                }
+                self.events.push_back(TableEvent::Hand {
+                    hand_no: self.hand_no,
+                    event,
+                });
+                progressed = true;
+            }
+            if let Some(report) = complete {
+                self.finish_hand(report);
+                return;
+            }
+            if let (Some(bot), true) = (&mut self.bot, hand.my_turn())
+                && let Some(view) = hand.view()
+                && let Some(mv) = bot.choose(&view, &mut self.rng)
+                && hand.submit(mv).is_ok()
+            {
+                progressed = true;
+            }
+            if !progressed {
+                return;
+            }
+        }
+    }
+
+    fn finish_hand(&mut self, report: HandReport) {
+        self.totals = [
+            self.totals[0] + report.scores[0],
+            self.totals[1] + report.scores[1],
+        ];
+        self.prev_result = report.transcript_root;
+        self.reports.push(report);
+        let rules = self.config.as_ref().map(TableConfig::rules);
+        let result = rules.map_or(GameResult::Continue, |r| {
+            game_result(self.totals, r.target, r.tie_rule)
+        });
+        if result == GameResult::Continue {
+            self.dealer = self.dealer.next();
+            self.start_hand();
+        } else {
+            self.finished = Some(result);
+            self.events.push_back(TableEvent::GameOver {
+                totals: self.totals,
+                result,
+            });
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! Table-level messages: the lobby, the co-signed configuration, and hand traffic.
+
+use fairdeal_core::{HouseRules, Preset, Rules, Seat};
+use fairdeal_crypto::encoding::{self, DecodeError};
+use fairdeal_crypto::hash::hash256;
+use fairdeal_crypto::{PublicKey, Sig};
+use serde::{Deserialize, Serialize};
+
+/// The protocol name on the wire (libp2p stream protocol).
+pub const PROTOCOL: &str = "/fairdeal/table/1";
+/// The version string checked in libp2p identify.
+pub const AGENT_VERSION: &str = concat!("fairdeal/", env!("CARGO_PKG_VERSION"), "/table-1");
+
+/// What a table is about, as announced and agreed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableConfig {
+    /// The table's name.
+    pub name: String,
+    /// The preset.
+    pub preset: Preset,
+    /// House rules as JSON (the scenario spelling; the target is `target`). JSON because the
+    /// house rules leave absent keys out, which a non-self-describing encoding cannot do.
+    pub house: String,
+    /// The seated identities, S, W, N, E.
+    pub seats: [PublicKey; 4],
+    /// Display names, S, W, N, E.
+    pub names: [String; 4],
+    /// Whether each seat is a computer player.
+    pub bots: [bool; 4],
+    /// The first hand's dealer.
+    pub first_dealer: u8,
+    /// The host's random nonce, making every table's id unique.
+    pub nonce: [u8; 32],
+}
+
+impl TableConfig {
+    /// The rules in force.
+    pub fn rules(&self) -> Rules {
+        Rules::new(self.preset, house_from_json(&self.house))
+    }
+
+    /// The table (session) id: the hash of the whole configuration.
+    pub fn sid(&self) -> [u8; 32] {
+        hash256(b"fairdeal/v1/sid", &[&encoding::encode(self)])
+    }
+
+    /// The seat of `key`, if seated.
+    pub fn seat_of(&self, key: &PublicKey) -> Option<u8> {
+        self.seats.iter().position(|k| k == key).map(|i| i as u8)
+    }
+
+    /// The first dealer as a seat.
+    pub fn dealer(&self) -> Seat {
+        Seat::from_index(usize::from(self.first_dealer))
+    }
+}
+
+/// House rules as sent (JSON).
+pub fn house_to_json(house: &HouseRules) -> String {
+    serde_json::to_string(house).unwrap_or_else(|_| "{}".to_owned())
+}
+
+/// House rules from their JSON (unknown or malformed text gives the preset's defaults).
+pub fn house_from_json(text: &str) -> HouseRules {
+    serde_json::from_str(text).unwrap_or_default()
+}
+
+/// A seat in the lobby.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatInfo {
+    /// The player's identity.
+    pub key: PublicKey,
+    /// Display name.
+    pub name: String,
+    /// Computer player.
+    pub bot: bool,
+    /// Addresses where the player listens (multiaddrs as text).
+    pub addrs: Vec<String>,
+}
+
+/// Every message between table peers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TableMsg {
+    /// Asks the host for a seat.
+    Join {
+        /// The player.
+        seat: SeatInfo,
+    },
+    /// The host's current seating (sent to everyone after every change).
+    Roster {
+        /// The table's name.
+        name: String,
+        /// The preset.
+        preset: Preset,
+        /// House rules as JSON.
+        house: String,
+        /// The seats, S, W, N, E.
+        seats: [Option<SeatInfo>; 4],
+    },
+    /// The host proposes the final configuration.
+    Start {
+        /// The configuration.
+        config: TableConfig,
+    },
+    /// A seated player's signature on the configuration (co-signing).
+    Accept {
+        /// The table id it signs.
+        sid: [u8; 32],
+        /// The player's signature over the table id.
+        sig: Sig,
+    },
+    /// Signed envelopes of a hand (see `hand`).
+    Hand {
+        /// One signed envelope, as sent.
+        bytes: Vec<u8>,
+    },
+    /// A peer is back: resend what you have of the current hand.
+    Resync {
+        /// The hand it is at.
+        hand_no: u32,
+    },
+}
+
+impl TableMsg {
+    /// Encodes the message.
+    pub fn encode(&self) -> Vec<u8> {
+        encoding::encode(self)
+    }
+
+    /// Decodes a message (size-limited, no trailing bytes).
+    ///
+    /// # Errors
+    ///
+    /// Malformed bytes.
+    pub fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
+        encoding::decode(bytes)
+    }
+}
+
+/// The acknowledgement of every message: the receiver's hand number and state hash, so that a
+/// divergence shows at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ack {
+    /// The receiver's current hand.
+    pub hand_no: u32,
+    /// Hash of the receiver's public state of that hand.
+    pub state: [u8; 32],
+}
