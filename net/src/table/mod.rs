@@ -405,7 +405,7 @@ impl TableSession {
             self.send(Dest::Peer(k), msg.clone());
         }
         self.events
-            .push_back(TableEvent::Roster(self.roster.clone()));
+            .push_back(TableEvent::Roster(Box::new(self.roster.clone())));
     }
 
     /// The host fixes the configuration once four are seated.
