@@ -13,4 +13,5 @@
 //! the next piece of work.
 
 pub mod hand;
+pub mod store;
 pub mod table;

@@ -1,0 +1,421 @@
+//! The game log `GAME.fdlog`: append-only, one record per message, checksummed and
+//! hash-chained, synced to disk before anything is sent.
+//!
+//! ```text
+//! file   = "FDLOG\x01\r\n" record*
+//! record = u32_le len | u32_le crc32(payload) | payload
+//! payload= kind u8 | prev [32] (SHA-256 of the previous payload) | data
+//! ```
+//!
+//! A record cut short or garbled at the very end (a crash mid-write) is cut off when the log
+//! is opened ("repaired"); a bad record anywhere else is corruption, reported and never
+//! silently skipped.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use fairdeal_crypto::hash::hash256;
+use serde::{Deserialize, Serialize};
+
+use crate::table::msg::SeatInfo;
+
+/// The file's first bytes.
+pub const MAGIC: &[u8; 8] = b"FDLOG\x01\r\n";
+/// The largest record accepted.
+pub const MAX_RECORD: usize = 1 << 20;
+
+/// How this peer took part (the first record of every log).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meta {
+    /// `host` or `join`.
+    pub role: String,
+    /// This peer's seat card.
+    pub me: SeatInfo,
+    /// The computer strategy playing this seat, if any.
+    pub bot: Option<String>,
+    /// The per-game secret from which hand seeds derive (the local seat's hand secrets).
+    pub master: [u8; 32],
+    /// Host only: the table's name, preset and house rules (JSON).
+    pub table: Option<(String, fairdeal_core::Preset, String)>,
+    /// Joiner: the host's identity, once known.
+    pub host: Option<fairdeal_crypto::PublicKey>,
+}
+
+/// One record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Record {
+    /// Who we are in this game.
+    Meta(Box<Meta>),
+    /// A message received, exactly as received, with the sender's identity.
+    Recv {
+        /// Sender.
+        from: [u8; 32],
+        /// The bytes.
+        bytes: Vec<u8>,
+    },
+    /// A message this peer sent (logged before sending).
+    Sent {
+        /// The bytes.
+        bytes: Vec<u8>,
+    },
+    /// A move the local person made (computer moves are re-derived).
+    Intent {
+        /// The move as JSON.
+        json: String,
+    },
+    /// The joiner learnt the host.
+    Joined {
+        /// The host's identity.
+        host: [u8; 32],
+    },
+}
+
+impl Record {
+    fn kind(&self) -> u8 {
+        match self {
+            Self::Meta(_) => 1,
+            Self::Recv { .. } => 2,
+            Self::Sent { .. } => 3,
+            Self::Intent { .. } => 4,
+            Self::Joined { .. } => 5,
+        }
+    }
+
+    fn data(&self) -> Vec<u8> {
+        match self {
+            Self::Meta(m) => serde_json::to_vec(m).unwrap_or_default(),
+            Self::Recv { from, bytes } => [&from[..], bytes].concat(),
+            Self::Sent { bytes } => bytes.clone(),
+            Self::Intent { json } => json.as_bytes().to_vec(),
+            Self::Joined { host } => host.to_vec(),
+        }
+    }
+
+    fn parse(kind: u8, data: &[u8]) -> Option<Self> {
+        Some(match kind {
+            1 => Self::Meta(Box::new(serde_json::from_slice(data).ok()?)),
+            2 if data.len() >= 32 => Self::Recv {
+                from: data[..32].try_into().ok()?,
+                bytes: data[32..].to_vec(),
+            },
+            3 => Self::Sent {
+                bytes: data.to_vec(),
+            },
+            4 => Self::Intent {
+                json: String::from_utf8(data.to_vec()).ok()?,
+            },
+            5 if data.len() == 32 => Self::Joined {
+                host: data.try_into().ok()?,
+            },
+            _ => return None,
+        })
+    }
+}
+
+/// What went wrong with a log.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Not a fairdeal log.
+    #[error("{0}: not a fairdeal game log")]
+    NotALog(PathBuf),
+    /// A bad record before the end.
+    #[error(
+        "{path}: record {index} at byte {offset} is corrupt ({why}); the log is damaged before its end"
+    )]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// Record number (from 0).
+        index: usize,
+        /// Byte offset.
+        offset: u64,
+        /// What is wrong.
+        why: &'static str,
+    },
+    /// Another process holds the data directory.
+    #[error("{0} is in use by another fairdeal process")]
+    Locked(PathBuf),
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// What reading a log found.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// The good records, in order.
+    pub records: Vec<Record>,
+    /// Bytes cut off a torn last record (0 if the log was whole).
+    pub repaired_bytes: u64,
+    /// The hash of the last record (the next record's `prev`).
+    pub head: [u8; 32],
+    /// Where the good part ends.
+    pub end: u64,
+}
+
+/// Reads and checks a log; a torn tail is reported in `repaired_bytes` (not cut here).
+///
+/// # Errors
+///
+/// IO errors, a file that is not a log, or corruption before the end.
+pub fn read(path: &Path) -> Result<Loaded, StoreError> {
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .map_err(io(path))?;
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        return Err(StoreError::NotALog(path.to_owned()));
+    }
+    let mut loaded = Loaded::default();
+    let mut at = MAGIC.len();
+    let total = bytes.len();
+    while at < total {
+        let index = loaded.records.len();
+        let corrupt = |why| StoreError::Corrupt {
+            path: path.to_owned(),
+            index,
+            offset: at as u64,
+            why,
+        };
+        if total - at < 8 {
+            loaded.repaired_bytes = (total - at) as u64;
+            break;
+        }
+        let len =
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize;
+        let crc = u32::from_le_bytes([bytes[at + 4], bytes[at + 5], bytes[at + 6], bytes[at + 7]]);
+        let end = at + 8 + len;
+        if end > total {
+            // Cut short by a crash: the tail is repaired.
+            loaded.repaired_bytes = (total - at) as u64;
+            break;
+        }
+        if len > MAX_RECORD || len < 33 {
+            return Err(corrupt("impossible length"));
+        }
+        let payload = &bytes[at + 8..end];
+        if crc32fast::hash(payload) != crc {
+            if end == total {
+                loaded.repaired_bytes = (total - at) as u64;
+                break;
+            }
+            return Err(corrupt("checksum mismatch"));
+        }
+        if payload[1..33] != loaded.head {
+            return Err(corrupt("broken hash chain"));
+        }
+        let record =
+            Record::parse(payload[0], &payload[33..]).ok_or_else(|| corrupt("unknown record"))?;
+        loaded.head = hash256(b"fairdeal/v1/log", &[payload]);
+        loaded.records.push(record);
+        at = end;
+        loaded.end = at as u64;
+    }
+    if loaded.end == 0 {
+        loaded.end = MAGIC.len() as u64;
+    }
+    Ok(loaded)
+}
+
+/// An open log for appending.
+#[derive(Debug)]
+pub struct GameLog {
+    path: PathBuf,
+    file: File,
+    head: [u8; 32],
+    _lock: File,
+}
+
+impl GameLog {
+    /// Opens (or creates) `dir/GAME.fdlog`, locking `dir` for this process, repairing a torn
+    /// tail; returns the log and the records already in it.
+    ///
+    /// # Errors
+    ///
+    /// The directory is in use, IO errors, or corruption before the end.
+    pub fn open(dir: &Path) -> Result<(Self, Loaded), StoreError> {
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let lock_path = dir.join("LOCK");
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(io(&lock_path))?;
+        match fs4::fs_std::FileExt::try_lock_exclusive(&lock) {
+            Ok(true) => {}
+            _ => return Err(StoreError::Locked(dir.to_owned())),
+        }
+        let path = dir.join("GAME.fdlog");
+        if !path.exists() {
+            let mut f = File::create(&path).map_err(io(&path))?;
+            f.write_all(MAGIC)
+                .and_then(|()| f.sync_all())
+                .map_err(io(&path))?;
+        }
+        let loaded = read(&path)?;
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .map_err(io(&path))?;
+        if loaded.repaired_bytes > 0 {
+            file.set_len(loaded.end)
+                .and_then(|()| file.sync_all())
+                .map_err(io(&path))?;
+        }
+        file.seek(SeekFrom::Start(loaded.end)).map_err(io(&path))?;
+        Ok((
+            Self {
+                path,
+                file,
+                head: loaded.head,
+                _lock: lock,
+            },
+            loaded,
+        ))
+    }
+
+    /// Appends a record and syncs it to disk.
+    ///
+    /// # Errors
+    ///
+    /// IO errors.
+    pub fn append(&mut self, record: &Record) -> Result<(), StoreError> {
+        let mut payload = vec![record.kind()];
+        payload.extend_from_slice(&self.head);
+        payload.extend_from_slice(&record.data());
+        let mut buf = Vec::with_capacity(payload.len() + 8);
+        buf.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        buf.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+        buf.extend_from_slice(&payload);
+        self.file
+            .write_all(&buf)
+            .and_then(|()| self.file.sync_data())
+            .map_err(io(&self.path))?;
+        self.head = hash256(b"fairdeal/v1/log", &[&payload]);
+        Ok(())
+    }
+
+    /// The log's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Reads or creates the identity secret `dir/identity.key` (32 bytes).
+///
+/// # Errors
+///
+/// IO errors, or a key file of the wrong size.
+pub fn identity_secret(
+    dir: &Path,
+    fresh: impl FnOnce() -> [u8; 32],
+) -> Result<[u8; 32], StoreError> {
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    let path = dir.join("identity.key");
+    if let Ok(bytes) = std::fs::read(&path) {
+        return bytes
+            .as_slice()
+            .try_into()
+            .map_err(|_| StoreError::NotALog(path.clone()));
+    }
+    let secret = fresh();
+    let mut f = File::create(&path).map_err(io(&path))?;
+    f.write_all(&secret)
+        .and_then(|()| f.sync_all())
+        .map_err(io(&path))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600));
+    }
+    Ok(secret)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("fairdeal-store-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    fn sample() -> Vec<Record> {
+        vec![
+            Record::Sent {
+                bytes: vec![1, 2, 3],
+            },
+            Record::Recv {
+                from: [7; 32],
+                bytes: vec![9; 100],
+            },
+            Record::Intent {
+                json: "{\"draw\":{}}".to_owned(),
+            },
+        ]
+    }
+
+    #[test]
+    fn records_round_trip_and_the_directory_is_locked() {
+        let d = dir("roundtrip");
+        {
+            let (mut log, loaded) = GameLog::open(&d).unwrap();
+            assert!(loaded.records.is_empty());
+            for r in sample() {
+                log.append(&r).unwrap();
+            }
+            assert!(matches!(GameLog::open(&d), Err(StoreError::Locked(_))));
+        }
+        let (_, loaded) = GameLog::open(&d).unwrap();
+        assert_eq!(loaded.records, sample());
+        assert_eq!(loaded.repaired_bytes, 0);
+    }
+
+    #[test]
+    fn a_torn_tail_is_repaired_and_corruption_elsewhere_is_reported() {
+        let d = dir("torn");
+        {
+            let (mut log, _) = GameLog::open(&d).unwrap();
+            for r in sample() {
+                log.append(&r).unwrap();
+            }
+        }
+        let path = d.join("GAME.fdlog");
+        let full = std::fs::read(&path).unwrap();
+        // Cut the last record in half.
+        std::fs::write(&path, &full[..full.len() - 10]).unwrap();
+        let (mut log, loaded) = GameLog::open(&d).unwrap();
+        assert_eq!(loaded.records, sample()[..2].to_vec());
+        assert!(loaded.repaired_bytes > 0);
+        log.append(&sample()[2]).unwrap();
+        drop(log);
+        let (_, again) = GameLog::open(&d).unwrap();
+        assert_eq!(again.records, sample());
+        // Flip a byte inside the first record: reported, not skipped.
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[MAGIC.len() + 8 + 34] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(matches!(
+            read(&path),
+            Err(StoreError::Corrupt { index: 0, .. })
+        ));
+        std::fs::write(&path, b"hello").unwrap();
+        assert!(matches!(read(&path), Err(StoreError::NotALog(_))));
+    }
+}
