@@ -203,7 +203,7 @@ pub fn read(path: &Path) -> Result<Loaded, StoreError> {
             loaded.repaired_bytes = (total - at) as u64;
             break;
         }
-        if len > MAX_RECORD || len < 33 {
+        if !(33..=MAX_RECORD).contains(&len) {
             return Err(corrupt("impossible length"));
         }
         let payload = &bytes[at + 8..end];
