@@ -61,6 +61,76 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Open a table on the LAN and play its South seat (with a computer strategy, or from the
+    /// terminal without --bot). Prints `address: MULTIADDR` once listening.
+    Host {
+        /// The table's name (shown to others on the LAN).
+        #[arg(long, default_value = "fairdeal")]
+        table: String,
+        /// samba, dutch-samba or canasta.
+        #[arg(long, default_value = "samba")]
+        preset: Preset,
+        /// Target score (default: the preset's).
+        #[arg(long)]
+        target: Option<i32>,
+        /// Data directory (identity, game log).
+        #[arg(long = "data-dir")]
+        data_dir: PathBuf,
+        /// Computer strategy for this seat (random, greedy, expert, easy, medium, hard).
+        #[arg(long)]
+        bot: Option<String>,
+        /// Listen address.
+        #[arg(long, default_value = "/ip4/0.0.0.0/tcp/0")]
+        listen: libp2p::Multiaddr,
+        /// Do not announce the table on the LAN (mDNS).
+        #[arg(long = "no-mdns")]
+        no_mdns: bool,
+        /// Your display name.
+        #[arg(long, default_value = "Host")]
+        name: String,
+    },
+    /// Join a table found on the LAN (--table) or at an address (--address).
+    Join {
+        /// The table's name, found on the LAN.
+        #[arg(long, conflicts_with = "address", required_unless_present = "address")]
+        table: Option<String>,
+        /// The host's address (as printed by `fairdeal host`).
+        #[arg(long)]
+        address: Option<libp2p::Multiaddr>,
+        /// Data directory (identity, game log).
+        #[arg(long = "data-dir")]
+        data_dir: PathBuf,
+        /// Computer strategy for this seat.
+        #[arg(long)]
+        bot: Option<String>,
+        /// Listen address.
+        #[arg(long, default_value = "/ip4/0.0.0.0/tcp/0")]
+        listen: libp2p::Multiaddr,
+        /// Your display name.
+        #[arg(long, default_value = "Guest")]
+        name: String,
+    },
+    /// Four peers over loopback in this process: `--bots 4` computer players only; fewer puts
+    /// you in the South seat at the terminal.
+    Play {
+        /// How many computer players (4: watch them play).
+        #[arg(long, default_value_t = 3)]
+        bots: usize,
+        /// samba, dutch-samba or canasta.
+        #[arg(long, default_value = "samba")]
+        preset: Preset,
+        /// Target score (default: the preset's).
+        #[arg(long)]
+        target: Option<i32>,
+        /// Data directory (one sub-folder and game log per seat).
+        #[arg(long = "data-dir")]
+        data_dir: PathBuf,
+    },
+    /// Re-check a game from its log: signatures, chains, shuffles, openings, moves, scores.
+    Verify {
+        /// The GAME.fdlog file (its identity.key must be beside it).
+        gamelog: PathBuf,
+    },
     /// Play in the terminal as South against computer players.
     Terminal {
         /// samba, dutch-samba or canasta.
@@ -79,6 +149,26 @@ pub enum Command {
         #[arg(long, default_value_t = 1000)]
         hands: usize,
     },
+}
+
+/// The tokio runtime for the network commands.
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?)
+}
+
+/// Refuses an unknown strategy name with the list of known ones.
+fn check_bot(bot: Option<&str>) -> Result<()> {
+    match bot {
+        Some(b) if fairdeal_core::strategy::by_name(b).is_none() => {
+            anyhow::bail!(
+                "unknown strategy {b:?} (use one of {})",
+                fairdeal_core::strategy::NAMES.join(", ")
+            )
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Seed for a new game from the clock (games need not be reproducible unless asked).
@@ -158,6 +248,71 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 &stats,
             )?;
             Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Host {
+            table,
+            preset,
+            target,
+            data_dir,
+            bot,
+            listen,
+            no_mdns,
+            name,
+        }) => {
+            check_bot(bot.as_deref())?;
+            let args = crate::peer::HostArgs {
+                table,
+                preset,
+                target,
+                data_dir,
+                bot,
+                listen,
+                mdns: !no_mdns,
+                name,
+            };
+            let outcome = runtime()?.block_on(crate::peer::host(args))?;
+            println!("{}", crate::peer::game_over_line(&outcome));
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Join {
+            table,
+            address,
+            data_dir,
+            bot,
+            listen,
+            name,
+        }) => {
+            check_bot(bot.as_deref())?;
+            let opts = fairdeal_net::node::NodeOptions {
+                data_dir,
+                listen,
+                mdns: table.is_some(),
+                role: fairdeal_net::node::Role::Join { address, table },
+                bot,
+                name,
+            };
+            let outcome = runtime()?.block_on(crate::peer::run_node(opts, false))?;
+            println!("{}", crate::peer::game_over_line(&outcome));
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Play {
+            bots,
+            preset,
+            target,
+            data_dir,
+        }) => {
+            let outcome =
+                runtime()?.block_on(crate::peer::play_local(preset, target, bots, &data_dir))?;
+            println!("{}", crate::peer::game_over_line(&outcome));
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Verify { gamelog }) => {
+            let ok = crate::peer::verify(&gamelog, &mut std::io::stdout().lock())?;
+            Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
         Some(Command::Terminal { preset, seed }) => {
             let seed = seed.unwrap_or_else(clock_seed);

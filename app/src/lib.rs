@@ -5,5 +5,6 @@ pub mod bench;
 pub mod bench_crypto;
 pub mod check;
 pub mod cli;
+pub mod peer;
 pub mod selfplay;
 pub mod terminal;

@@ -5,6 +5,14 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("FAIRDEAL_LOG").unwrap_or_else(|_| {
+                tracing_subscriber::EnvFilter::new("warn,fairdeal=info,fairdeal_net=info")
+            }),
+        )
+        .init();
     let cli = fairdeal::cli::Cli::parse();
     match fairdeal::cli::run(cli) {
         Ok(code) => code,

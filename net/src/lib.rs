@@ -13,5 +13,6 @@
 //! the next piece of work.
 
 pub mod hand;
+pub mod node;
 pub mod store;
 pub mod table;

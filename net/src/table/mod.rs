@@ -292,6 +292,27 @@ impl TableSession {
         }
     }
 
+    /// What this table announces (host only; `None` for a joiner).
+    pub fn info(&self) -> Option<msg::TableInfo> {
+        self.is_host.then(|| msg::TableInfo {
+            name: self.name.clone(),
+            preset: self.preset,
+            house: self.house.clone(),
+            seated: self.roster.clone().map(|s| s.map(|s| s.name)),
+            version: msg::AGENT_VERSION.to_owned(),
+        })
+    }
+
+    /// Whether this peer is the host.
+    pub fn is_host(&self) -> bool {
+        self.is_host
+    }
+
+    /// The host's identity, once known.
+    pub fn host_key(&self) -> Option<PublicKey> {
+        self.host
+    }
+
     /// Plays a move for this seat (a person's move; computer players play by themselves).
     ///
     /// # Errors
@@ -367,6 +388,7 @@ impl TableSession {
                 self.peer_connected(from);
                 Ok(())
             }
+            TableMsg::Query => Ok(()),
         }
     }
 
@@ -456,12 +478,19 @@ impl TableSession {
         }
         let sid = config.sid();
         self.host = Some(config.seats[0]);
+        let known = self.roster.clone();
         self.roster = [0, 1, 2, 3].map(|i| {
+            let addrs = known
+                .iter()
+                .flatten()
+                .find(|s| s.key == config.seats[i])
+                .map(|s| s.addrs.clone())
+                .unwrap_or_default();
             Some(SeatInfo {
                 key: config.seats[i],
                 name: config.names[i].clone(),
                 bot: config.bots[i],
-                addrs: Vec::new(),
+                addrs,
             })
         });
         self.table = CardTable::new(config.rules().deck_size() as u16)

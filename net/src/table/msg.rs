@@ -119,6 +119,48 @@ pub enum TableMsg {
         /// The hand it is at.
         hand_no: u32,
     },
+    /// What table is this? (LAN discovery: answered with [`Reply::info`]).
+    Query,
+}
+
+/// What a table announces to the LAN.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableInfo {
+    /// The table's name.
+    pub name: String,
+    /// The preset.
+    pub preset: Preset,
+    /// House rules as JSON.
+    pub house: String,
+    /// Names in the seats (S, W, N, E), `None` for free seats.
+    pub seated: [Option<String>; 4],
+    /// The software's version.
+    pub version: String,
+}
+
+/// The answer to every request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reply {
+    /// The acknowledgement.
+    pub ack: Ack,
+    /// The table, when asked.
+    pub info: Option<TableInfo>,
+}
+
+impl Reply {
+    /// Encodes the reply.
+    pub fn encode(&self) -> Vec<u8> {
+        encoding::encode(self)
+    }
+
+    /// Decodes a reply.
+    ///
+    /// # Errors
+    ///
+    /// Malformed bytes.
+    pub fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
+        encoding::decode(bytes)
+    }
 }
 
 impl TableMsg {

@@ -1,0 +1,294 @@
+//! Headless peers: `fairdeal host`, `join`, `play` and `verify`.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow};
+use fairdeal_core::{GameResult, Team};
+use fairdeal_net::node::{self, Intent, NodeEvent, NodeOptions, Outcome, Role};
+use fairdeal_net::store;
+use fairdeal_net::table::TableEvent;
+use libp2p::Multiaddr;
+use tokio::sync::mpsc;
+
+/// Fresh random bytes from the operating system.
+pub fn random32() -> [u8; 32] {
+    rand::random()
+}
+
+/// A one-line description of a game's end.
+pub fn game_over_line(o: &Outcome) -> String {
+    let [a, b] = o.totals;
+    match o.result {
+        GameResult::Won(Team::A) => format!(
+            "game over: team A (South and North) wins {a} to {b} after {} hands",
+            o.hands
+        ),
+        GameResult::Won(Team::B) => format!(
+            "game over: team B (West and East) wins {b} to {a} after {} hands",
+            o.hands
+        ),
+        GameResult::Drawn => format!("game over: drawn at {a} each after {} hands", o.hands),
+        GameResult::Continue => format!("game over: stopped at {a} to {b}"),
+    }
+}
+
+/// Runs one node to the end of its game, printing `address:` lines and progress; a person at
+/// the terminal plays when `bot` is `None`.
+///
+/// # Errors
+///
+/// Node failures.
+pub async fn run_node(opts: NodeOptions, quiet: bool) -> Result<Outcome> {
+    let secret =
+        store::identity_secret(&opts.data_dir, random32).context("reading the identity")?;
+    let (ev_tx, mut ev_rx) = mpsc::channel(256);
+    let (in_tx, in_rx) = mpsc::channel(16);
+    let person = opts.bot.is_none();
+    let label = opts.name.clone();
+    let printer = tokio::spawn(async move {
+        let mut stdin_started = false;
+        let mut moves: Vec<fairdeal_core::Move> = Vec::new();
+        let (line_tx, mut line_rx) = mpsc::channel::<String>(4);
+        loop {
+            tokio::select! {
+                ev = ev_rx.recv() => {
+                    let Some(ev) = ev else { break };
+                    match ev {
+                        NodeEvent::Listening(addr) => {
+                            println!("address: {addr}");
+                            let _ = std::io::stdout().flush();
+                        }
+                        NodeEvent::Table(TableEvent::Started(cfg)) if !quiet => {
+                            tracing::info!(player = %label, table = %cfg.name, seats = ?cfg.names, "all four seats signed the table");
+                        }
+                        NodeEvent::Table(TableEvent::Hand { hand_no, event }) if !quiet => match event {
+                            fairdeal_net::hand::Event::Complete(r) => tracing::info!(player = %label, hand_no, scores = ?r.scores, openings = r.openings_checked, "hand verified: all four shuffles recomputed"),
+                            fairdeal_net::hand::Event::Fault(b) => tracing::error!(player = %label, hand_no, offender = ?b.offender, fault = %b.fault, "cheat detected"),
+                            fairdeal_net::hand::Event::Moved { seat, mv } if person => println!("{}", mv.describe(seat)),
+                            _ => {}
+                        },
+                        NodeEvent::Waiting(seats) if !seats.is_empty() && !quiet => {
+                            tracing::info!(player = %label, waiting = ?seats, "waiting for");
+                        }
+                        NodeEvent::Refused(why) => println!("refused: {why}"),
+                        NodeEvent::Status(s) => tracing::info!(player = %label, "{s}"),
+                        NodeEvent::YourTurn(view) => {
+                            println!("\n{}", crate::terminal::render(&view));
+                            moves = view.legal_moves();
+                            for (i, mv) in moves.iter().enumerate() {
+                                println!("  {:>2}  {}", i + 1, mv.describe(view.seat()));
+                            }
+                            print!("your move (number): ");
+                            let _ = std::io::stdout().flush();
+                            if !stdin_started {
+                                stdin_started = true;
+                                let tx = line_tx.clone();
+                                std::thread::spawn(move || {
+                                    for line in std::io::stdin().lock().lines() {
+                                        let Ok(line) = line else { break };
+                                        if tx.blocking_send(line).is_err() {
+                                            break;
+                                        }
+                                    }
+                                });
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                line = line_rx.recv() => {
+                    let Some(line) = line else { continue };
+                    let line = line.trim();
+                    if line == "q" {
+                        let _ = in_tx.send(Intent::Quit).await;
+                    } else if let Some(mv) = line.parse::<usize>().ok().and_then(|n| n.checked_sub(1)).and_then(|i| moves.get(i)) {
+                        let _ = in_tx.send(Intent::Play(mv.clone())).await;
+                    } else {
+                        println!("type a number from the list, or q");
+                    }
+                }
+            }
+        }
+    });
+    let outcome = node::run(opts, secret, random32(), ev_tx, in_rx).await;
+    let _ = printer.await;
+    Ok(outcome?)
+}
+
+/// Options for `host`.
+#[derive(Debug, Clone)]
+pub struct HostArgs {
+    /// Table name.
+    pub table: String,
+    /// Preset.
+    pub preset: fairdeal_core::Preset,
+    /// Target score (None: the preset's).
+    pub target: Option<i32>,
+    /// Data directory.
+    pub data_dir: PathBuf,
+    /// Computer strategy.
+    pub bot: Option<String>,
+    /// Listen address.
+    pub listen: Multiaddr,
+    /// LAN discovery.
+    pub mdns: bool,
+    /// Display name.
+    pub name: String,
+}
+
+/// `fairdeal host`.
+///
+/// # Errors
+///
+/// Node failures.
+pub async fn host(a: HostArgs) -> Result<Outcome> {
+    let house = fairdeal_core::HouseRules {
+        target: a.target,
+        ..Default::default()
+    };
+    let opts = NodeOptions {
+        data_dir: a.data_dir,
+        listen: a.listen,
+        mdns: a.mdns,
+        role: Role::Host {
+            table: a.table,
+            preset: a.preset,
+            house,
+        },
+        bot: a.bot,
+        name: a.name,
+    };
+    run_node(opts, false).await
+}
+
+/// `fairdeal play --bots N`: a host and three joiners in this process, over loopback.
+///
+/// # Errors
+///
+/// Node failures.
+pub async fn play_local(
+    preset: fairdeal_core::Preset,
+    target: Option<i32>,
+    bots: usize,
+    data_dir: &Path,
+) -> Result<Outcome> {
+    let listen: Multiaddr = "/ip4/127.0.0.1/tcp/0".parse().map_err(|e| anyhow!("{e}"))?;
+    let secret = store::identity_secret(&data_dir.join("seat0"), random32)?;
+    let house = fairdeal_core::HouseRules {
+        target,
+        ..Default::default()
+    };
+    let host_bot = (bots >= 4).then(|| "expert".to_owned());
+    let opts = NodeOptions {
+        data_dir: data_dir.join("seat0"),
+        listen: listen.clone(),
+        mdns: false,
+        role: Role::Host {
+            table: "local".to_owned(),
+            preset,
+            house,
+        },
+        bot: host_bot,
+        name: if bots >= 4 {
+            "Computer South".to_owned()
+        } else {
+            "You".to_owned()
+        },
+    };
+    let (ev_tx, mut ev_rx) = mpsc::channel(256);
+    let (_in_tx, in_rx) = mpsc::channel(16);
+    let host = tokio::spawn(node::run(opts, secret, random32(), ev_tx, in_rx));
+    let address = loop {
+        match ev_rx.recv().await {
+            Some(NodeEvent::Listening(a)) => break a,
+            Some(_) => {}
+            None => return Err(anyhow!("the host stopped before listening")),
+        }
+    };
+    tokio::spawn(async move { while ev_rx.recv().await.is_some() {} });
+    let names = ["Computer West", "Computer North", "Computer East"];
+    let mut joiners = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let opts = NodeOptions {
+            data_dir: data_dir.join(format!("seat{}", i + 1)),
+            listen: listen.clone(),
+            mdns: false,
+            role: Role::Join {
+                address: Some(address.clone()),
+                table: None,
+            },
+            bot: Some("expert".to_owned()),
+            name: (*name).to_owned(),
+        };
+        joiners.push(tokio::spawn(run_node(opts, true)));
+    }
+    let outcome = host.await.map_err(|e| anyhow!("{e}"))??;
+    for j in joiners {
+        let _ = j.await;
+    }
+    Ok(outcome)
+}
+
+/// `fairdeal verify GAMELOG`: prints a short report; the last line is `verified: ...` or
+/// `FAULT: ...`. Returns whether the log verified.
+///
+/// # Errors
+///
+/// A failure to write.
+pub fn verify(path: &Path, out: &mut impl Write) -> Result<bool> {
+    let report = match node::replay_log(path) {
+        Ok(r) => r,
+        Err(e) => {
+            writeln!(out, "FAULT: {e}")?;
+            return Ok(false);
+        }
+    };
+    writeln!(
+        out,
+        "log: {} records{}",
+        report.records,
+        if report.torn_bytes > 0 {
+            format!(
+                " (a torn last record of {} bytes ignored)",
+                report.torn_bytes
+            )
+        } else {
+            String::new()
+        }
+    )?;
+    writeln!(
+        out,
+        "hands verified: {} ({} shuffle steps recomputed, {} card openings checked, {} moves checked)",
+        report.hands, report.shuffles, report.openings, report.moves
+    )?;
+    writeln!(
+        out,
+        "totals: team A {}, team B {}",
+        report.totals[0], report.totals[1]
+    )?;
+    if let Some((seat, fault)) = report.fault {
+        let who = seat.map_or_else(
+            || "no seat can be named".to_owned(),
+            |s| {
+                format!(
+                    "seat {}",
+                    fairdeal_core::Seat::from_index(usize::from(s)).name()
+                )
+            },
+        );
+        writeln!(out, "FAULT: {who}: {fault}")?;
+        return Ok(false);
+    }
+    let state = match report.result {
+        Some(GameResult::Won(t)) => format!("game over, team {t} won"),
+        Some(GameResult::Drawn) => "game over, drawn".to_owned(),
+        _ => "game running".to_owned(),
+    };
+    writeln!(
+        out,
+        "verified: {} hands, all signatures, chains, shuffles, openings, moves and scores check out; {state}",
+        report.hands
+    )?;
+    Ok(true)
+}
