@@ -109,3 +109,105 @@ fn four_peers_play_a_whole_game() {
         assert!(finals[0].0[0] >= 2500 || finals[0].0[1] >= 2500);
     }
 }
+
+#[test]
+fn a_peer_rebuilt_from_its_log_mid_game_finishes_with_the_others() {
+    use fairdeal_net::store::{Meta, Record};
+    let preset = Preset::Canasta;
+    let house = HouseRules {
+        target: Some(3000),
+        ..HouseRules::default()
+    };
+    let (s0, i0) = seat(0, true);
+    let mut peers = vec![TableSession::host(
+        s0,
+        [100; 32],
+        i0,
+        Some("expert"),
+        "test",
+        preset,
+        house,
+    )];
+    let host = peers[0].key();
+    let (s2_secret, s2_info) = seat(2, true);
+    let meta2 = Meta {
+        role: "join".into(),
+        me: s2_info.clone(),
+        bot: Some("greedy".into()),
+        master: [102; 32],
+        table: None,
+        host: None,
+    };
+    for i in 1..4u8 {
+        let (s, info) = seat(i, true);
+        let mut p = TableSession::joiner(s, [100 + i; 32], info, Some("greedy"));
+        p.join(host);
+        peers.push(p);
+    }
+    let mut log2 = vec![
+        Record::Meta(Box::new(meta2.clone())),
+        Record::Joined { host: host.0 },
+    ];
+    let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
+    let mut delivered = 0usize;
+    let mut crashed = false;
+    let mut lost = 0usize;
+    let mut back = false;
+    for _round in 0..100_000 {
+        let mut moved = false;
+        for i in 0..peers.len() {
+            while let Some((dest, bytes)) = peers[i].poll_transmit() {
+                moved = true;
+                let targets: Vec<usize> = match dest {
+                    Dest::Peer(k) => keys.iter().position(|x| *x == k).into_iter().collect(),
+                    Dest::Seats => (0..peers.len()).filter(|&j| j != i).collect(),
+                };
+                for j in targets {
+                    if j == 2 && crashed && !back {
+                        // Peer 2 is down: these messages are lost.
+                        lost += 1;
+                        continue;
+                    }
+                    if j == 2 {
+                        log2.push(Record::Recv {
+                            from: keys[i].0,
+                            bytes: bytes.clone(),
+                        });
+                    }
+                    let _ = peers[j].handle_message(keys[i], &bytes);
+                    delivered += 1;
+                }
+            }
+            while peers[i].poll_event().is_some() {}
+        }
+        if delivered > 400 && !crashed {
+            // Crash peer 2 and bring it back from its log.
+            crashed = true;
+            let (rebuilt, _) = fairdeal_net::node::rebuild(s2_secret, &log2).unwrap();
+            peers[2] = rebuilt;
+            continue;
+        }
+        if crashed && !back && !moved {
+            // Back online: the others notice the new connection and resend.
+            back = true;
+            for j in [0usize, 1, 3] {
+                peers[j].peer_connected(keys[2]);
+                peers[2].peer_connected(keys[j]);
+            }
+            moved = true;
+        }
+        if !moved {
+            break;
+        }
+    }
+    assert!(crashed && back && lost > 0);
+
+    for (i, p) in peers.iter().enumerate() {
+        assert!(
+            p.finished().is_some(),
+            "peer {i} did not finish: hand {} waiting {:?}",
+            p.hand_no(),
+            p.waiting_on()
+        );
+    }
+}

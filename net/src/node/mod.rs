@@ -20,10 +20,9 @@ use futures::StreamExt;
 use libp2p::{Multiaddr, PeerId};
 use tokio::sync::mpsc;
 
-use crate::store::Meta;
-use crate::table::{TableEvent, TableSession};
+use crate::table::TableEvent;
 
-pub use self::restore::{VerifyReport, replay_log};
+pub use self::restore::{VerifyReport, rebuild, replay_log, session_from_meta};
 
 /// How this peer takes part.
 #[derive(Debug, Clone)]
@@ -163,9 +162,4 @@ pub async fn run(
             _ = tick.tick() => node.on_tick().await,
         }
     }
-}
-
-/// Helper for the front ends: the `TableSession` constructor used by a node for `meta`.
-pub fn session_for(secret: [u8; 32], meta: &Meta) -> TableSession {
-    restore::session_from_meta(secret, meta)
 }

@@ -11,7 +11,7 @@ use crate::table::msg::house_from_json;
 use crate::table::{TableEvent, TableSession};
 
 /// The session a log's first record describes.
-pub(crate) fn session_from_meta(secret: [u8; 32], meta: &Meta) -> TableSession {
+pub fn session_from_meta(secret: [u8; 32], meta: &Meta) -> TableSession {
     match &meta.table {
         Some((name, preset, house)) => TableSession::host(
             secret,
@@ -28,10 +28,7 @@ pub(crate) fn session_from_meta(secret: [u8; 32], meta: &Meta) -> TableSession {
 
 /// Replays `records` into a fresh session: what it had received, in order, and the person's
 /// moves. The messages it sent are produced again (deterministically) and queued.
-pub(crate) fn rebuild(
-    secret: [u8; 32],
-    records: &[Record],
-) -> Result<(TableSession, Meta), String> {
+pub fn rebuild(secret: [u8; 32], records: &[Record]) -> Result<(TableSession, Meta), String> {
     let Some(Record::Meta(meta)) = records.first() else {
         return Err("the game log does not start with its description".to_owned());
     };

@@ -100,6 +100,9 @@ pub struct TableSession {
     bot: Option<Box<dyn Strategy + Send>>,
     rng: SplitMix64,
     reports: Vec<HandReport>,
+    /// This peer's own hand messages of the previous and current hand, resent to a peer that
+    /// comes back (it may have missed them while away).
+    own_recent: VecDeque<(u32, Vec<u8>)>,
     out: VecDeque<(Dest, Vec<u8>)>,
     events: VecDeque<TableEvent>,
 }
@@ -150,6 +153,7 @@ impl TableSession {
                 seed[0], seed[1], seed[2], seed[3], seed[4], seed[5], seed[6], seed[7],
             ])),
             reports: Vec::new(),
+            own_recent: VecDeque::new(),
             out: VecDeque::new(),
             events: VecDeque::new(),
         }
@@ -339,10 +343,7 @@ impl TableSession {
         if config.seat_of(&peer).is_none() || peer == self.me.key {
             return;
         }
-        let mut msgs = Vec::new();
-        if let Some(hand) = &self.hand {
-            msgs.extend(hand.transcript().iter().map(SignedEnvelope::to_wire));
-        }
+        let msgs: Vec<Vec<u8>> = self.own_recent.iter().map(|(_, b)| b.clone()).collect();
         // Our acceptance too, in case the game has not started for it.
         if let Some(sid) = self.config.as_ref().map(TableConfig::sid) {
             let sig = Identity::from_secret(self.secret).sign(&sid);
@@ -590,7 +591,7 @@ impl TableSession {
         let env = SignedEnvelope::from_wire(bytes)?;
         let header: Envelope = fairdeal_crypto::encoding::decode(&env.bytes)?;
         if header.sid != hand.hctx() {
-            if hand.stage() == Stage::Done && self.early.len() < MAX_EARLY {
+            if matches!(hand.stage(), Stage::Result | Stage::Done) && self.early.len() < MAX_EARLY {
                 // Probably the next hand's: keep it until that hand starts.
                 self.early.push(bytes.to_vec());
             }
@@ -607,9 +608,17 @@ impl TableSession {
             let Some(hand) = &mut self.hand else { return };
             let mut progressed = false;
             while let Some(bytes) = hand.poll_transmit() {
+                self.own_recent.push_back((self.hand_no, bytes.clone()));
                 self.out
                     .push_back((Dest::Seats, TableMsg::Hand { bytes }.encode()));
                 progressed = true;
+            }
+            while self
+                .own_recent
+                .front()
+                .is_some_and(|(h, _)| h + 1 < self.hand_no)
+            {
+                self.own_recent.pop_front();
             }
             let mut complete = None;
             while let Some(event) = hand.poll_event() {
