@@ -88,6 +88,9 @@ pub enum Command {
         /// Your display name.
         #[arg(long, default_value = "Host")]
         name: String,
+        /// Write timing lines here (used by `bench net`).
+        #[arg(long, hide = true)]
+        trace: Option<PathBuf>,
     },
     /// Join a table found on the LAN (--table) or at an address (--address).
     Join {
@@ -109,6 +112,9 @@ pub enum Command {
         /// Your display name.
         #[arg(long, default_value = "Guest")]
         name: String,
+        /// Write timing lines here (used by `bench net`).
+        #[arg(long, hide = true)]
+        trace: Option<PathBuf>,
     },
     /// Four peers over loopback in this process: `--bots 4` computer players only; fewer puts
     /// you in the South seat at the terminal.
@@ -185,6 +191,8 @@ pub enum BenchWhat {
     Rules,
     /// The fair deal: shuffle, hand start, draws, reveals, audit, per node.
     Crypto,
+    /// Four peers on loopback in separate processes: move propagation, hand start, memory.
+    Net,
 }
 
 /// Runs the parsed command line.
@@ -224,6 +232,16 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Bench {
+            what: BenchWhat::Net,
+            ..
+        }) => {
+            let dir =
+                std::env::temp_dir().join(format!("fairdeal-bench-net-{}", std::process::id()));
+            crate::bench_net::net(&mut std::io::stdout().lock(), &dir, "samba", 10_000)?;
+            let _ = std::fs::remove_dir_all(&dir);
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Bench {
             what: BenchWhat::Crypto,
             ..
         }) => {
@@ -258,6 +276,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             listen,
             no_mdns,
             name,
+            trace,
         }) => {
             check_bot(bot.as_deref())?;
             let args = crate::peer::HostArgs {
@@ -270,7 +289,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 mdns: !no_mdns,
                 name,
             };
-            let outcome = runtime()?.block_on(crate::peer::host(args))?;
+            let outcome = runtime()?.block_on(crate::peer::host(args, trace))?;
             println!("{}", crate::peer::game_over_line(&outcome));
             Ok(ExitCode::SUCCESS)
         }
@@ -281,6 +300,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             bot,
             listen,
             name,
+            trace,
         }) => {
             check_bot(bot.as_deref())?;
             let opts = fairdeal_net::node::NodeOptions {
@@ -291,7 +311,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 bot,
                 name,
             };
-            let outcome = runtime()?.block_on(crate::peer::run_node(opts, false))?;
+            let outcome = runtime()?.block_on(crate::peer::run_node_traced(opts, false, trace))?;
             println!("{}", crate::peer::game_over_line(&outcome));
             Ok(ExitCode::SUCCESS)
         }

@@ -3,6 +3,7 @@
 pub mod arena;
 pub mod bench;
 pub mod bench_crypto;
+pub mod bench_net;
 pub mod check;
 pub mod cli;
 pub mod peer;

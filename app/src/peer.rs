@@ -40,6 +40,26 @@ pub fn game_over_line(o: &Outcome) -> String {
 ///
 /// Node failures.
 pub async fn run_node(opts: NodeOptions, quiet: bool) -> Result<Outcome> {
+    run_node_traced(opts, quiet, None).await
+}
+
+/// Like [`run_node`], appending timing lines to `trace` (for `bench net`): `started H ns`,
+/// `dealt H ns`, `moved H I ns`, and at the end `rss KB`.
+///
+/// # Errors
+///
+/// Node failures.
+pub async fn run_node_traced(
+    opts: NodeOptions,
+    quiet: bool,
+    trace: Option<PathBuf>,
+) -> Result<Outcome> {
+    let mut trace_file = match &trace {
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?,
+        )),
+        None => None,
+    };
     let secret =
         store::identity_secret(&opts.data_dir, random32).context("reading the identity")?;
     let (ev_tx, mut ev_rx) = mpsc::channel(256);
@@ -50,10 +70,29 @@ pub async fn run_node(opts: NodeOptions, quiet: bool) -> Result<Outcome> {
         let mut stdin_started = false;
         let mut moves: Vec<fairdeal_core::Move> = Vec::new();
         let (line_tx, mut line_rx) = mpsc::channel::<String>(4);
+        let mut moved_in_hand = 0u32;
         loop {
             tokio::select! {
                 ev = ev_rx.recv() => {
                     let Some(ev) = ev else { break };
+                    if let Some(t) = trace_file.as_mut() {
+                        let ns = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+                        let line = match &ev {
+                            NodeEvent::Table(TableEvent::HandStarted(h)) => {
+                                moved_in_hand = 0;
+                                Some(format!("started {h} {ns}"))
+                            }
+                            NodeEvent::Table(TableEvent::Hand { hand_no, event: fairdeal_net::hand::Event::Dealt }) => Some(format!("dealt {hand_no} {ns}")),
+                            NodeEvent::Table(TableEvent::Hand { hand_no, event: fairdeal_net::hand::Event::Moved { .. } }) => {
+                                moved_in_hand += 1;
+                                Some(format!("moved {hand_no} {moved_in_hand} {ns}"))
+                            }
+                            _ => None,
+                        };
+                        if let Some(line) = line {
+                            let _ = writeln!(t, "{line}");
+                        }
+                    }
                     match ev {
                         NodeEvent::Listening(addr) => {
                             println!("address: {addr}");
@@ -110,10 +149,29 @@ pub async fn run_node(opts: NodeOptions, quiet: bool) -> Result<Outcome> {
                 }
             }
         }
+        trace_file
     });
     let outcome = node::run(opts, secret, random32(), ev_tx, in_rx).await;
-    let _ = printer.await;
+    if let Ok(mut t) = printer.await {
+        if let Some(t) = t.as_mut() {
+            let _ = writeln!(t, "rss {}", peak_rss_kb());
+            let _ = t.flush();
+        }
+    }
     Ok(outcome?)
+}
+
+/// The process's peak resident memory in KiB (Linux), 0 elsewhere.
+pub fn peak_rss_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse().ok())
+        })
+        .unwrap_or(0)
 }
 
 /// Options for `host`.
@@ -142,7 +200,7 @@ pub struct HostArgs {
 /// # Errors
 ///
 /// Node failures.
-pub async fn host(a: HostArgs) -> Result<Outcome> {
+pub async fn host(a: HostArgs, trace: Option<PathBuf>) -> Result<Outcome> {
     let house = fairdeal_core::HouseRules {
         target: a.target,
         ..Default::default()
@@ -159,7 +217,7 @@ pub async fn host(a: HostArgs) -> Result<Outcome> {
         bot: a.bot,
         name: a.name,
     };
-    run_node(opts, false).await
+    run_node_traced(opts, false, trace).await
 }
 
 /// `fairdeal play --bots N`: a host and three joiners in this process, over loopback.

@@ -211,3 +211,32 @@ fn a_peer_rebuilt_from_its_log_mid_game_finishes_with_the_others() {
         );
     }
 }
+
+#[test]
+fn arbitrary_bytes_from_any_peer_never_panic_a_table() {
+    use proptest::prelude::*;
+    let peers = std::cell::RefCell::new(table(Preset::Samba, 2000));
+    // Bring the table into a running hand first.
+    {
+        let mut p = peers.borrow_mut();
+        let keys: Vec<PublicKey> = p.iter().map(TableSession::key).collect();
+        for _ in 0..3 {
+            for i in 0..4 {
+                while let Some((_, bytes)) = p[i].poll_transmit() {
+                    for j in (0..4).filter(|&j| j != i) {
+                        let _ = p[j].handle_message(keys[i], &bytes);
+                    }
+                }
+            }
+        }
+    }
+    let from = peers.borrow()[1].key();
+    proptest!(ProptestConfig::with_cases(300), |(bytes in proptest::collection::vec(any::<u8>(), 0..2000))| {
+        let _ = peers.borrow_mut()[0].handle_message(from, &bytes);
+    });
+    // Wrapped garbage inside a well-formed table message, too.
+    proptest!(ProptestConfig::with_cases(300), |(inner in proptest::collection::vec(any::<u8>(), 0..2000))| {
+        let msg = fairdeal_net::table::msg::TableMsg::Hand { bytes: inner }.encode();
+        let _ = peers.borrow_mut()[0].handle_message(from, &msg);
+    });
+}

@@ -178,7 +178,7 @@ impl Node {
                 }
                 TableEvent::Started(_) => self.dial_missing(),
                 TableEvent::GameOver { .. } => self.finishing = Some(tokio::time::Instant::now()),
-                TableEvent::Hand { .. } => {}
+                TableEvent::Hand { .. } | TableEvent::HandStarted(_) => {}
             }
             let _ = self.events.send(NodeEvent::Table(ev)).await;
         }

@@ -35,6 +35,8 @@ pub enum TableEvent {
     Roster(Box<[Option<SeatInfo>; 4]>),
     /// Every seat signed the configuration: the game starts.
     Started(Box<TableConfig>),
+    /// Hand `hand_no` begins at this peer (its commitment is on the way).
+    HandStarted(u32),
     /// Something happened in hand `hand_no`.
     Hand {
         /// The hand's number (from 1).
@@ -572,6 +574,7 @@ impl TableSession {
             seed,
             table.clone(),
         ));
+        self.events.push_back(TableEvent::HandStarted(self.hand_no));
         // Messages that arrived early for this hand.
         let early = std::mem::take(&mut self.early);
         for bytes in early {
