@@ -109,10 +109,10 @@ pub fn net(out: &mut impl Write, dir: &Path, preset: &str, target: i32) -> Resul
     };
     std::thread::spawn(move || for _ in stdout.lines() {});
     let mut peers = vec![host];
-    for i in 1..4 {
+    for (i, trace) in traces.iter().enumerate().skip(1) {
         let mut args: Vec<String> = vec!["join".into(), "--address".into(), address.clone()];
         args.extend(common(i));
-        peers.push(spawn(&exe, &args, &traces[i])?);
+        peers.push(spawn(&exe, &args, trace)?);
     }
     for p in &mut peers {
         let status = p.wait()?;

@@ -152,11 +152,9 @@ pub async fn run_node_traced(
         trace_file
     });
     let outcome = node::run(opts, secret, random32(), ev_tx, in_rx).await;
-    if let Ok(mut t) = printer.await {
-        if let Some(t) = t.as_mut() {
-            let _ = writeln!(t, "rss {}", peak_rss_kb());
-            let _ = t.flush();
-        }
+    if let Ok(Some(mut t)) = printer.await {
+        let _ = writeln!(t, "rss {}", peak_rss_kb());
+        let _ = t.flush();
     }
     Ok(outcome?)
 }
