@@ -88,6 +88,10 @@ pub enum Command {
         /// Your display name.
         #[arg(long, default_value = "Host")]
         name: String,
+        /// Seconds a silent player may pause the table before the hand is voided and a
+        /// computer player takes the seat.
+        #[arg(long = "grace-secs", default_value_t = 60)]
+        grace_secs: u64,
         /// Write timing lines here (used by `bench net`).
         #[arg(long, hide = true)]
         trace: Option<PathBuf>,
@@ -112,6 +116,9 @@ pub enum Command {
         /// Your display name.
         #[arg(long, default_value = "Guest")]
         name: String,
+        /// Seconds a silent player may pause the table before the hand is voided.
+        #[arg(long = "grace-secs", default_value_t = 60)]
+        grace_secs: u64,
         /// Write timing lines here (used by `bench net`).
         #[arg(long, hide = true)]
         trace: Option<PathBuf>,
@@ -277,6 +284,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             no_mdns,
             name,
             trace,
+            grace_secs,
         }) => {
             check_bot(bot.as_deref())?;
             let args = crate::peer::HostArgs {
@@ -288,6 +296,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 listen,
                 mdns: !no_mdns,
                 name,
+                grace_secs,
             };
             let outcome = runtime()?.block_on(crate::peer::host(args, trace))?;
             println!("{}", crate::peer::game_over_line(&outcome));
@@ -301,6 +310,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             listen,
             name,
             trace,
+            grace_secs,
         }) => {
             check_bot(bot.as_deref())?;
             let opts = fairdeal_net::node::NodeOptions {
@@ -310,6 +320,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 role: fairdeal_net::node::Role::Join { address, table },
                 bot,
                 name,
+                grace_ms: Some(grace_secs * 1000),
             };
             let outcome = runtime()?.block_on(crate::peer::run_node_traced(opts, false, trace))?;
             println!("{}", crate::peer::game_over_line(&outcome));

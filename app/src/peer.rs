@@ -191,6 +191,8 @@ pub struct HostArgs {
     pub mdns: bool,
     /// Display name.
     pub name: String,
+    /// Grace period for a silent seat, in seconds.
+    pub grace_secs: u64,
 }
 
 /// `fairdeal host`.
@@ -214,6 +216,7 @@ pub async fn host(a: HostArgs, trace: Option<PathBuf>) -> Result<Outcome> {
         },
         bot: a.bot,
         name: a.name,
+        grace_ms: Some(a.grace_secs * 1000),
     };
     run_node_traced(opts, false, trace).await
 }
@@ -251,6 +254,7 @@ pub async fn play_local(
         } else {
             "You".to_owned()
         },
+        grace_ms: None,
     };
     let (ev_tx, mut ev_rx) = mpsc::channel(256);
     let (_in_tx, in_rx) = mpsc::channel(16);
@@ -276,6 +280,7 @@ pub async fn play_local(
             },
             bot: Some("expert".to_owned()),
             name: (*name).to_owned(),
+            grace_ms: None,
         };
         joiners.push(tokio::spawn(run_node(opts, true)));
     }

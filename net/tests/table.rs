@@ -240,3 +240,73 @@ fn arbitrary_bytes_from_any_peer_never_panic_a_table() {
         let _ = peers.borrow_mut()[0].handle_message(from, &msg);
     });
 }
+
+#[test]
+fn a_silent_seat_pauses_the_table_then_a_computer_player_takes_it() {
+    let mut peers = table(Preset::Canasta, 2000);
+    let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
+    let mut events = vec![Vec::new(); 4];
+    let mut delivered = 0usize;
+    let mut silent = false;
+    let mut now = 0u64;
+    for _ in 0..200_000 {
+        let mut moved = false;
+        for i in 0..4 {
+            if silent && i == 3 {
+                continue;
+            }
+            while let Some((dest, bytes)) = peers[i].poll_transmit() {
+                moved = true;
+                let targets: Vec<usize> = match dest {
+                    Dest::Peer(k) => keys.iter().position(|x| *x == k).into_iter().collect(),
+                    Dest::Seats => (0..4).filter(|&j| j != i).collect(),
+                };
+                for j in targets {
+                    if silent && j == 3 {
+                        continue;
+                    }
+                    peers[j].handle_message(keys[i], &bytes).unwrap();
+                    delivered += 1;
+                }
+            }
+            while let Some(e) = peers[i].poll_event() {
+                events[i].push(e);
+            }
+        }
+        if delivered > 300 {
+            // East's machine goes away in the middle of the first hand.
+            silent = true;
+        }
+        if !moved {
+            if peers[..3].iter().all(|p| p.finished().is_some()) {
+                break;
+            }
+            now += 30_000;
+            for p in &mut peers[..3] {
+                p.handle_timeout(now);
+            }
+        }
+    }
+    for (i, p) in peers[..3].iter().enumerate() {
+        assert!(p.finished().is_some(), "peer {i} did not finish");
+        assert!(
+            events[i]
+                .iter()
+                .any(|e| matches!(e, TableEvent::Paused(s) if s == &vec![fairdeal_core::Seat::E])),
+            "peer {i}"
+        );
+        assert!(
+            events[i].iter().any(|e| matches!(
+                e,
+                TableEvent::HandVoided {
+                    seat: fairdeal_core::Seat::E,
+                    ..
+                }
+            )),
+            "peer {i}"
+        );
+    }
+    assert_eq!(peers[0].proxy_seat(), Some(fairdeal_core::Seat::E));
+    let totals: Vec<[i32; 2]> = peers[..3].iter().map(TableSession::totals).collect();
+    assert!(totals.iter().all(|t| *t == totals[0]));
+}

@@ -33,6 +33,7 @@ pub(crate) struct Node {
     last_waiting: Vec<Seat>,
     finishing: Option<tokio::time::Instant>,
     prompted: Option<(u32, usize, Phase)>,
+    clock: std::time::Instant,
 }
 
 impl Node {
@@ -122,7 +123,11 @@ impl Node {
             last_waiting: Vec::new(),
             finishing: None,
             prompted: None,
+            clock: std::time::Instant::now(),
         };
+        if let Some(ms) = node.opts.grace_ms {
+            node.session.set_grace_ms(ms);
+        }
         if let Role::Join {
             address: Some(addr),
             ..
@@ -178,7 +183,11 @@ impl Node {
                 }
                 TableEvent::Started(_) => self.dial_missing(),
                 TableEvent::GameOver { .. } => self.finishing = Some(tokio::time::Instant::now()),
-                TableEvent::Hand { .. } | TableEvent::HandStarted(_) => {}
+                TableEvent::HandVoided { .. } => self.dial_missing(),
+                TableEvent::Hand { .. }
+                | TableEvent::HandStarted(_)
+                | TableEvent::Paused(_)
+                | TableEvent::Resumed => {}
             }
             let _ = self.events.send(NodeEvent::Table(ev)).await;
         }
@@ -189,19 +198,13 @@ impl Node {
     fn targets(&self, dest: &Dest) -> Vec<PublicKey> {
         match dest {
             Dest::Peer(k) => vec![*k],
+            Dest::Seats if self.session.config().is_some() => self.session.peers(),
             Dest::Seats => self
                 .session
-                .config()
-                .map(|c| c.seats.to_vec())
-                .unwrap_or_else(|| {
-                    self.session
-                        .roster()
-                        .iter()
-                        .flatten()
-                        .map(|s| s.key)
-                        .collect()
-                })
-                .into_iter()
+                .roster()
+                .iter()
+                .flatten()
+                .map(|s| s.key)
                 .filter(|k| *k != self.my_key)
                 .collect(),
         }
@@ -218,13 +221,11 @@ impl Node {
 
     /// Dials every seat we should be connected to but are not.
     fn dial_missing(&mut self) {
-        let Some(config) = self.session.config() else {
+        if self.session.config().is_none() {
             return;
-        };
-        for key in config.seats {
-            let Some(peer) =
-                peer_of(&key).filter(|p| key != self.my_key && !self.connected.contains(p))
-            else {
+        }
+        for key in self.session.peers() {
+            let Some(peer) = peer_of(&key).filter(|p| !self.connected.contains(p)) else {
                 continue;
             };
             for a in self.book.get(&key).cloned().unwrap_or_default() {
@@ -274,6 +275,8 @@ impl Node {
 
     /// Once a second: report who the table waits for, and redial lost seats.
     pub(crate) async fn on_tick(&mut self) {
+        self.session
+            .handle_timeout(self.clock.elapsed().as_millis() as u64);
         let waiting = self.session.waiting_on();
         if waiting != self.last_waiting {
             self.last_waiting.clone_from(&waiting);

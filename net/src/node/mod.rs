@@ -60,6 +60,8 @@ pub struct NodeOptions {
     pub bot: Option<String>,
     /// Display name.
     pub name: String,
+    /// How long a silent seat may pause the table before its hand is voided (default 60 s).
+    pub grace_ms: Option<u64>,
 }
 
 /// What a node reports to its front end.

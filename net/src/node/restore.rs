@@ -44,7 +44,15 @@ pub fn rebuild(secret: [u8; 32], records: &[Record]) -> Result<(TableSession, Me
                     let _ = session.submit(mv);
                 }
             }
-            Record::Sent { .. } | Record::Meta(_) => {}
+            Record::Sent { bytes } => {
+                // Time-driven decisions are the only ones the log cannot re-derive.
+                if let Ok(crate::table::msg::TableMsg::Timeout { hand_no, seat, .. }) =
+                    crate::table::msg::TableMsg::decode(bytes)
+                {
+                    session.vote_timeout(hand_no, seat);
+                }
+            }
+            Record::Meta(_) => {}
         }
     }
     Ok((session, (**meta).clone()))

@@ -6,7 +6,10 @@
 //! Hand messages for a hand not started yet wait until it starts; a computer player, if any,
 //! plays this seat's turns.
 
+mod absent;
 pub mod msg;
+
+pub use self::absent::DEFAULT_GRACE_MS;
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -37,6 +40,18 @@ pub enum TableEvent {
     Started(Box<TableConfig>),
     /// Hand `hand_no` begins at this peer (its commitment is on the way).
     HandStarted(u32),
+    /// The table waits for these seats (a banner: "North lost connection").
+    Paused(Vec<Seat>),
+    /// Everyone answers again.
+    Resumed,
+    /// The hand was void: `seat` stayed silent past the grace period; a computer player
+    /// takes the seat and the hand is dealt again.
+    HandVoided {
+        /// The voided hand.
+        hand_no: u32,
+        /// The silent seat.
+        seat: Seat,
+    },
     /// Something happened in hand `hand_no`.
     Hand {
         /// The hand's number (from 1).
@@ -98,6 +113,15 @@ pub struct TableSession {
     prev_result: [u8; 32],
     hand: Option<HandSession>,
     early: Vec<Vec<u8>>,
+    /// The current seat identities (a computer player may have replaced one).
+    keys: [PublicKey; 4],
+    grace_ms: u64,
+    waiting: Option<(Vec<Seat>, u64)>,
+    votes: std::collections::BTreeMap<(u32, u8), std::collections::BTreeSet<u8>>,
+    voted: std::collections::BTreeSet<(u32, u8)>,
+    proxy: Option<absent::Proxy>,
+    awaiting_replacement: Option<(u32, u8)>,
+    early_replace: Option<(PublicKey, u32, u8, PublicKey, fairdeal_crypto::Sig)>,
     finished: Option<GameResult>,
     bot: Option<Box<dyn Strategy + Send>>,
     rng: SplitMix64,
@@ -149,6 +173,14 @@ impl TableSession {
             prev_result: [0; 32],
             hand: None,
             early: Vec::new(),
+            keys: [PublicKey([0; 32]); 4],
+            grace_ms: DEFAULT_GRACE_MS,
+            waiting: None,
+            votes: std::collections::BTreeMap::new(),
+            voted: std::collections::BTreeSet::new(),
+            proxy: None,
+            awaiting_replacement: None,
+            early_replace: None,
             finished: None,
             bot: bot.and_then(by_name),
             rng: SplitMix64::new(u64::from_le_bytes([
@@ -339,10 +371,7 @@ impl TableSession {
     /// A connection to `peer` came up: if it is seated, send it what we have of the current
     /// hand (it may be back from a crash; duplicates are ignored).
     pub fn peer_connected(&mut self, peer: PublicKey) {
-        let Some(config) = &self.config else {
-            return;
-        };
-        if config.seat_of(&peer).is_none() || peer == self.me.key {
+        if self.config.is_none() || !self.keys.contains(&peer) || peer == self.me.key {
             return;
         }
         let msgs: Vec<Vec<u8>> = self.own_recent.iter().map(|(_, b)| b.clone()).collect();
@@ -392,6 +421,13 @@ impl TableSession {
                 Ok(())
             }
             TableMsg::Query => Ok(()),
+            TableMsg::Timeout { hand_no, seat, sig } => self.on_timeout(from, hand_no, seat, &sig),
+            TableMsg::Replace {
+                hand_no,
+                seat,
+                key,
+                sig,
+            } => self.on_replace(from, hand_no, seat, key, &sig),
         }
     }
 
@@ -500,6 +536,7 @@ impl TableSession {
             .ok()
             .map(Arc::new);
         self.dealer = config.dealer();
+        self.keys = config.seats;
         self.config = Some(config);
         let sig = Identity::from_secret(self.secret).sign(&sid);
         self.send(
@@ -548,32 +585,39 @@ impl TableSession {
         let (Some(config), Some(table)) = (&self.config, &self.table) else {
             return;
         };
-        let Some(me) = config.seat_of(&self.me.key) else {
+        let Some(me) = self.my_seat_index() else {
             return;
         };
         self.hand_no += 1;
         let sid = config.sid();
         let cfg = HandConfig {
             sid,
-            keys: config.seats,
+            keys: self.keys,
             rules: config.rules(),
             dealer: self.dealer,
             scores: self.totals,
             hand_no: self.hand_no,
             prev_result: self.prev_result,
         };
-        let seed = derive(
-            &self.master,
-            b"hand-seed",
-            &[&sid[..], &self.hand_no.to_le_bytes()].concat(),
-        );
+        let hand_no = self.hand_no.to_le_bytes();
+        let seed = derive(&self.master, b"hand-seed", &[&sid[..], &hand_no].concat());
         self.hand = Some(HandSession::new(
-            cfg,
+            cfg.clone(),
             me,
             Identity::from_secret(self.secret),
             seed,
             table.clone(),
         ));
+        if let Some(p) = &mut self.proxy {
+            let seed = derive(&self.master, b"proxy-seed", &[&sid[..], &hand_no].concat());
+            p.hand = Some(HandSession::new(
+                cfg,
+                p.seat,
+                Identity::from_secret(p.secret),
+                seed,
+                table.clone(),
+            ));
+        }
         self.events.push_back(TableEvent::HandStarted(self.hand_no));
         // Messages that arrived early for this hand.
         let early = std::mem::take(&mut self.early);
@@ -584,33 +628,62 @@ impl TableSession {
     }
 
     fn on_hand_bytes(&mut self, bytes: &[u8]) -> Result<(), TableError> {
-        let Some(hand) = &mut self.hand else {
-            if self.early.len() < MAX_EARLY {
-                self.early.push(bytes.to_vec());
-            }
-            return Ok(());
-        };
         // Route by the envelope's hand context (its sid) without trusting it yet.
         let env = SignedEnvelope::from_wire(bytes)?;
         let header: Envelope = fairdeal_crypto::encoding::decode(&env.bytes)?;
-        if header.sid != hand.hctx() {
-            if matches!(hand.stage(), Stage::Result | Stage::Done) && self.early.len() < MAX_EARLY {
+        let mut handled = false;
+        let mut result = Ok(());
+        let proxy_hand = self.proxy.as_mut().and_then(|p| p.hand.as_mut());
+        for hand in [self.hand.as_mut(), proxy_hand].into_iter().flatten() {
+            if header.sid == hand.hctx() {
+                handled = true;
+                if let Err(e) = hand.handle_message(bytes) {
+                    result = Err(e.into());
+                }
+            }
+        }
+        if !handled {
+            let later = self
+                .hand
+                .as_ref()
+                .is_none_or(|h| matches!(h.stage(), Stage::Result | Stage::Done));
+            if later && self.early.len() < MAX_EARLY {
                 // Probably the next hand's: keep it until that hand starts.
                 self.early.push(bytes.to_vec());
             }
             return Ok(());
         }
-        hand.handle_message(bytes)?;
         self.drain_hand();
-        Ok(())
+        result
     }
 
-    /// Forwards the hand's output, handles its events, and lets the bot play.
+    /// Forwards the hands' output (ours and a computer player's we run, which also reach each
+    /// other here), handles events, and lets the computer players move.
     fn drain_hand(&mut self) {
         loop {
-            let Some(hand) = &mut self.hand else { return };
             let mut progressed = false;
-            while let Some(bytes) = hand.poll_transmit() {
+            let own: Vec<Vec<u8>> = self
+                .hand
+                .as_mut()
+                .map(|h| std::iter::from_fn(|| h.poll_transmit()).collect())
+                .unwrap_or_default();
+            let theirs: Vec<Vec<u8>> = self
+                .proxy
+                .as_mut()
+                .and_then(|p| p.hand.as_mut())
+                .map(|h| std::iter::from_fn(|| h.poll_transmit()).collect())
+                .unwrap_or_default();
+            for bytes in &own {
+                if let Some(h) = self.proxy.as_mut().and_then(|p| p.hand.as_mut()) {
+                    let _ = h.handle_message(bytes);
+                }
+            }
+            for bytes in &theirs {
+                if let Some(h) = self.hand.as_mut() {
+                    let _ = h.handle_message(bytes);
+                }
+            }
+            for bytes in own.into_iter().chain(theirs) {
                 self.own_recent.push_back((self.hand_no, bytes.clone()));
                 self.out
                     .push_back((Dest::Seats, TableMsg::Hand { bytes }.encode()));
@@ -623,6 +696,7 @@ impl TableSession {
             {
                 self.own_recent.pop_front();
             }
+            let Some(hand) = &mut self.hand else { return };
             let mut complete = None;
             while let Some(event) = hand.poll_event() {
                 if let HandEvent::Complete(report) = &event {
@@ -634,6 +708,9 @@ impl TableSession {
                 });
                 progressed = true;
             }
+            if let Some(p) = self.proxy.as_mut().and_then(|p| p.hand.as_mut()) {
+                while p.poll_event().is_some() {}
+            }
             if let Some(report) = complete {
                 self.finish_hand(report);
                 return;
@@ -642,6 +719,15 @@ impl TableSession {
                 && let Some(view) = hand.view()
                 && let Some(mv) = bot.choose(&view, &mut self.rng)
                 && hand.submit(mv).is_ok()
+            {
+                progressed = true;
+            }
+            if let Some(p) = self.proxy.as_mut()
+                && let Some(h) = p.hand.as_mut()
+                && h.my_turn()
+                && let Some(view) = h.view()
+                && let Some(mv) = p.bot.choose(&view, &mut p.rng)
+                && h.submit(mv).is_ok()
             {
                 progressed = true;
             }

@@ -121,6 +121,44 @@ pub enum TableMsg {
     },
     /// What table is this? (LAN discovery: answered with [`Reply::info`]).
     Query,
+    /// The sender has waited past the grace period for `seat` in hand `hand_no` and votes to
+    /// void the hand (signed over [`timeout_digest`]).
+    Timeout {
+        /// The hand.
+        hand_no: u32,
+        /// The silent seat.
+        seat: u8,
+        /// The voter's signature.
+        sig: Sig,
+    },
+    /// After a voided hand, a computer player takes `seat` with the identity `key`; sent by the
+    /// seat that runs it (signed over [`replace_digest`]).
+    Replace {
+        /// The voided hand.
+        hand_no: u32,
+        /// The seat taken over.
+        seat: u8,
+        /// The computer player's identity.
+        key: PublicKey,
+        /// The runner's signature.
+        sig: Sig,
+    },
+}
+
+/// What a timeout vote signs.
+pub fn timeout_digest(sid: &[u8; 32], hand_no: u32, seat: u8) -> [u8; 32] {
+    hash256(
+        b"fairdeal/v1/timeout",
+        &[sid, &hand_no.to_le_bytes(), &[seat]],
+    )
+}
+
+/// What a replacement signs.
+pub fn replace_digest(sid: &[u8; 32], hand_no: u32, seat: u8, key: &PublicKey) -> [u8; 32] {
+    hash256(
+        b"fairdeal/v1/replace",
+        &[sid, &hand_no.to_le_bytes(), &[seat], &key.0],
+    )
 }
 
 /// What a table announces to the LAN.
