@@ -76,9 +76,6 @@ impl TableSession {
         if now_ms.saturating_sub(since) < self.grace_ms {
             return;
         }
-        let Some(sid) = self.config.as_ref().map(super::msg::TableConfig::sid) else {
-            return;
-        };
         let me = self.my_seat_index();
         for seat in waiting {
             let s = seat.index() as u8;
