@@ -189,3 +189,29 @@ fn a_peer_killed_mid_hand_restarts_from_its_log_and_the_game_finishes() {
         assert!(ok, "{}: {text}", s.display());
     }
 }
+
+#[test]
+fn a_peer_gone_for_good_is_replaced_by_a_computer_player_and_the_game_finishes() {
+    let d = dir("gone");
+    let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
+    let (mut h, address) = host(&seats[0], "1000");
+    let mut joins: Vec<Child> = seats[1..].iter().map(|s| join(s, &address)).collect();
+    let start = Instant::now();
+    while records(&seats[3]) < 60_000 && start.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // East leaves and never comes back.
+    joins[2].kill().unwrap();
+    let _ = joins[2].wait();
+    assert!(
+        wait(&mut h, Duration::from_secs(240)),
+        "host did not finish without East"
+    );
+    for j in &mut joins[..2] {
+        assert!(wait(j, Duration::from_secs(60)), "a joiner did not finish");
+    }
+    for s in &seats[..3] {
+        let (ok, text) = verify(s);
+        assert!(ok, "{}: {text}", s.display());
+    }
+}
