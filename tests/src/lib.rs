@@ -1,1 +1,2 @@
-//! Helpers shared by the cross-crate integration tests in `tests/tests/`.
+//! Cross-crate integration tests live in `tests/tests/`; this library is empty on purpose (the
+//! package exists to depend on every crate at once).
