@@ -11,7 +11,7 @@ use fairdeal_core::{HouseRules, Preset, Rules};
 #[derive(Debug, Parser)]
 #[command(name = "fairdeal", version, about)]
 pub struct Cli {
-    /// What to do (without one: play).
+    /// What to do (without one: open the desktop client).
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -356,12 +356,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         None => {
-            crate::terminal::play(
-                Preset::Samba,
-                clock_seed(),
-                &mut std::io::stdin().lock(),
-                &mut std::io::stdout().lock(),
-            )?;
+            crate::gui::run()?;
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -6,6 +6,7 @@ pub mod bench_crypto;
 pub mod bench_net;
 pub mod check;
 pub mod cli;
+pub mod gui;
 pub mod peer;
 pub mod selfplay;
 pub mod terminal;

@@ -61,6 +61,8 @@ pub struct HandReport {
     pub openings_checked: usize,
     /// Order-independent hash of every message of the hand.
     pub transcript_root: [u8; 32],
+    /// The score item by item, team A and B (from the true hands).
+    pub breakdown: [fairdeal_core::TeamScore; 2],
 }
 
 /// A seat named as a cheat, with the signed evidence.
@@ -197,6 +199,7 @@ pub struct HandSession {
     seeds: [Option<[u8; 32]>; 4],
     results: [Option<([u8; 32], [i32; 2])>; 4],
     mine: Option<([u8; 32], [i32; 2])>,
+    breakdown: [fairdeal_core::TeamScore; 2],
     openings_checked: usize,
     out: VecDeque<Vec<u8>>,
     events: VecDeque<Event>,
@@ -281,6 +284,7 @@ impl HandSession {
             seeds: [None; 4],
             results: [None; 4],
             mine: None,
+            breakdown: Default::default(),
             openings_checked: 0,
             out: VecDeque::new(),
             events: VecDeque::new(),
@@ -734,6 +738,7 @@ impl HandSession {
                             shuffles_checked: 4,
                             openings_checked: self.openings_checked,
                             transcript_root: root,
+                            breakdown: self.breakdown,
                         }));
                     }
                 }
@@ -1157,7 +1162,8 @@ impl HandSession {
 
     fn finish_audit(&mut self) {
         match replay::replay(self) {
-            Ok(scores) => {
+            Ok((scores, breakdown)) => {
+                self.breakdown = breakdown;
                 let root = self.transcript_root();
                 self.mine = Some((root, scores));
                 self.stage = Stage::Result;

@@ -10,7 +10,9 @@ use super::{HandSession, card_of_id};
 type Finding = (Option<u8>, Fault);
 
 /// Audits and replays the hand; returns the scores from the true hands.
-pub(super) fn replay(s: &HandSession) -> Result<[i32; 2], Finding> {
+pub(super) fn replay(
+    s: &HandSession,
+) -> Result<([i32; 2], [fairdeal_core::TeamScore; 2]), Finding> {
     let none = (None, Fault::ShuffleMismatch);
     let [Some(c0), Some(c1), Some(c2), Some(c3)] = &s.commits else {
         return Err(none);
@@ -68,5 +70,11 @@ pub(super) fn replay(s: &HandSession) -> Result<[i32; 2], Finding> {
     if !pos.is_over() {
         return Err(none);
     }
-    Ok(pos.hand_scores())
+    Ok((
+        pos.hand_scores(),
+        [
+            pos.team_score(fairdeal_core::Team::A),
+            pos.team_score(fairdeal_core::Team::B),
+        ],
+    ))
 }

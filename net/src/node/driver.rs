@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use fairdeal_core::{Move, Phase, Seat};
+use fairdeal_core::{Move, Seat};
 use fairdeal_crypto::PublicKey;
 use futures::StreamExt;
 use libp2p::multiaddr::Protocol;
@@ -32,7 +32,7 @@ pub(crate) struct Node {
     queried: BTreeSet<PeerId>,
     last_waiting: Vec<Seat>,
     finishing: Option<tokio::time::Instant>,
-    prompted: Option<(u32, usize, Phase)>,
+    prompted: Option<u64>,
     clock: std::time::Instant,
 }
 
@@ -234,26 +234,34 @@ impl Node {
         }
     }
 
-    /// Shows a person their turn once per state.
+    /// Shows a person the table whenever it changes, and their turn once per state.
     async fn prompt_person(&mut self) {
         if self.opts.bot.is_some() {
             return;
         }
-        let Some(view) = self
-            .session
-            .hand()
-            .filter(|h| h.my_turn())
-            .and_then(|h| h.view())
-        else {
+        let Some(hand) = self.session.hand() else {
             return;
         };
-        let key = (
-            self.session.hand_no(),
-            view.pile().len() + 1000 * view.hand().len(),
-            view.phase(),
-        );
-        if self.prompted != Some(key) {
-            self.prompted = Some(key);
+        let Some(view) = hand.view() else { return };
+        let key = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            self.session.hand_no().hash(&mut h);
+            view.position().public_state().hash(&mut h);
+            view.hand().hash(&mut h);
+            view.turn_state().hash(&mut h);
+            h.finish()
+        };
+        if self.prompted == Some(key) {
+            return;
+        }
+        self.prompted = Some(key);
+        let mine = hand.my_turn();
+        let _ = self
+            .events
+            .send(NodeEvent::View(Box::new(view.clone())))
+            .await;
+        if mine {
             let _ = self.events.send(NodeEvent::YourTurn(Box::new(view))).await;
         }
     }

@@ -79,6 +79,8 @@ pub enum NodeEvent {
     Status(String),
     /// It is this seat's turn (a person plays it): what the seat sees.
     YourTurn(Box<fairdeal_core::PlayerView>),
+    /// What this seat sees changed (a person plays it).
+    View(Box<fairdeal_core::PlayerView>),
 }
 
 /// What a front end can ask of a node.

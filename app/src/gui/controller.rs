@@ -1,0 +1,119 @@
+//! The bridge between the UI thread and the network: a tokio runtime on a background thread
+//! runs the nodes; the UI sends intents with `try_send` and drains events without blocking.
+
+use std::path::PathBuf;
+
+use anyhow::{Result, anyhow};
+use fairdeal_core::Preset;
+use fairdeal_net::node::{self, Intent, NodeEvent, NodeOptions, Role};
+use tokio::sync::mpsc;
+
+use crate::peer::random32;
+
+/// A running game seen from the UI thread.
+pub struct Connection {
+    /// Intents to the local seat's node.
+    pub intents: mpsc::Sender<Intent>,
+    /// Events from it (drained in `App::logic`).
+    pub events: mpsc::Receiver<NodeEvent>,
+}
+
+/// Starts a local table: this player at South, three computer players of `difficulty`, over
+/// loopback, with the game logs under `data_dir`. `repaint` is called after every event.
+///
+/// # Errors
+///
+/// The runtime cannot start.
+pub fn start_local(
+    preset: Preset,
+    difficulty: &str,
+    name: &str,
+    data_dir: PathBuf,
+    repaint: impl Fn() + Send + Sync + 'static,
+) -> Result<Connection> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let (ui_tx, ui_rx) = mpsc::channel(1024);
+    let (in_tx, in_rx) = mpsc::channel(64);
+    let difficulty = difficulty.to_owned();
+    let name = name.to_owned();
+    // A fresh folder per game: each game has its own log.
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let game_dir = data_dir.join(format!("game-{stamp}"));
+    let secret = fairdeal_net::store::identity_secret(&data_dir.join("me"), random32)
+        .map_err(|e| anyhow!("{e}"))?;
+    std::thread::Builder::new()
+        .name("fairdeal-net".to_owned())
+        .spawn(move || {
+            runtime.block_on(async move {
+                let listen: libp2p::Multiaddr = match "/ip4/127.0.0.1/tcp/0".parse() {
+                    Ok(a) => a,
+                    Err(_) => return,
+                };
+                let (ev_tx, mut ev_rx) = mpsc::channel(1024);
+                let host = NodeOptions {
+                    data_dir: game_dir.join("seat0"),
+                    listen: listen.clone(),
+                    mdns: false,
+                    role: Role::Host {
+                        table: "local".to_owned(),
+                        preset,
+                        house: Default::default(),
+                    },
+                    bot: None,
+                    name,
+                    grace_ms: None,
+                };
+                // The player's identity lives outside the game folder.
+                let _ = std::fs::create_dir_all(game_dir.join("seat0"));
+                let _ = std::fs::write(game_dir.join("seat0").join("identity.key"), secret);
+                let host_task = tokio::spawn(node::run(host, secret, random32(), ev_tx, in_rx));
+                let mut address = None;
+                while let Some(ev) = ev_rx.recv().await {
+                    if let NodeEvent::Listening(a) = &ev {
+                        address = Some(a.clone());
+                        break;
+                    }
+                }
+                let Some(address) = address else { return };
+                for (i, seat) in ["West", "North", "East"].iter().enumerate() {
+                    let opts = NodeOptions {
+                        data_dir: game_dir.join(format!("seat{}", i + 1)),
+                        listen: listen.clone(),
+                        mdns: false,
+                        role: Role::Join {
+                            address: Some(address.clone()),
+                            table: None,
+                        },
+                        bot: Some(difficulty.clone()),
+                        name: format!("Computer {seat}"),
+                        grace_ms: None,
+                    };
+                    let secret = random32();
+                    let (tx, mut rx) = mpsc::channel(256);
+                    let (_itx, irx) = mpsc::channel(4);
+                    tokio::spawn(async move {
+                        let keep = _itx;
+                        let _ = node::run(opts, secret, random32(), tx, irx).await;
+                        drop(keep);
+                    });
+                    tokio::spawn(async move { while rx.recv().await.is_some() {} });
+                }
+                while let Some(ev) = ev_rx.recv().await {
+                    if ui_tx.send(ev).await.is_err() {
+                        break;
+                    }
+                    repaint();
+                }
+                let _ = host_task.await;
+            });
+        })?;
+    Ok(Connection {
+        intents: in_tx,
+        events: ui_rx,
+    })
+}

@@ -1,0 +1,75 @@
+//! The desktop client (eframe/egui). The UI thread renders and sends intents; all IO runs on
+//! a background tokio runtime (see [`controller`]).
+
+pub mod app;
+pub mod cards;
+pub mod controller;
+
+use anyhow::{Result, anyhow};
+
+/// Adds a bundled font (DejaVu Sans, free licence in `app/assets`) after egui's own, so that
+/// the suit symbols ♠♥♦♣ always render.
+pub fn install_fonts(ctx: &eframe::egui::Context) {
+    use eframe::egui::{FontData, FontDefinitions, FontFamily};
+    let mut fonts = FontDefinitions::default();
+    fonts.font_data.insert(
+        "dejavu".to_owned(),
+        std::sync::Arc::new(FontData::from_static(include_bytes!(
+            "../../assets/DejaVuSans.ttf"
+        ))),
+    );
+    for family in [FontFamily::Proportional, FontFamily::Monospace] {
+        fonts
+            .families
+            .entry(family)
+            .or_default()
+            .push("dejavu".to_owned());
+    }
+    ctx.set_fonts(fonts);
+}
+
+/// Whether a display is available (X11 or Wayland).
+pub fn has_display() -> bool {
+    std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
+}
+
+/// The folder for settings-independent data (identity and game logs).
+pub fn data_dir() -> std::path::PathBuf {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".local/share"))
+        })
+        .unwrap_or_else(std::env::temp_dir);
+    base.join("fairdeal")
+}
+
+/// Opens the window and runs until it is closed.
+///
+/// # Errors
+///
+/// No display, or the window cannot be created.
+pub fn run() -> Result<()> {
+    if !has_display() {
+        return Err(anyhow!(
+            "no display found: play in the terminal with `fairdeal terminal`, or at a table with `fairdeal host`/`fairdeal join` (without --bot)"
+        ));
+    }
+    let options = eframe::NativeOptions {
+        viewport: eframe::egui::ViewportBuilder::default()
+            .with_title("fairdeal")
+            .with_inner_size([1180.0, 780.0])
+            .with_min_inner_size([1024.0, 700.0]),
+        ..Default::default()
+    };
+    let dir = data_dir();
+    eframe::run_native(
+        "fairdeal",
+        options,
+        Box::new(move |cc| {
+            install_fonts(&cc.egui_ctx);
+            Ok(Box::new(app::FairdealApp::new(cc, dir)))
+        }),
+    )
+    .map_err(|e| anyhow!("could not open the window: {e}"))
+}
