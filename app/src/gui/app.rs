@@ -40,6 +40,8 @@ pub struct Game {
     view: Option<PlayerView>,
     my_turn: bool,
     selected: Vec<Card>,
+    /// New melds prepared but not yet played (taken from the hand only when played).
+    plan: Vec<Vec<Card>>,
     log: Vec<String>,
     status: String,
     report: Option<(u32, HandReport)>,
@@ -51,10 +53,14 @@ pub struct Game {
 
 /// The app.
 pub struct FairdealApp {
-    settings: Settings,
+    /// Remembered settings.
+    pub settings: Settings,
     data_dir: PathBuf,
     game: Option<Game>,
     error: Option<String>,
+    /// Tests: derive every secret of "Play now" from this seed.
+    seed: Option<u64>,
+    fonts_installed: bool,
 }
 
 const SETTINGS_KEY: &str = "fairdeal-settings";
@@ -71,16 +77,20 @@ impl FairdealApp {
             data_dir,
             game: None,
             error: None,
+            seed: None,
+            fonts_installed: false,
         }
     }
 
-    /// The app without storage (tests).
-    pub fn for_tests(data_dir: PathBuf) -> Self {
+    /// The app without storage, its games dealt from `seed` (tests).
+    pub fn for_tests(data_dir: PathBuf, seed: u64) -> Self {
         Self {
             settings: Settings::default(),
             data_dir,
             game: None,
             error: None,
+            seed: Some(seed),
+            fonts_installed: false,
         }
     }
 
@@ -92,6 +102,7 @@ impl FairdealApp {
             &self.settings.difficulty,
             &self.settings.name,
             self.data_dir.clone(),
+            self.seed,
             move || repaint_ctx.request_repaint(),
         ) {
             Ok(conn) => {
@@ -100,6 +111,7 @@ impl FairdealApp {
                     view: None,
                     my_turn: false,
                     selected: Vec::new(),
+                    plan: Vec::new(),
                     log: Vec::new(),
                     status: "Shuffling: every player shuffles the deck in turn…".to_owned(),
                     report: None,
@@ -112,6 +124,11 @@ impl FairdealApp {
             }
             Err(e) => self.error = Some(format!("could not start the game: {e}")),
         }
+    }
+
+    /// The status line (refusals, progress), for tests.
+    pub fn status(&self) -> Option<&str> {
+        self.game.as_ref().map(|g| g.status.as_str())
     }
 
     /// Whether a game is on.
@@ -160,14 +177,13 @@ impl Game {
                     self.show_report = true;
                 }
                 HandEvent::Fault(b) => {
-                    self.status =
-                        format!(
-                            "Cheating detected: {} — {}",
-                            b.offender.map_or("no seat can be named".to_owned(), |s| {
-                                Seat::from_index(usize::from(s)).name().to_owned()
-                            }),
-                            b.fault
-                        );
+                    self.status = format!(
+                        "Cheating detected: {} — {}",
+                        b.offender.map_or("no seat can be named".to_owned(), |s| {
+                            Seat::from_index(usize::from(s)).name().to_owned()
+                        }),
+                        b.fault
+                    );
                 }
             },
             NodeEvent::Table(TableEvent::GameOver { totals, result }) => {
@@ -193,6 +209,7 @@ impl Game {
         }
         self.my_turn = false;
         self.selected.clear();
+        self.plan.clear();
     }
 }
 
@@ -212,8 +229,19 @@ impl eframe::App for FairdealApp {
 }
 
 impl FairdealApp {
+    /// Takes network events, then draws (what a frame does; used by tests).
+    pub fn draw_and_pump(&mut self, ui: &mut Ui) {
+        self.pump();
+        self.draw(ui);
+    }
+
     /// Draws the whole window.
     pub fn draw(&mut self, ui: &mut Ui) {
+        if !self.fonts_installed {
+            // The suit symbols need the bundled font (it applies from the next frame).
+            super::install_fonts(ui.ctx());
+            self.fonts_installed = true;
+        }
         let fill = ui.visuals().panel_fill;
         ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
         egui::Frame::central_panel(ui.style()).show(ui, |ui| {
@@ -238,26 +266,30 @@ impl FairdealApp {
             }
             ui.add_space(16.0);
             egui::Grid::new("settings").num_columns(2).spacing([12.0, 8.0]).show(ui, |ui| {
-                ui.label("Your name");
-                ui.text_edit_singleline(&mut self.settings.name);
+                let l = ui.label("Your name");
+                ui.text_edit_singleline(&mut self.settings.name).labelled_by(l.id);
                 ui.end_row();
-                ui.label("Game");
+                let l = ui.label("Game");
                 egui::ComboBox::from_id_salt("preset")
                     .selected_text(self.settings.preset.name())
                     .show_ui(ui, |ui| {
                         for p in Preset::ALL {
                             ui.selectable_value(&mut self.settings.preset, p, p.name());
                         }
-                    });
+                    })
+                    .response
+                    .labelled_by(l.id);
                 ui.end_row();
-                ui.label("Computer players");
+                let l = ui.label("Computer players");
                 egui::ComboBox::from_id_salt("difficulty")
                     .selected_text(self.settings.difficulty.clone())
                     .show_ui(ui, |ui| {
                         for d in ["easy", "medium", "hard"] {
                             ui.selectable_value(&mut self.settings.difficulty, d.to_owned(), d);
                         }
-                    });
+                    })
+                    .response
+                    .labelled_by(l.id);
                 ui.end_row();
             });
             ui.add_space(12.0);
@@ -354,7 +386,7 @@ impl FairdealApp {
             let pile = view.pile();
             ui.label(format!("Pile {}", pile.len()));
             if let Some(&top) = pile.last() {
-                cards::card(ui, top, HAND, false);
+                cards::card(ui, top, HAND, false, "on the pile");
             }
             if view.pile_frozen_for(us) {
                 ui.colored_label(Color32::from_rgb(60, 140, 220), "❄ frozen for us");
@@ -380,7 +412,11 @@ impl FairdealApp {
         }
         ui.separator();
         // Hand.
-        let mut hand: Vec<Card> = view.hand().iter().collect();
+        let mut rest = view.hand().clone();
+        for c in g.plan.iter().flatten() {
+            rest.remove(*c);
+        }
+        let mut hand: Vec<Card> = rest.iter().collect();
         hand.sort_by_key(cards::sort_key);
         ui.label(RichText::new(format!("Your hand ({})", hand.len())).strong());
         let mut selected_count = std::collections::BTreeMap::<Card, usize>::new();
@@ -393,7 +429,7 @@ impl FairdealApp {
                 let k = shown.entry(c).or_default();
                 let is_sel = *k < selected_count.get(&c).copied().unwrap_or(0);
                 *k += 1;
-                if cards::card(ui, c, HAND, is_sel).clicked() {
+                if cards::card(ui, c, HAND, is_sel, "in your hand").clicked() {
                     if is_sel {
                         if let Some(p) = g.selected.iter().position(|x| *x == c) {
                             g.selected.remove(p);
@@ -404,6 +440,18 @@ impl FairdealApp {
                 }
             }
         });
+        if !g.plan.is_empty() {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(RichText::new("Plan:").strong());
+                for m in &g.plan {
+                    egui::Frame::group(ui.style()).show(ui, |ui| {
+                        for &c in m {
+                            cards::card(ui, c, SMALL, false, "planned");
+                        }
+                    });
+                }
+            });
+        }
         ui.add_space(8.0);
         actions_ui(ui, g, &view);
         if !g.status.is_empty() {
@@ -447,7 +495,7 @@ fn melds_ui(
                         let mut shown: Vec<Card> = m.cards().to_vec();
                         shown.sort_by_key(cards::sort_key);
                         for c in shown {
-                            cards::card(ui, c, SMALL, false);
+                            cards::card(ui, c, SMALL, false, "in a meld");
                         }
                     });
                     let tag = if m.is_samba() {
@@ -523,6 +571,35 @@ fn actions_ui(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
                 }));
             }
             if ui
+                .add_enabled(
+                    !sel.is_empty(),
+                    egui::Button::new("Plan selected as a new meld (P)"),
+                )
+                .clicked()
+                || (!sel.is_empty() && ui.input(|i| i.key_pressed(egui::Key::P)))
+            {
+                g.plan.push(sel.clone());
+                g.selected.clear();
+            }
+            if !g.plan.is_empty() {
+                let points: i32 = g.plan.iter().flatten().map(|c| c.points()).sum();
+                let need = view.minimum_needed(me.team());
+                let label = if need > 0 {
+                    format!("Play plan ({points} of {need} needed) (Enter)")
+                } else {
+                    format!("Play plan ({points} points) (Enter)")
+                };
+                if ui.button(label).clicked() || ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                    chosen = Some(Move::Meld(fairdeal_core::Plan {
+                        new: g.plan.clone(),
+                        ..Default::default()
+                    }));
+                }
+                if ui.button("Undo planned meld").clicked() {
+                    g.plan.pop();
+                }
+            }
+            if ui
                 .add_enabled(sel.len() == 1, egui::Button::new("Discard selected (X)"))
                 .clicked()
                 || (sel.len() == 1 && ui.input(|i| i.key_pressed(egui::Key::X)))
@@ -547,10 +624,20 @@ fn actions_ui(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
     });
     ui.collapsing("Hints: every legal move", |ui| {
         if let Some(open) = view.opening_hint() {
-            ui.label(format!("A legal way to open: {}", open.describe(me)));
+            ui.horizontal(|ui| {
+                ui.label(format!("A legal way to open: {}", open.describe(me)));
+                if ui.small_button("Play it").clicked() {
+                    chosen = Some(open.clone());
+                }
+            });
         }
         if let Some(finish) = view.find_finish() {
-            ui.label(format!("A legal finish: {}", finish.describe(me)));
+            ui.horizontal(|ui| {
+                ui.label(format!("A legal finish: {}", finish.describe(me)));
+                if ui.small_button("Play it").clicked() {
+                    chosen = Some(finish.clone());
+                }
+            });
         }
         egui::ScrollArea::vertical()
             .max_height(160.0)

@@ -20,8 +20,9 @@ fn ink(card: Card) -> Color32 {
     }
 }
 
-/// Draws `card` at `size`; `selected` lifts and outlines it. Returns the click response.
-pub fn card(ui: &mut Ui, card: Card, size: Vec2, selected: bool) -> Response {
+/// Draws `card` at `size`; `selected` lifts and outlines it; `place` ends its accessible name
+/// ("in your hand", "on the pile"). Returns the click response.
+pub fn card(ui: &mut Ui, card: Card, size: Vec2, selected: bool, place: &str) -> Response {
     let (mut rect, response) = ui.allocate_exact_size(size, Sense::click());
     if selected {
         rect = rect.translate(Vec2::new(0.0, -8.0));
@@ -56,9 +57,9 @@ pub fn card(ui: &mut Ui, card: Card, size: Vec2, selected: bool) -> Response {
         }
     }
     let name = if card.is_hidden() {
-        "hidden card".to_owned()
+        format!("hidden card {place}")
     } else {
-        card.label()
+        format!("{} {place}", card.label())
     };
     response
         .widget_info(|| egui::WidgetInfo::selected(egui::Role::CheckBox, true, selected, &name));

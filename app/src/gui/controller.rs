@@ -29,8 +29,24 @@ pub fn start_local(
     difficulty: &str,
     name: &str,
     data_dir: PathBuf,
+    seed: Option<u64>,
     repaint: impl Fn() + Send + Sync + 'static,
 ) -> Result<Connection> {
+    // Secrets from the OS, or (tests) all derived from one seed so the game replays exactly.
+    let mut counter = 0u64;
+    let mut fresh = move || -> [u8; 32] {
+        match seed {
+            Some(s) => {
+                counter += 1;
+                let mut b = [0u8; 32];
+                b[..8].copy_from_slice(&s.to_le_bytes());
+                b[8..16].copy_from_slice(&counter.to_le_bytes());
+                b
+            }
+            None => random32(),
+        }
+    };
+    let secrets: Vec<[u8; 32]> = (0..8).map(|_| fresh()).collect();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -71,7 +87,7 @@ pub fn start_local(
                 // The player's identity lives outside the game folder.
                 let _ = std::fs::create_dir_all(game_dir.join("seat0"));
                 let _ = std::fs::write(game_dir.join("seat0").join("identity.key"), secret);
-                let host_task = tokio::spawn(node::run(host, secret, random32(), ev_tx, in_rx));
+                let host_task = tokio::spawn(node::run(host, secret, secrets[1], ev_tx, in_rx));
                 let mut address = None;
                 while let Some(ev) = ev_rx.recv().await {
                     if let NodeEvent::Listening(a) = &ev {

@@ -6,10 +6,11 @@ pub mod cards;
 pub mod controller;
 
 use anyhow::{Result, anyhow};
+use eframe::egui;
 
 /// Adds a bundled font (DejaVu Sans, free licence in `app/assets`) after egui's own, so that
 /// the suit symbols ♠♥♦♣ always render.
-pub fn install_fonts(ctx: &eframe::egui::Context) {
+pub fn install_fonts(ctx: &egui::Context) {
     use eframe::egui::{FontData, FontDefinitions, FontFamily};
     let mut fonts = FontDefinitions::default();
     fonts.font_data.insert(
@@ -56,7 +57,7 @@ pub fn run() -> Result<()> {
         ));
     }
     let options = eframe::NativeOptions {
-        viewport: eframe::egui::ViewportBuilder::default()
+        viewport: egui::ViewportBuilder::default()
             .with_title("fairdeal")
             .with_inner_size([1180.0, 780.0])
             .with_min_inner_size([1024.0, 700.0]),
@@ -66,10 +67,7 @@ pub fn run() -> Result<()> {
     eframe::run_native(
         "fairdeal",
         options,
-        Box::new(move |cc| {
-            install_fonts(&cc.egui_ctx);
-            Ok(Box::new(app::FairdealApp::new(cc, dir)))
-        }),
+        Box::new(move |cc| Ok(Box::new(app::FairdealApp::new(cc, dir)))),
     )
     .map_err(|e| anyhow!("could not open the window: {e}"))
 }
