@@ -52,13 +52,8 @@ impl Expert {
     }
 
     fn play_phase(view: &PlayerView, moves: &[Move]) -> Option<Move> {
-        if let Some(out) = moves.iter().find(|m| matches!(m, Move::GoOut { .. })) {
-            return Some(out.clone());
-        }
-        if view.rules().must_ask
-            && let Some(ask) = moves.iter().find(|m| matches!(m, Move::AskPartner {}))
-        {
-            return Some(ask.clone());
+        if let Some(mv) = super::go_out_or_ask(view, moves) {
+            return Some(mv);
         }
         if let Some(lay) = moves.iter().find(|m| matches!(m, Move::LayRedThrees(_))) {
             return Some(lay.clone());

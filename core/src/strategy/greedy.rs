@@ -41,13 +41,8 @@ impl Strategy for Greedy {
             }
             _ => {}
         }
-        if let Some(out) = moves.iter().find(|m| matches!(m, Move::GoOut { .. })) {
-            return Some(out.clone());
-        }
-        if view.rules().must_ask
-            && let Some(ask) = moves.iter().find(|m| matches!(m, Move::AskPartner {}))
-        {
-            return Some(ask.clone());
+        if let Some(mv) = super::go_out_or_ask(view, moves) {
+            return Some(mv);
         }
         if let Some(best) = moves
             .iter()

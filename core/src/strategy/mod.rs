@@ -43,6 +43,21 @@ impl Strategy for Random {
     }
 }
 
+/// Going out when a legal finish is among `moves`; under the `must_ask` house rule, asking
+/// first. Both players do this before anything else in their play phase.
+pub(crate) fn go_out_or_ask(view: &PlayerView, moves: &[Move]) -> Option<Move> {
+    if let Some(out) = moves.iter().find(|m| matches!(m, Move::GoOut { .. })) {
+        return Some(out.clone());
+    }
+    if view.rules().must_ask {
+        return moves
+            .iter()
+            .find(|m| matches!(m, Move::AskPartner {}))
+            .cloned();
+    }
+    None
+}
+
 /// The strategies by name, for the command line and the client: `random`, `greedy`, `expert`,
 /// and the difficulty levels `easy` (greedy), `medium` (expert with 15 % slips), `hard`
 /// (expert).

@@ -1045,30 +1045,20 @@ impl HandSession {
         } else {
             Vec::new()
         };
+        if !more.is_empty() {
+            // Each red three shown is replaced by the next stock card, dealt privately.
+            self.set_need(Need::Shares {
+                to: Some(seat),
+                positions: more,
+            });
+            return Ok(());
+        }
         match self.script.clone() {
             Some(Script::Deal { k }) => {
-                if more.is_empty() {
-                    self.script = Some(Script::Deal { k: k + 1 });
-                    self.continue_deal()
-                } else {
-                    self.set_need(Need::Shares {
-                        to: Some(seat),
-                        positions: more,
-                    });
-                    Ok(())
-                }
+                self.script = Some(Script::Deal { k: k + 1 });
+                self.continue_deal()
             }
-            Some(Script::Draw { .. }) => {
-                if more.is_empty() {
-                    self.finish_draw()
-                } else {
-                    self.set_need(Need::Shares {
-                        to: Some(seat),
-                        positions: more,
-                    });
-                    Ok(())
-                }
-            }
+            Some(Script::Draw { .. }) => self.finish_draw(),
             None => Err(Fault::OutOfOrder),
         }
     }
