@@ -41,7 +41,7 @@ impl Strategy for Greedy {
             }
             _ => {}
         }
-        if let Some(mv) = super::go_out_or_ask(view, moves) {
+        if let Some(mv) = super::go_out_or_ask(view, &moves) {
             return Some(mv);
         }
         if let Some(best) = moves
