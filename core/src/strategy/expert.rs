@@ -71,16 +71,7 @@ impl Expert {
         if let Some((_, mv)) = best {
             return Some(mv.clone());
         }
-        let discard = moves
-            .iter()
-            .filter_map(|m| {
-                if let Move::Discard(c) = m {
-                    Some(*c)
-                } else {
-                    None
-                }
-            })
-            .min_by_key(|&c| usefulness(view, c) + danger(view, c));
+        let discard = super::discards(moves).min_by_key(|&c| usefulness(view, c) + danger(view, c));
         discard
             .map(Move::Discard)
             .or_else(|| moves.iter().find(|m| matches!(m, Move::Pass {})).cloned())

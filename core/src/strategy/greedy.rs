@@ -54,16 +54,7 @@ impl Strategy for Greedy {
         if let Some(lay) = moves.iter().find(|m| matches!(m, Move::LayRedThrees(_))) {
             return Some(lay.clone());
         }
-        let discard = moves
-            .iter()
-            .filter_map(|m| {
-                if let Move::Discard(c) = m {
-                    Some(*c)
-                } else {
-                    None
-                }
-            })
-            .min_by_key(|&c| usefulness(view, c));
+        let discard = super::discards(&moves).min_by_key(|&c| usefulness(view, c));
         discard
             .map(Move::Discard)
             .or_else(|| moves.into_iter().next())

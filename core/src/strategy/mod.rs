@@ -58,6 +58,14 @@ pub(crate) fn go_out_or_ask(view: &PlayerView, moves: &[Move]) -> Option<Move> {
     None
 }
 
+/// The cards `moves` may discard.
+pub(crate) fn discards(moves: &[Move]) -> impl Iterator<Item = crate::card::Card> + '_ {
+    moves.iter().filter_map(|m| match m {
+        Move::Discard(c) => Some(*c),
+        _ => None,
+    })
+}
+
 /// The strategies by name, for the command line and the client: `random`, `greedy`, `expert`,
 /// and the difficulty levels `easy` (greedy), `medium` (expert with 15 % slips), `hard`
 /// (expert).
