@@ -42,6 +42,7 @@ pub struct Game {
     selected: Vec<Card>,
     /// New melds prepared but not yet played (taken from the hand only when played).
     plan: Vec<Vec<Card>>,
+    moves: TurnMoves,
     log: Vec<String>,
     status: String,
     report: Option<(u32, HandReport)>,
@@ -49,6 +50,14 @@ pub struct Game {
     totals: [i32; 2],
     over: Option<String>,
     waiting: Vec<Seat>,
+}
+
+/// This seat's options for the current turn.
+#[derive(Debug, Clone, Default)]
+struct TurnMoves {
+    legal: Vec<Move>,
+    opening: Option<Move>,
+    finish: Option<Move>,
 }
 
 /// The app.
@@ -112,6 +121,7 @@ impl FairdealApp {
                     my_turn: false,
                     selected: Vec::new(),
                     plan: Vec::new(),
+                    moves: TurnMoves::default(),
                     log: Vec::new(),
                     status: "Shuffling: every player shuffles the deck in turn…".to_owned(),
                     report: None,
@@ -154,6 +164,12 @@ impl Game {
             }
             NodeEvent::YourTurn(v) => {
                 self.my_turn = true;
+                // Worked out once per turn, not once per frame.
+                self.moves = TurnMoves {
+                    legal: v.legal_moves(),
+                    opening: v.opening_hint(),
+                    finish: v.find_finish(),
+                };
                 self.view = Some(*v);
                 self.selected
                     .retain(|c| self.view.as_ref().is_some_and(|v| v.hand().contains(*c)));
@@ -529,7 +545,7 @@ fn actions_ui(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
         ui.weak(format!("{} is playing…", view.actor().name()));
         return;
     }
-    let legal = view.legal_moves();
+    let legal = g.moves.legal.clone();
     let me = view.seat();
     let mut chosen: Option<Move> = None;
     ui.horizontal_wrapped(|ui| match view.phase() {
@@ -623,7 +639,7 @@ fn actions_ui(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
         }
     });
     ui.collapsing("Hints: every legal move", |ui| {
-        if let Some(open) = view.opening_hint() {
+        if let Some(open) = g.moves.opening.clone() {
             ui.horizontal(|ui| {
                 ui.label(format!("A legal way to open: {}", open.describe(me)));
                 if ui.small_button("Play it").clicked() {
@@ -631,7 +647,7 @@ fn actions_ui(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
                 }
             });
         }
-        if let Some(finish) = view.find_finish() {
+        if let Some(finish) = g.moves.finish.clone() {
             ui.horizontal(|ui| {
                 ui.label(format!("A legal finish: {}", finish.describe(me)));
                 if ui.small_button("Play it").clicked() {
