@@ -425,6 +425,9 @@ impl Position {
     }
 
     fn meld_effect(&self, seat: Seat, p: &Plan) -> Result<Effect, Refusal> {
+        if p.is_empty() {
+            return refuse(Code::InvalidGroup, "the plan melds nothing");
+        }
         let hand = self.hand(seat);
         let goes_out = hand.len() == p.cards().count() && !p.is_empty();
         let resolved = plan::resolve(

@@ -328,7 +328,11 @@ impl Position {
     /// A legal plan that opens for the seat to act, if the simple search finds one (a hint).
     pub fn opening_hint(&self) -> Option<Move> {
         let seat = self.turn;
-        let mv = Move::Meld(opening_plan(self, self.hand(seat)));
+        let plan = opening_plan(self, self.hand(seat));
+        if plan.is_empty() || self.has_opened(seat.team()) {
+            return None;
+        }
+        let mv = Move::Meld(plan);
         self.validate(seat, &mv).is_ok().then_some(mv)
     }
 
