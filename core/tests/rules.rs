@@ -572,7 +572,10 @@ fn classic_stock_end_compels_only_a_legal_take() {
 
 #[test]
 fn an_empty_plan_is_refused() {
-    run("samba", json!({}), json!({"melds": {"A": [["KC", "KD", "KH"]], "B": []}}), json!([
-        err(json!({"meld": {}}), "invalid_group")
-    ]));
+    run(
+        "samba",
+        json!({}),
+        json!({"melds": {"A": [["KC", "KD", "KH"]], "B": []}}),
+        json!([err(json!({"meld": {}}), "invalid_group")]),
+    );
 }
