@@ -77,8 +77,19 @@ impl TableSession {
             return;
         }
         let me = self.my_seat_index();
-        for seat in waiting {
-            let s = seat.index() as u8;
+        // The seats we wait for, and the seats they have voted out: a seat waiting on a live
+        // player who is himself stuck behind the silent one agrees with him.
+        let waited: Vec<u8> = waiting.iter().map(|s| s.index() as u8).collect();
+        let mut silent: Vec<u8> = waited.clone();
+        for ((hand, seat), voters) in &self.votes {
+            if *hand == hctx_hand
+                && voters.iter().any(|v| waited.contains(v))
+                && !silent.contains(seat)
+            {
+                silent.push(*seat);
+            }
+        }
+        for s in silent {
             if Some(s) == me || self.proxy.as_ref().is_some_and(|p| p.seat == s) {
                 continue;
             }
