@@ -226,6 +226,7 @@ impl Game {
         self.my_turn = false;
         self.selected.clear();
         self.plan.clear();
+        self.status.clear();
     }
 }
 
