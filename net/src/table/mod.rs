@@ -20,7 +20,7 @@ use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{CardTable, Envelope, Identity, PublicKey, SignedEnvelope};
 
 use self::msg::{Ack, SeatInfo, TableConfig, TableMsg};
-use crate::hand::{Event as HandEvent, HandConfig, HandReport, HandSession, Stage};
+use crate::hand::{Event as HandEvent, HandConfig, HandReport, HandSession};
 
 /// Where a message goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -624,6 +624,8 @@ impl TableSession {
         for bytes in early {
             let _ = self.on_hand_bytes(&bytes);
         }
+        // What this hand did not take belongs to an older hand.
+        self.early.clear();
         self.drain_hand();
     }
 
@@ -643,12 +645,9 @@ impl TableSession {
             }
         }
         if !handled {
-            let later = self
-                .hand
-                .as_ref()
-                .is_none_or(|h| matches!(h.stage(), Stage::Result | Stage::Done));
-            if later && self.early.len() < MAX_EARLY {
-                // Probably the next hand's: keep it until that hand starts.
+            // Maybe the next hand's (another seat voided or finished this one first): keep it,
+            // bounded, until that hand starts; an old hand's message is dropped then.
+            if self.early.len() < MAX_EARLY {
                 self.early.push(bytes.to_vec());
             }
             return Ok(());
