@@ -3,7 +3,7 @@
 use crate::card::{Card, Rank, Suit};
 use crate::cards::Cards;
 use crate::error::{Code, Refusal};
-use crate::position::{Drew, Phase, Position, TurnState};
+use crate::position::{Phase, Position, TurnState};
 use crate::rules::{Preset, RedThreeMode, Rules};
 use crate::seat::Seat;
 
@@ -154,10 +154,7 @@ impl Position {
             pile_frozen: frozen,
             stock,
             melded_before: [false; 4],
-            turn_state: TurnState {
-                drew: Drew::Nothing,
-                ..TurnState::fresh(0, false)
-            },
+            turn_state: TurnState::fresh(0, false),
             end: None,
         })
     }

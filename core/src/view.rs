@@ -14,7 +14,6 @@ use crate::moves::Move;
 use crate::position::{Phase, Position, TurnState};
 use crate::rng::SplitMix64;
 use crate::rules::Rules;
-use crate::score::TeamScore;
 use crate::seat::{Seat, Team};
 
 /// One seat's knowledge of a hand.
@@ -196,15 +195,6 @@ impl PlayerView {
         (self.actor() == self.seat)
             .then(|| self.masked.opening_hint())
             .flatten()
-    }
-
-    /// The running score of `team` from the public melds and red threes only (cards in hand are
-    /// not known until the hand ends).
-    pub fn table_score(&self, team: Team) -> TeamScore {
-        let mut s = self.masked.team_score(team);
-        s.cards_in_hand = 0;
-        s.held_red_threes = 0;
-        s
     }
 }
 
