@@ -321,6 +321,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 bot,
                 name,
                 grace_ms: Some(grace_secs * 1000),
+                hold: false,
+                want: None,
             };
             let outcome = runtime()?.block_on(crate::peer::run_node_traced(opts, false, trace))?;
             println!("{}", crate::peer::game_over_line(&outcome));

@@ -217,6 +217,8 @@ pub async fn host(a: HostArgs, trace: Option<PathBuf>) -> Result<Outcome> {
         bot: a.bot,
         name: a.name,
         grace_ms: Some(a.grace_secs * 1000),
+        hold: false,
+        want: None,
     };
     run_node_traced(opts, false, trace).await
 }
@@ -255,6 +257,8 @@ pub async fn play_local(
             "You".to_owned()
         },
         grace_ms: None,
+        hold: false,
+        want: None,
     };
     let (ev_tx, mut ev_rx) = mpsc::channel(256);
     let (_in_tx, in_rx) = mpsc::channel(16);
@@ -281,6 +285,8 @@ pub async fn play_local(
             bot: Some("expert".to_owned()),
             name: (*name).to_owned(),
             grace_ms: None,
+            hold: false,
+            want: None,
         };
         joiners.push(tokio::spawn(run_node(opts, true)));
     }

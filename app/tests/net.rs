@@ -191,7 +191,6 @@ fn a_peer_killed_mid_hand_restarts_from_its_log_and_the_game_finishes() {
 }
 
 #[test]
-#[ignore = "flaky across processes: about one run in two stalls after the void; see the issue note"]
 fn a_peer_gone_for_good_is_replaced_by_a_computer_player_and_the_game_finishes() {
     let d = dir("gone");
     let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();

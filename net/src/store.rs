@@ -40,6 +40,12 @@ pub struct Meta {
     pub table: Option<(String, fairdeal_core::Preset, String)>,
     /// Joiner: the host's identity, once known.
     pub host: Option<fairdeal_crypto::PublicKey>,
+    /// Host: the game starts when the host says so (not as soon as four are seated).
+    #[serde(default)]
+    pub hold: bool,
+    /// Joiner: the seat asked for.
+    #[serde(default)]
+    pub want: Option<u8>,
 }
 
 /// One record.

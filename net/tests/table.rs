@@ -137,6 +137,8 @@ fn a_peer_rebuilt_from_its_log_mid_game_finishes_with_the_others() {
         master: [102; 32],
         table: None,
         host: None,
+        hold: false,
+        want: None,
     };
     for i in 1..4u8 {
         let (s, info) = seat(i, true);

@@ -83,6 +83,8 @@ pub fn start_local(
                     bot: None,
                     name,
                     grace_ms: None,
+                    hold: false,
+                    want: None,
                 };
                 // The player's identity lives outside the game folder.
                 let _ = std::fs::create_dir_all(game_dir.join("seat0"));
@@ -108,6 +110,8 @@ pub fn start_local(
                         bot: Some(difficulty.clone()),
                         name: format!("Computer {seat}"),
                         grace_ms: None,
+                        hold: false,
+                        want: None,
                     };
                     let secret = random32();
                     let (tx, mut rx) = mpsc::channel(256);

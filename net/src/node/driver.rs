@@ -53,11 +53,28 @@ impl Node {
         }
         let my_key = PublicKey(fairdeal_crypto::Identity::from_secret(secret).public().0);
         let mut swarm = build(secret, opts.mdns)?;
-        swarm.listen_on(opts.listen.clone()).map_err(net)?;
-        // Wait for the first listen address: joiners announce where they can be reached.
+        // A restarted peer listens on its old port when it can: the others still dial it there.
+        let previous = match loaded.records.first() {
+            Some(Record::Meta(meta)) => same_port(&opts.listen, &meta.me.addrs),
+            _ => None,
+        };
+        match previous {
+            Some(addr) if swarm.listen_on(addr.clone()).is_ok() => {}
+            _ => {
+                swarm.listen_on(opts.listen.clone()).map_err(net)?;
+            }
+        }
+        // Every listen address (one per interface): the others are told all of them.
         let mut addrs: Vec<Multiaddr> = Vec::new();
         while addrs.is_empty() {
             if let Some(SwarmEvent::NewListenAddr { address, .. }) = swarm.next().await {
+                addrs.push(address);
+            }
+        }
+        while let Ok(Some(event)) =
+            tokio::time::timeout(Duration::from_millis(100), swarm.next()).await
+        {
+            if let SwarmEvent::NewListenAddr { address, .. } = event {
                 addrs.push(address);
             }
         }
@@ -96,6 +113,8 @@ impl Node {
                     Role::Join { .. } => None,
                 },
                 host: None,
+                hold: opts.hold,
+                want: opts.want,
             };
             log.append(&Record::Meta(Box::new(meta.clone())))?;
             restore::session_from_meta(secret, &meta)
@@ -181,7 +200,14 @@ impl Node {
                     let seats: Vec<SeatInfo> = seats.iter().flatten().cloned().collect();
                     self.learn_addresses(&seats);
                 }
-                TableEvent::Started(_) => self.dial_missing(),
+                TableEvent::Started(_) => {
+                    self.dial_missing();
+                    // Seats are known now: say who is connected already.
+                    let keys: Vec<PublicKey> = self.connected.iter().filter_map(key_of).collect();
+                    for key in keys {
+                        self.report_link(key, true).await;
+                    }
+                }
                 TableEvent::GameOver { .. } => self.finishing = Some(tokio::time::Instant::now()),
                 TableEvent::HandVoided { .. } => self.dial_missing(),
                 TableEvent::Hand { .. }
@@ -266,6 +292,16 @@ impl Node {
         }
     }
 
+    /// A lobby action of the host (logged through the messages it produces).
+    pub(crate) async fn lobby(
+        &mut self,
+        action: impl FnOnce(&mut TableSession) -> Result<(), crate::table::TableError>,
+    ) {
+        if let Err(e) = action(&mut self.session) {
+            let _ = self.events.send(NodeEvent::Refused(e.to_string())).await;
+        }
+    }
+
     /// A person's move.
     pub(crate) async fn play(&mut self, mv: Move) -> Result<(), NodeError> {
         let json = serde_json::to_string(&mv).unwrap_or_default();
@@ -291,6 +327,23 @@ impl Node {
             let _ = self.events.send(NodeEvent::Waiting(waiting)).await;
         }
         self.dial_missing();
+    }
+
+    /// Tells the front end that a seated player's connection came up or went down.
+    async fn report_link(&mut self, key: PublicKey, up: bool) {
+        let seat = match self.session.config() {
+            Some(c) => c.seat_of(&key),
+            None => self
+                .session
+                .roster()
+                .iter()
+                .position(|s| s.as_ref().is_some_and(|s| s.key == key))
+                .map(|i| i as u8),
+        };
+        if let Some(seat) = seat {
+            let seat = Seat::from_index(usize::from(seat));
+            let _ = self.events.send(NodeEvent::Link { seat, up }).await;
+        }
     }
 
     fn set_host(&mut self, key: PublicKey) -> Result<(), NodeError> {
@@ -334,6 +387,7 @@ impl Node {
                     self.set_host(key)?;
                 }
                 self.session.peer_connected(key);
+                self.report_link(key, true).await;
             }
             SwarmEvent::ConnectionClosed {
                 peer_id,
@@ -341,10 +395,9 @@ impl Node {
                 ..
             } => {
                 self.connected.remove(&peer_id);
-                let _ = self
-                    .events
-                    .send(NodeEvent::Status(format!("connection to {peer_id} closed")))
-                    .await;
+                if let Some(key) = key_of(&peer_id) {
+                    self.report_link(key, false).await;
+                }
             }
             SwarmEvent::Behaviour(BehaviourEvent::Rr(RrEvent::Message {
                 peer, message, ..
@@ -410,10 +463,15 @@ impl Node {
                 info: None,
             });
         };
-        self.log.append(&Record::Recv {
-            from: key.0,
-            bytes: request.to_vec(),
-        })?;
+        // A stranger asking what this table is: answered, never logged (the log holds the
+        // game, and strangers must not be able to grow it).
+        let query = matches!(TableMsg::decode(request), Ok(TableMsg::Query));
+        if !query {
+            self.log.append(&Record::Recv {
+                from: key.0,
+                bytes: request.to_vec(),
+            })?;
+        }
         if let Err(e) = self.session.handle_message(key, request) {
             tracing::debug!(%peer, "rejected message: {e}");
         }
@@ -441,5 +499,44 @@ impl Node {
             self.set_host(key)?;
         }
         Ok(())
+    }
+}
+
+/// `listen` with the TCP port of the first of `previous` (text multiaddrs), if any.
+fn same_port(listen: &Multiaddr, previous: &[String]) -> Option<Multiaddr> {
+    let port = previous
+        .iter()
+        .filter_map(|a| a.parse::<Multiaddr>().ok())
+        .find_map(|a| {
+            a.iter().find_map(|p| match p {
+                Protocol::Tcp(port) if port != 0 => Some(port),
+                _ => None,
+            })
+        })?;
+    Some(
+        listen
+            .iter()
+            .map(|p| match p {
+                Protocol::Tcp(_) => Protocol::Tcp(port),
+                other => other,
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_restarted_peer_asks_for_its_old_port() {
+        let listen: Multiaddr = "/ip4/0.0.0.0/tcp/0".parse().unwrap();
+        let old = vec!["/ip4/127.0.0.1/tcp/4242".to_owned()];
+        assert_eq!(
+            same_port(&listen, &old),
+            Some("/ip4/0.0.0.0/tcp/4242".parse().unwrap())
+        );
+        assert_eq!(same_port(&listen, &[]), None);
+        assert_eq!(same_port(&listen, &["garbage".to_owned()]), None);
     }
 }

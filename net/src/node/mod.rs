@@ -6,6 +6,7 @@
 //! received message before it is handled, so a restarted peer rebuilds its state from the
 //! log and the others resend what it may have missed.
 
+mod browse;
 mod codec;
 mod driver;
 mod restore;
@@ -22,6 +23,7 @@ use tokio::sync::mpsc;
 
 use crate::table::TableEvent;
 
+pub use self::browse::{BrowseEvent, FoundTable, browse};
 pub use self::restore::{VerifyReport, rebuild, replay_log, session_from_meta};
 
 /// How this peer takes part.
@@ -62,6 +64,10 @@ pub struct NodeOptions {
     pub name: String,
     /// How long a silent seat may pause the table before its hand is voided (default 60 s).
     pub grace_ms: Option<u64>,
+    /// Host: wait for [`Intent::Start`] instead of starting when four are seated.
+    pub hold: bool,
+    /// Joiner: the seat asked for (0–3, S W N E).
+    pub want: Option<u8>,
 }
 
 /// What a node reports to its front end.
@@ -81,6 +87,13 @@ pub enum NodeEvent {
     YourTurn(Box<fairdeal_core::PlayerView>),
     /// What this seat sees changed (a person plays it).
     View(Box<fairdeal_core::PlayerView>),
+    /// The connection to a seated player came up or went down.
+    Link {
+        /// The seat.
+        seat: fairdeal_core::Seat,
+        /// Connected now.
+        up: bool,
+    },
 }
 
 /// What a front end can ask of a node.
@@ -88,6 +101,10 @@ pub enum NodeEvent {
 pub enum Intent {
     /// Play a move for this seat.
     Play(Move),
+    /// Host, in the lobby: start once four are seated.
+    Start,
+    /// Host, in the lobby: swap the players of two seats (1–3).
+    SwapSeats(u8, u8),
     /// Leave (the node finishes and returns).
     Quit,
 }
@@ -161,6 +178,8 @@ pub async fn run(
             event = node.swarm.select_next_some() => node.on_swarm_event(event).await?,
             intent = intents.recv() => match intent {
                 Some(Intent::Play(mv)) => node.play(mv).await?,
+                Some(Intent::Start) => node.lobby(|s| s.request_start()).await,
+                Some(Intent::SwapSeats(a, b)) => node.lobby(|s| s.swap_seats(a, b)).await,
                 Some(Intent::Quit) | None => return Err(NodeError::Stopped),
             },
             _ = tick.tick() => node.on_tick().await,

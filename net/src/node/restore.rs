@@ -12,7 +12,7 @@ use crate::table::{TableEvent, TableSession};
 
 /// The session a log's first record describes.
 pub fn session_from_meta(secret: [u8; 32], meta: &Meta) -> TableSession {
-    match &meta.table {
+    let mut session = match &meta.table {
         Some((name, preset, house)) => TableSession::host(
             secret,
             meta.master,
@@ -23,7 +23,12 @@ pub fn session_from_meta(secret: [u8; 32], meta: &Meta) -> TableSession {
             house_from_json(house),
         ),
         None => TableSession::joiner(secret, meta.master, meta.me.clone(), meta.bot.as_deref()),
+    };
+    if meta.hold {
+        session.hold_start();
     }
+    session.want_seat(meta.want);
+    session
 }
 
 /// Replays `records` into a fresh session: what it had received, in order, and the person's
@@ -44,14 +49,7 @@ pub fn rebuild(secret: [u8; 32], records: &[Record]) -> Result<(TableSession, Me
                     let _ = session.submit(mv);
                 }
             }
-            Record::Sent { bytes } => {
-                // Time-driven decisions are the only ones the log cannot re-derive.
-                if let Ok(crate::table::msg::TableMsg::Timeout { hand_no, seat, .. }) =
-                    crate::table::msg::TableMsg::decode(bytes)
-                {
-                    session.vote_timeout(hand_no, seat);
-                }
-            }
+            Record::Sent { bytes } => session.replay_sent(bytes),
             Record::Meta(_) => {}
         }
     }

@@ -102,6 +102,12 @@ pub struct TableSession {
     preset: fairdeal_core::Preset,
     house: String,
     roster: [Option<SeatInfo>; 4],
+    /// Host: wait for [`TableSession::request_start`] rather than starting when four sit.
+    hold: bool,
+    /// Host: the start was asked for (computer players may still be on their way).
+    start_requested: bool,
+    /// Joiner: the seat asked for.
+    want: Option<u8>,
     config: Option<TableConfig>,
     accepts: [bool; 4],
     /// Acceptances that arrived before the host's configuration.
@@ -163,6 +169,9 @@ impl TableSession {
             preset: fairdeal_core::Preset::Samba,
             house: "{}".to_owned(),
             roster: Default::default(),
+            hold: false,
+            start_requested: false,
+            want: None,
             config: None,
             accepts: [false; 4],
             pending_accepts: Vec::new(),
@@ -225,6 +234,7 @@ impl TableSession {
             Dest::Peer(host),
             TableMsg::Join {
                 seat: self.me.clone(),
+                want: self.want,
             },
         );
     }
@@ -396,7 +406,7 @@ impl TableSession {
     pub fn handle_message(&mut self, from: PublicKey, bytes: &[u8]) -> Result<(), TableError> {
         let msg = TableMsg::decode(bytes)?;
         match msg {
-            TableMsg::Join { seat } => self.on_join(from, seat),
+            TableMsg::Join { seat, want } => self.on_join(from, seat, want),
             TableMsg::Roster {
                 name,
                 preset,
@@ -431,21 +441,96 @@ impl TableSession {
         }
     }
 
-    fn on_join(&mut self, from: PublicKey, seat: SeatInfo) -> Result<(), TableError> {
+    fn on_join(
+        &mut self,
+        from: PublicKey,
+        seat: SeatInfo,
+        want: Option<u8>,
+    ) -> Result<(), TableError> {
         if !self.is_host || self.config.is_some() || seat.key != from {
             return Err(TableError::Unexpected("join"));
         }
         if !self.roster.iter().flatten().any(|s| s.key == from) {
-            let Some(free) = self.roster.iter().position(Option::is_none) else {
+            let wanted = want
+                .map(usize::from)
+                .filter(|&w| w < 4 && self.roster[w].is_none());
+            let Some(free) = wanted.or_else(|| self.roster.iter().position(Option::is_none)) else {
                 return Err(TableError::Unexpected("join (table full)"));
             };
             self.roster[free] = Some(seat);
         }
         self.broadcast_roster();
-        if self.roster.iter().all(Option::is_some) {
+        self.propose_if_ready();
+        Ok(())
+    }
+
+    fn propose_if_ready(&mut self) {
+        let full = self.roster.iter().all(Option::is_some);
+        if full && (!self.hold || self.start_requested) && self.config.is_none() {
             self.propose();
         }
+    }
+
+    /// Host: start only when [`TableSession::request_start`] is called (a lobby in which the
+    /// host arranges the seats first), not as soon as four are seated.
+    pub fn hold_start(&mut self) {
+        self.hold = true;
+    }
+
+    /// Joiner: ask for seat `seat` (0–3, S W N E) when joining.
+    pub fn want_seat(&mut self, seat: Option<u8>) {
+        self.want = seat;
+    }
+
+    /// Host: start the game as soon as four are seated (now, or when the computer players
+    /// on their way have joined).
+    ///
+    /// # Errors
+    ///
+    /// Not the host, or the game has started.
+    pub fn request_start(&mut self) -> Result<(), TableError> {
+        if !self.is_host || self.config.is_some() {
+            return Err(TableError::Unexpected("start"));
+        }
+        self.start_requested = true;
+        self.propose_if_ready();
         Ok(())
+    }
+
+    /// Host, before the start: swap the players of seats `a` and `b` (1–3; the host keeps
+    /// South), choosing partners.
+    ///
+    /// # Errors
+    ///
+    /// Not the host, the game has started, or a seat out of range.
+    pub fn swap_seats(&mut self, a: u8, b: u8) -> Result<(), TableError> {
+        if !self.is_host || self.config.is_some() || !(1..4).contains(&a) || !(1..4).contains(&b) {
+            return Err(TableError::Unexpected("seat change"));
+        }
+        self.roster.swap(usize::from(a), usize::from(b));
+        self.broadcast_roster();
+        Ok(())
+    }
+
+    /// Seats still free (before the start).
+    pub fn free_seats(&self) -> usize {
+        self.roster.iter().filter(|s| s.is_none()).count()
+    }
+
+    /// Replays a message this peer sent (rebuilding from the log): the host's seating and
+    /// start, and timeout votes, are decisions the received messages cannot re-derive.
+    pub fn replay_sent(&mut self, bytes: &[u8]) {
+        match TableMsg::decode(bytes) {
+            Ok(TableMsg::Roster { seats, .. }) if self.is_host && self.config.is_none() => {
+                self.roster = seats;
+            }
+            Ok(TableMsg::Start { config }) if self.is_host && self.config.is_none() => {
+                self.start_requested = true;
+                let _ = self.on_start(self.me.key, config);
+            }
+            Ok(TableMsg::Timeout { hand_no, seat, .. }) => self.vote_timeout(hand_no, seat),
+            _ => {}
+        }
     }
 
     fn broadcast_roster(&mut self) {

@@ -85,6 +85,9 @@ pub enum TableMsg {
     Join {
         /// The player.
         seat: SeatInfo,
+        /// The seat asked for (0–3, S W N E), if any; the host gives the first free one
+        /// when it is taken or absent.
+        want: Option<u8>,
     },
     /// The host's current seating (sent to everyone after every change).
     Roster {

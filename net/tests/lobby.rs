@@ -1,0 +1,198 @@
+//! The lobby: a host that arranges the seats and starts when it says so, players asking for a
+//! seat, a host rebuilt from its log keeping the seating it chose, and tables found by a
+//! browser over loopback.
+
+#![expect(clippy::unwrap_used, reason = "test set-up")]
+
+use fairdeal_core::{HouseRules, Preset};
+use fairdeal_crypto::{Identity, PublicKey};
+use fairdeal_net::store::{Meta, Record};
+use fairdeal_net::table::msg::SeatInfo;
+use fairdeal_net::table::{Dest, TableEvent, TableSession};
+
+fn seat(i: u8) -> ([u8; 32], SeatInfo) {
+    let secret = [i + 41; 32];
+    (
+        secret,
+        SeatInfo {
+            key: Identity::from_secret(secret).public(),
+            name: format!("p{i}"),
+            bot: true,
+            addrs: Vec::new(),
+        },
+    )
+}
+
+fn house() -> HouseRules {
+    HouseRules {
+        target: Some(1500),
+        ..HouseRules::default()
+    }
+}
+
+/// A held table: host plus three joiners asking for seats `wants`. The host's log is kept.
+fn held_table(wants: [Option<u8>; 3]) -> (Vec<TableSession>, Vec<Record>) {
+    let (s0, i0) = seat(0);
+    let mut host = TableSession::host(
+        s0,
+        [1; 32],
+        i0.clone(),
+        Some("greedy"),
+        "lobby",
+        Preset::Samba,
+        house(),
+    );
+    host.hold_start();
+    let log = vec![Record::Meta(Box::new(Meta {
+        role: "host".into(),
+        me: i0,
+        bot: Some("greedy".into()),
+        master: [1; 32],
+        table: Some((
+            "lobby".into(),
+            Preset::Samba,
+            fairdeal_net::table::msg::house_to_json(&house()),
+        )),
+        host: None,
+        hold: true,
+        want: None,
+    }))];
+    let key = host.key();
+    let mut peers = vec![host];
+    for (i, want) in (1..4u8).zip(wants) {
+        let (s, info) = seat(i);
+        let mut p = TableSession::joiner(s, [1 + i; 32], info, Some("greedy"));
+        p.want_seat(want);
+        p.join(key);
+        peers.push(p);
+    }
+    (peers, log)
+}
+
+/// Delivers everything until quiet (at most `limit` messages), logging the host's traffic.
+fn run(peers: &mut [TableSession], log: &mut Vec<Record>, limit: usize) -> Vec<Vec<TableEvent>> {
+    let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
+    let mut events = vec![Vec::new(); peers.len()];
+    let mut sent = 0;
+    while sent < limit {
+        let mut moved = false;
+        for i in 0..peers.len() {
+            while let Some((dest, bytes)) = peers[i].poll_transmit() {
+                moved = true;
+                sent += 1;
+                if i == 0 {
+                    log.push(Record::Sent {
+                        bytes: bytes.clone(),
+                    });
+                }
+                let targets: Vec<usize> = match dest {
+                    Dest::Peer(k) => keys.iter().position(|x| *x == k).into_iter().collect(),
+                    Dest::Seats => (0..peers.len()).filter(|&j| j != i).collect(),
+                };
+                for j in targets {
+                    if j == 0 {
+                        log.push(Record::Recv {
+                            from: keys[i].0,
+                            bytes: bytes.clone(),
+                        });
+                    }
+                    peers[j].handle_message(keys[i], &bytes).unwrap();
+                }
+            }
+            while let Some(e) = peers[i].poll_event() {
+                events[i].push(e);
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    events
+}
+
+fn started(events: &[TableEvent]) -> bool {
+    events.iter().any(|e| matches!(e, TableEvent::Started(_)))
+}
+
+fn names(p: &TableSession) -> Vec<String> {
+    p.roster()
+        .iter()
+        .map(|s| s.as_ref().map_or("-".to_owned(), |s| s.name.clone()))
+        .collect()
+}
+
+#[test]
+fn players_sit_where_they_ask_when_the_seat_is_free() {
+    // p1 asks for North, p2 asks for North too (taken: first free), p3 asks for South (the
+    // host's: first free).
+    let (mut peers, mut log) = held_table([Some(2), Some(2), Some(0)]);
+    let events = run(&mut peers, &mut log, 10_000);
+    assert_eq!(names(&peers[0]), ["p0", "p2", "p1", "p3"]);
+    assert!(
+        events.iter().all(|e| !started(e)),
+        "a held table waits for its host"
+    );
+    for p in &peers[1..] {
+        assert_eq!(names(p), names(&peers[0]), "every joiner sees the seating");
+    }
+}
+
+#[test]
+fn the_host_chooses_partners_then_starts_with_that_seating() {
+    let (mut peers, mut log) = held_table([None, None, None]);
+    run(&mut peers, &mut log, 10_000);
+    assert_eq!(names(&peers[0]), ["p0", "p1", "p2", "p3"]);
+    // South keeps its seat; the others can be swapped.
+    assert!(peers[0].swap_seats(0, 2).is_err());
+    assert!(peers[0].swap_seats(1, 4).is_err());
+    assert!(
+        peers[1].swap_seats(1, 2).is_err(),
+        "only the host arranges seats"
+    );
+    assert!(peers[1].request_start().is_err(), "only the host starts");
+    peers[0].swap_seats(1, 2).unwrap();
+    run(&mut peers, &mut log, 10_000);
+    assert_eq!(names(&peers[3]), ["p0", "p2", "p1", "p3"]);
+    peers[0].request_start().unwrap();
+    let events = run(&mut peers, &mut log, 2_000);
+    for (i, e) in events.iter().enumerate() {
+        assert!(started(e), "peer {i} started");
+    }
+    let config = peers[0].config().unwrap();
+    assert_eq!(config.names, ["p0", "p2", "p1", "p3"]);
+    assert!(
+        peers[0].swap_seats(1, 2).is_err(),
+        "no seat changes once started"
+    );
+    assert!(peers[0].request_start().is_err());
+}
+
+#[test]
+fn a_start_asked_before_four_sit_waits_for_the_fourth() {
+    let (mut peers, mut log) = held_table([None, None, None]);
+    let last = peers.pop().unwrap();
+    run(&mut peers, &mut log, 10_000);
+    assert_eq!(peers[0].free_seats(), 1);
+    peers[0].request_start().unwrap();
+    let events = run(&mut peers, &mut log, 10_000);
+    assert!(!started(&events[0]));
+    peers.push(last);
+    let events = run(&mut peers, &mut log, 2_000);
+    assert!(started(&events[0]) && started(&events[3]));
+}
+
+#[test]
+fn a_host_rebuilt_from_its_log_keeps_the_seating_it_chose() {
+    let (mut peers, mut log) = held_table([None, None, None]);
+    run(&mut peers, &mut log, 10_000);
+    peers[0].swap_seats(1, 3).unwrap();
+    run(&mut peers, &mut log, 10_000);
+    let (rebuilt, _) = fairdeal_net::node::rebuild(seat(0).0, &log).unwrap();
+    assert_eq!(names(&rebuilt), ["p0", "p3", "p2", "p1"]);
+    assert!(rebuilt.config().is_none(), "still held after the rebuild");
+    // Started, then rebuilt: the same configuration.
+    peers[0].request_start().unwrap();
+    run(&mut peers, &mut log, 2_000);
+    let (rebuilt, _) = fairdeal_net::node::rebuild(seat(0).0, &log).unwrap();
+    assert_eq!(rebuilt.config(), peers[0].config());
+}
