@@ -28,10 +28,13 @@ fn wait_for(h: &mut Harness<'static, FairdealApp>, label: &str, limit: Duration)
         if shows(h, label) {
             return;
         }
-        assert!(
-            start.elapsed() < limit,
-            "{label:?} did not show in {limit:?}"
-        );
+        if start.elapsed() >= limit {
+            let labels: Vec<String> = h
+                .get_all_by(|_| true)
+                .filter_map(|n| n.accesskit_node().label())
+                .collect();
+            panic!("{label:?} did not show in {limit:?}; the window shows {labels:?}");
+        }
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -87,11 +90,34 @@ fn play_a_hand_through_the_window() {
     h.step();
     h.step();
     assert!(shows(&h, "Not allowed:"), "a refused plan says why");
-    h.get_by_label("Undo planned meld").click();
+    h.get_by_label("Undo last planned (U)").click();
+    h.step();
+    h.step();
+    assert!(!shows(&h, "planned"), "undo empties the plan");
+    // Drag a card from the hand onto "new meld": it moves into the plan.
+    let name = hand(&h)[0].clone();
+    let from = h.get_all_by_label(&name).next().unwrap().rect().center();
+    let to = h.get_by_label("drop here: new meld").rect().center();
+    h.drag_at(from);
+    h.step();
+    h.hover_at(from + egui::vec2(10.0, 10.0));
+    h.step();
+    h.hover_at(to);
+    h.step();
+    h.drop_at(to);
+    h.step();
+    h.step();
+    let planned = name.replace("in your hand", "planned");
+    assert!(
+        shows(&h, &planned),
+        "the dragged card is planned: {planned}"
+    );
+    h.get_by_label("Undo last planned (U)").click();
     h.step();
     h.step();
     // Open the hints: they offer a legal opening and a legal finish when there is one.
-    h.get_by_label("Hints: every legal move").click();
+    h.get_by_label("Hints: can I take the pile, how to open, how to finish")
+        .click();
     h.step();
     h.step();
     // Play on: draw, meld what the hints offer, discard the first card, until the hand ends.
@@ -143,8 +169,8 @@ fn play_a_hand_through_the_window() {
                 h.step();
             }
         }
-        if shows(&h, "Yes") && shows(&h, "May I go out?") {
-            h.get_by_label("Yes").click();
+        if shows(&h, "Yes (Y)") && shows(&h, "May I go out?") {
+            h.get_by_label("Yes (Y)").click();
             h.step();
         }
     }
@@ -168,4 +194,53 @@ fn start_screen_offers_play_now_and_settings() {
     assert!(shows(&h, "Play now"));
     assert!(shows(&h, "Your name"));
     assert!(shows(&h, "Computer players"));
+}
+
+#[test]
+fn a_friend_joins_a_table_by_address_and_both_play_with_two_computer_players() {
+    let mut host = harness(11);
+    let mut guest = harness(12);
+    host.state_mut().settings.name = "Ann".to_owned();
+    guest.state_mut().settings.name = "Bea".to_owned();
+    host.step();
+    guest.step();
+    host.get_by_label("Create a table for friends on the LAN")
+        .click();
+    // Let the section finish opening before clicking in it.
+    for _ in 0..20 {
+        host.step();
+    }
+    host.get_by_label("Open the table").click();
+    wait_for(&mut host, "join by this address", Duration::from_secs(60));
+    let address = host.state().table_address().unwrap();
+    guest.state_mut().settings.address = address;
+    guest.step();
+    guest.get_by_label("Join").click();
+    wait_for(
+        &mut guest,
+        "Waiting for the host to start",
+        Duration::from_secs(60),
+    );
+    // The host sees the guest seated (first free seat: West), and starts with two computer
+    // players in the seats left.
+    wait_for(&mut host, "2 computer players", Duration::from_secs(60));
+    host.get_by_label_contains("2 computer players").click();
+    let start = Instant::now();
+    while !(shows(&host, "Stock") && shows(&guest, "Stock")) {
+        assert!(
+            start.elapsed() < Duration::from_secs(180),
+            "the game did not start for both"
+        );
+        host.step();
+        guest.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        shows(&host, "West · Bea (opponent)"),
+        "the host sees the guest at West"
+    );
+    assert!(
+        shows(&guest, "South · Ann (opponent)"),
+        "the guest sees the host at South"
+    );
 }

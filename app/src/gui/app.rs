@@ -1,16 +1,23 @@
-//! The desktop app: a start screen ("Play now"), the table, the score sheet.
+//! The desktop app: the start screen, a table's lobby, the table, the score sheet.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
-use eframe::egui::{self, Color32, RichText, Ui};
-use fairdeal_core::{Card, Move, Phase, PlayerView, Preset, Seat, Team};
-use fairdeal_net::hand::{Event as HandEvent, HandReport};
-use fairdeal_net::node::{Intent, NodeEvent};
-use fairdeal_net::table::TableEvent;
+use eframe::egui::{self, Ui};
+use fairdeal_core::{HouseRules, Preset, StockEnd};
+use fairdeal_net::node::{BrowseEvent, FoundTable};
+use libp2p::{Multiaddr, PeerId};
 use serde::{Deserialize, Serialize};
+use tokio::runtime::Runtime;
 
-use super::cards::{self, HAND, SMALL};
-use super::controller::{self, Connection};
+use super::controller::{self, Browser, GameRecord, Repaint, Setup};
+use super::frames::FrameStats;
+use super::game::Game;
+use super::lobby::{LobbyAction, lobby_ui};
+use super::sheet::{AfterGame, game_over_window, report_window};
+use super::start::{StartAction, StartInfo, start_ui};
+use super::table::table_ui;
 
 /// What is remembered between runs.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -18,46 +25,71 @@ use super::controller::{self, Connection};
 pub struct Settings {
     /// The player's name.
     pub name: String,
-    /// The preset of "Play now".
+    /// The preset.
     pub preset: Preset,
     /// The computer players' level.
     pub difficulty: String,
+    /// `system`, `light` or `dark`.
+    pub theme: String,
+    /// The name of a table this player opens.
+    pub table: String,
+    /// Its target score.
+    pub target: i32,
+    /// House rule: ask partner before going out.
+    pub must_ask: bool,
+    /// House rule (canasta): the pile is always frozen.
+    pub pile_always_frozen: bool,
+    /// House rule (canasta): classic stock end.
+    pub classic_stock_end: bool,
+    /// House rule (samba): no steal onto a finished canasta.
+    pub no_steal_onto_canasta: bool,
+    /// The last address typed in to join.
+    pub address: String,
 }
 
 impl Default for Settings {
     fn default() -> Self {
+        let name = std::env::var("USER").unwrap_or_else(|_| "You".to_owned());
         Self {
-            name: std::env::var("USER").unwrap_or_else(|_| "You".to_owned()),
+            table: format!("{name}'s table"),
+            name,
             preset: Preset::Samba,
             difficulty: "medium".to_owned(),
+            theme: "system".to_owned(),
+            target: 10_000,
+            must_ask: false,
+            pile_always_frozen: false,
+            classic_stock_end: false,
+            no_steal_onto_canasta: false,
+            address: String::new(),
         }
     }
 }
 
-/// A game on screen.
-pub struct Game {
-    conn: Connection,
-    view: Option<PlayerView>,
-    my_turn: bool,
-    selected: Vec<Card>,
-    /// New melds prepared but not yet played (taken from the hand only when played).
-    plan: Vec<Vec<Card>>,
-    moves: TurnMoves,
-    log: Vec<String>,
-    status: String,
-    report: Option<(u32, HandReport)>,
-    show_report: bool,
-    totals: [i32; 2],
-    over: Option<String>,
-    waiting: Vec<Seat>,
-}
+impl Settings {
+    /// The house rules chosen (only what differs from the preset).
+    pub fn house(&self) -> HouseRules {
+        let default_target = fairdeal_core::Rules::new(self.preset, HouseRules::default()).target;
+        let canasta = self.preset == Preset::Canasta;
+        HouseRules {
+            target: (self.target != default_target).then_some(self.target),
+            must_ask: self.must_ask.then_some(true),
+            pile_always_frozen: (canasta && self.pile_always_frozen).then_some(true),
+            stock_end: (canasta && self.classic_stock_end).then_some(StockEnd::Classic),
+            steal_onto_completed_canasta: (!canasta && self.no_steal_onto_canasta).then_some(false),
+            ..HouseRules::default()
+        }
+    }
 
-/// This seat's options for the current turn.
-#[derive(Debug, Clone, Default)]
-struct TurnMoves {
-    legal: Vec<Move>,
-    opening: Option<Move>,
-    finish: Option<Move>,
+    fn setup(&self, house: HouseRules, table: &str) -> Setup {
+        Setup {
+            name: self.name.clone(),
+            table: table.to_owned(),
+            preset: self.preset,
+            house,
+            difficulty: self.difficulty.clone(),
+        }
+    }
 }
 
 /// The app.
@@ -65,80 +97,179 @@ pub struct FairdealApp {
     /// Remembered settings.
     pub settings: Settings,
     data_dir: PathBuf,
+    runtime: Option<Arc<Runtime>>,
     game: Option<Game>,
     error: Option<String>,
     /// Tests: derive every secret of "Play now" from this seed.
     seed: Option<u64>,
     fonts_installed: bool,
+    /// Search the LAN for tables (off in tests).
+    lan: bool,
+    browser: Option<Browser>,
+    tables: BTreeMap<PeerId, FoundTable>,
+    resumable: Option<(PathBuf, GameRecord)>,
+    fingerprint: String,
+    /// Frame times (F12 shows them).
+    pub frames: FrameStats,
+    show_frames: bool,
+    repaint: Option<Repaint>,
 }
 
 const SETTINGS_KEY: &str = "fairdeal-settings";
 
 impl FairdealApp {
+    fn with(settings: Settings, data_dir: PathBuf, seed: Option<u64>, lan: bool) -> Self {
+        let fingerprint =
+            fairdeal_net::store::identity_secret(&data_dir.join("me"), crate::peer::random32)
+                .map(|s| {
+                    fairdeal_crypto::Identity::from_secret(s)
+                        .public()
+                        .fingerprint()
+                })
+                .unwrap_or_else(|e| format!("(unavailable: {e})"));
+        let resumable = controller::unfinished(&data_dir);
+        Self {
+            settings,
+            data_dir,
+            runtime: None,
+            game: None,
+            error: None,
+            seed,
+            fonts_installed: false,
+            lan,
+            browser: None,
+            tables: BTreeMap::new(),
+            resumable,
+            fingerprint,
+            frames: FrameStats::default(),
+            show_frames: false,
+            repaint: None,
+        }
+    }
+
     /// The app with remembered settings.
     pub fn new(cc: &eframe::CreationContext<'_>, data_dir: PathBuf) -> Self {
         let settings = cc
             .storage
             .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
             .unwrap_or_default();
-        Self {
-            settings,
-            data_dir,
-            game: None,
-            error: None,
-            seed: None,
-            fonts_installed: false,
-        }
+        Self::with(settings, data_dir, None, true)
     }
 
-    /// The app without storage, its games dealt from `seed` (tests).
+    /// The app without storage or LAN search, its games dealt from `seed` (tests).
     pub fn for_tests(data_dir: PathBuf, seed: u64) -> Self {
-        Self {
-            settings: Settings::default(),
-            data_dir,
-            game: None,
-            error: None,
-            seed: Some(seed),
-            fonts_installed: false,
+        Self::with(Settings::default(), data_dir, Some(seed), false)
+    }
+
+    fn runtime(&mut self) -> anyhow::Result<Arc<Runtime>> {
+        if let Some(rt) = &self.runtime {
+            return Ok(rt.clone());
         }
+        let rt = controller::runtime()?;
+        self.runtime = Some(rt.clone());
+        Ok(rt)
+    }
+
+    fn repaint_fn(&mut self, ctx: &egui::Context) -> Repaint {
+        self.repaint
+            .get_or_insert_with(|| {
+                let ctx = ctx.clone();
+                Arc::new(move || ctx.request_repaint())
+            })
+            .clone()
     }
 
     /// Starts a local game against three computer players.
     pub fn play_now(&mut self, ctx: &egui::Context) {
-        let repaint_ctx = ctx.clone();
-        match controller::start_local(
-            self.settings.preset,
-            &self.settings.difficulty,
-            &self.settings.name,
-            self.data_dir.clone(),
-            self.seed,
-            move || repaint_ctx.request_repaint(),
-        ) {
+        let house = HouseRules {
+            target: self.settings.house().target,
+            ..HouseRules::default()
+        };
+        let setup = self.settings.setup(house, "local");
+        let repaint = self.repaint_fn(ctx);
+        let result = self
+            .runtime()
+            .and_then(|rt| controller::start_local(rt, &setup, &self.data_dir, self.seed, repaint));
+        self.begin(result, "Shuffling: every player shuffles the deck in turn…");
+    }
+
+    fn begin(&mut self, result: anyhow::Result<controller::Connection>, status: &str) {
+        match result {
             Ok(conn) => {
-                self.game = Some(Game {
-                    conn,
-                    view: None,
-                    my_turn: false,
-                    selected: Vec::new(),
-                    plan: Vec::new(),
-                    moves: TurnMoves::default(),
-                    log: Vec::new(),
-                    status: "Shuffling: every player shuffles the deck in turn…".to_owned(),
-                    report: None,
-                    show_report: false,
-                    totals: [0, 0],
-                    over: None,
-                    waiting: Vec::new(),
-                });
+                self.game = Some(Game::new(conn, status));
                 self.error = None;
+                self.browser = None;
+                self.tables.clear();
             }
-            Err(e) => self.error = Some(format!("could not start the game: {e}")),
+            Err(e) => self.error = Some(format!("could not start the game: {e:#}")),
         }
+    }
+
+    fn act(&mut self, ctx: &egui::Context, action: StartAction) {
+        match action {
+            StartAction::PlayNow => self.play_now(ctx),
+            StartAction::Host => {
+                let setup = self
+                    .settings
+                    .setup(self.settings.house(), &self.settings.table.clone());
+                let repaint = self.repaint_fn(ctx);
+                let result = self
+                    .runtime()
+                    .and_then(|rt| controller::host(rt, &setup, &self.data_dir, repaint));
+                self.begin(result, "Opening the table…");
+            }
+            StartAction::Join { table, want } => {
+                self.join(ctx, table.address.clone(), Some(&table.info), want);
+            }
+            StartAction::JoinAddress(text) => match text.parse::<Multiaddr>() {
+                Ok(a) => self.join(ctx, a, None, None),
+                Err(e) => {
+                    self.error = Some(format!(
+                        "that is not an address ({e}); it looks like /ip4/192.168.1.20/tcp/40123/p2p/12D3Koo…"
+                    ));
+                }
+            },
+            StartAction::Resume(dir) => {
+                let repaint = self.repaint_fn(ctx);
+                let result = self
+                    .runtime()
+                    .and_then(|rt| controller::resume(rt, &dir, repaint));
+                self.begin(result, "Resuming from the game log…");
+                self.resumable = None;
+            }
+            StartAction::Abandon(dir) => {
+                controller::mark(&dir, true, true);
+                self.resumable = controller::unfinished(&self.data_dir);
+            }
+        }
+    }
+
+    fn join(
+        &mut self,
+        ctx: &egui::Context,
+        address: Multiaddr,
+        info: Option<&fairdeal_net::table::msg::TableInfo>,
+        want: Option<u8>,
+    ) {
+        let repaint = self.repaint_fn(ctx);
+        let name = self.settings.name.clone();
+        let result = self.runtime().and_then(|rt| {
+            controller::join(rt, address, info, want, &name, &self.data_dir, repaint)
+        });
+        self.begin(result, "Asking the host for a seat…");
     }
 
     /// The status line (refusals, progress), for tests.
     pub fn status(&self) -> Option<&str> {
         self.game.as_ref().map(|g| g.status.as_str())
+    }
+
+    /// The address of the table this client hosts, once listening (tests, the lobby).
+    pub fn table_address(&self) -> Option<String> {
+        self.game
+            .as_ref()
+            .and_then(|g| g.address.as_ref())
+            .map(ToString::to_string)
     }
 
     /// Whether a game is on.
@@ -148,100 +279,67 @@ impl FairdealApp {
 
     /// Drains network events into the model (never blocks).
     pub fn pump(&mut self) {
-        let Some(g) = &mut self.game else { return };
-        while let Ok(ev) = g.conn.events.try_recv() {
-            g.apply(ev);
+        if let Some(g) = &mut self.game {
+            while let Ok(ev) = g.conn.events.try_recv() {
+                g.apply(ev);
+            }
         }
-    }
-}
-
-impl Game {
-    fn apply(&mut self, ev: NodeEvent) {
-        match ev {
-            NodeEvent::View(v) => {
-                self.my_turn = false;
-                self.view = Some(*v);
-            }
-            NodeEvent::YourTurn(v) => {
-                self.my_turn = true;
-                // Worked out once per turn, not once per frame.
-                self.moves = TurnMoves {
-                    legal: v.legal_moves(),
-                    opening: v.opening_hint(),
-                    finish: v.find_finish(),
-                };
-                self.view = Some(*v);
-                self.selected
-                    .retain(|c| self.view.as_ref().is_some_and(|v| v.hand().contains(*c)));
-            }
-            NodeEvent::Refused(why) => self.status = format!("Not allowed: {why}"),
-            NodeEvent::Waiting(seats) => self.waiting = seats,
-            NodeEvent::Table(TableEvent::Hand { hand_no, event }) => match event {
-                HandEvent::Moved { seat, mv } => {
-                    self.log.push(mv.describe(seat));
-                    self.status.clear();
-                }
-                HandEvent::Dealt => {
-                    self.status = format!(
-                        "Hand {hand_no} dealt: every card was shuffled by all four players."
-                    )
-                }
-                HandEvent::HandOver => self.status = "Hand over: checking the deal…".to_owned(),
-                HandEvent::Complete(r) => {
-                    self.totals = [self.totals[0] + r.scores[0], self.totals[1] + r.scores[1]];
-                    self.report = Some((hand_no, r));
-                    self.show_report = true;
-                }
-                HandEvent::Fault(b) => {
-                    self.status = format!(
-                        "Cheating detected: {} — {}",
-                        b.offender.map_or("no seat can be named".to_owned(), |s| {
-                            Seat::from_index(usize::from(s)).name().to_owned()
-                        }),
-                        b.fault
-                    );
-                }
-            },
-            NodeEvent::Table(TableEvent::GameOver { totals, result }) => {
-                self.over = Some(match result {
-                    fairdeal_core::GameResult::Won(Team::A) => {
-                        format!("You and North win, {} to {}!", totals[0], totals[1])
+        if let Some(b) = &mut self.browser {
+            while let Ok(ev) = b.events.try_recv() {
+                match ev {
+                    BrowseEvent::Found(t) => {
+                        self.tables.insert(t.peer, t);
                     }
-                    fairdeal_core::GameResult::Won(Team::B) => {
-                        format!("West and East win, {} to {}.", totals[1], totals[0])
+                    BrowseEvent::Lost(p) => {
+                        self.tables.remove(&p);
                     }
-                    _ => format!("A drawn game at {}.", totals[0]),
-                });
+                }
             }
-            NodeEvent::Table(TableEvent::Paused(seats)) => self.waiting = seats,
-            NodeEvent::Table(TableEvent::Resumed) => self.waiting.clear(),
-            _ => {}
         }
     }
 
-    fn send(&mut self, mv: Move) {
-        if self.conn.intents.try_send(Intent::Play(mv)).is_err() {
-            self.status = "The game is busy; try again.".to_owned();
+    /// Starts the LAN search while the start screen shows.
+    fn ensure_browser(&mut self, ctx: &egui::Context) {
+        if !self.lan || self.browser.is_some() || self.game.is_some() {
+            return;
         }
-        self.my_turn = false;
-        self.selected.clear();
-        self.plan.clear();
-        self.status.clear();
+        let repaint = self.repaint_fn(ctx);
+        if let Ok(rt) = self.runtime() {
+            self.browser = Some(controller::browse(&rt, Vec::new(), repaint));
+        }
+    }
+
+    fn apply_theme(&self, ctx: &egui::Context) {
+        let pref = match self.settings.theme.as_str() {
+            "light" => egui::ThemePreference::Light,
+            "dark" => egui::ThemePreference::Dark,
+            _ => egui::ThemePreference::System,
+        };
+        if ctx.options(|o| o.theme_preference) != pref {
+            ctx.set_theme(pref);
+        }
     }
 }
 
 impl eframe::App for FairdealApp {
-    fn logic(&mut self, _ctx: &egui::Context, _frame: &mut eframe::Frame) {
+    fn logic(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
+        self.frames.record(frame.info().cpu_usage);
         self.pump();
+        self.ensure_browser(ctx);
     }
 
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
-        self.pump();
         self.draw(ui);
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, SETTINGS_KEY, &self.settings);
+    }
+
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        if std::env::var_os("FAIRDEAL_FRAME_STATS").is_some() {
+            println!("frame times: {}", self.frames.line());
+        }
     }
 }
 
@@ -259,476 +357,63 @@ impl FairdealApp {
             super::install_fonts(ui.ctx());
             self.fonts_installed = true;
         }
+        self.apply_theme(ui.ctx());
+        if ui.input(|i| i.key_pressed(egui::Key::F12)) {
+            self.show_frames = !self.show_frames;
+        }
         let fill = ui.visuals().panel_fill;
         ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
         egui::Frame::central_panel(ui.style()).show(ui, |ui| {
-            if self.game.is_none() {
-                self.lobby_ui(ui);
-            } else {
-                self.table_ui(ui);
+            if self.show_frames {
+                ui.small(self.frames.line());
             }
-        });
-    }
-
-    fn lobby_ui(&mut self, ui: &mut Ui) {
-        ui.vertical_centered(|ui| {
-            ui.add_space(40.0);
-            ui.heading(RichText::new("fairdeal").size(40.0));
-            ui.label("Samba, Dutch Samba and Canasta for four, with a deal nobody can rig.");
-            ui.add_space(24.0);
-            let play = ui.add_sized([260.0, 56.0], egui::Button::new(RichText::new("Play now").size(24.0)));
-            if play.clicked() {
-                let ctx = ui.ctx().clone();
-                self.play_now(&ctx);
-            }
-            ui.add_space(16.0);
-            egui::Grid::new("settings").num_columns(2).spacing([12.0, 8.0]).show(ui, |ui| {
-                let l = ui.label("Your name");
-                ui.text_edit_singleline(&mut self.settings.name).labelled_by(l.id);
-                ui.end_row();
-                let l = ui.label("Game");
-                egui::ComboBox::from_id_salt("preset")
-                    .selected_text(self.settings.preset.name())
-                    .show_ui(ui, |ui| {
-                        for p in Preset::ALL {
-                            ui.selectable_value(&mut self.settings.preset, p, p.name());
-                        }
-                    })
-                    .response
-                    .labelled_by(l.id);
-                ui.end_row();
-                let l = ui.label("Computer players");
-                egui::ComboBox::from_id_salt("difficulty")
-                    .selected_text(self.settings.difficulty.clone())
-                    .show_ui(ui, |ui| {
-                        for d in ["easy", "medium", "hard"] {
-                            ui.selectable_value(&mut self.settings.difficulty, d.to_owned(), d);
-                        }
-                    })
-                    .response
-                    .labelled_by(l.id);
-                ui.end_row();
-            });
-            ui.add_space(12.0);
-            ui.label(RichText::new("To play with friends on the LAN, use `fairdeal host` and `fairdeal join` for now.").small());
-            if let Some(e) = &self.error {
-                ui.colored_label(Color32::RED, e);
-            }
-        });
-    }
-
-    fn table_ui(&mut self, ui: &mut Ui) {
-        let Some(g) = &mut self.game else { return };
-        let Some(view) = g.view.clone() else {
-            ui.centered_and_justified(|ui| ui.label(RichText::new(&g.status).size(20.0)));
-            return;
-        };
-        let us = view.seat().team();
-        let them = us.other();
-        // Header.
-        ui.horizontal(|ui| {
-            ui.label(
-                RichText::new(format!("We {}", view.scores()[us.index()]))
-                    .strong()
-                    .size(18.0),
-            );
-            ui.label(RichText::new(format!("They {}", view.scores()[them.index()])).size(18.0));
-            ui.label(format!("target {}", view.rules().target));
-            ui.separator();
-            ui.label(format!(
-                "{} · dealer {}",
-                view.rules().preset,
-                view.dealer().name()
-            ));
-            let need = view.minimum_needed(us);
-            if need > 0 {
-                ui.separator();
-                ui.label(format!("we need {need} to open"));
-            }
-        });
-        let others: Vec<Seat> = g
-            .waiting
-            .iter()
-            .copied()
-            .filter(|s| *s != view.seat())
-            .collect();
-        if !others.is_empty() && view.actor() != view.seat() {
-            let names: Vec<&str> = others.iter().map(|s| s.name()).collect();
-            ui.colored_label(
-                Color32::from_rgb(200, 120, 0),
-                format!("Waiting for {}…", names.join(", ")),
-            );
-        }
-        ui.separator();
-        egui::Panel::right("log")
-            .resizable(true)
-            .default_size(240.0)
-            .show(ui, |ui| {
-                ui.heading("Moves");
-                egui::ScrollArea::vertical()
-                    .stick_to_bottom(true)
-                    .show(ui, |ui| {
-                        for line in &g.log {
-                            ui.label(line);
-                        }
-                    });
-            });
-        let me = view.seat();
-        ui.horizontal(|ui| {
-            for seat in [me.next(), me.partner(), me.partner().next()] {
-                let who = if seat == me.partner() {
-                    "partner"
-                } else {
-                    "opponent"
-                };
-                let turn = if view.turn() == seat {
-                    " ◀ to play"
-                } else {
-                    ""
-                };
-                ui.label(format!(
-                    "{} ({who}): {} cards{turn}",
-                    seat.name(),
-                    view.hand_size(seat)
-                ));
-                ui.separator();
-            }
-        });
-        ui.add_space(6.0);
-        melds_ui(ui, &view, them, "Their melds", None);
-        ui.add_space(6.0);
-        ui.horizontal(|ui| {
-            ui.label(format!("Stock {}", view.stock_len()));
-            ui.separator();
-            let pile = view.pile();
-            ui.label(format!("Pile {}", pile.len()));
-            if let Some(&top) = pile.last() {
-                cards::card(ui, top, HAND, false, "on the pile");
-            }
-            if view.pile_frozen_for(us) {
-                ui.colored_label(Color32::from_rgb(60, 140, 220), "❄ frozen for us");
-            }
-            if pile.last().is_some_and(|c| c.is_wild() || c.is_three()) {
-                ui.label("(blocked: a wild or a three is on top)");
-            }
-        });
-        ui.add_space(6.0);
-        let clicked_meld = melds_ui(
-            ui,
-            &view,
-            us,
-            "Our melds (click one to add the selected cards)",
-            Some(&g.selected),
-        );
-        if let (Some(i), true) = (clicked_meld, g.my_turn && !g.selected.is_empty()) {
-            let cards = std::mem::take(&mut g.selected);
-            g.send(Move::Meld(fairdeal_core::Plan {
-                add: vec![fairdeal_core::Add { to: i, cards }],
-                ..Default::default()
-            }));
-        }
-        ui.separator();
-        // Hand.
-        let mut rest = view.hand().clone();
-        for c in g.plan.iter().flatten() {
-            rest.remove(*c);
-        }
-        let mut hand: Vec<Card> = rest.iter().collect();
-        hand.sort_by_key(cards::sort_key);
-        ui.label(RichText::new(format!("Your hand ({})", hand.len())).strong());
-        let mut selected_count = std::collections::BTreeMap::<Card, usize>::new();
-        for c in &g.selected {
-            *selected_count.entry(*c).or_default() += 1;
-        }
-        ui.horizontal_wrapped(|ui| {
-            let mut shown = std::collections::BTreeMap::<Card, usize>::new();
-            for c in hand {
-                let k = shown.entry(c).or_default();
-                let is_sel = *k < selected_count.get(&c).copied().unwrap_or(0);
-                *k += 1;
-                if cards::card(ui, c, HAND, is_sel, "in your hand").clicked() {
-                    if is_sel {
-                        if let Some(p) = g.selected.iter().position(|x| *x == c) {
-                            g.selected.remove(p);
-                        }
-                    } else {
-                        g.selected.push(c);
-                    }
-                }
-            }
-        });
-        if !g.plan.is_empty() {
-            ui.horizontal_wrapped(|ui| {
-                ui.label(RichText::new("Plan:").strong());
-                for m in &g.plan {
-                    egui::Frame::group(ui.style()).show(ui, |ui| {
-                        for &c in m {
-                            cards::card(ui, c, SMALL, false, "planned");
-                        }
-                    });
-                }
-            });
-        }
-        ui.add_space(8.0);
-        actions_ui(ui, g, &view);
-        if !g.status.is_empty() {
-            ui.label(RichText::new(&g.status).italics());
-        }
-        report_window(ui, g);
-        if let Some(over) = g.over.clone() {
-            egui::Window::new("Game over")
-                .collapsible(false)
-                .show(ui.ctx(), |ui| {
-                    ui.label(RichText::new(over).size(20.0));
-                    if ui.button("Back to the start").clicked() {
-                        self.game = None;
-                    }
-                });
-        }
-    }
-}
-
-/// Draws a team's melds; returns the index of a meld the player clicked.
-fn melds_ui(
-    ui: &mut Ui,
-    view: &PlayerView,
-    team: Team,
-    title: &str,
-    _selected: Option<&Vec<Card>>,
-) -> Option<usize> {
-    let mut clicked = None;
-    ui.label(
-        RichText::new(format!(
-            "{title} · red threes: {}",
-            view.red_threes(team).len()
-        ))
-        .strong(),
-    );
-    ui.horizontal_wrapped(|ui| {
-        for (i, m) in view.melds(team).iter().enumerate() {
-            let frame = egui::Frame::group(ui.style()).show(ui, |ui| {
-                ui.vertical(|ui| {
-                    ui.horizontal(|ui| {
-                        let mut shown: Vec<Card> = m.cards().to_vec();
-                        shown.sort_by_key(cards::sort_key);
-                        for c in shown {
-                            cards::card(ui, c, SMALL, false, "in a meld");
-                        }
-                    });
-                    let tag = if m.is_samba() {
-                        "SAMBA ✓".to_owned()
-                    } else if m.is_canasta() {
-                        if m.wilds() == 0 {
-                            "natural canasta ✓".to_owned()
-                        } else {
-                            "mixed canasta ✓".to_owned()
-                        }
-                    } else {
-                        format!("{} cards, {} wild", m.len(), m.wilds())
+            let ctx = ui.ctx().clone();
+            match &mut self.game {
+                None => {
+                    let info = StartInfo {
+                        fingerprint: &self.fingerprint,
+                        tables: &self.tables,
+                        resumable: self.resumable.as_ref(),
+                        lan: self.lan,
+                        error: self.error.as_deref(),
                     };
-                    ui.small(tag);
-                });
-            });
-            if frame.response.interact(egui::Sense::click()).clicked() {
-                clicked = Some(i);
-            }
-        }
-        if view.melds(team).is_empty() {
-            ui.weak("none yet");
-        }
-    });
-    clicked
-}
-
-/// The buttons for this seat's legal moves.
-fn actions_ui(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
-    if !g.my_turn {
-        ui.weak(format!("{} is playing…", view.actor().name()));
-        return;
-    }
-    let legal = g.moves.legal.clone();
-    let me = view.seat();
-    let mut chosen: Option<Move> = None;
-    ui.horizontal_wrapped(|ui| match view.phase() {
-        Phase::Answer => {
-            ui.label("Your partner asks: \"May I go out?\"");
-            if ui.button("Yes").clicked() {
-                chosen = Some(Move::Answer(true));
-            }
-            if ui.button("No").clicked() {
-                chosen = Some(Move::Answer(false));
-            }
-        }
-        Phase::Draw => {
-            if ui.button("Draw (D)").clicked() || ui.input(|i| i.key_pressed(egui::Key::D)) {
-                chosen = Some(Move::Draw {});
-            }
-            for mv in legal.iter().filter(|m| !matches!(m, Move::Draw {})) {
-                if ui
-                    .button(mv.describe(me).replace(&format!("{} ", me.name()), ""))
-                    .clicked()
-                {
-                    chosen = Some(mv.clone());
-                }
-            }
-        }
-        _ => {
-            let sel = g.selected.clone();
-            if ui
-                .add_enabled(
-                    !sel.is_empty(),
-                    egui::Button::new("Meld selected as a new meld (M)"),
-                )
-                .clicked()
-                || (!sel.is_empty() && ui.input(|i| i.key_pressed(egui::Key::M)))
-            {
-                chosen = Some(Move::Meld(fairdeal_core::Plan {
-                    new: vec![sel.clone()],
-                    ..Default::default()
-                }));
-            }
-            if ui
-                .add_enabled(
-                    !sel.is_empty(),
-                    egui::Button::new("Plan selected as a new meld (P)"),
-                )
-                .clicked()
-                || (!sel.is_empty() && ui.input(|i| i.key_pressed(egui::Key::P)))
-            {
-                g.plan.push(sel.clone());
-                g.selected.clear();
-            }
-            if !g.plan.is_empty() {
-                let points: i32 = g.plan.iter().flatten().map(|c| c.points()).sum();
-                let need = view.minimum_needed(me.team());
-                let label = if need > 0 {
-                    format!("Play plan ({points} of {need} needed) (Enter)")
-                } else {
-                    format!("Play plan ({points} points) (Enter)")
-                };
-                if ui.button(label).clicked() || ui.input(|i| i.key_pressed(egui::Key::Enter)) {
-                    chosen = Some(Move::Meld(fairdeal_core::Plan {
-                        new: g.plan.clone(),
-                        ..Default::default()
-                    }));
-                }
-                if ui.button("Undo planned meld").clicked() {
-                    g.plan.pop();
-                }
-            }
-            if ui
-                .add_enabled(sel.len() == 1, egui::Button::new("Discard selected (X)"))
-                .clicked()
-                || (sel.len() == 1 && ui.input(|i| i.key_pressed(egui::Key::X)))
-            {
-                chosen = Some(Move::Discard(sel[0]));
-            }
-            for mv in &legal {
-                let label = match mv {
-                    Move::GoOut { .. } => Some("Go out"),
-                    Move::Pass {} => Some("Pass"),
-                    Move::AskPartner {} => Some("Ask partner: may I go out?"),
-                    Move::LayRedThrees(_) => Some("Lay out red threes"),
-                    _ => None,
-                };
-                if let Some(label) = label
-                    && ui.button(label).clicked()
-                {
-                    chosen = Some(mv.clone());
-                }
-            }
-        }
-    });
-    ui.collapsing("Hints: every legal move", |ui| {
-        if let Some(open) = g.moves.opening.clone() {
-            ui.horizontal(|ui| {
-                ui.label(format!("A legal way to open: {}", open.describe(me)));
-                if ui.small_button("Play it").clicked() {
-                    chosen = Some(open.clone());
-                }
-            });
-        }
-        if let Some(finish) = g.moves.finish.clone() {
-            ui.horizontal(|ui| {
-                ui.label(format!("A legal finish: {}", finish.describe(me)));
-                if ui.small_button("Play it").clicked() {
-                    chosen = Some(finish.clone());
-                }
-            });
-        }
-        egui::ScrollArea::vertical()
-            .max_height(160.0)
-            .show(ui, |ui| {
-                for mv in &legal {
-                    if ui.small_button(mv.describe(me)).clicked() {
-                        chosen = Some(mv.clone());
+                    if let Some(action) = start_ui(ui, &mut self.settings, &info) {
+                        self.act(&ctx, action);
                     }
                 }
-            });
-    });
-    if let Some(mv) = chosen {
-        match view.validate(&mv) {
-            Ok(()) => g.send(mv),
-            Err(r) => g.status = format!("Not allowed: {}", r.reason),
-        }
-    }
-}
-
-/// The score sheet after a hand.
-fn report_window(ui: &mut Ui, g: &mut Game) {
-    let Some((hand_no, r)) = g.report.clone() else {
-        return;
-    };
-    if !g.show_report {
-        return;
-    }
-    egui::Window::new(format!("Hand {hand_no}: score sheet"))
-        .collapsible(false)
-        .show(ui.ctx(), |ui| {
-            egui::Grid::new("sheet")
-                .num_columns(3)
-                .striped(true)
-                .show(ui, |ui| {
-                    ui.strong("");
-                    ui.strong("We (S+N)");
-                    ui.strong("They (W+E)");
-                    ui.end_row();
-                    let [a, b] = r.breakdown;
-                    let rows: [(&str, i32, i32); 8] = [
-                        ("Melded cards", a.melded_cards, b.melded_cards),
-                        ("Natural canastas", a.natural_canastas, b.natural_canastas),
-                        ("Mixed canastas", a.mixed_canastas, b.mixed_canastas),
-                        ("Sambas", a.sambas, b.sambas),
-                        ("Red threes", a.red_threes, b.red_threes),
-                        ("Going out", a.going_out, b.going_out),
-                        ("Cards left in hand", a.cards_in_hand, b.cards_in_hand),
-                        ("Red threes held", a.held_red_threes, b.held_red_threes),
-                    ];
-                    for (name, x, y) in rows {
-                        ui.label(name);
-                        ui.label(x.to_string());
-                        ui.label(y.to_string());
-                        ui.end_row();
+                Some(g) if g.view.is_none() && g.config.is_none() => {
+                    if lobby_ui(ui, g) == Some(LobbyAction::Leave) {
+                        self.leave();
                     }
-                    ui.strong("This hand");
-                    ui.strong(r.scores[0].to_string());
-                    ui.strong(r.scores[1].to_string());
-                    ui.end_row();
-                    ui.strong("Totals");
-                    ui.strong(g.totals[0].to_string());
-                    ui.strong(g.totals[1].to_string());
-                    ui.end_row();
-                });
-            ui.separator();
-            ui.colored_label(
-                Color32::from_rgb(30, 140, 60),
-                format!(
-                    "Deal verified: all {} shuffles recomputed, {} card openings checked.",
-                    r.shuffles_checked, r.openings_checked
-                ),
-            );
-            if ui.button("Continue").clicked() {
-                g.show_report = false;
+                }
+                Some(g) => {
+                    table_ui(ui, g);
+                    report_window(ui, g);
+                    let kind = g.conn.record.kind.clone();
+                    match game_over_window(ui, g) {
+                        Some(AfterGame::PlayAgain) => {
+                            self.leave();
+                            match kind.as_str() {
+                                "local" => self.play_now(&ctx),
+                                "host" => self.act(&ctx, StartAction::Host),
+                                _ => {}
+                            }
+                        }
+                        Some(AfterGame::Leave) => self.leave(),
+                        None => {}
+                    }
+                }
             }
         });
+    }
+
+    fn leave(&mut self) {
+        if let Some(g) = self.game.take()
+            && g.config.is_none()
+        {
+            // A table left before it started: nothing to resume.
+            controller::mark(&g.conn.game_dir, false, true);
+        }
+        self.resumable = controller::unfinished(&self.data_dir);
+    }
 }

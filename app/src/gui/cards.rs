@@ -23,7 +23,30 @@ fn ink(card: Card) -> Color32 {
 /// Draws `card` at `size`; `selected` lifts and outlines it; `place` ends its accessible name
 /// ("in your hand", "on the pile"). Returns the click response.
 pub fn card(ui: &mut Ui, card: Card, size: Vec2, selected: bool, place: &str) -> Response {
-    let (mut rect, response) = ui.allocate_exact_size(size, Sense::click());
+    card_with(ui, card, size, selected, place, Sense::click())
+}
+
+/// A card in the hand: clicked to select, dragged to play.
+pub fn hand_card(ui: &mut Ui, card: Card, selected: bool) -> Response {
+    card_with(
+        ui,
+        card,
+        HAND,
+        selected,
+        "in your hand",
+        Sense::click_and_drag(),
+    )
+}
+
+fn card_with(
+    ui: &mut Ui,
+    card: Card,
+    size: Vec2,
+    selected: bool,
+    place: &str,
+    sense: Sense,
+) -> Response {
+    let (mut rect, response) = ui.allocate_exact_size(size, sense);
     if selected {
         rect = rect.translate(Vec2::new(0.0, -8.0));
     }
@@ -46,11 +69,18 @@ pub fn card(ui: &mut Ui, card: Card, size: Vec2, selected: bool, place: &str) ->
         let label = card.label();
         let big = FontId::proportional(size.y * 0.30);
         painter.text(rect.center(), Align2::CENTER_CENTER, &label, big, ink(card));
-        if card.is_wild() {
+        let mark = if card.is_wild() {
+            Some("W")
+        } else if card.is_three() {
+            Some("3!")
+        } else {
+            None
+        };
+        if let Some(mark) = mark {
             painter.text(
                 rect.left_top() + Vec2::new(3.0, 2.0),
                 Align2::LEFT_TOP,
-                "W",
+                mark,
                 FontId::proportional(size.y * 0.16),
                 ink(card),
             );

@@ -1,139 +1,514 @@
-//! The bridge between the UI thread and the network: a tokio runtime on a background thread
-//! runs the nodes; the UI sends intents with `try_send` and drains events without blocking.
+//! The bridge between the UI thread and the network. One tokio runtime in the background runs
+//! the nodes (the player's, and the computer players this client hosts) and the LAN browser;
+//! the UI sends intents with `try_send` and drains events without ever blocking.
+//!
+//! Every game has a folder `games/<stamp>/` under the data directory: `game.json` (what to
+//! restart), `me/` (the player's game log) and `bot-N/` (the computer players run here), so a
+//! client closed mid-game resumes it from the logs.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use anyhow::{Result, anyhow};
-use fairdeal_core::Preset;
-use fairdeal_net::node::{self, Intent, NodeEvent, NodeOptions, Role};
-use tokio::sync::mpsc;
+use anyhow::{Context, Result, anyhow};
+use fairdeal_core::{HouseRules, Preset};
+use fairdeal_net::node::{self, BrowseEvent, Intent, NodeEvent, NodeOptions, Role};
+use fairdeal_net::table::msg::TableInfo;
+use libp2p::Multiaddr;
+use serde::{Deserialize, Serialize};
+use tokio::runtime::Runtime;
+use tokio::sync::{mpsc, watch};
 
 use crate::peer::random32;
 
-/// A running game seen from the UI thread.
+/// Called after every event, to wake the UI.
+pub type Repaint = Arc<dyn Fn() + Send + Sync>;
+
+/// What a game folder's `game.json` says.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// `local`, `host` or `join`.
+    pub kind: String,
+    /// The table's name.
+    pub table: String,
+    /// The preset.
+    pub preset: Preset,
+    /// The computer players' level.
+    pub difficulty: String,
+    /// House rules as JSON.
+    #[serde(default)]
+    pub house: String,
+    /// Folders (in the game folder) of the computer players this client runs.
+    pub bots: Vec<String>,
+    /// Whether the table is announced on the LAN.
+    pub lan: bool,
+    /// The game started (four seats signed the table).
+    pub started: bool,
+    /// The game ended or was left for good.
+    pub over: bool,
+}
+
+impl GameRecord {
+    fn write(&self, dir: &Path) -> Result<()> {
+        let text = serde_json::to_string_pretty(self)?;
+        std::fs::write(dir.join("game.json"), text)
+            .with_context(|| format!("writing {}", dir.join("game.json").display()))
+    }
+
+    fn read(dir: &Path) -> Option<Self> {
+        let text = std::fs::read_to_string(dir.join("game.json")).ok()?;
+        serde_json::from_str(&text).ok()
+    }
+}
+
+/// The newest game that started and did not end, if any: (its folder, what it is).
+pub fn unfinished(data_dir: &Path) -> Option<(PathBuf, GameRecord)> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(data_dir.join("games"))
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    dirs.sort();
+    dirs.into_iter().rev().find_map(|d| {
+        GameRecord::read(&d)
+            .filter(|r| r.started && !r.over && d.join("me").join("GAME.fdlog").exists())
+            .map(|r| (d, r))
+    })
+}
+
+/// Marks a game folder started or over.
+pub fn mark(game_dir: &Path, started: bool, over: bool) {
+    if let Some(mut r) = GameRecord::read(game_dir) {
+        r.started |= started;
+        r.over |= over;
+        let _ = r.write(game_dir);
+    }
+}
+
+/// The background runtime (one per app).
+pub fn runtime() -> Result<Arc<Runtime>> {
+    Ok(Arc::new(
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("fairdeal-net")
+            // The nodes' futures are deep (libp2p, the sessions): room for debug builds too.
+            .thread_stack_size(8 << 20)
+            .enable_all()
+            .build()?,
+    ))
+}
+
+/// A game seen from the UI thread.
 pub struct Connection {
-    /// Intents to the local seat's node.
+    /// Intents to the player's node.
     pub intents: mpsc::Sender<Intent>,
     /// Events from it (drained in `App::logic`).
     pub events: mpsc::Receiver<NodeEvent>,
+    /// The game's folder.
+    pub game_dir: PathBuf,
+    /// What it is.
+    pub record: GameRecord,
+    runtime: Arc<Runtime>,
+    /// Dropped with the connection: stops the computer players run here.
+    stop: watch::Sender<()>,
+    secrets: Secrets,
 }
 
-/// Starts a local table: this player at South, three computer players of `difficulty`, over
-/// loopback, with the game logs under `data_dir`. `repaint` is called after every event.
+/// Where identities and per-game secrets come from: the OS, or (tests) one seed.
+#[derive(Debug, Clone, Copy)]
+struct Secrets {
+    seed: Option<u64>,
+}
+
+impl Secrets {
+    fn fresh(&self, what: &str, n: u64) -> [u8; 32] {
+        match self.seed {
+            Some(s) => fairdeal_crypto::hash::hash256(
+                b"fairdeal/test-secrets",
+                &[&s.to_le_bytes(), what.as_bytes(), &n.to_le_bytes()],
+            ),
+            None => random32(),
+        }
+    }
+}
+
+/// How a game is set up from the start screen.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    /// The player's name.
+    pub name: String,
+    /// The table's name.
+    pub table: String,
+    /// The preset.
+    pub preset: Preset,
+    /// House rules (the target included).
+    pub house: HouseRules,
+    /// The computer players' level.
+    pub difficulty: String,
+}
+
+/// A new game of the player's.
+struct NewGame<'a> {
+    record: GameRecord,
+    role: Role,
+    hold: bool,
+    want: Option<u8>,
+    name: &'a str,
+    seed: Option<u64>,
+}
+
+/// Starts the player's node in a new game folder.
+fn start_game(
+    runtime: Arc<Runtime>,
+    data_dir: &Path,
+    new: NewGame<'_>,
+    repaint: Repaint,
+) -> Result<Connection> {
+    let NewGame {
+        record,
+        role,
+        hold,
+        want,
+        name,
+        seed,
+    } = new;
+    let secrets = Secrets { seed };
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let game_dir = data_dir.join("games").join(format!("{stamp:024}"));
+    std::fs::create_dir_all(game_dir.join("me"))
+        .with_context(|| format!("creating {}", game_dir.display()))?;
+    record.write(&game_dir)?;
+    // The player's identity lives outside the game folders (its fingerprint is theirs); a
+    // copy sits beside each game log so that `fairdeal verify` can read it.
+    let secret =
+        fairdeal_net::store::identity_secret(&data_dir.join("me"), || secrets.fresh("identity", 0))
+            .map_err(|e| anyhow!("{e}"))?;
+    std::fs::write(game_dir.join("me").join("identity.key"), secret)?;
+    let opts = NodeOptions {
+        data_dir: game_dir.join("me"),
+        listen: listen_addr(record.lan),
+        mdns: record.lan,
+        role,
+        bot: None,
+        name: name.to_owned(),
+        grace_ms: None,
+        hold,
+        want,
+    };
+    let master = secrets.fresh("master", 0);
+    Ok(spawn_player(
+        runtime, opts, secret, master, game_dir, record, secrets, repaint,
+    ))
+}
+
+fn listen_addr(lan: bool) -> Multiaddr {
+    let text = if lan {
+        "/ip4/0.0.0.0/tcp/0"
+    } else {
+        "/ip4/127.0.0.1/tcp/0"
+    };
+    text.parse().unwrap_or_else(|_| Multiaddr::empty())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn spawn_player(
+    runtime: Arc<Runtime>,
+    opts: NodeOptions,
+    secret: [u8; 32],
+    master: [u8; 32],
+    game_dir: PathBuf,
+    record: GameRecord,
+    secrets: Secrets,
+    repaint: Repaint,
+) -> Connection {
+    let (ui_tx, ui_rx) = mpsc::channel(4096);
+    let (in_tx, in_rx) = mpsc::channel(64);
+    let (ev_tx, mut ev_rx) = mpsc::channel(4096);
+    runtime.spawn(async move {
+        let mut run = Box::pin(node::run(opts, secret, master, ev_tx, in_rx));
+        loop {
+            tokio::select! {
+                ev = ev_rx.recv() => match ev {
+                    Some(ev) => {
+                        if ui_tx.send(ev).await.is_err() {
+                            return;
+                        }
+                        repaint();
+                    }
+                    None => return,
+                },
+                result = &mut run => {
+                    // Pass on what is left, then say how it ended.
+                    while let Ok(ev) = ev_rx.try_recv() {
+                        let _ = ui_tx.send(ev).await;
+                    }
+                    if let Err(e) = result {
+                        let _ = ui_tx.send(NodeEvent::Status(format!("the game stopped: {e}"))).await;
+                    }
+                    repaint();
+                    return;
+                }
+            }
+        }
+    });
+    let (stop, _) = watch::channel(());
+    Connection {
+        intents: in_tx,
+        events: ui_rx,
+        game_dir,
+        record,
+        runtime,
+        stop,
+        secrets,
+    }
+}
+
+impl Connection {
+    /// Runs computer players in this client's folder `bot-N` (new, or resumed from its log),
+    /// joining the table at `address`. They stop when the connection is dropped.
+    pub fn spawn_bots(&self, first: usize, count: usize, address: Option<Multiaddr>) {
+        let names = ["West", "North", "East", "Extra"];
+        for i in first..first + count {
+            let dir = self.game_dir.join(format!("bot-{i}"));
+            let secrets = self.secrets;
+            let Ok(secret) =
+                fairdeal_net::store::identity_secret(&dir, || secrets.fresh("bot", i as u64 + 1))
+            else {
+                continue;
+            };
+            let opts = NodeOptions {
+                data_dir: dir,
+                listen: listen_addr(self.record.lan),
+                mdns: false,
+                role: Role::Join {
+                    address: address.clone(),
+                    table: None,
+                },
+                bot: Some(self.record.difficulty.clone()),
+                name: format!("Computer {}", names[i.min(3)]),
+                grace_ms: None,
+                hold: false,
+                want: None,
+            };
+            let master = secrets.fresh("bot-master", i as u64 + 1);
+            let mut stop = self.stop.subscribe();
+            self.runtime.spawn(async move {
+                let (tx, mut rx) = mpsc::channel(256);
+                let (_keep, irx) = mpsc::channel(4);
+                tokio::spawn(async move { while rx.recv().await.is_some() {} });
+                tokio::select! {
+                    _ = Box::pin(node::run(opts, secret, master, tx, irx)) => {}
+                    _ = stop.changed() => {}
+                }
+            });
+        }
+    }
+
+    /// Host: computer players take the `free` empty seats and the game starts.
+    pub fn fill_and_start(&mut self, free: usize, address: Multiaddr) {
+        let first = self.record.bots.len();
+        for i in first..first + free {
+            self.record.bots.push(format!("bot-{i}"));
+        }
+        let _ = self.record.write(&self.game_dir);
+        self.spawn_bots(first, free, Some(address));
+        let _ = self.intents.try_send(Intent::Start);
+    }
+}
+
+/// Starts a local table: this player at South, three computer players, over loopback.
 ///
 /// # Errors
 ///
-/// The runtime cannot start.
+/// The game folder cannot be written.
 pub fn start_local(
-    preset: Preset,
-    difficulty: &str,
-    name: &str,
-    data_dir: PathBuf,
+    runtime: Arc<Runtime>,
+    setup: &Setup,
+    data_dir: &Path,
     seed: Option<u64>,
-    repaint: impl Fn() + Send + Sync + 'static,
+    repaint: Repaint,
 ) -> Result<Connection> {
-    // Secrets from the OS, or (tests) all derived from one seed so the game replays exactly.
-    let mut counter = 0u64;
-    let mut fresh = move || -> [u8; 32] {
-        match seed {
-            Some(s) => {
-                counter += 1;
-                let mut b = [0u8; 32];
-                b[..8].copy_from_slice(&s.to_le_bytes());
-                b[8..16].copy_from_slice(&counter.to_le_bytes());
-                b
-            }
-            None => random32(),
-        }
+    let record = GameRecord {
+        kind: "local".to_owned(),
+        table: setup.table.clone(),
+        preset: setup.preset,
+        difficulty: setup.difficulty.clone(),
+        house: fairdeal_net::table::msg::house_to_json(&setup.house),
+        // The computer players join once the player's node listens (see `fill_and_start`).
+        bots: Vec::new(),
+        lan: false,
+        started: false,
+        over: false,
     };
-    let secrets: Vec<[u8; 32]> = (0..8).map(|_| fresh()).collect();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
-    let (ui_tx, ui_rx) = mpsc::channel(1024);
-    let (in_tx, in_rx) = mpsc::channel(64);
-    let difficulty = difficulty.to_owned();
-    let name = name.to_owned();
-    // A fresh folder per game: each game has its own log.
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let game_dir = data_dir.join(format!("game-{stamp}"));
-    let secret = fairdeal_net::store::identity_secret(&data_dir.join("me"), random32)
-        .map_err(|e| anyhow!("{e}"))?;
-    std::thread::Builder::new()
-        .name("fairdeal-net".to_owned())
-        .spawn(move || {
-            runtime.block_on(async move {
-                let listen: libp2p::Multiaddr = match "/ip4/127.0.0.1/tcp/0".parse() {
-                    Ok(a) => a,
-                    Err(_) => return,
-                };
-                let (ev_tx, mut ev_rx) = mpsc::channel(1024);
-                let host = NodeOptions {
-                    data_dir: game_dir.join("seat0"),
-                    listen: listen.clone(),
-                    mdns: false,
-                    role: Role::Host {
-                        table: "local".to_owned(),
-                        preset,
-                        house: Default::default(),
-                    },
-                    bot: None,
-                    name,
-                    grace_ms: None,
-                    hold: false,
-                    want: None,
-                };
-                // The player's identity lives outside the game folder.
-                let _ = std::fs::create_dir_all(game_dir.join("seat0"));
-                let _ = std::fs::write(game_dir.join("seat0").join("identity.key"), secret);
-                let host_task = tokio::spawn(node::run(host, secret, secrets[1], ev_tx, in_rx));
-                let mut address = None;
-                while let Some(ev) = ev_rx.recv().await {
-                    if let NodeEvent::Listening(a) = &ev {
-                        address = Some(a.clone());
-                        break;
-                    }
-                }
-                let Some(address) = address else { return };
-                for (i, seat) in ["West", "North", "East"].iter().enumerate() {
-                    let opts = NodeOptions {
-                        data_dir: game_dir.join(format!("seat{}", i + 1)),
-                        listen: listen.clone(),
-                        mdns: false,
-                        role: Role::Join {
-                            address: Some(address.clone()),
-                            table: None,
-                        },
-                        bot: Some(difficulty.clone()),
-                        name: format!("Computer {seat}"),
-                        grace_ms: None,
-                        hold: false,
-                        want: None,
-                    };
-                    let secret = random32();
-                    let (tx, mut rx) = mpsc::channel(256);
-                    let (_itx, irx) = mpsc::channel(4);
-                    tokio::spawn(async move {
-                        let keep = _itx;
-                        let _ = node::run(opts, secret, random32(), tx, irx).await;
-                        drop(keep);
-                    });
-                    tokio::spawn(async move { while rx.recv().await.is_some() {} });
-                }
-                while let Some(ev) = ev_rx.recv().await {
-                    if ui_tx.send(ev).await.is_err() {
-                        break;
-                    }
-                    repaint();
-                }
-                let _ = host_task.await;
-            });
-        })?;
-    Ok(Connection {
-        intents: in_tx,
-        events: ui_rx,
-    })
+    let role = Role::Host {
+        table: setup.table.clone(),
+        preset: setup.preset,
+        house: setup.house.clone(),
+    };
+    start_game(
+        runtime,
+        data_dir,
+        NewGame {
+            record,
+            role,
+            hold: false,
+            want: None,
+            name: &setup.name,
+            seed,
+        },
+        repaint,
+    )
+}
+
+/// Opens a table on the LAN (held: the host starts it from the lobby).
+///
+/// # Errors
+///
+/// The game folder cannot be written.
+pub fn host(
+    runtime: Arc<Runtime>,
+    setup: &Setup,
+    data_dir: &Path,
+    repaint: Repaint,
+) -> Result<Connection> {
+    let record = GameRecord {
+        kind: "host".to_owned(),
+        table: setup.table.clone(),
+        preset: setup.preset,
+        difficulty: setup.difficulty.clone(),
+        house: fairdeal_net::table::msg::house_to_json(&setup.house),
+        bots: Vec::new(),
+        lan: true,
+        started: false,
+        over: false,
+    };
+    let role = Role::Host {
+        table: setup.table.clone(),
+        preset: setup.preset,
+        house: setup.house.clone(),
+    };
+    start_game(
+        runtime,
+        data_dir,
+        NewGame {
+            record,
+            role,
+            hold: true,
+            want: None,
+            name: &setup.name,
+            seed: None,
+        },
+        repaint,
+    )
+}
+
+/// Joins the table at `address` (`info`: what the browser said about it), asking for seat
+/// `want`.
+///
+/// # Errors
+///
+/// The game folder cannot be written.
+pub fn join(
+    runtime: Arc<Runtime>,
+    address: Multiaddr,
+    info: Option<&TableInfo>,
+    want: Option<u8>,
+    name: &str,
+    data_dir: &Path,
+    repaint: Repaint,
+) -> Result<Connection> {
+    let record = GameRecord {
+        kind: "join".to_owned(),
+        table: info.map_or_else(|| "by address".to_owned(), |i| i.name.clone()),
+        preset: info.map_or(Preset::Samba, |i| i.preset),
+        difficulty: String::new(),
+        house: info.map_or_else(|| "{}".to_owned(), |i| i.house.clone()),
+        bots: Vec::new(),
+        lan: true,
+        started: false,
+        over: false,
+    };
+    let role = Role::Join {
+        address: Some(address),
+        table: None,
+    };
+    start_game(
+        runtime,
+        data_dir,
+        NewGame {
+            record,
+            role,
+            hold: false,
+            want,
+            name,
+            seed: None,
+        },
+        repaint,
+    )
+}
+
+/// Resumes the game in `game_dir` from its logs (the player's and its computer players').
+///
+/// # Errors
+///
+/// The folder holds no game to resume.
+pub fn resume(runtime: Arc<Runtime>, game_dir: &Path, repaint: Repaint) -> Result<Connection> {
+    let record = GameRecord::read(game_dir).ok_or_else(|| anyhow!("no game.json here"))?;
+    let me = game_dir.join("me");
+    let secret: [u8; 32] = std::fs::read(me.join("identity.key"))
+        .ok()
+        .and_then(|b| b.as_slice().try_into().ok())
+        .ok_or_else(|| anyhow!("the game's identity is missing"))?;
+    let opts = NodeOptions {
+        data_dir: me,
+        listen: listen_addr(record.lan),
+        mdns: record.lan,
+        // Rebuilt from the log: the role only matters for a new game.
+        role: Role::Join {
+            address: None,
+            table: None,
+        },
+        bot: None,
+        name: String::new(),
+        grace_ms: None,
+        hold: false,
+        want: None,
+    };
+    let bots = record.bots.len();
+    let conn = spawn_player(
+        runtime,
+        opts,
+        secret,
+        random32(),
+        game_dir.to_owned(),
+        record,
+        Secrets { seed: None },
+        repaint,
+    );
+    conn.spawn_bots(0, bots, None);
+    Ok(conn)
+}
+
+/// The LAN browser: tables found, as events.
+pub struct Browser {
+    /// Tables appearing, changing and leaving.
+    pub events: mpsc::Receiver<BrowseEvent>,
+}
+
+/// Starts looking for tables on the LAN (and at `direct` addresses); stops when dropped.
+pub fn browse(runtime: &Runtime, direct: Vec<Multiaddr>, repaint: Repaint) -> Browser {
+    let (tx, rx) = mpsc::channel(256);
+    let (inner_tx, mut inner_rx) = mpsc::channel(256);
+    runtime.spawn(async move {
+        let _ = node::browse(random32(), true, direct, inner_tx).await;
+    });
+    runtime.spawn(async move {
+        while let Some(ev) = inner_rx.recv().await {
+            if tx.send(ev).await.is_err() {
+                return;
+            }
+            repaint();
+        }
+    });
+    Browser { events: rx }
 }

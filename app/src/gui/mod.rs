@@ -4,6 +4,13 @@
 pub mod app;
 pub mod cards;
 pub mod controller;
+pub mod frames;
+pub mod game;
+pub mod lobby;
+pub mod sheet;
+pub mod start;
+pub mod table;
+pub mod words;
 
 use anyhow::{Result, anyhow};
 use eframe::egui;

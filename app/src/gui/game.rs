@@ -1,0 +1,264 @@
+//! A game on screen: what the UI knows, updated from the node's events (never blocking).
+
+use std::collections::BTreeMap;
+
+use fairdeal_core::{Card, Move, PlayerView, Seat, Team};
+use fairdeal_net::hand::{Event as HandEvent, HandReport};
+use fairdeal_net::node::{Intent, NodeEvent};
+use fairdeal_net::table::TableEvent;
+use fairdeal_net::table::msg::{SeatInfo, TableConfig};
+use libp2p::Multiaddr;
+
+use super::controller::{self, Connection};
+
+/// This seat's options for the current turn (worked out once per turn, not per frame).
+#[derive(Debug, Clone, Default)]
+pub struct TurnMoves {
+    /// Every legal move.
+    pub legal: Vec<Move>,
+    /// A legal opening, before the team has opened.
+    pub opening: Option<Move>,
+    /// A legal way to go out.
+    pub finish: Option<Move>,
+}
+
+/// A game on screen.
+pub struct Game {
+    pub(crate) conn: Connection,
+    pub(crate) address: Option<Multiaddr>,
+    pub(crate) roster: [Option<SeatInfo>; 4],
+    pub(crate) config: Option<TableConfig>,
+    pub(crate) view: Option<PlayerView>,
+    pub(crate) my_turn: bool,
+    pub(crate) selected: Vec<Card>,
+    /// New melds prepared but not yet played (taken from the hand only when played).
+    pub(crate) plan: Vec<Vec<Card>>,
+    /// Cards planned onto the team's melds: (meld index, cards).
+    pub(crate) plan_adds: Vec<(usize, Vec<Card>)>,
+    pub(crate) moves: TurnMoves,
+    pub(crate) log: Vec<String>,
+    pub(crate) status: String,
+    pub(crate) report: Option<(u32, HandReport)>,
+    pub(crate) show_report: bool,
+    pub(crate) totals: [i32; 2],
+    pub(crate) over: Option<String>,
+    pub(crate) waiting: Vec<Seat>,
+    /// Seats whose connection is down.
+    pub(crate) down: BTreeMap<Seat, bool>,
+    pub(crate) start_asked: bool,
+    pub(crate) stopped: Option<String>,
+}
+
+impl Game {
+    /// A game starting on `conn`.
+    pub fn new(conn: Connection, status: &str) -> Self {
+        Self {
+            conn,
+            address: None,
+            roster: Default::default(),
+            config: None,
+            view: None,
+            my_turn: false,
+            selected: Vec::new(),
+            plan: Vec::new(),
+            plan_adds: Vec::new(),
+            moves: TurnMoves::default(),
+            log: Vec::new(),
+            status: status.to_owned(),
+            report: None,
+            show_report: false,
+            totals: [0, 0],
+            over: None,
+            waiting: Vec::new(),
+            down: BTreeMap::new(),
+            start_asked: false,
+            stopped: None,
+        }
+    }
+
+    /// The name at `seat`, when known.
+    pub fn name(&self, seat: Seat) -> String {
+        let i = seat.index();
+        self.config
+            .as_ref()
+            .map(|c| c.names[i].clone())
+            .or_else(|| self.roster[i].as_ref().map(|s| s.name.clone()))
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| seat.name().to_owned())
+    }
+
+    /// The seats whose connection is down now.
+    pub fn disconnected(&self) -> Vec<Seat> {
+        self.down
+            .iter()
+            .filter(|(_, down)| **down)
+            .map(|(s, _)| *s)
+            .collect()
+    }
+
+    /// Takes one event from the node.
+    pub fn apply(&mut self, ev: NodeEvent) {
+        match ev {
+            NodeEvent::Listening(a) => {
+                if self.address.is_none() {
+                    self.address = Some(a.clone());
+                    // A local game: the computer players join once we listen.
+                    if self.conn.record.kind == "local" && self.conn.record.bots.is_empty() {
+                        self.conn.fill_and_start(3, a);
+                    }
+                }
+            }
+            NodeEvent::View(v) => {
+                self.my_turn = false;
+                self.view = Some(*v);
+            }
+            NodeEvent::YourTurn(v) => {
+                self.my_turn = true;
+                self.moves = TurnMoves {
+                    legal: v.legal_moves(),
+                    opening: v.opening_hint(),
+                    finish: v.find_finish(),
+                };
+                self.view = Some(*v);
+                let hand = self.view.as_ref().map(|v| v.hand().clone());
+                self.selected
+                    .retain(|c| hand.as_ref().is_some_and(|h| h.contains(*c)));
+            }
+            NodeEvent::Refused(why) => self.status = format!("Not allowed: {why}"),
+            NodeEvent::Waiting(seats) => self.waiting = seats,
+            NodeEvent::Link { seat, up } => {
+                self.down.insert(seat, !up);
+            }
+            NodeEvent::Status(s) => {
+                if s.starts_with("the game stopped") {
+                    self.stopped = Some(s);
+                }
+            }
+            NodeEvent::Table(t) => self.apply_table(t),
+        }
+    }
+
+    fn apply_table(&mut self, ev: TableEvent) {
+        match ev {
+            TableEvent::Roster(r) => self.roster = *r,
+            TableEvent::Started(c) => {
+                self.config = Some(*c);
+                controller::mark(&self.conn.game_dir, true, false);
+                self.status = "Shuffling: every player shuffles the deck in turn…".to_owned();
+            }
+            TableEvent::Hand { hand_no, event } => self.apply_hand(hand_no, event),
+            TableEvent::GameOver { totals, result } => {
+                controller::mark(&self.conn.game_dir, true, true);
+                let us = self.view.as_ref().map_or(Team::A, |v| v.seat().team());
+                let (mine, theirs) = (totals[us.index()], totals[us.other().index()]);
+                self.over = Some(match result {
+                    fairdeal_core::GameResult::Won(t) if t == us => {
+                        format!("You and your partner win, {mine} to {theirs}!")
+                    }
+                    fairdeal_core::GameResult::Won(_) => {
+                        format!("Your opponents win, {theirs} to {mine}.")
+                    }
+                    _ => format!("A drawn game at {mine}."),
+                });
+            }
+            TableEvent::Paused(seats) => self.waiting = seats,
+            TableEvent::Resumed => self.waiting.clear(),
+            TableEvent::HandVoided { hand_no, seat } => {
+                self.status = format!(
+                    "Hand {hand_no} is void: {} stayed away past the grace period; a computer player takes the seat and the hand is dealt again.",
+                    self.name(seat)
+                );
+                self.log.push(self.status.clone());
+            }
+            TableEvent::HandStarted(_) => {}
+        }
+    }
+
+    fn apply_hand(&mut self, hand_no: u32, event: HandEvent) {
+        match event {
+            HandEvent::Moved { seat, mv } => {
+                self.log.push(mv.describe(seat));
+                self.status.clear();
+            }
+            HandEvent::Dealt => {
+                self.status =
+                    format!("Hand {hand_no} dealt: every card was shuffled by all four players.")
+            }
+            HandEvent::HandOver => self.status = "Hand over: checking the deal…".to_owned(),
+            HandEvent::Complete(r) => {
+                self.totals = [self.totals[0] + r.scores[0], self.totals[1] + r.scores[1]];
+                self.report = Some((hand_no, r));
+                self.show_report = true;
+                self.plan.clear();
+                self.plan_adds.clear();
+                self.selected.clear();
+            }
+            HandEvent::Fault(b) => {
+                self.status = format!(
+                    "Cheating detected: {} — {}",
+                    b.offender.map_or("no seat can be named".to_owned(), |s| {
+                        self.name(Seat::from_index(usize::from(s)))
+                    }),
+                    b.fault
+                );
+                self.log.push(self.status.clone());
+            }
+        }
+    }
+
+    /// Sends a move (already checked against the view).
+    pub fn send(&mut self, mv: Move) {
+        if self.conn.intents.try_send(Intent::Play(mv)).is_err() {
+            self.status = "The game is busy; try again.".to_owned();
+            return;
+        }
+        self.my_turn = false;
+        self.selected.clear();
+        self.plan.clear();
+        self.plan_adds.clear();
+        self.status.clear();
+    }
+
+    /// Cards of the hand not in the plan.
+    pub fn unplanned(&self, view: &PlayerView) -> Vec<Card> {
+        let mut rest = view.hand().clone();
+        for c in self
+            .plan
+            .iter()
+            .flatten()
+            .chain(self.plan_adds.iter().flat_map(|(_, c)| c))
+        {
+            rest.remove(*c);
+        }
+        rest.iter().collect()
+    }
+
+    /// The plan as a move.
+    pub fn plan_move(&self) -> Move {
+        Move::Meld(fairdeal_core::Plan {
+            new: self.plan.clone(),
+            add: self
+                .plan_adds
+                .iter()
+                .map(|(to, cards)| fairdeal_core::Add {
+                    to: *to,
+                    cards: cards.clone(),
+                })
+                .collect(),
+            ..Default::default()
+        })
+    }
+
+    /// Whether anything is planned.
+    pub fn has_plan(&self) -> bool {
+        !self.plan.is_empty() || !self.plan_adds.is_empty()
+    }
+
+    /// Adds `cards` onto team meld `to` in the plan.
+    pub fn plan_onto(&mut self, to: usize, cards: Vec<Card>) {
+        match self.plan_adds.iter_mut().find(|(t, _)| *t == to) {
+            Some((_, v)) => v.extend(cards),
+            None => self.plan_adds.push((to, cards)),
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! A table's lobby before the start: who sits where, the address to share, seat changes and
+//! the start (host), or waiting for the host (joiner).
+
+use eframe::egui::{self, RichText, Ui};
+use fairdeal_core::Seat;
+use fairdeal_net::node::Intent;
+use fairdeal_net::table::msg::house_from_json;
+
+use super::game::Game;
+use super::words::house_words;
+
+/// What the player did in the lobby.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LobbyAction {
+    /// Leave the table.
+    Leave,
+}
+
+/// Draws the lobby of `g`.
+pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
+    let mut action = None;
+    let hosting = g.conn.record.kind == "host";
+    ui.heading(format!("Table \"{}\"", g.conn.record.table));
+    if let Some(stopped) = &g.stopped {
+        ui.colored_label(egui::Color32::RED, stopped);
+    }
+    let seated = g.roster.iter().flatten().count();
+    if seated == 0 {
+        ui.label(if hosting {
+            "Opening the table…"
+        } else {
+            "Asking the host for a seat…"
+        });
+    }
+    if hosting {
+        ui.label("Friends on the LAN see this table in their list and pick a seat.");
+        if let Some(a) = &g.address {
+            ui.horizontal_wrapped(|ui| {
+                ui.label("If discovery is blocked, they can join by this address:");
+                ui.monospace(a.to_string());
+                if ui.small_button("Copy").clicked() {
+                    ui.ctx().copy_text(a.to_string());
+                }
+            });
+        }
+    }
+    ui.add_space(8.0);
+    let free = 4 - seated;
+    egui::Grid::new("seats")
+        .num_columns(3)
+        .spacing([16.0, 8.0])
+        .show(ui, |ui| {
+            for seat in Seat::ALL {
+                let team = if seat.index() % 2 == 0 {
+                    "South–North"
+                } else {
+                    "West–East"
+                };
+                ui.label(RichText::new(format!("{} ({team})", seat.name())).strong());
+                match &g.roster[seat.index()] {
+                    Some(p) => {
+                        let kind = if p.bot { " (computer)" } else { "" };
+                        ui.label(format!("{}{kind}", p.name));
+                    }
+                    None => {
+                        ui.weak("free");
+                    }
+                }
+                ui.horizontal(|ui| {
+                    if hosting && seat != Seat::S && g.config.is_none() {
+                        for other in [Seat::W, Seat::N, Seat::E] {
+                            if other != seat
+                                && other.index() > seat.index()
+                                && ui
+                                    .small_button(format!("⇄ {}", other.name()))
+                                    .on_hover_text("Swap these two seats")
+                                    .clicked()
+                            {
+                                let _ = g.conn.intents.try_send(Intent::SwapSeats(
+                                    seat.index() as u8,
+                                    other.index() as u8,
+                                ));
+                            }
+                        }
+                    }
+                });
+                ui.end_row();
+            }
+        });
+    ui.add_space(8.0);
+    ui.label(house_words(
+        g.conn.record.preset,
+        &house_from_json(&g.conn.record.house),
+    ));
+    ui.add_space(8.0);
+    if hosting {
+        if g.start_asked {
+            ui.label("Starting: computer players are taking the empty seats…");
+        } else {
+            let label = if free == 0 {
+                "Start the game".to_owned()
+            } else {
+                format!(
+                    "Start: {free} computer player{} ({}) take the empty seat{}",
+                    if free == 1 { "" } else { "s" },
+                    g.conn.record.difficulty,
+                    if free == 1 { "" } else { "s" }
+                )
+            };
+            let ready = seated > 0 && g.address.is_some();
+            if ui
+                .add_enabled(ready, egui::Button::new(RichText::new(label).size(18.0)))
+                .clicked()
+                && let Some(address) = g.address.clone()
+            {
+                g.start_asked = true;
+                g.conn.fill_and_start(free, address);
+            }
+        }
+    } else if seated > 0 {
+        ui.label("Waiting for the host to start the game…");
+    }
+    ui.add_space(12.0);
+    if ui.button("Leave the table").clicked() {
+        action = Some(LobbyAction::Leave);
+    }
+    action
+}

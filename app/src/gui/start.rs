@@ -1,0 +1,243 @@
+//! The start screen: Play now, your name and identity, tables on the LAN, create a table,
+//! join by address, and resume an unfinished game.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use eframe::egui::{self, Color32, RichText, Ui};
+use fairdeal_core::Preset;
+use fairdeal_net::node::FoundTable;
+use fairdeal_net::table::msg::house_from_json;
+use libp2p::PeerId;
+
+use super::app::Settings;
+use super::controller::GameRecord;
+use super::words::{house_words, preset_title};
+
+/// What the player asked for on the start screen.
+#[derive(Debug, Clone)]
+pub enum StartAction {
+    /// A local game against three computer players.
+    PlayNow,
+    /// Open a table on the LAN.
+    Host,
+    /// Sit at a table found on the LAN (or typed in), in seat `want` if free.
+    Join {
+        /// The table.
+        table: Box<FoundTable>,
+        /// The seat asked for.
+        want: Option<u8>,
+    },
+    /// Join the table at the address typed in.
+    JoinAddress(String),
+    /// Resume the unfinished game in this folder.
+    Resume(PathBuf),
+    /// Give up the unfinished game in this folder.
+    Abandon(PathBuf),
+}
+
+/// What the start screen shows besides the settings.
+pub struct StartInfo<'a> {
+    /// The player's identity fingerprint.
+    pub fingerprint: &'a str,
+    /// Tables found.
+    pub tables: &'a BTreeMap<PeerId, FoundTable>,
+    /// An unfinished game.
+    pub resumable: Option<&'a (PathBuf, GameRecord)>,
+    /// Whether the LAN is searched.
+    pub lan: bool,
+    /// The last error.
+    pub error: Option<&'a str>,
+}
+
+/// Draws the start screen; returns what the player chose.
+pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartAction> {
+    let mut action = None;
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            ui.vertical_centered(|ui| {
+                ui.add_space(16.0);
+                ui.heading(RichText::new("fairdeal").size(36.0));
+                ui.label("Samba, Dutch Samba and Canasta for four, with a deal nobody can rig.");
+                ui.add_space(8.0);
+                if let Some(e) = info.error {
+                    ui.colored_label(Color32::RED, e);
+                }
+                if let Some((dir, r)) = info.resumable {
+                    ui.horizontal(|ui| {
+                        ui.label(format!(
+                            "You left a game of {} at table \"{}\".",
+                            preset_title(r.preset),
+                            r.table
+                        ));
+                        if ui.button("Resume it").clicked() {
+                            action = Some(StartAction::Resume(dir.clone()));
+                        }
+                        if ui.button("Abandon it").clicked() {
+                            action = Some(StartAction::Abandon(dir.clone()));
+                        }
+                    });
+                }
+            });
+            ui.add_space(8.0);
+            ui.columns(2, |cols| {
+                if let Some(a) = left(&mut cols[0], s, info) {
+                    action = Some(a);
+                }
+                if let Some(a) = right(&mut cols[1], s, info) {
+                    action = Some(a);
+                }
+            });
+        });
+    action
+}
+
+/// Play now, name, identity, game and level.
+fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartAction> {
+    let mut action = None;
+    ui.vertical_centered(|ui| {
+        let play = ui.add_sized(
+            [240.0, 52.0],
+            egui::Button::new(RichText::new("Play now").size(24.0)),
+        );
+        if play.clicked() {
+            action = Some(StartAction::PlayNow);
+        }
+        ui.small("You against three computer players, dealt by the full fair-deal protocol.");
+    });
+    ui.add_space(10.0);
+    egui::Grid::new("settings")
+        .num_columns(2)
+        .spacing([12.0, 8.0])
+        .show(ui, |ui| {
+            let l = ui.label("Your name");
+            ui.text_edit_singleline(&mut s.name).labelled_by(l.id);
+            ui.end_row();
+            ui.label("Your identity");
+            ui.monospace(info.fingerprint).on_hover_text(
+                "Compare it aloud with your friends: it is the key that signs your moves.",
+            );
+            ui.end_row();
+            let l = ui.label("Game");
+            egui::ComboBox::from_id_salt("preset")
+                .selected_text(preset_title(s.preset))
+                .show_ui(ui, |ui| {
+                    for p in Preset::ALL {
+                        ui.selectable_value(&mut s.preset, p, preset_title(p));
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label("Computer players");
+            egui::ComboBox::from_id_salt("difficulty")
+                .selected_text(s.difficulty.clone())
+                .show_ui(ui, |ui| {
+                    for d in ["easy", "medium", "hard"] {
+                        ui.selectable_value(&mut s.difficulty, d.to_owned(), d);
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label("Theme");
+            egui::ComboBox::from_id_salt("theme")
+                .selected_text(s.theme.clone())
+                .show_ui(ui, |ui| {
+                    for t in ["system", "light", "dark"] {
+                        ui.selectable_value(&mut s.theme, t.to_owned(), t);
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            ui.end_row();
+        });
+    ui.add_space(10.0);
+    ui.collapsing("Create a table for friends on the LAN", |ui| {
+        egui::Grid::new("create")
+            .num_columns(2)
+            .spacing([12.0, 6.0])
+            .show(ui, |ui| {
+                let l = ui.label("Table name");
+                ui.text_edit_singleline(&mut s.table).labelled_by(l.id);
+                ui.end_row();
+                let l = ui.label("Target score");
+                ui.add(egui::DragValue::new(&mut s.target).range(500..=20_000).speed(50))
+                    .labelled_by(l.id);
+                ui.end_row();
+                ui.label("House rules");
+                ui.vertical(|ui| {
+                    ui.checkbox(&mut s.must_ask, "Ask partner before going out");
+                    if s.preset == Preset::Canasta {
+                        ui.checkbox(&mut s.pile_always_frozen, "Pile always frozen");
+                        ui.checkbox(&mut s.classic_stock_end, "Classic stock end");
+                    } else {
+                        ui.checkbox(&mut s.no_steal_onto_canasta, "No steal onto a canasta");
+                    }
+                });
+                ui.end_row();
+            });
+        ui.label(house_words(s.preset, &s.house()));
+        ui.small("You sit South and choose the other seats in the lobby; computer players take the seats left empty when you start.");
+        if ui.button("Open the table").clicked() {
+            action = Some(StartAction::Host);
+        }
+    });
+    action
+}
+
+/// Tables on the LAN, and join by address.
+fn right(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartAction> {
+    let mut action = None;
+    ui.heading("Tables on the LAN");
+    if info.tables.is_empty() {
+        ui.weak(if info.lan {
+            "Looking for tables… none found yet."
+        } else {
+            "LAN discovery is off."
+        });
+    }
+    for t in info.tables.values() {
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            let house = house_from_json(&t.info.house);
+            ui.label(RichText::new(&t.info.name).strong());
+            ui.label(house_words(t.info.preset, &house));
+            let taken = t.info.seated.iter().flatten().count();
+            ui.label(format!("{taken} of 4 seats taken"));
+            ui.horizontal_wrapped(|ui| {
+                for (i, who) in t.info.seated.iter().enumerate() {
+                    let seat = fairdeal_core::Seat::from_index(i);
+                    match who {
+                        Some(name) => {
+                            ui.label(format!("{}: {name}", seat.name()));
+                        }
+                        None => {
+                            if ui.button(format!("Sit {}", seat.name())).clicked() {
+                                action = Some(StartAction::Join {
+                                    table: Box::new(t.clone()),
+                                    want: Some(i as u8),
+                                });
+                            }
+                        }
+                    }
+                }
+            });
+        });
+    }
+    ui.add_space(8.0);
+    ui.label("Discovery blocked? Ask the host for the address their lobby shows:");
+    ui.horizontal(|ui| {
+        let field = ui.add(
+            egui::TextEdit::singleline(&mut s.address)
+                .hint_text("/ip4/192.168.1.20/tcp/40123/p2p/12D3Koo…")
+                .desired_width(300.0),
+        );
+        let go = ui.add_enabled(!s.address.trim().is_empty(), egui::Button::new("Join"));
+        if go.clicked() || (field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter))) {
+            action = Some(StartAction::JoinAddress(s.address.trim().to_owned()));
+        }
+    });
+    action
+}
