@@ -12,6 +12,11 @@ use fairdeal_core::Preset;
 fn harness(seed: u64) -> Harness<'static, FairdealApp> {
     let dir = std::env::temp_dir().join(format!("fairdeal-ui-{seed}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
+    harness_in(dir, seed)
+}
+
+/// The app on data directory `dir` (kept between harnesses: a client closed and reopened).
+fn harness_in(dir: std::path::PathBuf, seed: u64) -> Harness<'static, FairdealApp> {
     let mut app = FairdealApp::for_tests(dir, seed);
     app.settings.preset = Preset::Canasta;
     app.settings.difficulty = "hard".to_owned();
@@ -243,4 +248,31 @@ fn a_friend_joins_a_table_by_address_and_both_play_with_two_computer_players() {
         shows(&guest, "South · Ann (opponent)"),
         "the guest sees the host at South"
     );
+}
+
+#[test]
+fn a_client_closed_mid_game_resumes_it_from_its_logs() {
+    let dir = std::env::temp_dir().join(format!("fairdeal-ui-resume-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut h = harness_in(dir.clone(), 31);
+    h.step();
+    h.get_by_label("Play now").click();
+    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    let before = hand(&h);
+    // Closing the window stops every node of this client (the player's and its computer
+    // players'); their logs stay.
+    drop(h);
+    let mut h = harness_in(dir.clone(), 32);
+    h.step();
+    assert!(
+        shows(&h, "You left a game"),
+        "the start screen offers the game back"
+    );
+    h.get_by_label("Resume it").click();
+    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    assert_eq!(hand(&h), before, "the same hand, at the same turn");
+    h.get_by_label("Draw (D)").click();
+    wait_for(&mut h, "Discard selected (X)", Duration::from_secs(60));
+    assert_eq!(hand(&h).len(), before.len() + 1, "and the game goes on");
+    let _ = std::fs::remove_dir_all(&dir);
 }

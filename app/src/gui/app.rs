@@ -113,6 +113,51 @@ pub struct FairdealApp {
     pub frames: FrameStats,
     show_frames: bool,
     repaint: Option<Repaint>,
+    /// Measuring: the player's seat plays itself (`FAIRDEAL_AUTOPLAY=1`), so that a whole
+    /// game can be rendered and its frames timed without a person.
+    autoplay: Option<AutoPlay>,
+    /// `FAIRDEAL_FRAME_STATS`: when the figures were last printed.
+    stats_printed: Option<std::time::Instant>,
+}
+
+/// The player's seat played by a strategy, for frame-time measurements.
+struct AutoPlay {
+    strategy: Box<dyn fairdeal_core::strategy::Strategy + Send>,
+    rng: fairdeal_core::SplitMix64,
+    sheet_since: Option<std::time::Instant>,
+    started: bool,
+}
+
+impl AutoPlay {
+    fn from_env() -> Option<Self> {
+        std::env::var_os("FAIRDEAL_AUTOPLAY")?;
+        Some(Self {
+            strategy: fairdeal_core::strategy::by_name("greedy")?,
+            rng: fairdeal_core::SplitMix64::new(1),
+            sheet_since: None,
+            started: false,
+        })
+    }
+
+    /// Plays the seat's turn, and closes the score sheet after two seconds.
+    fn step(&mut self, g: &mut Game) {
+        if g.show_report {
+            let since = *self.sheet_since.get_or_insert_with(std::time::Instant::now);
+            if since.elapsed().as_secs() >= 2 {
+                g.show_report = false;
+                self.sheet_since = None;
+            }
+            return;
+        }
+        if !g.my_turn {
+            return;
+        }
+        if let Some(view) = g.view.clone()
+            && let Some(mv) = self.strategy.choose(&view, &mut self.rng)
+        {
+            g.send(mv);
+        }
+    }
 }
 
 const SETTINGS_KEY: &str = "fairdeal-settings";
@@ -144,6 +189,8 @@ impl FairdealApp {
             frames: FrameStats::default(),
             show_frames: false,
             repaint: None,
+            autoplay: None,
+            stats_printed: None,
         }
     }
 
@@ -153,7 +200,12 @@ impl FairdealApp {
             .storage
             .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
             .unwrap_or_default();
-        Self::with(settings, data_dir, None, true)
+        let mut app = Self::with(settings, data_dir, None, true);
+        app.autoplay = AutoPlay::from_env();
+        app.stats_printed = std::env::var_os("FAIRDEAL_FRAME_STATS")
+            .is_some()
+            .then(std::time::Instant::now);
+        app
     }
 
     /// The app without storage or LAN search, its games dealt from `seed` (tests).
@@ -324,8 +376,25 @@ impl FairdealApp {
 impl eframe::App for FairdealApp {
     fn logic(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
         self.frames.record(frame.info().cpu_usage);
+        if let Some(last) = &mut self.stats_printed
+            && last.elapsed().as_secs() >= 10
+        {
+            *last = std::time::Instant::now();
+            println!("frame times: {}", self.frames.line());
+        }
         self.pump();
         self.ensure_browser(ctx);
+        if self.autoplay.as_ref().is_some_and(|a| !a.started) && self.game.is_none() {
+            if let Some(a) = &mut self.autoplay {
+                a.started = true;
+            }
+            self.play_now(ctx);
+        }
+        if let (Some(auto), Some(g)) = (&mut self.autoplay, &mut self.game) {
+            auto.step(g);
+            // Keep frames coming while measuring.
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
     }
 
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow};
-use fairdeal_core::{HouseRules, Preset};
+use fairdeal_core::{HouseRules, Preset, Seat};
 use fairdeal_net::node::{self, BrowseEvent, Intent, NodeEvent, NodeOptions, Role};
 use fairdeal_net::table::msg::TableInfo;
 use libp2p::Multiaddr;
@@ -264,11 +264,11 @@ fn spawn_player(
 }
 
 impl Connection {
-    /// Runs computer players in this client's folder `bot-N` (new, or resumed from its log),
-    /// joining the table at `address`. They stop when the connection is dropped.
-    pub fn spawn_bots(&self, first: usize, count: usize, address: Option<Multiaddr>) {
-        let names = ["West", "North", "East", "Extra"];
-        for i in first..first + count {
+    /// Runs computer players in this client's folders `bot-N` (new, or resumed from their
+    /// logs), joining the table at `address`; each `(N, seat)` asks for that seat and is named
+    /// after it. They stop when the connection is dropped.
+    pub fn spawn_bots(&self, bots: &[(usize, Option<u8>)], address: Option<Multiaddr>) {
+        for &(i, want) in bots {
             let dir = self.game_dir.join(format!("bot-{i}"));
             let secrets = self.secrets;
             let Ok(secret) =
@@ -276,6 +276,10 @@ impl Connection {
             else {
                 continue;
             };
+            let name = want.map_or_else(
+                || "Computer".to_owned(),
+                |w| format!("Computer {}", Seat::from_index(usize::from(w)).name()),
+            );
             let opts = NodeOptions {
                 data_dir: dir,
                 listen: listen_addr(self.record.lan),
@@ -285,10 +289,10 @@ impl Connection {
                     table: None,
                 },
                 bot: Some(self.record.difficulty.clone()),
-                name: format!("Computer {}", names[i.min(3)]),
+                name,
                 grace_ms: None,
                 hold: false,
-                want: None,
+                want,
             };
             let master = secrets.fresh("bot-master", i as u64 + 1);
             let mut stop = self.stop.subscribe();
@@ -304,14 +308,19 @@ impl Connection {
         }
     }
 
-    /// Host: computer players take the `free` empty seats and the game starts.
-    pub fn fill_and_start(&mut self, free: usize, address: Multiaddr) {
+    /// Host: computer players take the empty `seats` and the game starts.
+    pub fn fill_and_start(&mut self, seats: &[u8], address: Multiaddr) {
         let first = self.record.bots.len();
-        for i in first..first + free {
+        let bots: Vec<(usize, Option<u8>)> = seats
+            .iter()
+            .enumerate()
+            .map(|(k, &seat)| (first + k, Some(seat)))
+            .collect();
+        for (i, _) in &bots {
             self.record.bots.push(format!("bot-{i}"));
         }
         let _ = self.record.write(&self.game_dir);
-        self.spawn_bots(first, free, Some(address));
+        self.spawn_bots(&bots, Some(address));
         let _ = self.intents.try_send(Intent::Start);
     }
 }
@@ -485,7 +494,8 @@ pub fn resume(runtime: Arc<Runtime>, game_dir: &Path, repaint: Repaint) -> Resul
         Secrets { seed: None },
         repaint,
     );
-    conn.spawn_bots(0, bots, None);
+    let bots: Vec<(usize, Option<u8>)> = (0..bots).map(|i| (i, None)).collect();
+    conn.spawn_bots(&bots, None);
     Ok(conn)
 }
 

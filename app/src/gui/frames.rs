@@ -1,6 +1,6 @@
 //! Frame times: how long the UI thread spends on each frame (our code plus egui's layout and
 //! tessellation as eframe reports it). With `FAIRDEAL_FRAME_STATS=1` the figures are printed
-//! when the window closes; the debug line (F12) shows them live.
+//! every ten seconds and when the window closes; F12 shows them in the window.
 
 use std::time::Duration;
 

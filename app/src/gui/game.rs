@@ -100,11 +100,18 @@ impl Game {
     pub fn apply(&mut self, ev: NodeEvent) {
         match ev {
             NodeEvent::Listening(a) => {
-                if self.address.is_none() {
+                // The address friends use: one another machine can reach, if there is one.
+                if self.address.as_ref().is_none_or(is_loopback) {
                     self.address = Some(a.clone());
+                }
+                if self.address.is_some() {
                     // A local game: the computer players join once we listen.
-                    if self.conn.record.kind == "local" && self.conn.record.bots.is_empty() {
-                        self.conn.fill_and_start(3, a);
+                    if self.conn.record.kind == "local"
+                        && self.conn.record.bots.is_empty()
+                        && !self.start_asked
+                    {
+                        self.start_asked = true;
+                        self.conn.fill_and_start(&[1, 2, 3], a);
                     }
                 }
             }
@@ -261,4 +268,12 @@ impl Game {
             None => self.plan_adds.push((to, cards)),
         }
     }
+}
+
+fn is_loopback(a: &Multiaddr) -> bool {
+    a.iter().any(|p| match p {
+        libp2p::multiaddr::Protocol::Ip4(ip) => ip.is_loopback(),
+        libp2p::multiaddr::Protocol::Ip6(ip) => ip.is_loopback(),
+        _ => false,
+    })
 }

@@ -114,7 +114,10 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
                 && let Some(address) = g.address.clone()
             {
                 g.start_asked = true;
-                g.conn.fill_and_start(free, address);
+                let seats: Vec<u8> = (0..4u8)
+                    .filter(|&i| g.roster[usize::from(i)].is_none())
+                    .collect();
+                g.conn.fill_and_start(&seats, address);
             }
         }
     } else if seated > 0 {

@@ -36,7 +36,8 @@ pub fn table_ui(ui: &mut Ui, g: &mut Game) {
     ui.separator();
     egui::Panel::right("log")
         .resizable(true)
-        .default_size(230.0)
+        .default_size(240.0)
+        .min_size(220.0)
         .show(ui, |ui| {
             ui.heading("Moves");
             egui::ScrollArea::vertical()
@@ -48,44 +49,47 @@ pub fn table_ui(ui: &mut Ui, g: &mut Game) {
                 });
         });
     let mut dropped: Option<(Drop, Card)> = None;
-    egui::ScrollArea::vertical()
-        .auto_shrink([false, false])
-        .show(ui, |ui| {
-            players(ui, g, &view);
-            ui.add_space(4.0);
-            let them = view.seat().team().other();
-            melds_ui(ui, &view, them, "Their melds", false);
-            ui.add_space(4.0);
-            if let Some(card) = pile_row(ui, &view) {
-                dropped = Some((Drop::Pile, card));
-            }
-            ui.add_space(4.0);
-            let us = view.seat().team();
-            let (clicked, drop) = melds_ui(
-                ui,
-                &view,
-                us,
-                "Our melds (click or drop cards on one to add them)",
-                true,
-            );
-            if let Some((i, card)) = drop {
-                dropped = Some((Drop::Meld(i), card));
-            }
-            if let (Some(i), true) = (clicked, g.my_turn && !g.selected.is_empty()) {
-                let cards = std::mem::take(&mut g.selected);
-                g.plan_onto(i, cards);
-            }
-            ui.separator();
-            hand_ui(ui, g, &view);
-            if let Some(d) = plan_ui(ui, g) {
-                dropped = Some(d);
-            }
-            ui.add_space(6.0);
-            actions_ui(ui, g, &view);
-            if !g.status.is_empty() {
-                ui.label(RichText::new(&g.status).italics());
-            }
-        });
+    // The rest of the window, beside the log.
+    egui::CentralPanel::no_frame().show(ui, |ui| {
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                players(ui, g, &view);
+                ui.add_space(4.0);
+                let them = view.seat().team().other();
+                melds_ui(ui, &view, them, "Their melds", false);
+                ui.add_space(4.0);
+                if let Some(card) = pile_row(ui, &view) {
+                    dropped = Some((Drop::Pile, card));
+                }
+                ui.add_space(4.0);
+                let us = view.seat().team();
+                let (clicked, drop) = melds_ui(
+                    ui,
+                    &view,
+                    us,
+                    "Our melds (click or drop cards on one to add them)",
+                    true,
+                );
+                if let Some((i, card)) = drop {
+                    dropped = Some((Drop::Meld(i), card));
+                }
+                if let (Some(i), true) = (clicked, g.my_turn && !g.selected.is_empty()) {
+                    let cards = std::mem::take(&mut g.selected);
+                    g.plan_onto(i, cards);
+                }
+                ui.separator();
+                hand_ui(ui, g, &view);
+                if let Some(d) = plan_ui(ui, g) {
+                    dropped = Some(d);
+                }
+                ui.add_space(6.0);
+                actions_ui(ui, g, &view);
+                if !g.status.is_empty() {
+                    ui.label(RichText::new(&g.status).italics());
+                }
+            });
+    });
     if let Some((drop, card)) = dropped {
         on_drop(g, &view, drop, card);
     }
@@ -126,7 +130,7 @@ fn header(ui: &mut Ui, g: &Game, view: &PlayerView) {
 /// Who is gone or awaited.
 fn banner(ui: &mut Ui, g: &Game, view: &PlayerView) {
     let gone = g.disconnected();
-    if !gone.is_empty() {
+    if !gone.is_empty() && g.over.is_none() {
         let who: Vec<String> = gone
             .iter()
             .map(|s| format!("{} ({})", g.name(*s), s.name()))
@@ -231,15 +235,23 @@ fn melds_ui(
 ) -> (Option<usize>, Option<(usize, Card)>) {
     let mut clicked = None;
     let mut dropped = None;
-    ui.label(
-        RichText::new(format!(
-            "{title} · red threes: {}",
-            view.red_threes(team).len()
-        ))
-        .strong(),
-    );
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(title).strong());
+        let threes = view.red_threes(team);
+        if !threes.is_empty() {
+            ui.label(format!("· red threes ({}):", threes.len()));
+            for &c in threes {
+                cards::card(ui, c, SMALL * 0.75, false, "laid out (red three)");
+            }
+        }
+    });
     ui.horizontal_wrapped(|ui| {
         for (i, m) in view.melds(team).iter().enumerate() {
+            // A frame's size is known only after it is drawn: wrap by its expected width.
+            let width = m.len() as f32 * (SMALL.x + ui.spacing().item_spacing.x) + 16.0;
+            if ui.available_size_before_wrap().x < width {
+                ui.end_row();
+            }
             let frame = egui::Frame::group(ui.style()).show(ui, |ui| {
                 ui.vertical(|ui| {
                     ui.horizontal(|ui| {
@@ -435,6 +447,11 @@ fn actions_ui(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
     let legal = g.moves.legal.clone();
     let me = view.seat();
     let mut chosen: Option<Move> = None;
+    ui.label(
+        RichText::new("Your turn")
+            .strong()
+            .color(Color32::from_rgb(40, 150, 70)),
+    );
     ui.horizontal_wrapped(|ui| match view.phase() {
         Phase::Answer => {
             ui.label(format!(

@@ -219,6 +219,8 @@ impl TableSession {
         s.preset = preset;
         s.house = msg::house_to_json(&house);
         s.roster[0] = Some(me);
+        s.events
+            .push_back(TableEvent::Roster(Box::new(s.roster.clone())));
         s
     }
 
