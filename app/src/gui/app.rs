@@ -103,6 +103,9 @@ pub struct FairdealApp {
     /// Tests: derive every secret of "Play now" from this seed.
     seed: Option<u64>,
     fonts_installed: bool,
+    glyphs_warmed: bool,
+    /// The previous frame showed a game.
+    was_playing: bool,
     /// Search the LAN for tables (off in tests).
     lan: bool,
     browser: Option<Browser>,
@@ -111,6 +114,8 @@ pub struct FairdealApp {
     fingerprint: String,
     /// Frame times (F12 shows them).
     pub frames: FrameStats,
+    /// The time of our own UI code per frame (the rest is egui's tessellation and painting).
+    pub ui_times: FrameStats,
     show_frames: bool,
     repaint: Option<Repaint>,
     /// Measuring: the player's seat plays itself (`FAIRDEAL_AUTOPLAY=1`), so that a whole
@@ -126,22 +131,28 @@ struct AutoPlay {
     rng: fairdeal_core::SplitMix64,
     sheet_since: Option<std::time::Instant>,
     started: bool,
+    /// `FAIRDEAL_AUTOPLAY=sheet`: stop at the first score sheet (for a screenshot).
+    hold_sheet: bool,
 }
 
 impl AutoPlay {
     fn from_env() -> Option<Self> {
-        std::env::var_os("FAIRDEAL_AUTOPLAY")?;
+        let mode = std::env::var("FAIRDEAL_AUTOPLAY").ok()?;
         Some(Self {
             strategy: fairdeal_core::strategy::by_name("greedy")?,
             rng: fairdeal_core::SplitMix64::new(1),
             sheet_since: None,
             started: false,
+            hold_sheet: mode == "sheet",
         })
     }
 
     /// Plays the seat's turn, and closes the score sheet after two seconds.
     fn step(&mut self, g: &mut Game) {
         if g.show_report {
+            if self.hold_sheet {
+                return;
+            }
             let since = *self.sheet_since.get_or_insert_with(std::time::Instant::now);
             if since.elapsed().as_secs() >= 2 {
                 g.show_report = false;
@@ -181,12 +192,15 @@ impl FairdealApp {
             error: None,
             seed,
             fonts_installed: false,
+            glyphs_warmed: false,
+            was_playing: false,
             lan,
             browser: None,
             tables: BTreeMap::new(),
             resumable,
             fingerprint,
             frames: FrameStats::default(),
+            ui_times: FrameStats::default(),
             show_frames: false,
             repaint: None,
             autoplay: None,
@@ -375,16 +389,35 @@ impl FairdealApp {
 
 impl eframe::App for FairdealApp {
     fn logic(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
-        self.frames.record(frame.info().cpu_usage);
+        // Frames during play (the first frames load fonts and are not part of playing).
+        // eframe reports the previous frame: count it only if that frame was in play too.
+        let was_playing = std::mem::replace(&mut self.was_playing, self.game.is_some());
+        if let Some(g) = self.game.as_ref().filter(|_| was_playing) {
+            let cpu = frame.info().cpu_usage;
+            self.frames.record(cpu);
+            if self.stats_printed.is_some() && cpu.is_some_and(|c| c > 0.016) {
+                println!(
+                    "slow frame: {:.1} ms (report open: {}, over: {}, my turn: {})",
+                    cpu.unwrap_or(0.0) * 1e3,
+                    g.show_report,
+                    g.over.is_some(),
+                    g.my_turn
+                );
+            }
+        }
         if let Some(last) = &mut self.stats_printed
             && last.elapsed().as_secs() >= 10
         {
             *last = std::time::Instant::now();
             println!("frame times: {}", self.frames.line());
+            println!("  of which our UI code: {}", self.ui_times.line());
         }
         self.pump();
         self.ensure_browser(ctx);
-        if self.autoplay.as_ref().is_some_and(|a| !a.started) && self.game.is_none() {
+        if self.autoplay.as_ref().is_some_and(|a| !a.started)
+            && self.game.is_none()
+            && self.glyphs_warmed
+        {
             if let Some(a) = &mut self.autoplay {
                 a.started = true;
             }
@@ -398,7 +431,11 @@ impl eframe::App for FairdealApp {
     }
 
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+        let start = std::time::Instant::now();
         self.draw(ui);
+        if self.game.is_some() {
+            self.ui_times.record(Some(start.elapsed().as_secs_f32()));
+        }
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
@@ -408,6 +445,7 @@ impl eframe::App for FairdealApp {
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
         if std::env::var_os("FAIRDEAL_FRAME_STATS").is_some() {
             println!("frame times: {}", self.frames.line());
+            println!("  of which our UI code: {}", self.ui_times.line());
         }
     }
 }
@@ -425,6 +463,9 @@ impl FairdealApp {
             // The suit symbols need the bundled font (it applies from the next frame).
             super::install_fonts(ui.ctx());
             self.fonts_installed = true;
+        } else if !self.glyphs_warmed {
+            super::warm_glyphs(ui.ctx());
+            self.glyphs_warmed = true;
         }
         self.apply_theme(ui.ctx());
         if ui.input(|i| i.key_pressed(egui::Key::F12)) {

@@ -87,7 +87,12 @@ pub fn mark(game_dir: &Path, started: bool, over: bool) {
 pub fn runtime() -> Result<Arc<Runtime>> {
     Ok(Arc::new(
         tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
+            // The UI thread keeps a core of its own on a two-core machine: the nodes' crypto
+            // (four of them in a local game) never delays a frame.
+            .worker_threads(
+                std::thread::available_parallelism()
+                    .map_or(1, |n| n.get().saturating_sub(1).max(1)),
+            )
             .thread_name("fairdeal-net")
             // The nodes' futures are deep (libp2p, the sessions): room for debug builds too.
             .thread_stack_size(8 << 20)

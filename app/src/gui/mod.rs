@@ -36,6 +36,26 @@ pub fn install_fonts(ctx: &egui::Context) {
     ctx.set_fonts(fonts);
 }
 
+/// Lays out the glyphs the game uses at every size it uses them, once at start-up: the font
+/// atlas then grows (and its texture is uploaded) before play, not in the middle of a hand.
+pub fn warm_glyphs(ctx: &egui::Context) {
+    use eframe::egui::{Color32, FontId};
+    let text = "A2345678910JQK♠♥♦♣W3!Jk ✓✔✖❄◀⚠⇄…—–·0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ()[]:;,.'\"-+/";
+    let card_sizes = [cards::HAND.y, cards::SMALL.y, cards::SMALL.y * 0.75];
+    let mut sizes: Vec<f32> = card_sizes
+        .iter()
+        .flat_map(|h| [h * 0.30, h * 0.16])
+        .collect();
+    sizes.extend([9.0, 10.0, 12.5, 14.0, 18.0, 20.0, 22.0, 24.0, 36.0]);
+    ctx.fonts_mut(|f| {
+        for size in sizes {
+            for font in [FontId::proportional(size), FontId::monospace(size)] {
+                let _ = f.layout_no_wrap(text.to_owned(), font, Color32::WHITE);
+            }
+        }
+    });
+}
+
 /// Whether a display is available (X11 or Wayland).
 pub fn has_display() -> bool {
     std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
