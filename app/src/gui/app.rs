@@ -175,14 +175,13 @@ const SETTINGS_KEY: &str = "fairdeal-settings";
 
 impl FairdealApp {
     fn with(settings: Settings, data_dir: PathBuf, seed: Option<u64>, lan: bool) -> Self {
-        let fingerprint =
-            fairdeal_net::store::identity_secret(&data_dir.join("me"), crate::peer::random32)
-                .map(|s| {
-                    fairdeal_crypto::Identity::from_secret(s)
-                        .public()
-                        .fingerprint()
-                })
-                .unwrap_or_else(|e| format!("(unavailable: {e})"));
+        let fingerprint = controller::identity(&data_dir, seed)
+            .map(|s| {
+                fairdeal_crypto::Identity::from_secret(s)
+                    .public()
+                    .fingerprint()
+            })
+            .unwrap_or_else(|e| format!("(unavailable: {e})"));
         let resumable = controller::unfinished(&data_dir);
         Self {
             settings,

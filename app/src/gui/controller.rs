@@ -135,6 +135,18 @@ impl Secrets {
     }
 }
 
+/// The player's identity secret, kept in `me/identity.key` under the data directory (made on
+/// first use: from the OS, or in tests from `seed`).
+///
+/// # Errors
+///
+/// The file cannot be read or written.
+pub fn identity(data_dir: &Path, seed: Option<u64>) -> Result<[u8; 32]> {
+    let secrets = Secrets { seed };
+    fairdeal_net::store::identity_secret(&data_dir.join("me"), || secrets.fresh("identity", 0))
+        .map_err(|e| anyhow!("{e}"))
+}
+
 /// How a game is set up from the start screen.
 #[derive(Debug, Clone)]
 pub struct Setup {
@@ -185,9 +197,7 @@ fn start_game(
     record.write(&game_dir)?;
     // The player's identity lives outside the game folders (its fingerprint is theirs); a
     // copy sits beside each game log so that `fairdeal verify` can read it.
-    let secret =
-        fairdeal_net::store::identity_secret(&data_dir.join("me"), || secrets.fresh("identity", 0))
-            .map_err(|e| anyhow!("{e}"))?;
+    let secret = identity(data_dir, seed)?;
     std::fs::write(game_dir.join("me").join("identity.key"), secret)?;
     let opts = NodeOptions {
         data_dir: game_dir.join("me"),
