@@ -91,6 +91,13 @@ fn play_a_hand_through_the_window() {
     // The plan appears above the buttons: let the layout settle before the next click.
     h.step();
     h.step();
+    // An illegal plan is not offered: its button is disabled and the reason is shown.
+    assert!(
+        h.get_by_label_contains("Play plan")
+            .accesskit_node()
+            .is_disabled(),
+        "an illegal plan cannot be played"
+    );
     h.get_by_label_contains("Play plan").click();
     h.step();
     h.step();

@@ -505,15 +505,14 @@ fn play_buttons(ui: &mut Ui, g: &mut Game, view: &PlayerView, legal: &[Move]) ->
     let me = view.seat();
     let mut chosen = None;
     let sel = g.selected.clone();
-    if ui
-        .add_enabled(!sel.is_empty(), egui::Button::new("Meld selected now (M)"))
-        .clicked()
-        || (!sel.is_empty() && key(ui, egui::Key::M))
-    {
-        chosen = Some(Move::Meld(fairdeal_core::Plan {
+    let meld_now = (!sel.is_empty()).then(|| {
+        Move::Meld(fairdeal_core::Plan {
             new: vec![sel.clone()],
             ..Default::default()
-        }));
+        })
+    });
+    if let Some(mv) = move_button(ui, view, "Meld selected now (M)", meld_now, egui::Key::M) {
+        chosen = Some(mv);
     }
     if ui
         .add_enabled(
@@ -540,8 +539,13 @@ fn play_buttons(ui: &mut Ui, g: &mut Game, view: &PlayerView, legal: &[Move]) ->
         } else {
             format!("Play plan ({points} points) (Enter)")
         };
-        if ui.button(label).clicked() || key(ui, egui::Key::Enter) {
-            chosen = Some(g.plan_move());
+        let plan = g.plan_move();
+        let verdict = view.validate(&plan);
+        if let Some(mv) = move_button(ui, view, &label, Some(plan), egui::Key::Enter) {
+            chosen = Some(mv);
+        }
+        if let Err(r) = verdict {
+            ui.colored_label(WARN, format!("Not allowed: {}", r.reason));
         }
         if (ui.button("Undo last planned (U)").clicked() || key(ui, egui::Key::U))
             && g.plan_adds.pop().is_none()
@@ -549,12 +553,9 @@ fn play_buttons(ui: &mut Ui, g: &mut Game, view: &PlayerView, legal: &[Move]) ->
             g.plan.pop();
         }
     }
-    if ui
-        .add_enabled(sel.len() == 1, egui::Button::new("Discard selected (X)"))
-        .clicked()
-        || (sel.len() == 1 && key(ui, egui::Key::X))
-    {
-        chosen = Some(Move::Discard(sel[0]));
+    let discard = (sel.len() == 1).then(|| Move::Discard(sel[0]));
+    if let Some(mv) = move_button(ui, view, "Discard selected (X)", discard, egui::Key::X) {
+        chosen = Some(mv);
     }
     if !sel.is_empty() && key(ui, egui::Key::Escape) {
         g.selected.clear();
@@ -574,6 +575,28 @@ fn play_buttons(ui: &mut Ui, g: &mut Game, view: &PlayerView, legal: &[Move]) ->
         }
     }
     chosen
+}
+
+/// A button for `mv`, enabled only when the rules allow it now (else its hover text says
+/// why); returns the move when clicked or when `shortcut` is pressed.
+fn move_button(
+    ui: &mut Ui,
+    view: &PlayerView,
+    label: &str,
+    mv: Option<Move>,
+    shortcut: egui::Key,
+) -> Option<Move> {
+    let verdict = mv.as_ref().map(|m| view.validate(m));
+    let allowed = matches!(verdict, Some(Ok(())));
+    let mut button = ui.add_enabled(allowed, egui::Button::new(label));
+    button = match &verdict {
+        Some(Err(r)) => button.on_disabled_hover_text(format!("Not allowed: {}", r.reason)),
+        None => button.on_disabled_hover_text("Select cards first"),
+        Some(Ok(())) => button,
+    };
+    (allowed && (button.clicked() || key(ui, shortcut)))
+        .then_some(mv)
+        .flatten()
 }
 
 fn hints(ui: &mut Ui, g: &Game, view: &PlayerView, legal: &[Move], chosen: &mut Option<Move>) {
