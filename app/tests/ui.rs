@@ -283,3 +283,32 @@ fn a_client_closed_mid_game_resumes_it_from_its_logs() {
     assert_eq!(hand(&h).len(), before.len() + 1, "and the game goes on");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_friend_who_leaves_the_lobby_frees_the_seat() {
+    let mut host = harness(41);
+    let mut guest = harness(42);
+    host.state_mut().settings.name = "Ann".to_owned();
+    guest.state_mut().settings.name = "Bea".to_owned();
+    host.step();
+    guest.step();
+    host.get_by_label("Create a table for friends on the LAN")
+        .click();
+    for _ in 0..20 {
+        host.step();
+    }
+    host.get_by_label("Open the table").click();
+    wait_for(&mut host, "join by this address", Duration::from_secs(60));
+    let address = host.state().table_address().unwrap();
+    guest.state_mut().settings.address = address;
+    guest.step();
+    guest.get_by_label("Join").click();
+    wait_for(&mut guest, "Waiting for the host to start", Duration::from_secs(60));
+    wait_for(&mut host, "2 computer players", Duration::from_secs(60));
+    assert!(shows(&host, "Bea"));
+    wait_for(&mut guest, "Leave the table", Duration::from_secs(60));
+    guest.get_by_label("Leave the table").click();
+    wait_for(&mut guest, "Play now", Duration::from_secs(10));
+    wait_for(&mut host, "3 computer players", Duration::from_secs(60));
+    assert!(!shows(&host, "Bea"), "the seat is free again");
+}

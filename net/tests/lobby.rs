@@ -196,3 +196,55 @@ fn a_host_rebuilt_from_its_log_keeps_the_seating_it_chose() {
     let (rebuilt, _) = fairdeal_net::node::rebuild(seat(0).0, &log).unwrap();
     assert_eq!(rebuilt.config(), peers[0].config());
 }
+
+#[test]
+fn a_joiner_who_leaves_frees_its_seat_and_a_host_who_leaves_closes_the_table() {
+    let (mut peers, mut log) = held_table([None, None, None]);
+    run(&mut peers, &mut log, 10_000);
+    peers[2].leave().unwrap();
+    run(&mut peers, &mut log, 10_000);
+    assert_eq!(names(&peers[0]), ["p0", "p1", "-", "p3"]);
+    assert_eq!(
+        names(&peers[1]),
+        ["p0", "p1", "-", "p3"],
+        "the others see the free seat"
+    );
+    // Someone who is not seated cannot free a seat.
+    let stranger = Identity::from_secret([99; 32]).public();
+    assert!(
+        peers[0]
+            .handle_message(
+                stranger,
+                &fairdeal_net::table::msg::TableMsg::Leave.encode()
+            )
+            .is_err()
+    );
+    peers[0].leave().unwrap();
+    let events = run(&mut peers, &mut log, 10_000);
+    for i in [1usize, 3] {
+        assert!(
+            events[i].iter().any(|e| matches!(e, TableEvent::Closed)),
+            "peer {i} hears the table closed"
+        );
+    }
+    assert!(
+        !events[2].iter().any(|e| matches!(e, TableEvent::Closed)),
+        "p2 had left"
+    );
+}
+
+#[test]
+fn nobody_leaves_a_started_game_by_message() {
+    let (mut peers, mut log) = held_table([None, None, None]);
+    run(&mut peers, &mut log, 10_000);
+    peers[0].request_start().unwrap();
+    run(&mut peers, &mut log, 2_000);
+    assert!(peers[1].leave().is_err());
+    let k1 = peers[1].key();
+    assert!(
+        peers[0]
+            .handle_message(k1, &fairdeal_net::table::msg::TableMsg::Leave.encode())
+            .is_err()
+    );
+    assert!(peers[0].config().is_some());
+}

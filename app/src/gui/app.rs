@@ -520,7 +520,9 @@ impl FairdealApp {
         if let Some(g) = self.game.take()
             && g.config.is_none()
         {
-            // A table left before it started: nothing to resume.
+            // A table left before it started: the others are told, and there is nothing to
+            // resume.
+            let _ = g.conn.intents.try_send(fairdeal_net::node::Intent::Leave);
             controller::mark(&g.conn.game_dir, false, true);
         }
         self.resumable = controller::unfinished(&self.data_dir);

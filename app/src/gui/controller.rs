@@ -245,12 +245,16 @@ fn spawn_player(
             tokio::select! {
                 ev = ev_rx.recv() => match ev {
                     Some(ev) => {
-                        if ui_tx.send(ev).await.is_err() {
-                            return;
+                        // The UI may be gone (the player left): the node still finishes what
+                        // it was doing (telling the host it leaves), then stops.
+                        if ui_tx.send(ev).await.is_ok() {
+                            repaint();
                         }
-                        repaint();
                     }
-                    None => return,
+                    None => {
+                        let _ = (&mut run).await;
+                        return;
+                    }
                 },
                 result = &mut run => {
                     // Pass on what is left, then say how it ended.

@@ -47,6 +47,8 @@ pub struct Game {
     pub(crate) down: BTreeMap<Seat, bool>,
     pub(crate) start_asked: bool,
     pub(crate) stopped: Option<String>,
+    /// The host closed the table before the start.
+    pub(crate) closed: bool,
 }
 
 impl Game {
@@ -73,6 +75,7 @@ impl Game {
             down: BTreeMap::new(),
             start_asked: false,
             stopped: None,
+            closed: false,
         }
     }
 
@@ -178,6 +181,10 @@ impl Game {
                 self.log.push(self.status.clone());
             }
             TableEvent::HandStarted(_) => {}
+            TableEvent::Closed => {
+                self.closed = true;
+                self.status = "The host closed the table.".to_owned();
+            }
         }
     }
 

@@ -24,6 +24,16 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
     if let Some(stopped) = &g.stopped {
         ui.colored_label(egui::Color32::RED, stopped);
     }
+    if g.closed {
+        ui.colored_label(
+            egui::Color32::from_rgb(200, 120, 0),
+            "The host closed this table.",
+        );
+        if ui.button("Back to the start").clicked() {
+            return Some(LobbyAction::Leave);
+        }
+        return None;
+    }
     let seated = g.roster.iter().flatten().count();
     if seated == 0 {
         ui.label(if hosting {

@@ -163,6 +163,11 @@ impl Node {
         Ok(node)
     }
 
+    /// Messages sent and not yet answered.
+    pub(crate) fn pending(&self) -> usize {
+        self.pending
+    }
+
     /// The outcome once the game is over and the last messages are out.
     pub(crate) fn finished(&self) -> Option<Outcome> {
         let since = self.finishing?;
@@ -211,6 +216,7 @@ impl Node {
                 TableEvent::GameOver { .. } => self.finishing = Some(tokio::time::Instant::now()),
                 TableEvent::HandVoided { .. } => self.dial_missing(),
                 TableEvent::Hand { .. }
+                | TableEvent::Closed
                 | TableEvent::HandStarted(_)
                 | TableEvent::Paused(_)
                 | TableEvent::Resumed => {}

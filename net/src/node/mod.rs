@@ -105,6 +105,9 @@ pub enum Intent {
     Start,
     /// Host, in the lobby: swap the players of two seats (1–3).
     SwapSeats(u8, u8),
+    /// Before the start: give up the seat (joiner) or close the table (host), tell the
+    /// others, and stop.
+    Leave,
     /// Leave (the node finishes and returns).
     Quit,
 }
@@ -169,14 +172,24 @@ pub async fn run(
 ) -> Result<Outcome, NodeError> {
     let mut node = driver::Node::start(opts, secret, fresh_master, events).await?;
     let mut tick = tokio::time::interval(Duration::from_secs(1));
+    let mut leaving: Option<tokio::time::Instant> = None;
     loop {
         node.flush().await?;
         if let Some(outcome) = node.finished() {
             return Ok(outcome);
         }
+        if let Some(since) = leaving
+            && (node.pending() == 0 || since.elapsed() > Duration::from_secs(3))
+        {
+            return Err(NodeError::Stopped);
+        }
         tokio::select! {
             event = node.swarm.select_next_some() => node.on_swarm_event(event).await?,
-            intent = intents.recv() => match intent {
+            intent = intents.recv(), if leaving.is_none() => match intent {
+                Some(Intent::Leave) => {
+                    node.lobby(|s| s.leave()).await;
+                    leaving = Some(tokio::time::Instant::now());
+                }
                 Some(Intent::Play(mv)) => node.play(mv).await?,
                 Some(Intent::Start) => node.lobby(|s| s.request_start()).await,
                 Some(Intent::SwapSeats(a, b)) => node.lobby(|s| s.swap_seats(a, b)).await,

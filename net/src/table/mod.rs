@@ -59,6 +59,8 @@ pub enum TableEvent {
         /// What.
         event: HandEvent,
     },
+    /// The host closed the table before the game started.
+    Closed,
     /// The game is over.
     GameOver {
         /// Final totals, team A and B.
@@ -433,6 +435,7 @@ impl TableSession {
                 Ok(())
             }
             TableMsg::Query => Ok(()),
+            TableMsg::Leave => self.on_leave(from),
             TableMsg::Timeout { hand_no, seat, sig } => self.on_timeout(from, hand_no, seat, &sig),
             TableMsg::Replace {
                 hand_no,
@@ -512,6 +515,55 @@ impl TableSession {
         self.roster.swap(usize::from(a), usize::from(b));
         self.broadcast_roster();
         Ok(())
+    }
+
+    /// Before the start: a joiner gives up its seat; the host closes the table.
+    ///
+    /// # Errors
+    ///
+    /// The game has started (a seat is then left by going silent, and taken over).
+    pub fn leave(&mut self) -> Result<(), TableError> {
+        if self.config.is_some() {
+            return Err(TableError::Unexpected("leave"));
+        }
+        if self.is_host {
+            let keys: Vec<PublicKey> = self
+                .roster
+                .iter()
+                .flatten()
+                .map(|s| s.key)
+                .filter(|k| *k != self.me.key)
+                .collect();
+            for k in keys {
+                self.send(Dest::Peer(k), TableMsg::Leave);
+            }
+        } else if let Some(host) = self.host {
+            self.send(Dest::Peer(host), TableMsg::Leave);
+        }
+        Ok(())
+    }
+
+    fn on_leave(&mut self, from: PublicKey) -> Result<(), TableError> {
+        if self.config.is_some() {
+            return Err(TableError::Unexpected("leave"));
+        }
+        if self.is_host {
+            let Some(i) = self
+                .roster
+                .iter()
+                .position(|s| s.as_ref().is_some_and(|s| s.key == from))
+            else {
+                return Err(TableError::NotSeated);
+            };
+            self.roster[i] = None;
+            self.broadcast_roster();
+            Ok(())
+        } else if Some(from) == self.host {
+            self.events.push_back(TableEvent::Closed);
+            Ok(())
+        } else {
+            Err(TableError::Unexpected("leave"))
+        }
     }
 
     /// Seats still free (before the start).

@@ -146,6 +146,8 @@ pub enum TableMsg {
         /// The runner's signature.
         sig: Sig,
     },
+    /// Before the start: a joiner gives up its seat, or the host closes the table.
+    Leave,
 }
 
 /// What a timeout vote signs.
