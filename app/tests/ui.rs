@@ -303,7 +303,11 @@ fn a_friend_who_leaves_the_lobby_frees_the_seat() {
     guest.state_mut().settings.address = address;
     guest.step();
     guest.get_by_label("Join").click();
-    wait_for(&mut guest, "Waiting for the host to start", Duration::from_secs(60));
+    wait_for(
+        &mut guest,
+        "Waiting for the host to start",
+        Duration::from_secs(60),
+    );
     wait_for(&mut host, "2 computer players", Duration::from_secs(60));
     assert!(shows(&host, "Bea"));
     wait_for(&mut guest, "Leave the table", Duration::from_secs(60));

@@ -49,6 +49,8 @@ pub struct Game {
     pub(crate) stopped: Option<String>,
     /// The host closed the table before the start.
     pub(crate) closed: bool,
+    /// When this game was started here (a joiner that hears nothing says so).
+    pub(crate) since: std::time::Instant,
 }
 
 impl Game {
@@ -76,6 +78,7 @@ impl Game {
             start_asked: false,
             stopped: None,
             closed: false,
+            since: std::time::Instant::now(),
         }
     }
 
@@ -195,6 +198,7 @@ impl Game {
                 self.status.clear();
             }
             HandEvent::Dealt => {
+                self.log.push(format!("— Hand {hand_no} —"));
                 self.status =
                     format!("Hand {hand_no} dealt: every card was shuffled by all four players.")
             }

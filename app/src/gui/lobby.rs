@@ -41,6 +41,17 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
         } else {
             "Asking the host for a seat…"
         });
+        if !hosting && g.since.elapsed().as_secs() >= 10 {
+            ui.colored_label(
+                egui::Color32::from_rgb(200, 120, 0),
+                "No answer from the host yet: the table may be full, closed, or out of reach. Check the address, or leave and pick another table.",
+            );
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs(1));
+        } else if !hosting {
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs(1));
+        }
     }
     if hosting {
         ui.label("Friends on the LAN see this table in their list and pick a seat.");
