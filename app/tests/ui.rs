@@ -316,3 +316,20 @@ fn a_friend_who_leaves_the_lobby_frees_the_seat() {
     wait_for(&mut host, "3 computer players", Duration::from_secs(60));
     assert!(!shows(&host, "Bea"), "the seat is free again");
 }
+
+#[test]
+fn a_bad_address_is_explained_and_changes_nothing() {
+    let mut h = harness(51);
+    h.step();
+    h.state_mut().settings.address = "192.168.1.20:4000".to_owned();
+    h.step();
+    h.get_by_label("Join").click();
+    h.step();
+    h.step();
+    assert!(
+        shows(&h, "that is not an address"),
+        "the error says what is wrong"
+    );
+    assert!(!h.state().in_game(), "no game was started");
+    assert!(shows(&h, "Play now"), "the start screen is still there");
+}

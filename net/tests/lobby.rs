@@ -248,3 +248,59 @@ fn nobody_leaves_a_started_game_by_message() {
     );
     assert!(peers[0].config().is_some());
 }
+
+/// Lobby messages from anyone, in any order, with any seat wish: never a panic, and the host's
+/// seating stays sound (the host at South, nobody twice, only people who asked).
+#[test]
+fn hostile_lobby_traffic_never_breaks_the_seating() {
+    use fairdeal_net::table::msg::TableMsg;
+    use proptest::prelude::*;
+
+    let people: Vec<([u8; 32], SeatInfo)> = (1..7u8).map(seat).collect();
+    let op = (0usize..6, 0u8..6, any::<Option<u8>>(), 0u8..4)
+        .prop_map(|(who, kind, want, n)| (who, kind, want, n));
+    proptest!(ProptestConfig::with_cases(200), |(ops in proptest::collection::vec(op, 0..40))| {
+        let (s0, i0) = seat(0);
+        let mut host = TableSession::host(s0, [1; 32], i0.clone(), None, "t", Preset::Samba, house());
+        host.hold_start();
+        let mut asked: Vec<PublicKey> = vec![i0.key];
+        for (who, kind, want, n) in ops {
+            let (_, info) = &people[who];
+            let from = info.key;
+            let msg = match kind {
+                0 => {
+                    asked.push(from);
+                    TableMsg::Join { seat: info.clone(), want }
+                }
+                // A join in someone else's name.
+                1 => TableMsg::Join { seat: people[(who + 1) % 6].1.clone(), want },
+                2 => TableMsg::Leave,
+                3 => TableMsg::Roster {
+                    name: "x".into(),
+                    preset: Preset::Canasta,
+                    house: "{".into(),
+                    seats: [None, Some(info.clone()), None, None],
+                },
+                4 => {
+                    let _ = host.swap_seats(n, want.unwrap_or(0));
+                    continue;
+                }
+                _ => {
+                    let _ = host.request_start();
+                    continue;
+                }
+            };
+            let _ = host.handle_message(from, &msg.encode());
+            while host.poll_transmit().is_some() {}
+            while host.poll_event().is_some() {}
+            let roster = host.roster();
+            prop_assert_eq!(roster[0].as_ref().map(|s| s.key), Some(i0.key));
+            let keys: Vec<PublicKey> = roster.iter().flatten().map(|s| s.key).collect();
+            let mut unique = keys.clone();
+            unique.sort_by_key(|k| k.0);
+            unique.dedup();
+            prop_assert_eq!(unique.len(), keys.len(), "nobody sits twice");
+            prop_assert!(keys.iter().all(|k| asked.contains(k)), "only people who asked sit");
+        }
+    });
+}
