@@ -277,6 +277,13 @@ fn melds_ui(
             });
             if target {
                 let r = frame.response.interact(egui::Sense::click());
+                let name = format!(
+                    "Our meld {}: {} cards, {} wild (click to add the selected cards)",
+                    i + 1,
+                    m.len(),
+                    m.wilds()
+                );
+                r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
                 if r.clicked() {
                     clicked = Some(i);
                 }
