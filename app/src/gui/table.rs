@@ -213,13 +213,31 @@ fn pile_row(ui: &mut Ui, view: &PlayerView) -> Option<Card> {
             dropped = Some(d.0);
         }
         if view.pile_frozen_for(us) {
+            // Why: a wild card (or red three) frozen into it, the house rule, or (canasta) a
+            // team that has not opened.
+            let why = if view.pile_frozen() {
+                "a wild card is in it"
+            } else if view.rules().pile_always_frozen {
+                "the house rule keeps it frozen"
+            } else {
+                "we have not opened yet"
+            };
             ui.colored_label(
                 Color32::from_rgb(60, 140, 220),
-                "❄ frozen for us: taking it needs a natural pair of the top card",
+                format!("❄ frozen for us ({why}): taking it needs a natural pair of the top card"),
             );
         }
-        if pile.last().is_some_and(|c| c.is_wild() || c.is_three()) {
-            ui.label("(blocked: a wild or a three is on top)");
+        match pile.last() {
+            Some(c) if c.is_wild() => {
+                ui.label(format!("(blocked: a wild card, {}, is on top)", c.label()));
+            }
+            Some(c) if c.is_three() => {
+                ui.label(format!(
+                    "(blocked for the next player: a three, {}, is on top)",
+                    c.label()
+                ));
+            }
+            _ => {}
         }
     });
     dropped
