@@ -24,17 +24,72 @@ impl Position {
 
     /// The candidates without the finish search (the expensive one).
     fn cheap_candidates(&self) -> Vec<Move> {
+        let mut built = Vec::new();
+        let cands = self.cheap_cands(&mut built);
+        cands
+            .into_iter()
+            .filter_map(|c| self.materialize(c, &mut built))
+            .collect()
+    }
+
+    /// The candidates as small descriptions, in the order [`Position::cheap_candidates`]
+    /// lists them; moves that are not worth describing are built into `built`.
+    fn cheap_cands(&self, built: &mut Vec<Move>) -> Vec<Cand> {
         let mut out = Vec::new();
         match self.phase {
             Phase::Over => {}
             Phase::Answer => {
-                out.push(Move::Answer(true));
-                out.push(Move::Answer(false));
+                built.push(Move::Answer(true));
+                built.push(Move::Answer(false));
+                out.extend([Cand::Built(0), Cand::Built(1)]);
             }
-            Phase::Draw => self.draw_candidates(&mut out),
-            Phase::Play => self.play_candidates(&mut out),
+            Phase::Draw => {
+                self.draw_candidates(built);
+                out.extend((0..built.len()).map(Cand::Built));
+            }
+            Phase::Play => self.play_cands(&mut out, built),
         }
         out
+    }
+
+    /// The move a description stands for (`None` for the finish slot).
+    fn materialize(&self, c: Cand, built: &mut [Move]) -> Option<Move> {
+        let hand = self.hand(self.turn);
+        Some(match c {
+            Cand::Built(i) => std::mem::replace(&mut built[i], Move::Pass {}),
+            Cand::Discard(card) => Move::Discard(card),
+            Cand::Pass => Move::Pass {},
+            Cand::Ask => Move::AskPartner {},
+            Cand::Group { rank, wild } => {
+                let mut cards = naturals_of(hand, rank);
+                cards.extend(wild);
+                Move::Meld(Plan {
+                    new: vec![cards],
+                    ..Plan::default()
+                })
+            }
+            Cand::Run { suit, start, len } => Move::Meld(Plan {
+                new: vec![
+                    Rank::MELDABLE[usize::from(start)..usize::from(start + len)]
+                        .iter()
+                        .map(|&r| Card::new(r, suit))
+                        .collect(),
+                ],
+                ..Plan::default()
+            }),
+            Cand::Add { to, card } => Move::Meld(Plan {
+                add: vec![Add {
+                    to,
+                    cards: vec![card],
+                }],
+                ..Plan::default()
+            }),
+            Cand::Merge { i, j } => Move::Meld(Plan {
+                merge: vec![[i, j]],
+                ..Plan::default()
+            }),
+            Cand::Finish => return None,
+        })
     }
 
     /// Every generated move that is legal for the seat that may act now.
@@ -50,15 +105,16 @@ impl Position {
     /// or two candidates are validated). `None` when the hand is over.
     pub fn random_legal_move(&self, rng: &mut SplitMix64) -> Option<Move> {
         let seat = self.actor();
-        let mut candidates: Vec<Option<Move>> =
-            self.cheap_candidates().into_iter().map(Some).collect();
+        // Described, not built: only the moves drawn are built (and validated).
+        let mut built = Vec::new();
+        let mut candidates = self.cheap_cands(&mut built);
         if self.phase == Phase::Play {
             // The finish is searched for only when its slot is drawn.
-            candidates.push(None);
+            candidates.push(Cand::Finish);
         }
         while !candidates.is_empty() {
             let i = rng.below(candidates.len());
-            let mv = match candidates.swap_remove(i) {
+            let mv = match self.materialize(candidates.swap_remove(i), &mut built) {
                 Some(mv) => mv,
                 None => match self.find_finish(seat) {
                     Some(mv) => mv,
@@ -146,85 +202,144 @@ impl Position {
         }
     }
 
-    fn play_candidates(&self, out: &mut Vec<Move>) {
+    fn play_cands(&self, out: &mut Vec<Cand>, built: &mut Vec<Move>) {
         let seat = self.turn;
         let hand = self.hand(seat);
+        // The distinct faces once, on the stack (read again for every meld below).
+        let mut faces = [Card::JOKER; Card::SLOTS];
+        let mut n = 0;
         for c in hand.distinct() {
-            out.push(Move::Discard(c));
+            faces[n] = c;
+            n += 1;
         }
-        out.push(Move::Pass {});
+        let distinct = &faces[..n];
+        out.reserve(n + 8);
+        for &c in distinct {
+            out.push(Cand::Discard(c));
+        }
+        out.push(Cand::Pass);
         if !self.turn_state.asked && !self.turn_state.melded {
-            out.push(Move::AskPartner {});
+            out.push(Cand::Ask);
         }
         let reds: Vec<Card> = hand.iter().filter(|c| c.is_red_three()).collect();
         if !reds.is_empty() {
-            out.push(Move::LayRedThrees(reds));
+            out.push(Cand::Built(built.len()));
+            built.push(Move::LayRedThrees(reds));
         }
         let team = seat.team();
         if !self.has_opened(team) {
             let plan = opening_plan(self, hand);
             if !plan.is_empty() {
-                out.push(Move::Meld(plan));
+                out.push(Cand::Built(built.len()));
+                built.push(Move::Meld(plan));
             }
         } else {
-            self.meld_candidates(hand, out);
+            self.meld_cands(hand, distinct, out);
         }
     }
 
-    fn meld_candidates(&self, hand: &Cards, out: &mut Vec<Move>) {
+    fn meld_cands(&self, hand: &Cards, distinct: &[Card], out: &mut Vec<Cand>) {
         let team = self.turn.team();
         let melds = self.melds(team);
-        let wilds: Vec<Card> = hand.distinct().filter(|c| c.is_wild()).collect();
         for rank in Rank::MELDABLE {
-            let naturals = naturals_of(hand, rank);
-            if naturals.len() >= 3 {
-                out.push(Move::Meld(Plan {
-                    new: vec![naturals.clone()],
-                    ..Plan::default()
-                }));
+            let naturals = natural_count(hand, rank);
+            if naturals >= 3 {
+                out.push(Cand::Group { rank, wild: None });
             }
-            if naturals.len() >= 2 {
-                for &w in &wilds {
-                    let mut cards = naturals.clone();
-                    cards.push(w);
-                    out.push(Move::Meld(Plan {
-                        new: vec![cards],
-                        ..Plan::default()
-                    }));
+            if naturals >= 2 {
+                for &w in distinct.iter().filter(|c| c.is_wild()) {
+                    out.push(Cand::Group {
+                        rank,
+                        wild: Some(w),
+                    });
                 }
             }
         }
-        for run in runs(hand) {
-            out.push(Move::Meld(Plan {
-                new: vec![run],
-                ..Plan::default()
-            }));
-        }
+        run_cands(hand, out);
         for (i, m) in melds.iter().enumerate() {
-            for c in hand.distinct() {
+            for &c in distinct {
                 let fits = match m.kind() {
                     MeldKind::Group(r) => c.is_wild() || c.rank() == Some(r),
                     MeldKind::Sequence(s) => c.suit() == Some(s) && !c.is_wild(),
                     MeldKind::BlackThrees => false,
                 };
                 if fits {
-                    out.push(Move::Meld(Plan {
-                        add: vec![Add {
-                            to: i,
-                            cards: vec![c],
-                        }],
-                        ..Plan::default()
-                    }));
+                    out.push(Cand::Add { to: i, card: c });
                 }
             }
             for (j, other) in melds.iter().enumerate().skip(i + 1) {
                 if m.is_group() && m.kind() == other.kind() && self.rules.multiple_groups_per_rank {
-                    out.push(Move::Meld(Plan {
-                        merge: vec![[i, j]],
-                        ..Plan::default()
-                    }));
+                    out.push(Cand::Merge { i, j });
                 }
             }
+        }
+    }
+}
+
+/// A candidate move, described without allocating (most are never built: random play draws
+/// one and validates it).
+#[derive(Debug, Clone, Copy)]
+enum Cand {
+    /// A move built already, at this index.
+    Built(usize),
+    Discard(Card),
+    Pass,
+    Ask,
+    /// A new group: the hand's naturals of `rank`, plus `wild`.
+    Group {
+        rank: Rank,
+        wild: Option<Card>,
+    },
+    /// A new run of `suit`: meldable ranks `start..start + len`.
+    Run {
+        suit: Suit,
+        start: u8,
+        len: u8,
+    },
+    /// One card onto meld `to`.
+    Add {
+        to: usize,
+        card: Card,
+    },
+    Merge {
+        i: usize,
+        j: usize,
+    },
+    /// The finish search.
+    Finish,
+}
+
+fn natural_count(hand: &Cards, rank: Rank) -> usize {
+    Suit::ALL
+        .iter()
+        .map(|&s| hand.count(Card::new(rank, s)))
+        .sum()
+}
+
+/// The runs of [`runs`], described.
+fn run_cands(hand: &Cards, out: &mut Vec<Cand>) {
+    for suit in Suit::ALL {
+        let mut start = 0u8;
+        let mut len = 0u8;
+        for (k, rank) in Rank::MELDABLE.into_iter().enumerate() {
+            if hand.contains(Card::new(rank, suit)) {
+                if len == 0 {
+                    start = k as u8;
+                }
+                len += 1;
+                if len == 7 {
+                    out.push(Cand::Run { suit, start, len });
+                    len = 0;
+                }
+            } else {
+                if len >= 3 {
+                    out.push(Cand::Run { suit, start, len });
+                }
+                len = 0;
+            }
+        }
+        if len >= 3 {
+            out.push(Cand::Run { suit, start, len });
         }
     }
 }
