@@ -206,6 +206,14 @@ fn start_screen_offers_play_now_and_settings() {
     assert!(shows(&h, "Play now"));
     assert!(shows(&h, "Your name"));
     assert!(shows(&h, "Computer players"));
+    // The rules in brief, for the chosen game (canasta in these tests).
+    h.get_by_label("How to play (F1)").click();
+    // The window fades in over a few frames.
+    for _ in 0..10 {
+        h.step();
+    }
+    assert!(shows(&h, "Going out: empty your hand"), "the rules in brief show");
+    assert!(!shows(&h, "samba, 1500"), "and they are canasta's");
 }
 
 #[test]

@@ -117,6 +117,8 @@ pub struct FairdealApp {
     /// The time of our own UI code per frame (the rest is egui's tessellation and painting).
     pub ui_times: FrameStats,
     show_frames: bool,
+    /// "How to play" is open on the start screen.
+    start_help: bool,
     repaint: Option<Repaint>,
     /// Measuring: the player's seat plays itself (`FAIRDEAL_AUTOPLAY=1`), so that a whole
     /// game can be rendered and its frames timed without a person.
@@ -201,6 +203,7 @@ impl FairdealApp {
             frames: FrameStats::default(),
             ui_times: FrameStats::default(),
             show_frames: false,
+            start_help: false,
             repaint: None,
             autoplay: None,
             stats_printed: None,
@@ -302,6 +305,7 @@ impl FairdealApp {
                 self.begin(result, "Resuming from the game log…");
                 self.resumable = None;
             }
+            StartAction::Help => self.start_help = !self.start_help,
             StartAction::Abandon(dir) => {
                 controller::mark(&dir, true, true);
                 self.resumable = controller::unfinished(&self.data_dir);
@@ -469,6 +473,24 @@ impl FairdealApp {
         self.apply_theme(ui.ctx());
         if ui.input(|i| i.key_pressed(egui::Key::F12)) {
             self.show_frames = !self.show_frames;
+        }
+        if ui.input(|i| i.key_pressed(egui::Key::F1)) {
+            match &mut self.game {
+                Some(g) => g.help = !g.help,
+                None => self.start_help = !self.start_help,
+            }
+        }
+        match &mut self.game {
+            Some(g) => {
+                if let Some(view) = &g.view {
+                    let rules = view.rules().clone();
+                    super::help::help_window(ui.ctx(), &mut g.help, &rules);
+                }
+            }
+            None => {
+                let rules = fairdeal_core::Rules::new(self.settings.preset, self.settings.house());
+                super::help::help_window(ui.ctx(), &mut self.start_help, &rules);
+            }
         }
         let fill = ui.visuals().panel_fill;
         ui.painter().rect_filled(ui.max_rect(), 0.0, fill);

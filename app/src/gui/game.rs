@@ -51,6 +51,8 @@ pub struct Game {
     pub(crate) closed: bool,
     /// When this game was started here (a joiner that hears nothing says so).
     pub(crate) since: std::time::Instant,
+    /// "How to play" is open.
+    pub(crate) help: bool,
 }
 
 impl Game {
@@ -79,6 +81,7 @@ impl Game {
             stopped: None,
             closed: false,
             since: std::time::Instant::now(),
+            help: false,
         }
     }
 

@@ -6,6 +6,7 @@ pub mod cards;
 pub mod controller;
 pub mod frames;
 pub mod game;
+pub mod help;
 pub mod lobby;
 pub mod sheet;
 pub mod start;

@@ -34,6 +34,8 @@ pub enum StartAction {
     Resume(PathBuf),
     /// Give up the unfinished game in this folder.
     Abandon(PathBuf),
+    /// Show the rules in brief.
+    Help,
 }
 
 /// What the start screen shows besides the settings.
@@ -105,6 +107,9 @@ fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartActi
             action = Some(StartAction::PlayNow);
         }
         ui.small("You against three computer players, dealt by the full fair-deal protocol.");
+        if ui.button("How to play (F1)").clicked() {
+            action = Some(StartAction::Help);
+        }
     });
     ui.add_space(10.0);
     egui::Grid::new("settings")

@@ -96,7 +96,7 @@ pub fn table_ui(ui: &mut Ui, g: &mut Game) {
     drag_preview(ui);
 }
 
-fn header(ui: &mut Ui, g: &Game, view: &PlayerView) {
+fn header(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
     let us = view.seat().team();
     let them = us.other();
     ui.horizontal_wrapped(|ui| {
@@ -123,6 +123,10 @@ fn header(ui: &mut Ui, g: &Game, view: &PlayerView) {
         let them_need = view.minimum_needed(them);
         if them_need > 0 {
             ui.label(format!("· they need {them_need}"));
+        }
+        ui.separator();
+        if ui.small_button("How to play (F1)").clicked() {
+            g.help = !g.help;
         }
     });
 }

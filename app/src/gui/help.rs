@@ -1,0 +1,152 @@
+//! "How to play": the rules in brief, written from the rules in force (so a house rule or a
+//! preset's numbers are never misquoted).
+
+use eframe::egui::{self, RichText, Ui};
+use fairdeal_core::{Card, GroupWildRule, Preset, Rank, RedThreeMode, Rules, Suit};
+
+use super::words::preset_title;
+
+/// The rules in brief, as paragraphs.
+pub fn rules_in_brief(rules: &Rules) -> Vec<String> {
+    let samba = rules.preset.is_samba_family();
+    let pts = |c: Card| c.points();
+    let card = |r: Rank| Card::new(r, Suit::Spades);
+    let mut out = vec![
+        format!(
+            "{}: four players in two partnerships (you and North against West and East). {} packs with jokers, {} cards; each player is dealt {}.",
+            preset_title(rules.preset),
+            rules.packs,
+            rules.deck_size(),
+            rules.hand_size
+        ),
+        format!(
+            "Your turn: draw {} from the stock, or take the whole pile; lay down melds if you can; then discard one card.",
+            if rules.draw_count == 1 {
+                "one card".to_owned()
+            } else {
+                format!("{} cards", rules.draw_count)
+            }
+        ),
+        format!(
+            "Melds: three or more cards of one rank{}. Jokers and twos are wild: {}. Seven cards make a canasta: natural (no wild) 500, mixed 300{}.",
+            if rules.sequences {
+                ", or three to seven cards of one suit in sequence (no wilds)"
+            } else {
+                ""
+            },
+            match rules.wild_rule {
+                GroupWildRule::AtMostTwoNotMoreThanNaturals => {
+                    "at most two in a group, and never more wilds than naturals"
+                }
+                GroupWildRule::AtMostTwoHalfNaturals => {
+                    "at most two in a group, and at least two naturals for each wild"
+                }
+                GroupWildRule::TwoNaturalsThreeWilds => {
+                    "at most three in a group, which needs at least two naturals"
+                }
+            },
+            if samba {
+                "; a seven-card sequence is a samba, 1500"
+            } else {
+                ""
+            }
+        ),
+        format!(
+            "Card points: joker {}, two and ace {}, eight to king {}, four to seven {}, black three {}.",
+            pts(Card::JOKER),
+            pts(card(Rank::Two)),
+            pts(card(Rank::King)),
+            pts(card(Rank::Five)),
+            pts(card(Rank::Three)),
+        ),
+        format!(
+            "Opening: your team's first melds together must reach a minimum that grows with your score: 50 below 1,500, 90 below 3,000, 120 below 7,000, then {}.",
+            rules.opening_minimum(10_000)
+        ),
+        if rules.has_freezing() {
+            "The pile: take it by melding its top card with cards from your hand. A wild card in it freezes it: then only a natural pair of the top card takes it. A wild or a three on top blocks it.".to_owned()
+        } else {
+            "The pile: take it by melding its top card with cards from your hand; a wild or a three on top blocks it.".to_owned()
+        },
+        match rules.red_three_mode {
+            RedThreeMode::AutoReplace => {
+                format!(
+                    "Red threes are laid out at once and replaced from the stock. Each scores 100 ({} for all {}) once your team has {}; until then they count against it.",
+                    if rules.preset == Preset::Canasta { 800 } else { 1000 },
+                    rules.packs * 2,
+                    if rules.preset == Preset::Canasta {
+                        "melded"
+                    } else {
+                        "the canastas it needs to go out"
+                    }
+                )
+            }
+            RedThreeMode::OptionalNoReplace => {
+                "Red threes stay in your hand until you lay them out: each laid out scores 100 once your team has the canastas it needs to go out (-100 before); one still in a hand at the end costs 750.".to_owned()
+            }
+        },
+        format!(
+            "Going out: empty your hand once your team has {} {}{}; it scores {}.{}",
+            rules.combos_to_go_out,
+            if samba { "canastas or sambas" } else { "canasta" },
+            if rules.combos_to_go_out == 1 { "" } else { " in all" },
+            rules.going_out_bonus,
+            if rules.must_ask {
+                " Ask your partner first: their answer binds you."
+            } else {
+                ""
+            }
+        ),
+        format!(
+            "The game ends when a team reaches {} after a hand. Cards left in hands count against their team.",
+            rules.target
+        ),
+    ];
+    if rules.preset == Preset::Canasta && rules.pile_always_frozen {
+        out.push("House rule: the pile is always frozen.".to_owned());
+    }
+    out.push(
+        "Every shuffle is made by all four players together, and after each hand every player's program re-checks the whole deal.".to_owned(),
+    );
+    out
+}
+
+/// The "How to play" window, while `open`.
+pub fn help_window(ctx: &egui::Context, open: &mut bool, rules: &Rules) {
+    egui::Window::new("How to play")
+        .open(open)
+        .default_width(520.0)
+        .collapsible(false)
+        .show(ctx, |ui: &mut Ui| {
+            for p in rules_in_brief(rules) {
+                ui.label(p);
+                ui.add_space(4.0);
+            }
+            ui.label(RichText::new("Keys: D draw · P plan · Enter play plan · U undo · M meld now · X discard · Esc clear · Y/N answer").small());
+        });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fairdeal_core::HouseRules;
+
+    #[test]
+    fn the_text_follows_the_rules_in_force() {
+        let samba = rules_in_brief(&Rules::preset(Preset::Samba)).join(" ");
+        assert!(samba.contains("samba, 1500"), "{samba}");
+        assert!(samba.contains("reaches 10000"), "{samba}");
+        let canasta = Rules::new(
+            Preset::Canasta,
+            HouseRules {
+                must_ask: Some(true),
+                target: Some(3000),
+                ..HouseRules::default()
+            },
+        );
+        let text = rules_in_brief(&canasta).join(" ");
+        assert!(!text.contains("samba,"), "{text}");
+        assert!(text.contains("Ask your partner first"), "{text}");
+        assert!(text.contains("reaches 3000"), "{text}");
+    }
+}
