@@ -212,7 +212,10 @@ fn start_screen_offers_play_now_and_settings() {
     for _ in 0..10 {
         h.step();
     }
-    assert!(shows(&h, "Going out: empty your hand"), "the rules in brief show");
+    assert!(
+        shows(&h, "Going out: empty your hand"),
+        "the rules in brief show"
+    );
     assert!(!shows(&h, "samba, 1500"), "and they are canasta's");
 }
 

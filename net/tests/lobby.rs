@@ -304,3 +304,34 @@ fn hostile_lobby_traffic_never_breaks_the_seating() {
         }
     });
 }
+
+#[test]
+fn names_are_cleaned_and_unreadable_seat_cards_refused() {
+    use fairdeal_net::table::clean_name;
+    use fairdeal_net::table::msg::TableMsg;
+    assert_eq!(clean_name("  Ann \n"), "Ann");
+    assert_eq!(clean_name("\u{7}\t"), "Player");
+    assert_eq!(clean_name(&"x".repeat(500)).chars().count(), 40);
+    let (mut peers, mut log) = held_table([None, None, None]);
+    let _ = peers.split_off(1);
+    run(&mut peers, &mut log, 100);
+    for (name, addrs) in [
+        ("x".repeat(41), vec![]),
+        (String::new(), vec![]),
+        ("bell\u{7}".to_owned(), vec![]),
+        ("Ann".to_owned(), vec!["a".repeat(201)]),
+        ("Ann".to_owned(), vec!["/ip4/1.2.3.4/tcp/1".to_owned(); 17]),
+    ] {
+        let (_, mut info) = seat(5);
+        info.name = name;
+        info.addrs = addrs;
+        let from = info.key;
+        let msg = TableMsg::Join {
+            seat: info,
+            want: None,
+        }
+        .encode();
+        assert!(peers[0].handle_message(from, &msg).is_err());
+        assert_eq!(peers[0].free_seats(), 3, "nobody was seated");
+    }
+}

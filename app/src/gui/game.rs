@@ -93,6 +93,7 @@ impl Game {
             .map(|c| c.names[i].clone())
             .or_else(|| self.roster[i].as_ref().map(|s| s.name.clone()))
             .filter(|n| !n.is_empty())
+            .map(|n| fairdeal_net::table::clean_name(&n))
             .unwrap_or_else(|| seat.name().to_owned())
     }
 

@@ -81,7 +81,8 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
                 match &g.roster[seat.index()] {
                     Some(p) => {
                         let kind = if p.bot { " (computer)" } else { "" };
-                        ui.label(format!("{}{kind}", p.name));
+                        let name = fairdeal_net::table::clean_name(&p.name);
+                        ui.label(format!("{name}{kind}"));
                     }
                     None => {
                         ui.weak("free");
@@ -142,7 +143,14 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
             }
         }
     } else if seated > 0 {
-        ui.label("Waiting for the host to start the game…");
+        if g.down.get(&Seat::S).copied().unwrap_or(false) {
+            ui.colored_label(
+                egui::Color32::from_rgb(200, 120, 0),
+                "The host's connection is lost: waiting for it to come back (or leave the table).",
+            );
+        } else {
+            ui.label("Waiting for the host to start the game…");
+        }
     }
     ui.add_space(12.0);
     if ui.button("Leave the table").clicked() {

@@ -207,7 +207,7 @@ fn right(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartAct
         egui::Frame::group(ui.style()).show(ui, |ui| {
             ui.set_width(ui.available_width());
             let house = house_from_json(&t.info.house);
-            ui.label(RichText::new(&t.info.name).strong());
+            ui.label(RichText::new(fairdeal_net::table::clean_name(&t.info.name)).strong());
             ui.label(house_words(t.info.preset, &house));
             let taken = t.info.seated.iter().flatten().count();
             ui.label(format!("{taken} of 4 seats taken"));
@@ -216,6 +216,7 @@ fn right(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartAct
                     let seat = fairdeal_core::Seat::from_index(i);
                     match who {
                         Some(name) => {
+                            let name = fairdeal_net::table::clean_name(name);
                             ui.label(format!("{}: {name}", seat.name()));
                         }
                         None => {

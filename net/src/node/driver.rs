@@ -98,7 +98,7 @@ impl Node {
                 .to_owned(),
                 me: SeatInfo {
                     key: my_key,
-                    name: opts.name.clone(),
+                    name: crate::table::clean_name(&opts.name),
                     bot: opts.bot.is_some(),
                     addrs: addrs.iter().map(ToString::to_string).collect(),
                 },

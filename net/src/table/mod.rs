@@ -92,6 +92,29 @@ pub enum TableError {
 
 /// Limits on buffered messages of hands not yet started.
 const MAX_EARLY: usize = 4096;
+/// The longest player name accepted at a table (characters).
+pub const MAX_NAME: usize = 40;
+
+/// A name as a table accepts it: trimmed, without control characters, at most [`MAX_NAME`]
+/// characters, and `Player` when nothing is left.
+pub fn clean_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .filter(|c| !c.is_control())
+        .collect::<String>()
+        .trim()
+        .chars()
+        .take(MAX_NAME)
+        .collect();
+    let cleaned = cleaned.trim().to_owned();
+    if cleaned.is_empty() {
+        "Player".to_owned()
+    } else {
+        cleaned
+    }
+}
+/// The most addresses a seat card may carry.
+const MAX_ADDRS: usize = 16;
 
 /// One peer's side of a table.
 pub struct TableSession {
@@ -454,6 +477,13 @@ impl TableSession {
     ) -> Result<(), TableError> {
         if !self.is_host || self.config.is_some() || seat.key != from {
             return Err(TableError::Unexpected("join"));
+        }
+        // A name people can read, and a bounded seat card (it is sent to every seat).
+        let name_ok = !seat.name.trim().is_empty()
+            && seat.name.chars().count() <= MAX_NAME
+            && !seat.name.chars().any(char::is_control);
+        if !name_ok || seat.addrs.len() > MAX_ADDRS || seat.addrs.iter().any(|a| a.len() > 200) {
+            return Err(TableError::Unexpected("join (bad name or addresses)"));
         }
         if !self.roster.iter().flatten().any(|s| s.key == from) {
             let wanted = want
