@@ -37,6 +37,8 @@ pub enum BrowseEvent {
 
 /// How often known hosts are asked again.
 const REFRESH: Duration = Duration::from_secs(3);
+/// The most hosts followed at once (a flood of announcements cannot grow the list for ever).
+const MAX_HOSTS: usize = 128;
 
 /// Looks for tables until `events` is closed: on the LAN by mDNS when `mdns` is set, and at
 /// each of `direct` (addresses typed in). `secret` is a throwaway identity.
@@ -74,8 +76,14 @@ pub async fn browse(
                 }
                 SwarmEvent::Behaviour(BehaviourEvent::Mdns(mdns::Event::Discovered(list))) => {
                     for (peer, addr) in list {
+                        if !hosts.contains_key(&peer) && hosts.len() >= MAX_HOSTS {
+                            continue;
+                        }
                         swarm.add_peer_address(peer, addr.clone());
                         let addrs = hosts.entry(peer).or_default();
+                        if addrs.len() >= 16 {
+                            continue;
+                        }
                         if !addrs.contains(&addr) {
                             addrs.push(addr);
                         }
