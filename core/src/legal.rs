@@ -25,7 +25,8 @@ impl Position {
     /// The candidates without the finish search (the expensive one).
     fn cheap_candidates(&self) -> Vec<Move> {
         let mut built = Vec::new();
-        let cands = self.cheap_cands(&mut built);
+        let mut cands = Vec::new();
+        self.cheap_cands(&mut cands, &mut built);
         cands
             .into_iter()
             .filter_map(|c| self.materialize(c, &mut built))
@@ -34,8 +35,9 @@ impl Position {
 
     /// The candidates as small descriptions, in the order [`Position::cheap_candidates`]
     /// lists them; moves that are not worth describing are built into `built`.
-    fn cheap_cands(&self, built: &mut Vec<Move>) -> Vec<Cand> {
-        let mut out = Vec::new();
+    fn cheap_cands(&self, out: &mut Vec<Cand>, built: &mut Vec<Move>) {
+        out.clear();
+        built.clear();
         match self.phase {
             Phase::Over => {}
             Phase::Answer => {
@@ -47,9 +49,8 @@ impl Position {
                 self.draw_candidates(built);
                 out.extend((0..built.len()).map(Cand::Built));
             }
-            Phase::Play => self.play_cands(&mut out, built),
+            Phase::Play => self.play_cands(out, built),
         }
-        out
     }
 
     /// The move a description stands for (`None` for the finish slot).
@@ -104,17 +105,25 @@ impl Position {
     /// A move drawn uniformly from [`Position::legal_moves`] (by rejection, so usually only one
     /// or two candidates are validated). `None` when the hand is over.
     pub fn random_legal_move(&self, rng: &mut SplitMix64) -> Option<Move> {
+        self.random_legal_move_in(rng, &mut Scratch::default())
+    }
+
+    /// [`Position::random_legal_move`] with buffers kept between calls.
+    fn random_legal_move_in(&self, rng: &mut SplitMix64, scratch: &mut Scratch) -> Option<Move> {
         let seat = self.actor();
         // Described, not built: only the moves drawn are built (and validated).
-        let mut built = Vec::new();
-        let mut candidates = self.cheap_cands(&mut built);
+        let Scratch {
+            cands: candidates,
+            built,
+        } = scratch;
+        self.cheap_cands(candidates, built);
         if self.phase == Phase::Play {
             // The finish is searched for only when its slot is drawn.
             candidates.push(Cand::Finish);
         }
         while !candidates.is_empty() {
             let i = rng.below(candidates.len());
-            let mv = match self.materialize(candidates.swap_remove(i), &mut built) {
+            let mv = match self.materialize(candidates.swap_remove(i), built) {
                 Some(mv) => mv,
                 None => match self.find_finish(seat) {
                     Some(mv) => mv,
@@ -274,6 +283,13 @@ impl Position {
             }
         }
     }
+}
+
+/// Buffers random play keeps from move to move.
+#[derive(Default)]
+struct Scratch {
+    cands: Vec<Cand>,
+    built: Vec<Move>,
 }
 
 /// A candidate move, described without allocating (most are never built: random play draws
@@ -459,9 +475,10 @@ impl Position {
         max_moves: usize,
     ) -> Vec<(Seat, Move)> {
         let mut log = Vec::new();
+        let mut scratch = Scratch::default();
         while log.len() < max_moves {
             let seat = self.actor();
-            let Some(mv) = self.random_legal_move(rng) else {
+            let Some(mv) = self.random_legal_move_in(rng, &mut scratch) else {
                 break;
             };
             if self.apply(seat, &mv).is_err() {
