@@ -37,7 +37,7 @@ impl FrameStats {
         v.sort_by(f32::total_cmp);
         let at = |q: f64| {
             let i = ((v.len() - 1) as f64 * q).round() as usize;
-            Duration::from_secs_f32(v[i])
+            Duration::try_from_secs_f32(v[i]).unwrap_or(Duration::MAX)
         };
         Some((at(0.5), at(0.99), at(1.0)))
     }
@@ -70,10 +70,14 @@ mod tests {
         }
         s.record(None);
         s.record(Some(f32::NAN));
+        s.record(Some(-1.0));
         let (m, p, w) = s.summary().unwrap();
         assert_eq!(s.count(), 100);
         assert!((m.as_secs_f64() - 0.050).abs() < 0.0015, "{m:?}");
         assert!((p.as_secs_f64() - 0.099).abs() < 0.0015, "{p:?}");
         assert!((w.as_secs_f64() - 0.100).abs() < 1e-6, "{w:?}");
+        // An absurd figure is reported, never a panic.
+        s.record(Some(1e30));
+        assert_eq!(s.summary().map(|x| x.2), Some(Duration::MAX));
     }
 }

@@ -208,7 +208,10 @@ impl Game {
             }
             HandEvent::HandOver => self.status = "Hand over: checking the deal…".to_owned(),
             HandEvent::Complete(r) => {
-                self.totals = [self.totals[0] + r.scores[0], self.totals[1] + r.scores[1]];
+                self.totals = [
+                    self.totals[0].saturating_add(r.scores[0]),
+                    self.totals[1].saturating_add(r.scores[1]),
+                ];
                 self.report = Some((hand_no, r));
                 self.show_report = true;
                 self.plan.clear();
