@@ -94,3 +94,23 @@ fn unknown_paths_and_presets_are_one_clear_line() {
         .unwrap();
     assert!(!out.status.success());
 }
+
+#[test]
+fn without_a_display_the_client_says_so_in_one_line() {
+    let home = temp_dir("nodisplay");
+    let out = fairdeal()
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("HOME", &home)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    assert!(err.contains("no display"), "{err}");
+    assert!(
+        err.contains("fairdeal terminal"),
+        "points to terminal play: {err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
