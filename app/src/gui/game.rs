@@ -53,6 +53,8 @@ pub struct Game {
     pub(crate) since: std::time::Instant,
     /// "How to play" is open.
     pub(crate) help: bool,
+    /// The hand being played (from 1).
+    pub(crate) hand_no: u32,
 }
 
 impl Game {
@@ -82,6 +84,7 @@ impl Game {
             closed: false,
             since: std::time::Instant::now(),
             help: false,
+            hand_no: 0,
         }
     }
 
@@ -202,6 +205,7 @@ impl Game {
                 self.status.clear();
             }
             HandEvent::Dealt => {
+                self.hand_no = hand_no;
                 self.log.push(format!("— Hand {hand_no} —"));
                 self.status =
                     format!("Hand {hand_no} dealt: every card was shuffled by all four players.")

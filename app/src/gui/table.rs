@@ -109,6 +109,9 @@ fn header(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
         ui.label(format!("target {}", view.rules().target));
         ui.separator();
         let dealer = view.dealer();
+        if g.hand_no > 0 {
+            ui.label(format!("hand {}", g.hand_no));
+        }
         ui.label(format!(
             "{} · dealer {} ({})",
             view.rules().preset,
