@@ -541,3 +541,63 @@ pub fn browse(runtime: &Runtime, direct: Vec<Multiaddr>, repaint: Repaint) -> Br
     });
     Browser { events: rx }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(started: bool, over: bool) -> GameRecord {
+        GameRecord {
+            kind: "local".to_owned(),
+            table: "t".to_owned(),
+            preset: Preset::Samba,
+            difficulty: "easy".to_owned(),
+            house: "{}".to_owned(),
+            bots: Vec::new(),
+            lan: false,
+            started,
+            over,
+        }
+    }
+
+    fn game(root: &Path, name: &str, r: &GameRecord, log: bool) -> PathBuf {
+        let dir = root.join("games").join(name);
+        std::fs::create_dir_all(dir.join("me")).unwrap();
+        r.write(&dir).unwrap();
+        if log {
+            std::fs::write(dir.join("me").join("GAME.fdlog"), b"x").unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn the_newest_started_unfinished_game_with_a_log_is_offered() {
+        let root = std::env::temp_dir().join(format!("fairdeal-unfinished-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        assert!(unfinished(&root).is_none(), "no games folder yet");
+        game(&root, "001", &record(true, false), true);
+        game(&root, "002", &record(false, false), true); // never started
+        game(&root, "003", &record(true, true), true); // over
+        game(&root, "004", &record(true, false), false); // no log
+        std::fs::create_dir_all(root.join("games").join("005")).unwrap(); // no game.json
+        std::fs::write(root.join("games").join("006"), b"not a folder").unwrap();
+        let (dir, r) = unfinished(&root).unwrap();
+        assert!(dir.ends_with("001"));
+        assert!(r.started && !r.over);
+        // Abandoned: nothing is offered any more.
+        mark(&dir, true, true);
+        assert!(unfinished(&root).is_none());
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn a_damaged_game_record_is_ignored() {
+        let root = std::env::temp_dir().join(format!("fairdeal-damaged-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let dir = game(&root, "001", &record(true, false), true);
+        std::fs::write(dir.join("game.json"), b"{ not json").unwrap();
+        assert!(unfinished(&root).is_none());
+        mark(&dir, true, true); // no panic, nothing to mark
+        let _ = std::fs::remove_dir_all(&root);
+    }
+}
