@@ -99,8 +99,17 @@ pub fn game_over_window(ui: &mut Ui, g: &Game) -> Option<AfterGame> {
                 "{} hands, every deal verified.",
                 g.report.as_ref().map_or(0, |(n, _)| *n)
             ));
+            let joined = g.conn.record.kind == "join";
+            if joined {
+                ui.label("To play again, join the host's next table from the start screen.");
+            }
             ui.horizontal(|ui| {
-                if ui.button("Play again").clicked() {
+                let again = if g.conn.record.kind == "host" {
+                    "Open a new table"
+                } else {
+                    "Play again"
+                };
+                if !joined && ui.button(again).clicked() {
                     choice = Some(AfterGame::PlayAgain);
                 }
                 if ui.button("Back to the start").clicked() {
