@@ -471,8 +471,7 @@ impl Node {
         };
         // A stranger asking what this table is: answered, never logged (the log holds the
         // game, and strangers must not be able to grow it).
-        let query = matches!(TableMsg::decode(request), Ok(TableMsg::Query));
-        if !query {
+        if !TableMsg::is_query(request) {
             self.log.append(&Record::Recv {
                 from: key.0,
                 bytes: request.to_vec(),

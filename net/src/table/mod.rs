@@ -95,26 +95,19 @@ const MAX_EARLY: usize = 4096;
 /// The longest player name accepted at a table (characters).
 pub const MAX_NAME: usize = 40;
 
+/// The most addresses a seat card may carry.
+const MAX_ADDRS: usize = 16;
+
 /// A name as a table accepts it: trimmed, without control characters, at most [`MAX_NAME`]
 /// characters, and `Player` when nothing is left.
 pub fn clean_name(name: &str) -> String {
-    let cleaned: String = name
-        .chars()
-        .filter(|c| !c.is_control())
-        .collect::<String>()
-        .trim()
-        .chars()
-        .take(MAX_NAME)
-        .collect();
-    let cleaned = cleaned.trim().to_owned();
-    if cleaned.is_empty() {
-        "Player".to_owned()
-    } else {
-        cleaned
+    let visible: String = name.chars().filter(|c| !c.is_control()).collect();
+    let cut: String = visible.trim().chars().take(MAX_NAME).collect();
+    match cut.trim_end() {
+        "" => "Player".to_owned(),
+        kept => kept.to_owned(),
     }
 }
-/// The most addresses a seat card may carry.
-const MAX_ADDRS: usize = 16;
 
 /// One peer's side of a table.
 pub struct TableSession {
@@ -478,10 +471,8 @@ impl TableSession {
         if !self.is_host || self.config.is_some() || seat.key != from {
             return Err(TableError::Unexpected("join"));
         }
-        // A name people can read, and a bounded seat card (it is sent to every seat).
-        let name_ok = !seat.name.trim().is_empty()
-            && seat.name.chars().count() <= MAX_NAME
-            && !seat.name.chars().any(char::is_control);
+        // A name as clean peers send it, and a bounded seat card (it is sent to every seat).
+        let name_ok = clean_name(&seat.name) == seat.name;
         if !name_ok || seat.addrs.len() > MAX_ADDRS || seat.addrs.iter().any(|a| a.len() > 200) {
             return Err(TableError::Unexpected("join (bad name or addresses)"));
         }
@@ -557,16 +548,7 @@ impl TableSession {
             return Err(TableError::Unexpected("leave"));
         }
         if self.is_host {
-            let keys: Vec<PublicKey> = self
-                .roster
-                .iter()
-                .flatten()
-                .map(|s| s.key)
-                .filter(|k| *k != self.me.key)
-                .collect();
-            for k in keys {
-                self.send(Dest::Peer(k), TableMsg::Leave);
-            }
+            self.send_to_seated(&TableMsg::Leave);
         } else if let Some(host) = self.host {
             self.send(Dest::Peer(host), TableMsg::Leave);
         }
@@ -624,6 +606,13 @@ impl TableSession {
             house: self.house.clone(),
             seats: self.roster.clone(),
         };
+        self.send_to_seated(&msg);
+        self.events
+            .push_back(TableEvent::Roster(Box::new(self.roster.clone())));
+    }
+
+    /// Sends `msg` to every other player seated in the lobby now.
+    fn send_to_seated(&mut self, msg: &TableMsg) {
         let keys: Vec<PublicKey> = self
             .roster
             .iter()
@@ -634,8 +623,6 @@ impl TableSession {
         for k in keys {
             self.send(Dest::Peer(k), msg.clone());
         }
-        self.events
-            .push_back(TableEvent::Roster(Box::new(self.roster.clone())));
     }
 
     /// The host fixes the configuration once four are seated.

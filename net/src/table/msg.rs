@@ -212,6 +212,11 @@ impl TableMsg {
         encoding::encode(self)
     }
 
+    /// Whether `bytes` are a [`TableMsg::Query`] (without decoding anything else).
+    pub fn is_query(bytes: &[u8]) -> bool {
+        bytes == Self::Query.encode().as_slice()
+    }
+
     /// Decodes a message (size-limited, no trailing bytes).
     ///
     /// # Errors
@@ -230,4 +235,19 @@ pub struct Ack {
     pub hand_no: u32,
     /// Hash of the receiver's public state of that hand.
     pub state: [u8; 32],
+}
+
+#[cfg(test)]
+mod query_tests {
+    use super::*;
+
+    #[test]
+    fn a_query_is_told_apart_without_decoding() {
+        assert!(TableMsg::is_query(&TableMsg::Query.encode()));
+        assert!(!TableMsg::is_query(&TableMsg::Leave.encode()));
+        assert!(!TableMsg::is_query(&[]));
+        let mut longer = TableMsg::Query.encode();
+        longer.push(0);
+        assert!(!TableMsg::is_query(&longer));
+    }
 }
