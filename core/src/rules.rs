@@ -294,8 +294,21 @@ impl Rules {
         self.preset != Preset::DutchSamba
     }
 
-    /// House rules in words, for the lobby ("pile always frozen; must ask to go out").
+    /// House rules in words, for the lobby ("pile always frozen; must ask partner to go out").
     pub fn house_rules_in_words(&self) -> String {
+        let mut parts = self.house_rule_list();
+        if let Some(t) = self.house.target {
+            parts.push(format!("target {t}"));
+        }
+        if parts.is_empty() {
+            "standard rules".to_owned()
+        } else {
+            parts.join("; ")
+        }
+    }
+
+    /// Each house rule that changes the preset, in words; the target is left to the caller.
+    pub fn house_rule_list(&self) -> Vec<String> {
         let h = &self.house;
         let mut parts = Vec::new();
         if h.steal_onto_completed_canasta == Some(false) {
@@ -308,7 +321,7 @@ impl Rules {
             parts.push("pile always frozen".to_owned());
         }
         if self.must_ask {
-            parts.push("must ask to go out".to_owned());
+            parts.push("must ask partner to go out".to_owned());
         }
         if h.one_card_pile_rule == Some(false) {
             parts.push("one card may take a one-card pile".to_owned());
@@ -328,14 +341,7 @@ impl Rules {
         if let Some(b) = h.going_out_bonus {
             parts.push(format!("going out {b}"));
         }
-        if let Some(t) = h.target {
-            parts.push(format!("target {t}"));
-        }
-        if parts.is_empty() {
-            "standard rules".to_owned()
-        } else {
-            parts.join("; ")
-        }
+        parts
     }
 }
 
