@@ -6,17 +6,17 @@ use std::sync::Arc;
 
 use eframe::egui::{self, Ui};
 use fairdeal_core::{HouseRules, Preset, StockEnd};
-use fairdeal_net::node::{BrowseEvent, FoundTable};
+use fairdeal_net::node::BrowseEvent;
 use libp2p::{Multiaddr, PeerId};
 use serde::{Deserialize, Serialize};
 use tokio::runtime::Runtime;
 
-use super::controller::{self, Browser, GameRecord, Repaint, Setup};
+use super::controller::{self, Browser, GameKind, GameRecord, Repaint, Setup};
 use super::frames::FrameStats;
 use super::game::Game;
 use super::lobby::{LobbyAction, lobby_ui};
 use super::sheet::{AfterGame, game_over_window, report_window};
-use super::start::{StartAction, StartInfo, start_ui};
+use super::start::{Listed, StartAction, StartInfo, start_ui};
 use super::table::table_ui;
 
 /// What is remembered between runs.
@@ -109,7 +109,7 @@ pub struct FairdealApp {
     /// Search the LAN for tables (off in tests).
     lan: bool,
     browser: Option<Browser>,
-    tables: BTreeMap<PeerId, FoundTable>,
+    tables: BTreeMap<PeerId, Listed>,
     resumable: Option<(PathBuf, GameRecord)>,
     fingerprint: String,
     /// Frame times (F12 shows them).
@@ -357,7 +357,7 @@ impl FairdealApp {
             while let Ok(ev) = b.events.try_recv() {
                 match ev {
                     BrowseEvent::Found(t) => {
-                        self.tables.insert(t.peer, t);
+                        self.tables.insert(t.peer, Listed::from(t));
                     }
                     BrowseEvent::Lost(p) => {
                         self.tables.remove(&p);
@@ -378,6 +378,12 @@ impl FairdealApp {
         }
     }
 
+    /// `FAIRDEAL_FRAME_STATS`: the figures so far, on standard output.
+    fn print_frame_stats(&self) {
+        println!("frame times: {}", self.frames.line());
+        println!("  of which our UI code: {}", self.ui_times.line());
+    }
+
     fn apply_theme(&self, ctx: &egui::Context) {
         let pref = match self.settings.theme.as_str() {
             "light" => egui::ThemePreference::Light,
@@ -395,25 +401,14 @@ impl eframe::App for FairdealApp {
         // Frames during play (the first frames load fonts and are not part of playing).
         // eframe reports the previous frame: count it only if that frame was in play too.
         let was_playing = std::mem::replace(&mut self.was_playing, self.game.is_some());
-        if let Some(g) = self.game.as_ref().filter(|_| was_playing) {
-            let cpu = frame.info().cpu_usage;
-            self.frames.record(cpu);
-            if self.stats_printed.is_some() && cpu.is_some_and(|c| c > 0.016) {
-                println!(
-                    "slow frame: {:.1} ms (report open: {}, over: {}, my turn: {})",
-                    cpu.unwrap_or(0.0) * 1e3,
-                    g.show_report,
-                    g.over.is_some(),
-                    g.my_turn
-                );
-            }
+        if was_playing && self.game.is_some() {
+            self.frames.record(frame.info().cpu_usage);
         }
         if let Some(last) = &mut self.stats_printed
             && last.elapsed().as_secs() >= 10
         {
             *last = std::time::Instant::now();
-            println!("frame times: {}", self.frames.line());
-            println!("  of which our UI code: {}", self.ui_times.line());
+            self.print_frame_stats();
         }
         self.pump();
         self.ensure_browser(ctx);
@@ -446,9 +441,8 @@ impl eframe::App for FairdealApp {
     }
 
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
-        if std::env::var_os("FAIRDEAL_FRAME_STATS").is_some() {
-            println!("frame times: {}", self.frames.line());
-            println!("  of which our UI code: {}", self.ui_times.line());
+        if self.stats_printed.is_some() {
+            self.print_frame_stats();
         }
     }
 }
@@ -480,17 +474,18 @@ impl FairdealApp {
                 None => self.start_help = !self.start_help,
             }
         }
+        // The rules in brief are written only while their window is open.
         match &mut self.game {
-            Some(g) => {
+            Some(g) if g.help => {
                 if let Some(view) = &g.view {
-                    let rules = view.rules().clone();
-                    super::help::help_window(ui.ctx(), &mut g.help, &rules);
+                    super::help::help_window(ui.ctx(), &mut g.help, view.rules());
                 }
             }
-            None => {
+            None if self.start_help => {
                 let rules = fairdeal_core::Rules::new(self.settings.preset, self.settings.house());
                 super::help::help_window(ui.ctx(), &mut self.start_help, &rules);
             }
+            _ => {}
         }
         let fill = ui.visuals().panel_fill;
         ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
@@ -520,14 +515,14 @@ impl FairdealApp {
                 Some(g) => {
                     table_ui(ui, g);
                     report_window(ui, g);
-                    let kind = g.conn.record.kind.clone();
+                    let kind = g.conn.record.kind;
                     match game_over_window(ui, g) {
                         Some(AfterGame::PlayAgain) => {
                             self.leave();
-                            match kind.as_str() {
-                                "local" => self.play_now(&ctx),
-                                "host" => self.act(&ctx, StartAction::Host),
-                                _ => {}
+                            match kind {
+                                GameKind::Local => self.play_now(&ctx),
+                                GameKind::Host => self.act(&ctx, StartAction::Host),
+                                GameKind::Join => {}
                             }
                         }
                         Some(AfterGame::Leave) => self.leave(),

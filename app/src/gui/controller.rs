@@ -23,11 +23,23 @@ use crate::peer::random32;
 /// Called after every event, to wake the UI.
 pub type Repaint = Arc<dyn Fn() + Send + Sync>;
 
+/// How this client takes part in a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameKind {
+    /// "Play now": this client runs all four seats over loopback.
+    Local,
+    /// A table this client opened on the LAN.
+    Host,
+    /// A table on the LAN this client joined.
+    Join,
+}
+
 /// What a game folder's `game.json` says.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
-    /// `local`, `host` or `join`.
-    pub kind: String,
+    /// How this client takes part.
+    pub kind: GameKind,
     /// The table's name.
     pub table: String,
     /// The preset.
@@ -39,8 +51,6 @@ pub struct GameRecord {
     pub house: String,
     /// Folders (in the game folder) of the computer players this client runs.
     pub bots: Vec<String>,
-    /// Whether the table is announced on the LAN.
-    pub lan: bool,
     /// The game started (four seats signed the table).
     pub started: bool,
     /// The game ended or was left for good.
@@ -48,6 +58,11 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// Whether the game is played over the LAN (listening on every interface, with mDNS).
+    pub fn lan(&self) -> bool {
+        self.kind != GameKind::Local
+    }
+
     fn write(&self, dir: &Path) -> Result<()> {
         let text = serde_json::to_string_pretty(self)?;
         std::fs::write(dir.join("game.json"), text)
@@ -201,8 +216,8 @@ fn start_game(
     std::fs::write(game_dir.join("me").join("identity.key"), secret)?;
     let opts = NodeOptions {
         data_dir: game_dir.join("me"),
-        listen: listen_addr(record.lan),
-        mdns: record.lan,
+        listen: listen_addr(record.lan()),
+        mdns: record.lan(),
         role,
         bot: None,
         name: name.to_owned(),
@@ -301,7 +316,7 @@ impl Connection {
             );
             let opts = NodeOptions {
                 data_dir: dir,
-                listen: listen_addr(self.record.lan),
+                listen: listen_addr(self.record.lan()),
                 mdns: false,
                 role: Role::Join {
                     address: address.clone(),
@@ -356,36 +371,8 @@ pub fn start_local(
     seed: Option<u64>,
     repaint: Repaint,
 ) -> Result<Connection> {
-    let record = GameRecord {
-        kind: "local".to_owned(),
-        table: setup.table.clone(),
-        preset: setup.preset,
-        difficulty: setup.difficulty.clone(),
-        house: fairdeal_net::table::msg::house_to_json(&setup.house),
-        // The computer players join once the player's node listens (see `fill_and_start`).
-        bots: Vec::new(),
-        lan: false,
-        started: false,
-        over: false,
-    };
-    let role = Role::Host {
-        table: setup.table.clone(),
-        preset: setup.preset,
-        house: setup.house.clone(),
-    };
-    start_game(
-        runtime,
-        data_dir,
-        NewGame {
-            record,
-            role,
-            hold: false,
-            want: None,
-            name: &setup.name,
-            seed,
-        },
-        repaint,
-    )
+    // The computer players join once the player's node listens (see `fill_and_start`).
+    open_table(runtime, setup, data_dir, GameKind::Local, seed, repaint)
 }
 
 /// Opens a table on the LAN (held: the host starts it from the lobby).
@@ -399,14 +386,25 @@ pub fn host(
     data_dir: &Path,
     repaint: Repaint,
 ) -> Result<Connection> {
+    open_table(runtime, setup, data_dir, GameKind::Host, None, repaint)
+}
+
+/// A table this player opens and sits South at: local, or held for the LAN lobby.
+fn open_table(
+    runtime: Arc<Runtime>,
+    setup: &Setup,
+    data_dir: &Path,
+    kind: GameKind,
+    seed: Option<u64>,
+    repaint: Repaint,
+) -> Result<Connection> {
     let record = GameRecord {
-        kind: "host".to_owned(),
+        kind,
         table: setup.table.clone(),
         preset: setup.preset,
         difficulty: setup.difficulty.clone(),
         house: fairdeal_net::table::msg::house_to_json(&setup.house),
         bots: Vec::new(),
-        lan: true,
         started: false,
         over: false,
     };
@@ -421,10 +419,10 @@ pub fn host(
         NewGame {
             record,
             role,
-            hold: true,
+            hold: kind == GameKind::Host,
             want: None,
             name: &setup.name,
-            seed: None,
+            seed,
         },
         repaint,
     )
@@ -446,13 +444,12 @@ pub fn join(
     repaint: Repaint,
 ) -> Result<Connection> {
     let record = GameRecord {
-        kind: "join".to_owned(),
+        kind: GameKind::Join,
         table: info.map_or_else(|| "by address".to_owned(), |i| i.name.clone()),
         preset: info.map_or(Preset::Samba, |i| i.preset),
         difficulty: String::new(),
         house: info.map_or_else(|| "{}".to_owned(), |i| i.house.clone()),
         bots: Vec::new(),
-        lan: true,
         started: false,
         over: false,
     };
@@ -489,8 +486,8 @@ pub fn resume(runtime: Arc<Runtime>, game_dir: &Path, repaint: Repaint) -> Resul
         .ok_or_else(|| anyhow!("the game's identity is missing"))?;
     let opts = NodeOptions {
         data_dir: me,
-        listen: listen_addr(record.lan),
-        mdns: record.lan,
+        listen: listen_addr(record.lan()),
+        mdns: record.lan(),
         // Rebuilt from the log: the role only matters for a new game.
         role: Role::Join {
             address: None,
@@ -548,13 +545,12 @@ mod tests {
 
     fn record(started: bool, over: bool) -> GameRecord {
         GameRecord {
-            kind: "local".to_owned(),
+            kind: GameKind::Local,
             table: "t".to_owned(),
             preset: Preset::Samba,
             difficulty: "easy".to_owned(),
             house: "{}".to_owned(),
             bots: Vec::new(),
-            lan: false,
             started,
             over,
         }

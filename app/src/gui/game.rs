@@ -9,7 +9,7 @@ use fairdeal_net::table::TableEvent;
 use fairdeal_net::table::msg::{SeatInfo, TableConfig};
 use libp2p::Multiaddr;
 
-use super::controller::{self, Connection};
+use super::controller::{self, Connection, GameKind};
 
 /// This seat's options for the current turn (worked out once per turn, not per frame).
 #[derive(Debug, Clone, Default)]
@@ -55,12 +55,19 @@ pub struct Game {
     pub(crate) help: bool,
     /// The hand being played (from 1).
     pub(crate) hand_no: u32,
+    /// The table's preset, target and house rules in words.
+    pub(crate) rules_words: String,
 }
 
 impl Game {
     /// A game starting on `conn`.
     pub fn new(conn: Connection, status: &str) -> Self {
+        let rules_words = super::words::house_words(
+            conn.record.preset,
+            &fairdeal_net::table::msg::house_from_json(&conn.record.house),
+        );
         Self {
+            rules_words,
             conn,
             address: None,
             roster: Default::default(),
@@ -119,7 +126,7 @@ impl Game {
                 }
                 if self.address.is_some() {
                     // A local game: the computer players join once we listen.
-                    if self.conn.record.kind == "local"
+                    if self.conn.record.kind == GameKind::Local
                         && self.conn.record.bots.is_empty()
                         && !self.start_asked
                     {

@@ -4,10 +4,9 @@
 use eframe::egui::{self, RichText, Ui};
 use fairdeal_core::Seat;
 use fairdeal_net::node::Intent;
-use fairdeal_net::table::msg::house_from_json;
 
+use super::controller::GameKind;
 use super::game::Game;
-use super::words::house_words;
 
 /// What the player did in the lobby.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,7 +18,7 @@ pub enum LobbyAction {
 /// Draws the lobby of `g`.
 pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
     let mut action = None;
-    let hosting = g.conn.record.kind == "host";
+    let hosting = g.conn.record.kind == GameKind::Host;
     ui.heading(format!("Table \"{}\"", g.conn.record.table));
     if let Some(stopped) = &g.stopped {
         ui.colored_label(egui::Color32::RED, stopped);
@@ -110,10 +109,7 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
             }
         });
     ui.add_space(8.0);
-    ui.label(house_words(
-        g.conn.record.preset,
-        &house_from_json(&g.conn.record.house),
-    ));
+    ui.label(&g.rules_words);
     ui.add_space(8.0);
     if hosting {
         if g.start_asked {

@@ -3,6 +3,7 @@
 use eframe::egui::{self, Color32, RichText, Ui};
 use fairdeal_core::Team;
 
+use super::controller::GameKind;
 use super::game::Game;
 use super::table::team_names;
 
@@ -99,12 +100,12 @@ pub fn game_over_window(ui: &mut Ui, g: &Game) -> Option<AfterGame> {
                 "{} hands, every deal verified.",
                 g.report.as_ref().map_or(0, |(n, _)| *n)
             ));
-            let joined = g.conn.record.kind == "join";
+            let joined = g.conn.record.kind == GameKind::Join;
             if joined {
                 ui.label("To play again, join the host's next table from the start screen.");
             }
             ui.horizontal(|ui| {
-                let again = if g.conn.record.kind == "host" {
+                let again = if g.conn.record.kind == GameKind::Host {
                     "Open a new table"
                 } else {
                     "Play again"

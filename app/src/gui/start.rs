@@ -38,12 +38,27 @@ pub enum StartAction {
     Help,
 }
 
+/// A table found on the LAN, with its rules in words (written once, when it is found).
+pub struct Listed {
+    /// What the browser found.
+    pub table: FoundTable,
+    /// The preset, target and house rules in words.
+    pub words: String,
+}
+
+impl From<FoundTable> for Listed {
+    fn from(table: FoundTable) -> Self {
+        let words = house_words(table.info.preset, &house_from_json(&table.info.house));
+        Self { table, words }
+    }
+}
+
 /// What the start screen shows besides the settings.
 pub struct StartInfo<'a> {
     /// The player's identity fingerprint.
     pub fingerprint: &'a str,
     /// Tables found.
-    pub tables: &'a BTreeMap<PeerId, FoundTable>,
+    pub tables: &'a BTreeMap<PeerId, Listed>,
     /// An unfinished game.
     pub resumable: Option<&'a (PathBuf, GameRecord)>,
     /// Whether the LAN is searched.
@@ -135,28 +150,13 @@ fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartActi
                 .response
                 .labelled_by(l.id);
             ui.end_row();
-            let l = ui.label("Computer players");
-            egui::ComboBox::from_id_salt("difficulty")
-                .selected_text(s.difficulty.clone())
-                .show_ui(ui, |ui| {
-                    for d in ["easy", "medium", "hard"] {
-                        ui.selectable_value(&mut s.difficulty, d.to_owned(), d);
-                    }
-                })
-                .response
-                .labelled_by(l.id);
-            ui.end_row();
-            let l = ui.label("Theme");
-            egui::ComboBox::from_id_salt("theme")
-                .selected_text(s.theme.clone())
-                .show_ui(ui, |ui| {
-                    for t in ["system", "light", "dark"] {
-                        ui.selectable_value(&mut s.theme, t.to_owned(), t);
-                    }
-                })
-                .response
-                .labelled_by(l.id);
-            ui.end_row();
+            choice(
+                ui,
+                "Computer players",
+                &mut s.difficulty,
+                &["easy", "medium", "hard"],
+            );
+            choice(ui, "Theme", &mut s.theme, &["system", "light", "dark"]);
         });
     ui.add_space(10.0);
     ui.collapsing("Create a table for friends on the LAN", |ui| {
@@ -192,6 +192,21 @@ fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartActi
     action
 }
 
+/// A labelled grid row choosing `value` among `options`.
+fn choice(ui: &mut Ui, label: &str, value: &mut String, options: &[&str]) {
+    let l = ui.label(label);
+    egui::ComboBox::from_id_salt(label)
+        .selected_text(value.clone())
+        .show_ui(ui, |ui| {
+            for &o in options {
+                ui.selectable_value(value, o.to_owned(), o);
+            }
+        })
+        .response
+        .labelled_by(l.id);
+    ui.end_row();
+}
+
 /// Tables on the LAN, and join by address.
 fn right(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartAction> {
     let mut action = None;
@@ -203,12 +218,11 @@ fn right(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartAct
             "LAN discovery is off."
         });
     }
-    for t in info.tables.values() {
+    for Listed { table: t, words } in info.tables.values() {
         egui::Frame::group(ui.style()).show(ui, |ui| {
             ui.set_width(ui.available_width());
-            let house = house_from_json(&t.info.house);
             ui.label(RichText::new(fairdeal_net::table::clean_name(&t.info.name)).strong());
-            ui.label(house_words(t.info.preset, &house));
+            ui.label(words);
             let taken = t.info.seated.iter().flatten().count();
             ui.label(format!("{taken} of 4 seats taken"));
             ui.horizontal_wrapped(|ui| {

@@ -27,12 +27,18 @@ const WARN: Color32 = Color32::from_rgb(200, 120, 0);
 
 /// Draws the table of `g`.
 pub fn table_ui(ui: &mut Ui, g: &mut Game) {
-    let Some(view) = g.view.clone() else {
+    // The view is lent out of the game for the frame (not cloned every frame) and put back.
+    let Some(view) = g.view.take() else {
         ui.centered_and_justified(|ui| ui.label(RichText::new(&g.status).size(20.0)));
         return;
     };
-    header(ui, g, &view);
-    banner(ui, g, &view);
+    table_body(ui, g, &view);
+    g.view = Some(view);
+}
+
+fn table_body(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
+    header(ui, g, view);
+    banner(ui, g, view);
     ui.separator();
     egui::Panel::right("log")
         .resizable(true)
@@ -54,19 +60,19 @@ pub fn table_ui(ui: &mut Ui, g: &mut Game) {
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                players(ui, g, &view);
+                players(ui, g, view);
                 ui.add_space(4.0);
                 let them = view.seat().team().other();
-                melds_ui(ui, &view, them, "Their melds", false);
+                melds_ui(ui, view, them, "Their melds", false);
                 ui.add_space(4.0);
-                if let Some(card) = pile_row(ui, &view) {
+                if let Some(card) = pile_row(ui, view) {
                     dropped = Some((Drop::Pile, card));
                 }
                 ui.add_space(4.0);
                 let us = view.seat().team();
                 let (clicked, drop) = melds_ui(
                     ui,
-                    &view,
+                    view,
                     us,
                     "Our melds (click or drop cards on one to add them)",
                     true,
@@ -79,19 +85,19 @@ pub fn table_ui(ui: &mut Ui, g: &mut Game) {
                     g.plan_onto(i, cards);
                 }
                 ui.separator();
-                hand_ui(ui, g, &view);
+                hand_ui(ui, g, view);
                 if let Some(d) = plan_ui(ui, g) {
                     dropped = Some(d);
                 }
                 ui.add_space(6.0);
-                actions_ui(ui, g, &view);
+                actions_ui(ui, g, view);
                 if !g.status.is_empty() {
                     ui.label(RichText::new(&g.status).italics());
                 }
             });
     });
     if let Some((drop, card)) = dropped {
-        on_drop(g, &view, drop, card);
+        on_drop(g, view, drop, card);
     }
     drag_preview(ui);
 }
@@ -501,10 +507,7 @@ fn actions_ui(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
             if ui.button("Draw (D)").clicked() || key(ui, egui::Key::D) {
                 chosen = Some(Move::Draw {});
             }
-            let takes: Vec<&Move> = legal
-                .iter()
-                .filter(|m| !matches!(m, Move::Draw {}))
-                .collect();
+            let takes = pile_takes(&legal);
             if takes.is_empty() {
                 ui.weak("(the pile cannot be taken now)");
             }
@@ -631,13 +634,18 @@ fn move_button(
         .flatten()
 }
 
+/// The legal ways to take the pile (every legal move of the draw phase but the draw).
+fn pile_takes(legal: &[Move]) -> Vec<&Move> {
+    legal
+        .iter()
+        .filter(|m| !matches!(m, Move::Draw {}))
+        .collect()
+}
+
 fn hints(ui: &mut Ui, g: &Game, view: &PlayerView, legal: &[Move], chosen: &mut Option<Move>) {
     let me = view.seat();
     if view.phase() == Phase::Draw {
-        let takes: Vec<&Move> = legal
-            .iter()
-            .filter(|m| !matches!(m, Move::Draw {}))
-            .collect();
+        let takes = pile_takes(legal);
         if takes.is_empty() {
             ui.label("You cannot take the pile now: draw from the stock.");
         }
