@@ -219,10 +219,14 @@ fn start_screen_offers_play_now_and_settings() {
     assert!(!shows(&h, "samba, 1500"), "and they are canasta's");
 }
 
-#[test]
-fn a_friend_joins_a_table_by_address_and_both_play_with_two_computer_players() {
-    let mut host = harness(11);
-    let mut guest = harness(12);
+/// Ann opens a table for friends; Bea, in another client, joins it by the address its lobby
+/// shows; both are in the lobby and the host is offered to start with two computer players.
+fn table_with_a_guest(
+    host_seed: u64,
+    guest_seed: u64,
+) -> (Harness<'static, FairdealApp>, Harness<'static, FairdealApp>) {
+    let mut host = harness(host_seed);
+    let mut guest = harness(guest_seed);
     host.state_mut().settings.name = "Ann".to_owned();
     guest.state_mut().settings.name = "Bea".to_owned();
     host.step();
@@ -235,7 +239,10 @@ fn a_friend_joins_a_table_by_address_and_both_play_with_two_computer_players() {
     }
     host.get_by_label("Open the table").click();
     wait_for(&mut host, "join by this address", Duration::from_secs(60));
-    let address = host.state().table_address().unwrap();
+    let address = host
+        .state()
+        .table_address()
+        .expect("the lobby shows an address");
     guest.state_mut().settings.address = address;
     guest.step();
     guest.get_by_label("Join").click();
@@ -244,9 +251,15 @@ fn a_friend_joins_a_table_by_address_and_both_play_with_two_computer_players() {
         "Waiting for the host to start",
         Duration::from_secs(60),
     );
+    wait_for(&mut host, "2 computer players", Duration::from_secs(60));
+    (host, guest)
+}
+
+#[test]
+fn a_friend_joins_a_table_by_address_and_both_play_with_two_computer_players() {
+    let (mut host, mut guest) = table_with_a_guest(11, 12);
     // The host sees the guest seated (first free seat: West), and starts with two computer
     // players in the seats left.
-    wait_for(&mut host, "2 computer players", Duration::from_secs(60));
     host.get_by_label_contains("2 computer players").click();
     let start = Instant::now();
     while !(shows(&host, "Stock") && shows(&guest, "Stock")) {
@@ -297,29 +310,7 @@ fn a_client_closed_mid_game_resumes_it_from_its_logs() {
 
 #[test]
 fn a_friend_who_leaves_the_lobby_frees_the_seat() {
-    let mut host = harness(41);
-    let mut guest = harness(42);
-    host.state_mut().settings.name = "Ann".to_owned();
-    guest.state_mut().settings.name = "Bea".to_owned();
-    host.step();
-    guest.step();
-    host.get_by_label("Create a table for friends on the LAN")
-        .click();
-    for _ in 0..20 {
-        host.step();
-    }
-    host.get_by_label("Open the table").click();
-    wait_for(&mut host, "join by this address", Duration::from_secs(60));
-    let address = host.state().table_address().unwrap();
-    guest.state_mut().settings.address = address;
-    guest.step();
-    guest.get_by_label("Join").click();
-    wait_for(
-        &mut guest,
-        "Waiting for the host to start",
-        Duration::from_secs(60),
-    );
-    wait_for(&mut host, "2 computer players", Duration::from_secs(60));
+    let (mut host, mut guest) = table_with_a_guest(41, 42);
     assert!(shows(&host, "Bea"));
     wait_for(&mut guest, "Leave the table", Duration::from_secs(60));
     guest.get_by_label("Leave the table").click();
