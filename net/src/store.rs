@@ -322,6 +322,13 @@ impl GameLog {
     }
 }
 
+/// The identity secret in `dir/identity.key`, if there is a well-formed one (never creates it).
+pub fn read_identity(dir: &Path) -> Option<[u8; 32]> {
+    std::fs::read(dir.join("identity.key"))
+        .ok()
+        .and_then(|b| b.as_slice().try_into().ok())
+}
+
 /// Reads or creates the identity secret `dir/identity.key` (32 bytes).
 ///
 /// # Errors

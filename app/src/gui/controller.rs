@@ -213,7 +213,8 @@ fn start_game(
     // The player's identity lives outside the game folders (its fingerprint is theirs); a
     // copy sits beside each game log so that `fairdeal verify` can read it.
     let secret = identity(data_dir, seed)?;
-    std::fs::write(game_dir.join("me").join("identity.key"), secret)?;
+    fairdeal_net::store::identity_secret(&game_dir.join("me"), || secret)
+        .map_err(|e| anyhow!("{e}"))?;
     let opts = NodeOptions {
         data_dir: game_dir.join("me"),
         listen: listen_addr(record.lan()),
@@ -480,9 +481,7 @@ pub fn join(
 pub fn resume(runtime: Arc<Runtime>, game_dir: &Path, repaint: Repaint) -> Result<Connection> {
     let record = GameRecord::read(game_dir).ok_or_else(|| anyhow!("no game.json here"))?;
     let me = game_dir.join("me");
-    let secret: [u8; 32] = std::fs::read(me.join("identity.key"))
-        .ok()
-        .and_then(|b| b.as_slice().try_into().ok())
+    let secret = fairdeal_net::store::read_identity(&me)
         .ok_or_else(|| anyhow!("the game's identity is missing"))?;
     let opts = NodeOptions {
         data_dir: me,

@@ -89,16 +89,12 @@ pub struct VerifyReport {
 pub fn replay_log(path: &Path) -> Result<VerifyReport, String> {
     let loaded = read(path).map_err(|e| e.to_string())?;
     let dir = path.parent().unwrap_or(Path::new("."));
-    let key_path = dir.join("identity.key");
-    let secret: [u8; 32] = std::fs::read(&key_path)
-        .ok()
-        .and_then(|b| b.as_slice().try_into().ok())
-        .ok_or_else(|| {
-            format!(
-                "{}: the identity of the log's peer is needed beside the log",
-                key_path.display()
-            )
-        })?;
+    let secret = crate::store::read_identity(dir).ok_or_else(|| {
+        format!(
+            "{}: the identity of the log's peer is needed beside the log",
+            dir.join("identity.key").display()
+        )
+    })?;
     let (mut session, _) = rebuild(secret, &loaded.records)?;
     let mut report = VerifyReport {
         records: loaded.records.len(),
