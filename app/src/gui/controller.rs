@@ -20,6 +20,9 @@ use tokio::sync::{mpsc, watch};
 
 use crate::peer::random32;
 
+/// How the status line that ends a player's node begins.
+pub(crate) const STOPPED: &str = "the game stopped";
+
 /// Called after every event, to wake the UI.
 pub type Repaint = Arc<dyn Fn() + Send + Sync>;
 
@@ -278,7 +281,7 @@ fn spawn_player(
                         let _ = ui_tx.send(ev).await;
                     }
                     if let Err(e) = result {
-                        let _ = ui_tx.send(NodeEvent::Status(format!("the game stopped: {e}"))).await;
+                        let _ = ui_tx.send(NodeEvent::Status(format!("{STOPPED}: {e}"))).await;
                     }
                     repaint();
                     return;

@@ -1,6 +1,6 @@
 //! A game on screen: what the UI knows, updated from the node's events (never blocking).
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 
 use fairdeal_core::{Card, Move, PlayerView, Seat, Team};
 use fairdeal_net::hand::{Event as HandEvent, HandReport};
@@ -43,8 +43,8 @@ pub struct Game {
     pub(crate) totals: [i32; 2],
     pub(crate) over: Option<String>,
     pub(crate) waiting: Vec<Seat>,
-    /// Seats whose connection is down.
-    pub(crate) down: BTreeMap<Seat, bool>,
+    /// Seats whose connection is down now.
+    pub(crate) down: BTreeSet<Seat>,
     pub(crate) start_asked: bool,
     pub(crate) stopped: Option<String>,
     /// The host closed the table before the start.
@@ -85,7 +85,7 @@ impl Game {
             totals: [0, 0],
             over: None,
             waiting: Vec::new(),
-            down: BTreeMap::new(),
+            down: BTreeSet::new(),
             start_asked: false,
             stopped: None,
             closed: false,
@@ -105,15 +105,6 @@ impl Game {
             .filter(|n| !n.is_empty())
             .map(|n| fairdeal_net::table::clean_name(&n))
             .unwrap_or_else(|| seat.name().to_owned())
-    }
-
-    /// The seats whose connection is down now.
-    pub fn disconnected(&self) -> Vec<Seat> {
-        self.down
-            .iter()
-            .filter(|(_, down)| **down)
-            .map(|(s, _)| *s)
-            .collect()
     }
 
     /// Takes one event from the node.
@@ -154,10 +145,14 @@ impl Game {
             NodeEvent::Refused(why) => self.status = format!("Not allowed: {why}"),
             NodeEvent::Waiting(seats) => self.waiting = seats,
             NodeEvent::Link { seat, up } => {
-                self.down.insert(seat, !up);
+                if up {
+                    self.down.remove(&seat);
+                } else {
+                    self.down.insert(seat);
+                }
             }
             NodeEvent::Status(s) => {
-                if s.starts_with("the game stopped") {
+                if s.starts_with(controller::STOPPED) {
                     self.stopped = Some(s);
                 }
             }

@@ -139,7 +139,7 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
             }
         }
     } else if seated > 0 {
-        if g.down.get(&Seat::S).copied().unwrap_or(false) {
+        if g.down.contains(&Seat::S) {
             ui.colored_label(
                 egui::Color32::from_rgb(200, 120, 0),
                 "The host's connection is lost: waiting for it to come back (or leave the table).",

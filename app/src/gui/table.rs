@@ -142,9 +142,9 @@ fn header(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
 
 /// Who is gone or awaited.
 fn banner(ui: &mut Ui, g: &Game, view: &PlayerView) {
-    let gone = g.disconnected();
-    if !gone.is_empty() && g.over.is_none() {
-        let who: Vec<String> = gone
+    if !g.down.is_empty() && g.over.is_none() {
+        let who: Vec<String> = g
+            .down
             .iter()
             .map(|s| format!("{} ({})", g.name(*s), s.name()))
             .collect();
