@@ -374,7 +374,7 @@ impl FairdealApp {
         }
         let repaint = self.repaint_fn(ctx);
         if let Ok(rt) = self.runtime() {
-            self.browser = Some(controller::browse(&rt, Vec::new(), repaint));
+            self.browser = Some(controller::browse(&rt, repaint));
         }
     }
 

@@ -523,12 +523,12 @@ pub struct Browser {
     pub events: mpsc::Receiver<BrowseEvent>,
 }
 
-/// Starts looking for tables on the LAN (and at `direct` addresses); stops when dropped.
-pub fn browse(runtime: &Runtime, direct: Vec<Multiaddr>, repaint: Repaint) -> Browser {
+/// Starts looking for tables on the LAN; stops when dropped.
+pub fn browse(runtime: &Runtime, repaint: Repaint) -> Browser {
     let (tx, rx) = mpsc::channel(256);
     let (inner_tx, mut inner_rx) = mpsc::channel(256);
     runtime.spawn(async move {
-        let _ = node::browse(random32(), true, direct, inner_tx).await;
+        let _ = node::browse(random32(), true, Vec::new(), inner_tx).await;
     });
     runtime.spawn(async move {
         while let Some(ev) = inner_rx.recv().await {
