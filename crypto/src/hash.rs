@@ -31,6 +31,12 @@ pub mod label {
     pub const ENVELOPE_HASH: &[u8] = b"fairdeal/v1/envelope-hash";
     /// Identity fingerprints.
     pub const FINGERPRINT: &[u8] = b"fairdeal/v1/fingerprint";
+    /// The shuffle proof's Fiat–Shamir transcript.
+    pub const SHUFFLE_PROOF: &[u8] = b"fairdeal/v1/shuffle-proof";
+    /// The shuffle proof's Pedersen generators (`h`, then `g_1..g_n`).
+    pub const SHUFFLE_GENERATOR: &[u8] = b"fairdeal/v1/shuffle-generator";
+    /// The shuffle prover's deterministic randomness.
+    pub const SHUFFLE_PROOF_NONCE: &[u8] = b"fairdeal/v1/shuffle-proof-nonce";
 }
 
 fn absorb<D: Digest>(d: &mut D, label: &[u8], fields: &[&[u8]]) {

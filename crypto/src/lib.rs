@@ -25,6 +25,7 @@ pub mod hash;
 pub mod identity;
 pub mod message;
 pub mod proofs;
+pub mod shuffle_proof;
 pub mod stream;
 
 pub use adjudicate::{Court, Verdict, adjudicate};

@@ -1,0 +1,296 @@
+//! Unit tests of the shuffle proof: honest proofs verify for every split shape, and a proof
+//! is bound to every part of its statement.
+
+use curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT;
+use curve25519_dalek::ristretto::RistrettoPoint;
+use curve25519_dalek::scalar::Scalar;
+
+use super::*;
+use crate::group::{CardTable, compress_deck, open_deck};
+use crate::hash::hash_scalar;
+use crate::stream::shuffle_plan;
+
+/// A whole step: input, output and witness.
+pub(super) struct Case {
+    pub(super) hctx: [u8; 32],
+    pub(super) input: Vec<Ciphertext>,
+    pub(super) input_hash: [u8; 32],
+    pub(super) output: Vec<Ciphertext>,
+    pub(super) output_bytes: Vec<CtBytes>,
+    pub(super) key: RistrettoPoint,
+    pub(super) perm: Vec<u16>,
+    pub(super) rho: Vec<Scalar>,
+}
+
+impl Case {
+    /// Step 2 of a hand: the input is itself a shuffled (masked) deck.
+    pub(super) fn new(cards: u16, salt: u8) -> Self {
+        let hctx = [salt; 32];
+        let key = hash_scalar(b"test", &[b"key", &[salt]]) * RISTRETTO_BASEPOINT_POINT;
+        let table = CardTable::new(cards).unwrap();
+        let open = open_deck(&table);
+        let first = shuffle_plan(&hctx, 0, &[salt ^ 0x55; 32], cards);
+        let input = apply(&open, &first.perm, &first.rho, &key);
+        let plan = shuffle_plan(&hctx, 1, &[salt; 32], cards);
+        let output = apply(&input, &plan.perm, &plan.rho, &key);
+        Self {
+            hctx,
+            input_hash: crate::hand::deck_hash(&hctx, &compress_deck(&input)),
+            output_bytes: compress_deck(&output),
+            input,
+            output,
+            key,
+            perm: plan.perm,
+            rho: plan.rho,
+        }
+    }
+
+    pub(super) fn statement(&self) -> Statement<'_> {
+        Statement {
+            hctx: &self.hctx,
+            seat: 1,
+            step: 2,
+            input_hash: &self.input_hash,
+            input: &self.input,
+            output_bytes: &self.output_bytes,
+            output: &self.output,
+            joint: &self.key,
+        }
+    }
+
+    pub(super) fn witness(&self) -> Witness<'_> {
+        Witness {
+            perm: &self.perm,
+            rho: &self.rho,
+        }
+    }
+
+    /// Replaces the output deck (both forms).
+    pub(super) fn set_output(&mut self, output: Vec<Ciphertext>) {
+        self.output_bytes = compress_deck(&output);
+        self.output = output;
+    }
+}
+
+/// `out[j] = input[perm[j]] + (ρ_j·G, ρ_j·H)`.
+pub(super) fn apply(
+    input: &[Ciphertext],
+    perm: &[u16],
+    rho: &[Scalar],
+    key: &RistrettoPoint,
+) -> Vec<Ciphertext> {
+    perm.iter()
+        .zip(rho)
+        .map(|(&p, r)| {
+            let c = input[usize::from(p)];
+            Ciphertext {
+                c1: c.c1 + r * RISTRETTO_BASEPOINT_POINT,
+                c2: c.c2 + r * key,
+            }
+        })
+        .collect()
+}
+
+fn prove_case(params: &ShuffleParams, case: &Case) -> Vec<u8> {
+    prove(params, &case.statement(), &case.witness(), &[9; 32]).unwrap()
+}
+
+#[test]
+fn honest_proofs_verify_for_every_shape() {
+    // (1, 5), (2, 2), (3, 2), (3, 3), (2, 5), (3, 4), (3, 36), (3, 54).
+    for cards in [5u16, 4, 6, 9, 10, 12, 108, 162] {
+        let params = ShuffleParams::new(usize::from(cards)).unwrap();
+        let case = Case::new(cards, cards as u8);
+        let proof = prove_case(&params, &case);
+        let (m, n) = params.split();
+        assert_eq!(proof.len(), proof_len(m, n), "{cards} cards");
+        assert_eq!(
+            verify(&params, &case.statement(), &proof),
+            Ok(()),
+            "{cards}"
+        );
+    }
+}
+
+#[test]
+fn the_first_step_from_the_open_deck_verifies() {
+    let cards = 12u16;
+    let params = ShuffleParams::new(12).unwrap();
+    let mut case = Case::new(cards, 3);
+    case.input = open_deck(&CardTable::new(cards).unwrap());
+    case.input_hash = crate::hand::deck_hash(&case.hctx, &compress_deck(&case.input));
+    let out = apply(&case.input, &case.perm, &case.rho, &case.key);
+    case.set_output(out);
+    let proof = prove_case(&params, &case);
+    assert_eq!(verify(&params, &case.statement(), &proof), Ok(()));
+}
+
+#[test]
+fn proofs_are_deterministic_and_seeded() {
+    let params = ShuffleParams::new(12).unwrap();
+    let case = Case::new(12, 1);
+    let st = case.statement();
+    let a = prove(&params, &st, &case.witness(), &[1; 32]).unwrap();
+    let b = prove(&params, &st, &case.witness(), &[1; 32]).unwrap();
+    let c = prove(&params, &st, &case.witness(), &[2; 32]).unwrap();
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+    assert_eq!(verify(&params, &st, &c), Ok(()));
+}
+
+#[test]
+fn a_proof_is_bound_to_every_statement_field() {
+    let params = ShuffleParams::new(12).unwrap();
+    let case = Case::new(12, 4);
+    let proof = prove_case(&params, &case);
+    let st = case.statement();
+    let other_hash = [7u8; 32];
+    let other_key = case.key + RISTRETTO_BASEPOINT_POINT;
+    let variants = [
+        Statement {
+            hctx: &[5; 32],
+            ..st
+        },
+        Statement { seat: 2, ..st },
+        Statement { step: 3, ..st },
+        Statement {
+            input_hash: &other_hash,
+            ..st
+        },
+        Statement {
+            joint: &other_key,
+            ..st
+        },
+    ];
+    for v in &variants {
+        assert_eq!(verify(&params, v, &proof), Err(ProofError::Rejected));
+    }
+}
+
+#[test]
+fn a_proof_is_bound_to_both_decks() {
+    let params = ShuffleParams::new(12).unwrap();
+    let case = Case::new(12, 6);
+    let proof = prove_case(&params, &case);
+    // Another valid shuffle of the same input: two output positions swapped.
+    let mut swapped = case.output.clone();
+    swapped.swap(0, 5);
+    // One card re-randomised once more (still the same plaintexts).
+    let mut rerandomised = case.output.clone();
+    rerandomised[3].c1 += RISTRETTO_BASEPOINT_POINT;
+    rerandomised[3].c2 += case.key;
+    // A card replaced by a copy of another (the attack the proof exists for).
+    let mut copied = case.output.clone();
+    copied[2] = copied[7];
+    copied[2].c1 += RISTRETTO_BASEPOINT_POINT;
+    copied[2].c2 += case.key;
+    for out in [swapped, rerandomised, copied] {
+        let mut c = Case::new(12, 6);
+        c.set_output(out);
+        assert_eq!(
+            verify(&params, &c.statement(), &proof),
+            Err(ProofError::Rejected)
+        );
+    }
+    // The input deck changed under an unchanged hash (the caller's hash check is separate).
+    let mut c = Case::new(12, 6);
+    c.input.swap(1, 2);
+    assert_eq!(
+        verify(&params, &c.statement(), &proof),
+        Err(ProofError::Rejected)
+    );
+}
+
+#[test]
+fn a_cheating_witness_cannot_be_proved() {
+    let params = ShuffleParams::new(12).unwrap();
+    let mut case = Case::new(12, 8);
+    // The prover refuses a non-permutation outright.
+    case.perm[0] = case.perm[1];
+    assert_eq!(
+        prove(&params, &case.statement(), &case.witness(), &[1; 32]),
+        Err(ProofError::Witness)
+    );
+    // A deck that is not the witness's output: the proof made for it fails.
+    let mut case = Case::new(12, 8);
+    let mut out = case.output.clone();
+    out[4].c2 += RISTRETTO_BASEPOINT_POINT; // a different card in position 4
+    case.set_output(out);
+    let proof = prove_case(&params, &case);
+    assert_eq!(
+        verify(&params, &case.statement(), &proof),
+        Err(ProofError::Rejected)
+    );
+}
+
+#[test]
+fn malformed_proofs_are_refused_with_their_reason() {
+    let params = ShuffleParams::new(12).unwrap();
+    let case = Case::new(12, 9);
+    let proof = prove_case(&params, &case);
+    let st = case.statement();
+    let mut longer = proof.clone();
+    longer.push(0);
+    assert!(matches!(
+        verify(&params, &st, &longer),
+        Err(ProofError::Length { .. })
+    ));
+    assert!(matches!(
+        verify(&params, &st, &proof[..proof.len() - 32]),
+        Err(ProofError::Length { .. })
+    ));
+    assert!(matches!(
+        verify(&params, &st, &[]),
+        Err(ProofError::Length { .. })
+    ));
+    // A non-canonical last scalar (all ones is above ℓ).
+    let mut bad = proof.clone();
+    let last = bad.len() - 32;
+    bad[last..].copy_from_slice(&[0xff; 32]);
+    assert_eq!(verify(&params, &st, &bad), Err(ProofError::BadScalar(last)));
+    // An invalid first point.
+    let mut bad = proof.clone();
+    bad[..32].copy_from_slice(&[0xff; 32]);
+    assert_eq!(verify(&params, &st, &bad), Err(ProofError::BadPoint(0)));
+    // Decks of the wrong size.
+    let short = Statement {
+        output: &case.output[..11],
+        ..st
+    };
+    assert_eq!(verify(&params, &short, &proof), Err(ProofError::Statement));
+}
+
+#[test]
+fn every_word_of_a_proof_matters() {
+    let params = ShuffleParams::new(6).unwrap();
+    let case = Case::new(6, 10);
+    let proof = prove_case(&params, &case);
+    for word in 0..proof.len() / 32 {
+        let mut bad = proof.clone();
+        bad[word * 32] ^= 0x04;
+        assert!(
+            verify(&params, &case.statement(), &bad).is_err(),
+            "word {word}"
+        );
+    }
+}
+
+#[test]
+fn a_cheating_prover_with_a_copied_card_is_refused() {
+    // The attack of issue 12: the shuffler puts a re-randomised copy of one card into a second
+    // position (dropping another). Its "witness" maps two outputs to one input; playing the
+    // prover honestly on it gives a proof that must fail.
+    for cards in [5u16, 12, 162] {
+        let params = ShuffleParams::new(usize::from(cards)).unwrap();
+        let mut case = Case::new(cards, 11);
+        case.perm[1] = case.perm[0];
+        let out = apply(&case.input, &case.perm, &case.rho, &case.key);
+        case.set_output(out);
+        let proof = shuffle::prove_unchecked(&params, &case.statement(), &case.witness(), &[3; 32]);
+        assert_eq!(
+            verify(&params, &case.statement(), &proof),
+            Err(ProofError::Rejected),
+            "{cards} cards"
+        );
+    }
+}
