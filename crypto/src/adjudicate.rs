@@ -9,9 +9,10 @@ use crate::audit::{AuditInput, audit};
 use crate::envelope::SignedEnvelope;
 use crate::fault::Fault;
 use crate::group::{CardTable, Ciphertext, CtBytes, compress_deck, open_deck};
-use crate::hand::{HandKeys, check_shuffle, verify_commit, verify_share};
+use crate::hand::{HandKeys, verify_commit, verify_share};
 use crate::identity::PublicKey;
 use crate::message::{Body, HandCommit, ShareItem, ShuffleMsg};
+use crate::step::{ProofMode, StepContext, check_step};
 
 /// The judgement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +50,8 @@ pub struct Court<'a> {
     pub order: [u8; 4],
     /// The card table.
     pub table: &'a CardTable,
+    /// Whether the table asked for shuffle proofs.
+    pub mode: ProofMode,
 }
 
 /// Judges `evidence` (raw signed envelopes, in any order).
@@ -115,14 +118,27 @@ fn judge_hand(court: &Court<'_>, bodies: &[(u8, Body)]) -> Verdict {
             steps[k] = Some(s);
         }
     }
-    let mut input: Vec<CtBytes> = compress_deck(&open_deck(court.table));
+    let mut input_deck: Vec<Ciphertext> = open_deck(court.table);
+    let mut input: Vec<CtBytes> = compress_deck(&input_deck);
     let mut last: Option<Vec<Ciphertext>> = None;
     for (k, step) in steps.iter().enumerate() {
         let Some(step) = step else {
             break;
         };
-        match check_shuffle(step, court.hctx, k as u8 + 1, &input, court.table.len()) {
-            Ok(deck) => last = Some(deck),
+        let ctx = StepContext {
+            hctx: court.hctx,
+            step: k as u8 + 1,
+            seat: court.order[k],
+            input_bytes: &input,
+            input: &input_deck,
+            keys: &hand_keys,
+            mode: court.mode,
+        };
+        match check_step(step, &ctx) {
+            Ok(deck) => {
+                input_deck.clone_from(&deck);
+                last = Some(deck);
+            }
             Err(f) => return Verdict::guilty(court.order[k], f),
         }
         input.clone_from(&step.deck);

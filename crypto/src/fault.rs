@@ -35,6 +35,13 @@ pub enum Fault {
     /// A shuffle of a deck other than the previous step's.
     #[error("shuffled the wrong input deck")]
     WrongInput,
+    /// A shuffle proof that is malformed or does not verify.
+    #[error("shuffle proof does not verify")]
+    BadShuffleProof,
+    /// A shuffle step without the proof the table asked for (or with one a covert table did
+    /// not ask for).
+    #[error("shuffle proof missing, or sent to a table that did not ask for one")]
+    ProofMode,
     /// A revealed seed that does not match its commitment.
     #[error("revealed seed does not match its commitment")]
     SeedMismatch,

@@ -8,7 +8,7 @@
 //!
 //! ```text
 //! HandSecret::new(seed) ─ commit ─▶ HandCommit ──verify_commit──▶ HandKeys (joint key H)
-//! open_deck ─ shuffle ×4 (check_shuffle on each) ─▶ final deck E4
+//! open_deck ─ make_step ×4 (shuffle + proof; check_step on each) ─▶ final deck E4
 //! share(pos) ─▶ ShareItem ──verify_share──▶ open_own / open_public ─▶ card id
 //! HandReveal(seed) ×4 ─▶ audit ─▶ plaintext deck, or (seat, Fault)
 //! signed evidence ─▶ adjudicate ─▶ Verdict { offender, fault }
@@ -26,6 +26,7 @@ pub mod identity;
 pub mod message;
 pub mod proofs;
 pub mod shuffle_proof;
+pub mod step;
 pub mod stream;
 
 pub use adjudicate::{Court, Verdict, adjudicate};
@@ -36,3 +37,4 @@ pub use group::{CardTable, Ciphertext, CtBytes};
 pub use hand::{HandKeys, HandSecret};
 pub use identity::{Identity, PublicKey, Sig};
 pub use message::{Body, HandCommit, ShareItem, ShuffleMsg};
+pub use step::{ProofMode, StepContext, check_step, make_step};

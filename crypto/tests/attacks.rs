@@ -8,154 +8,15 @@ use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
 use curve25519_dalek::traits::Identity as _;
 use fairdeal_crypto::group::{compress_deck, open_deck};
-use fairdeal_crypto::hand::{check_shuffle, deck_hash, hand_context, verify_commit, verify_share};
-use fairdeal_crypto::message::{Body, HandCommit, ShareItem, ShuffleMsg};
+use fairdeal_crypto::hand::{check_shuffle, deck_hash, verify_commit, verify_share};
+use fairdeal_crypto::message::{Body, ShareItem, ShuffleMsg};
 use fairdeal_crypto::{
-    AuditInput, CardTable, Court, Fault, HandKeys, HandSecret, Identity, Outbox, PublicKey,
-    SignedEnvelope, adjudicate, audit,
+    CardTable, Fault, HandKeys, HandSecret, Identity, Outbox, SignedEnvelope, adjudicate, audit,
 };
 
-const SID: [u8; 32] = [7; 32];
+mod common;
 
-/// Four honest seats through the shuffle chain; the test then tampers with what it needs.
-struct Sim {
-    ids: Vec<Identity>,
-    keys: [PublicKey; 4],
-    hctx: [u8; 32],
-    secrets: Vec<HandSecret>,
-    commits: Vec<HandCommit>,
-    hand_keys: HandKeys,
-    order: [u8; 4],
-    steps: Vec<ShuffleMsg>,
-    table: CardTable,
-}
-
-fn seed(seat: u8, salt: u8) -> [u8; 32] {
-    let mut s = [salt; 32];
-    s[0] = seat;
-    s
-}
-
-impl Sim {
-    fn new(n: u16, dealer: u8, hand_no: u32) -> Self {
-        let ids: Vec<Identity> = (0..4)
-            .map(|i| Identity::from_secret([i + 40; 32]))
-            .collect();
-        let keys = [
-            ids[0].public(),
-            ids[1].public(),
-            ids[2].public(),
-            ids[3].public(),
-        ];
-        let hctx = hand_context(&SID, hand_no, dealer, &[0; 32]);
-        let secrets: Vec<HandSecret> = (0..4)
-            .map(|s| HandSecret::new(hctx, s, seed(s, hand_no as u8)))
-            .collect();
-        let commits: Vec<HandCommit> = secrets.iter().map(HandSecret::commit).collect();
-        let points: Vec<RistrettoPoint> = commits
-            .iter()
-            .enumerate()
-            .map(|(s, c)| verify_commit(&hctx, s as u8, c).unwrap())
-            .collect();
-        let hand_keys = HandKeys::new([points[0], points[1], points[2], points[3]]).unwrap();
-        let order = [0, 1, 2, 3].map(|k| (dealer + 1 + k) % 4);
-        let table = CardTable::new(n).unwrap();
-        let mut sim = Self {
-            ids,
-            keys,
-            hctx,
-            secrets,
-            commits,
-            hand_keys,
-            order,
-            steps: Vec::new(),
-            table,
-        };
-        let mut deck = open_deck(&sim.table);
-        for (k, &seat) in order.iter().enumerate() {
-            let input = compress_deck(&deck);
-            deck = sim.secrets[usize::from(seat)].shuffle(&sim.hand_keys, &deck);
-            sim.steps.push(ShuffleMsg {
-                hctx,
-                step: k as u8 + 1,
-                input_hash: deck_hash(&hctx, &input),
-                deck: compress_deck(&deck),
-                proof: None,
-            });
-        }
-        sim
-    }
-
-    fn final_deck(&self) -> Vec<fairdeal_crypto::Ciphertext> {
-        self.steps[3]
-            .deck
-            .iter()
-            .map(|c| c.decompress().unwrap())
-            .collect()
-    }
-
-    fn court(&self) -> Court<'_> {
-        Court {
-            sid: &SID,
-            keys: &self.keys,
-            hctx: &self.hctx,
-            order: self.order,
-            table: &self.table,
-        }
-    }
-
-    /// Every message of the hand so far, signed, in per-sender order.
-    fn evidence(&self, extra: &[(u8, Body)]) -> Vec<SignedEnvelope> {
-        let mut outboxes: Vec<Outbox> = (0..4).map(|s| Outbox::new(SID, s)).collect();
-        let mut out = Vec::new();
-        for (s, c) in self.commits.iter().enumerate() {
-            out.push(outboxes[s].seal(&self.ids[s], Body::HandCommit(c.clone()).encode()));
-        }
-        for (k, step) in self.steps.iter().enumerate() {
-            let s = usize::from(self.order[k]);
-            out.push(outboxes[s].seal(&self.ids[s], Body::Shuffle(step.clone()).encode()));
-        }
-        for (s, body) in extra {
-            let s = usize::from(*s);
-            out.push(outboxes[s].seal(&self.ids[s], body.encode()));
-        }
-        out
-    }
-
-    fn reveals(&self) -> Vec<(u8, Body)> {
-        (0..4u8)
-            .map(|s| {
-                (
-                    s,
-                    Body::HandReveal {
-                        hctx: self.hctx,
-                        seed: self.secrets[usize::from(s)].seed(),
-                    },
-                )
-            })
-            .collect()
-    }
-
-    fn audit_input(&self) -> AuditInput<'_> {
-        AuditInput {
-            hctx: &self.hctx,
-            order: self.order,
-            commits: [
-                &self.commits[0],
-                &self.commits[1],
-                &self.commits[2],
-                &self.commits[3],
-            ],
-            seeds: [0, 1, 2, 3].map(|s| self.secrets[s].seed()),
-            decks: [
-                &self.steps[0].deck,
-                &self.steps[1].deck,
-                &self.steps[2].deck,
-                &self.steps[3].deck,
-            ],
-        }
-    }
-}
+use common::{SID, Sim};
 
 fn verdict(sim: &Sim, extra: &[(u8, Body)]) -> (Option<u8>, Option<Fault>) {
     let v = adjudicate(&sim.court(), &sim.evidence(extra));

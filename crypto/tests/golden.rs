@@ -6,11 +6,43 @@
 use curve25519_dalek::constants::RISTRETTO_BASEPOINT_TABLE;
 use fairdeal_crypto::group::{compress_deck, open_deck};
 use fairdeal_crypto::hand::{deck_hash, hand_context, seed_commit};
+use fairdeal_crypto::shuffle_proof::generator;
 use fairdeal_crypto::stream::{elgamal_secret, shuffle_plan};
-use fairdeal_crypto::{CardTable, HandSecret, Identity};
+use fairdeal_crypto::{
+    CardTable, HandKeys, HandSecret, Identity, ProofMode, StepContext, check_step, make_step,
+};
 
 fn hx(b: &[u8]) -> String {
     hex::encode(b)
+}
+
+/// Step 1 of a proved hand: seat 3 shuffles the open deck (the four seats' keys from fixed
+/// seeds). Returns the message, the keys and the open deck's bytes.
+fn golden_step(
+    hctx: &[u8; 32],
+    deck: &[fairdeal_crypto::Ciphertext],
+) -> (
+    fairdeal_crypto::ShuffleMsg,
+    HandKeys,
+    Vec<fairdeal_crypto::CtBytes>,
+) {
+    let secrets: Vec<HandSecret> = (0..4u8)
+        .map(|s| HandSecret::new(*hctx, s, [s + 5; 32]))
+        .collect();
+    let pts: Vec<_> = secrets.iter().map(HandSecret::public_key).collect();
+    let keys = HandKeys::new([pts[0], pts[1], pts[2], pts[3]]).unwrap();
+    let open_bytes = compress_deck(deck);
+    let ctx = StepContext {
+        hctx,
+        step: 1,
+        seat: 3,
+        input_bytes: &open_bytes,
+        input: deck,
+        keys: &keys,
+        mode: ProofMode::Proved,
+    };
+    let (step, _) = make_step(&secrets[3], &ctx).unwrap();
+    (step, keys, open_bytes)
 }
 
 /// The values, as `name = hex` lines, for printing and comparing.
@@ -34,6 +66,11 @@ fn vectors() -> Vec<(&'static str, String)> {
         .iter()
         .flat_map(|p| p.to_le_bytes())
         .collect();
+    let (step, _, _) = golden_step(&hctx, &deck);
+    let proof = step.proof.unwrap_or_default();
+    if std::env::var_os("FAIRDEAL_PRINT_PROOF").is_some() {
+        println!("{}", hx(&proof));
+    }
     vec![
         ("card_0", hx(table.point(0).unwrap().compress().as_bytes())),
         (
@@ -65,6 +102,18 @@ fn vectors() -> Vec<(&'static str, String)> {
             "fingerprint",
             Identity::from_secret([1; 32]).public().fingerprint(),
         ),
+        ("proof_generator_h", hx(generator(0).compress().as_bytes())),
+        ("proof_generator_g1", hx(generator(1).compress().as_bytes())),
+        (
+            "proof_generator_g54",
+            hx(generator(54).compress().as_bytes()),
+        ),
+        ("proof_step1_len", proof.len().to_string()),
+        ("proof_step1_head", hx(&proof[..64])),
+        (
+            "proof_step1_sha256",
+            hx(&fairdeal_crypto::hash::hash256(b"golden", &[&proof])),
+        ),
     ]
 }
 
@@ -85,4 +134,30 @@ fn derivations_match_the_golden_vectors() {
         .map(|l| format!("{l}\n"))
         .collect();
     assert_eq!(got, want);
+}
+
+/// The whole proof of step 1 above, hex, 64 bytes a line (for other implementations).
+const PROOF_162: &str = include_str!("vectors/shuffle_proof_162.hex");
+
+#[test]
+fn the_step_1_proof_is_the_pinned_one_and_verifies() {
+    let pinned: String = PROOF_162.lines().filter(|l| !l.starts_with('#')).collect();
+    let pinned = hex::decode(pinned).unwrap();
+    let table = CardTable::new(162).unwrap();
+    let hctx = hand_context(&[1; 32], 7, 2, &[0; 32]);
+    let deck = open_deck(&table);
+    let (mut step, keys, open_bytes) = golden_step(&hctx, &deck);
+    assert_eq!(step.proof.as_deref(), Some(pinned.as_slice()));
+    // The pinned bytes verify (a second implementation can check itself against them).
+    step.proof = Some(pinned);
+    let ctx = StepContext {
+        hctx: &hctx,
+        step: 1,
+        seat: 3,
+        input_bytes: &open_bytes,
+        input: &deck,
+        keys: &keys,
+        mode: ProofMode::Proved,
+    };
+    assert!(check_step(&step, &ctx).is_ok());
 }

@@ -30,7 +30,7 @@ mod tests;
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
 
-pub use params::{MAX_CARDS, MAX_ROWS, ShuffleParams, generator, split};
+pub use params::{MAX_CARDS, MAX_ROWS, ShuffleParams, generator, params, split};
 pub use wire::proof_len;
 
 use crate::group::{Ciphertext, CtBytes};

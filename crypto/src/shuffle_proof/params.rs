@@ -2,6 +2,8 @@
 //! the Pedersen vector-commitment key `(h, g_1..g_n)`, each generator a hash to the group, so
 //! nobody knows a discrete-log relation between them (nor to the ElGamal basepoint).
 
+use std::sync::{Arc, Mutex};
+
 use curve25519_dalek::ristretto::{RistrettoPoint, VartimeRistrettoPrecomputation};
 use curve25519_dalek::scalar::Scalar;
 use curve25519_dalek::traits::{Identity, VartimePrecomputedMultiscalarMul};
@@ -32,6 +34,25 @@ pub fn split(cards: usize) -> Option<(usize, usize)> {
 /// frame(u32_le(i))))`; `i = 0` is `h` (the blinding generator), `1..=n` are `g_1..g_n`.
 pub fn generator(i: u32) -> RistrettoPoint {
     RistrettoPoint::from_uniform_bytes(&hash512(label::SHUFFLE_GENERATOR, &[&i.to_le_bytes()]))
+}
+
+/// The parameters for a deck of `cards`, built once per size and shared (a node checks every
+/// step of every hand with the same parameters).
+///
+/// # Errors
+///
+/// As [`ShuffleParams::new`].
+pub fn params(cards: usize) -> Result<Arc<ShuffleParams>, ProofError> {
+    static CACHE: Mutex<Vec<Arc<ShuffleParams>>> = Mutex::new(Vec::new());
+    let mut cache = CACHE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(p) = cache.iter().find(|p| p.cards == cards) {
+        return Ok(p.clone());
+    }
+    let p = Arc::new(ShuffleParams::new(cards)?);
+    cache.push(p.clone());
+    Ok(p)
 }
 
 /// The parameters for one deck size.
@@ -131,6 +152,15 @@ mod tests {
             assert_eq!(m * n, cards);
             assert!(n >= 2 && (1..=MAX_ROWS).contains(&m));
         }
+    }
+
+    #[test]
+    fn parameters_are_cached_per_size() {
+        let a = params(12).unwrap();
+        let b = params(12).unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(params(10).unwrap().split(), (2, 5));
+        assert!(params(3).is_err());
     }
 
     #[test]
