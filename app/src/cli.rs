@@ -9,7 +9,12 @@ use fairdeal_core::{HouseRules, Preset, Rules};
 
 /// fairdeal: Samba and Canasta for four on a LAN, with a provably fair deal.
 #[derive(Debug, Parser)]
-#[command(name = "fairdeal", version, about)]
+#[command(
+    name = "fairdeal",
+    version,
+    about,
+    after_help = "Without a command, fairdeal opens the desktop client (the window); every command runs without it."
+)]
 pub struct Cli {
     /// What to do (without one: open the desktop client).
     #[command(subcommand)]

@@ -298,12 +298,18 @@ pub async fn play_local(
 }
 
 /// `fairdeal verify GAMELOG`: prints a short report; the last line is `verified: ...` or
-/// `FAULT: ...`. Returns whether the log verified.
+/// `FAULT: ...` (or `cannot read ...` for a file that cannot be read). Returns whether the log
+/// verified.
 ///
 /// # Errors
 ///
 /// A failure to write.
 pub fn verify(path: &Path, out: &mut impl Write) -> Result<bool> {
+    // A file that cannot be read is not evidence of cheating: say what is wrong instead.
+    if let Err(e) = std::fs::File::open(path) {
+        writeln!(out, "cannot read {}: {e}", path.display())?;
+        return Ok(false);
+    }
     let report = match node::replay_log(path) {
         Ok(r) => r,
         Err(e) => {

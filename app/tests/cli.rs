@@ -114,3 +114,32 @@ fn without_a_display_the_client_says_so_in_one_line() {
     );
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn verify_on_a_missing_file_says_it_cannot_read_it() {
+    let out = fairdeal()
+        .args(["verify", "/no/such/GAME.fdlog"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("cannot read /no/such/GAME.fdlog"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("FAULT"),
+        "a missing file is no cheating: {text}"
+    );
+}
+
+#[test]
+fn help_says_that_no_command_opens_the_window() {
+    let out = fairdeal().arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("Without a command, fairdeal opens the desktop client"),
+        "{text}"
+    );
+}

@@ -45,13 +45,19 @@ pub struct Settings {
     pub no_steal_onto_canasta: bool,
     /// The last address typed in to join.
     pub address: String,
+    /// How the table looks and moves (hand order, reduced motion).
+    pub prefs: super::prefs::TablePrefs,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        let name = std::env::var("USER").unwrap_or_else(|_| "You".to_owned());
+        let name = std::env::var("USER")
+            .ok()
+            .filter(|n| !n.trim().is_empty())
+            .unwrap_or_else(|| "Player".to_owned());
         Self {
-            table: format!("{name}'s table"),
+            // Empty: named after the player when opened (see `table_name`).
+            table: String::new(),
             name,
             preset: Preset::Samba,
             difficulty: "medium".to_owned(),
@@ -62,11 +68,24 @@ impl Default for Settings {
             classic_stock_end: false,
             no_steal_onto_canasta: false,
             address: String::new(),
+            prefs: super::prefs::TablePrefs::default(),
         }
     }
 }
 
 impl Settings {
+    /// The name of the table this player opens: the one typed in, else "Ann's table".
+    pub fn table_name(&self) -> String {
+        let typed = self.table.trim();
+        if !typed.is_empty() {
+            return typed.to_owned();
+        }
+        match self.name.trim() {
+            "" | "You" => "A table for four".to_owned(),
+            name => format!("{name}'s table"),
+        }
+    }
+
     /// The house rules chosen (only what differs from the preset).
     pub fn house(&self) -> HouseRules {
         let default_target = fairdeal_core::Rules::new(self.preset, HouseRules::default()).target;
@@ -264,6 +283,7 @@ impl FairdealApp {
     fn begin(&mut self, result: anyhow::Result<controller::Connection>, status: &str) {
         match result {
             Ok(conn) => {
+                controller::abandon_others(&self.data_dir, Some(&conn.game_dir));
                 self.game = Some(Game::new(conn, status));
                 self.error = None;
                 self.browser = None;
@@ -279,7 +299,7 @@ impl FairdealApp {
             StartAction::Host => {
                 let setup = self
                     .settings
-                    .setup(self.settings.house(), &self.settings.table.clone());
+                    .setup(self.settings.house(), &self.settings.table_name());
                 let repaint = self.repaint_fn(ctx);
                 let result = self
                     .runtime()
@@ -308,6 +328,7 @@ impl FairdealApp {
             StartAction::Help => self.start_help = !self.start_help,
             StartAction::Abandon(dir) => {
                 controller::mark(&dir, true, true);
+                controller::abandon_others(&self.data_dir, None);
                 self.resumable = controller::unfinished(&self.data_dir);
             }
         }
@@ -513,7 +534,7 @@ impl FairdealApp {
                     }
                 }
                 Some(g) => {
-                    table_ui(ui, g);
+                    table_ui(ui, g, &mut self.settings.prefs);
                     report_window(ui, g);
                     let kind = g.conn.record.kind;
                     match game_over_window(ui, g) {

@@ -101,6 +101,33 @@ pub fn mark(game_dir: &Path, started: bool, over: bool) {
     }
 }
 
+/// Gives a game folder's table its name (a guest who joined by address learns it when the
+/// game starts).
+pub fn rename(game_dir: &Path, table: &str) {
+    if let Some(mut r) = GameRecord::read(game_dir)
+        && r.table != table
+    {
+        table.clone_into(&mut r.table);
+        let _ = r.write(game_dir);
+    }
+}
+
+/// Marks every game that started and did not end over, but `keep`: only the newest game is
+/// ever offered back, so the older ones would otherwise come back one after another.
+pub fn abandon_others(data_dir: &Path, keep: Option<&Path>) {
+    let Ok(entries) = std::fs::read_dir(data_dir.join("games")) else {
+        return;
+    };
+    for dir in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        if keep.is_some_and(|k| k == dir) {
+            continue;
+        }
+        if GameRecord::read(&dir).is_some_and(|r| r.started && !r.over) {
+            mark(&dir, true, true);
+        }
+    }
+}
+
 /// The background runtime (one per app).
 pub fn runtime() -> Result<Arc<Runtime>> {
     Ok(Arc::new(
@@ -449,7 +476,8 @@ pub fn join(
 ) -> Result<Connection> {
     let record = GameRecord {
         kind: GameKind::Join,
-        table: info.map_or_else(|| "by address".to_owned(), |i| i.name.clone()),
+        // Joined by address: the name comes with the game's start (see `rename`).
+        table: info.map_or_else(String::new, |i| i.name.clone()),
         preset: info.map_or(Preset::Samba, |i| i.preset),
         difficulty: String::new(),
         house: info.map_or_else(|| "{}".to_owned(), |i| i.house.clone()),

@@ -57,6 +57,10 @@ pub struct Game {
     pub(crate) hand_no: u32,
     /// The table's preset, target and house rules in words.
     pub(crate) rules_words: String,
+    /// What the player saw happen (last turns, cards just drawn, animations).
+    pub(crate) seen: super::seen::Seen,
+    /// The order the player gave the hand.
+    pub(crate) order: super::hand::HandOrder,
 }
 
 impl Game {
@@ -92,6 +96,8 @@ impl Game {
             since: std::time::Instant::now(),
             help: false,
             hand_no: 0,
+            seen: super::seen::Seen::default(),
+            order: super::hand::HandOrder::default(),
         }
     }
 
@@ -128,6 +134,7 @@ impl Game {
             }
             NodeEvent::View(v) => {
                 self.my_turn = false;
+                self.seen.on_view(self.view.as_ref(), &v, &mut self.log);
                 self.view = Some(*v);
             }
             NodeEvent::YourTurn(v) => {
@@ -137,6 +144,7 @@ impl Game {
                     opening: v.opening_hint(),
                     finish: v.find_finish(),
                 };
+                self.seen.on_view(self.view.as_ref(), &v, &mut self.log);
                 self.view = Some(*v);
                 let hand = self.view.as_ref().map(|v| v.hand().clone());
                 self.selected
@@ -164,6 +172,11 @@ impl Game {
         match ev {
             TableEvent::Roster(r) => self.roster = *r,
             TableEvent::Started(c) => {
+                let name = fairdeal_net::table::clean_name(&c.name);
+                if self.conn.record.table != name {
+                    controller::rename(&self.conn.game_dir, &name);
+                    self.conn.record.table = name;
+                }
                 self.config = Some(*c);
                 controller::mark(&self.conn.game_dir, true, false);
                 self.status = "Shuffling: every player shuffles the deck in turn…".to_owned();
@@ -204,10 +217,12 @@ impl Game {
         match event {
             HandEvent::Moved { seat, mv } => {
                 self.log.push(mv.describe(seat));
+                self.seen.moved(seat, mv, Some(self.log.len() - 1));
                 self.status.clear();
             }
             HandEvent::Dealt => {
                 self.hand_no = hand_no;
+                self.seen.dealt();
                 self.log.push(format!("— Hand {hand_no} —"));
                 self.status =
                     format!("Hand {hand_no} dealt: every card was shuffled by all four players.")

@@ -19,7 +19,11 @@ pub enum LobbyAction {
 pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
     let mut action = None;
     let hosting = g.conn.record.kind == GameKind::Host;
-    ui.heading(format!("Table \"{}\"", g.conn.record.table));
+    if g.conn.record.table.is_empty() {
+        ui.heading("A table joined by address");
+    } else {
+        ui.heading(format!("Table \"{}\"", g.conn.record.table));
+    }
     if let Some(stopped) = &g.stopped {
         ui.colored_label(egui::Color32::RED, stopped);
     }

@@ -1,13 +1,19 @@
 //! The desktop client (eframe/egui). The UI thread renders and sends intents; all IO runs on
 //! a background tokio runtime (see [`controller`]).
 
+pub mod actions;
 pub mod app;
 pub mod cards;
 pub mod controller;
 pub mod frames;
 pub mod game;
+pub mod hand;
 pub mod help;
 pub mod lobby;
+pub mod melds;
+pub mod motion;
+pub mod prefs;
+pub mod seen;
 pub mod sheet;
 pub mod start;
 pub mod table;
@@ -41,13 +47,26 @@ pub fn install_fonts(ctx: &egui::Context) {
 /// atlas then grows (and its texture is uploaded) before play, not in the middle of a hand.
 pub fn warm_glyphs(ctx: &egui::Context) {
     use eframe::egui::{Color32, FontId};
-    let text = "A2345678910JQK♠♥♦♣W3!Jk ✓✔✖❄◀⚠⇄…—–·0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ()[]:;,.'\"-+/";
-    let card_sizes = [cards::HAND.y, cards::SMALL.y, cards::SMALL.y * 0.75];
+    let text = "A2345678910JQK♠♥♦♣W3!Jk ✓✔✖❄◀⚠⇄★…—–·0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ()[]:;,.'\"-+/";
+    let card_sizes = [
+        cards::HAND.y,
+        cards::SMALL.y,
+        cards::SMALL.y * 0.6,
+        cards::SMALL.y * 0.55,
+        melds::STACK.y,
+    ];
     let mut sizes: Vec<f32> = card_sizes
         .iter()
-        .flat_map(|h| [h * 0.30, h * 0.16])
+        .flat_map(|h| {
+            [
+                (h * 0.22).max(9.0),
+                h * 0.26,
+                h * 0.16,
+                (h * 0.22 * 0.8).max(8.0),
+            ]
+        })
         .collect();
-    sizes.extend([9.0, 10.0, 12.5, 14.0, 18.0, 20.0, 22.0, 24.0, 36.0]);
+    sizes.extend([9.0, 10.0, 12.5, 14.0, 16.0, 18.0, 20.0, 22.0, 24.0, 36.0]);
     ctx.fonts_mut(|f| {
         for size in sizes {
             for font in [FontId::proportional(size), FontId::monospace(size)] {

@@ -165,7 +165,9 @@ fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartActi
             .spacing([12.0, 6.0])
             .show(ui, |ui| {
                 let l = ui.label("Table name");
-                ui.text_edit_singleline(&mut s.table).labelled_by(l.id);
+                let named = s.table_name();
+                ui.add(egui::TextEdit::singleline(&mut s.table).hint_text(named))
+                    .labelled_by(l.id);
                 ui.end_row();
                 let l = ui.label("Target score");
                 ui.add(egui::DragValue::new(&mut s.target).range(500..=20_000).speed(50))

@@ -1,19 +1,24 @@
-//! The table: both teams' melds, pile and stock, the hand, the plan, and the moves.
+//! The table: scores, whose turn it is, the other seats with their last turns, both teams'
+//! melds, stock and pile, and at the bottom — always at the same place — the plan, the hand
+//! and the move buttons; the hints and the move log at the right.
 //!
-//! Cards are picked by clicking (selection) or dragged: onto one of our melds (planned onto
-//! it), onto "new meld" (a planned group), or onto the pile (a discard).
+//! Steady: the bottom area has a fixed height and the meld areas a fixed share of what is
+//! left (they scroll), so nothing moves under the pointer between turns. Cards are picked by
+//! clicking (selection) or dragged: onto one of our melds, onto "new meld", onto the pile
+//! (a discard) or along the hand (reorder).
 
 use std::sync::Arc;
 
-use eframe::egui::{self, Color32, RichText, Ui};
+use eframe::egui::{self, Color32, Frame, Margin, Rect, RichText, Sense, Stroke, Ui, Vec2};
 use fairdeal_core::{Card, Move, Phase, PlayerView, Seat, Team};
 
-use super::cards::{self, HAND, SMALL};
+use super::actions::{self, Asked, pile_refusal, pile_takes, who_plays};
+use super::cards::{self, HAND, Marks, SMALL};
 use super::game::Game;
-
-/// A card being dragged from the hand.
-#[derive(Debug, Clone, Copy)]
-struct Dragged(Card);
+use super::hand::{self, Dragged};
+use super::melds::{melds_area, seat_colour};
+use super::prefs::{SortBy, TablePrefs};
+use super::seen::Place;
 
 /// Where a drag ended.
 enum Drop {
@@ -23,101 +28,117 @@ enum Drop {
     Pile,
 }
 
-const WARN: Color32 = Color32::from_rgb(200, 120, 0);
+/// The colour of warnings and refusals.
+pub const WARN: Color32 = Color32::from_rgb(200, 120, 0);
+
+/// The height of the bottom area (feedback, plan, hand, buttons).
+const BOTTOM: f32 = 246.0;
+
+/// The table's felt, for the theme.
+fn felt(ui: &Ui) -> Color32 {
+    if ui.visuals().dark_mode {
+        Color32::from_rgb(24, 58, 38)
+    } else {
+        Color32::from_rgb(178, 212, 184)
+    }
+}
 
 /// Draws the table of `g`.
-pub fn table_ui(ui: &mut Ui, g: &mut Game) {
+pub fn table_ui(ui: &mut Ui, g: &mut Game, prefs: &mut TablePrefs) {
     // The view is lent out of the game for the frame (not cloned every frame) and put back.
     let Some(view) = g.view.take() else {
         ui.centered_and_justified(|ui| ui.label(RichText::new(&g.status).size(20.0)));
         return;
     };
-    table_body(ui, g, &view);
+    table_body(ui, g, &view, prefs);
     g.view = Some(view);
 }
 
-fn table_body(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
-    header(ui, g, view);
+fn table_body(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePrefs) {
+    ui.painter().rect_filled(ui.max_rect(), 0.0, felt(ui));
+    header(ui, g, view, prefs);
     banner(ui, g, view);
-    ui.separator();
+    turn_banner(ui, g, view);
+    let mut asked = Asked::default();
+    let mut dropped: Option<(Drop, Dragged)> = None;
+    let mut feedback = Rect::NOTHING;
     egui::Panel::right("log")
         .resizable(true)
-        .default_size(240.0)
+        .default_size(250.0)
         .min_size(220.0)
         .show(ui, |ui| {
+            actions::hints(ui, g, view, &mut asked);
+            ui.separator();
             ui.heading("Moves");
             egui::ScrollArea::vertical()
+                .id_salt("moves")
                 .stick_to_bottom(true)
+                .auto_shrink([false, false])
                 .show(ui, |ui| {
                     for line in &g.log {
                         ui.label(line);
                     }
                 });
         });
-    let mut dropped: Option<(Drop, Card)> = None;
-    // The rest of the window, beside the log.
+    egui::Panel::bottom("hand-area")
+        .exact_size(BOTTOM)
+        .frame(Frame::NONE.inner_margin(Margin::symmetric(4, 2)))
+        .show_separator_line(true)
+        .show(ui, |ui| {
+            // Written at the end of the frame, once this frame's keys and clicks are known.
+            feedback = ui
+                .allocate_exact_size(Vec2::new(ui.available_width(), 20.0), Sense::hover())
+                .0;
+            if let Some(d) = plan_row(ui, g, view, &mut asked) {
+                dropped = Some(d);
+            }
+            hand_area(ui, g, view, prefs);
+            ui.add_space(4.0);
+            actions::actions_row(ui, g, view, &mut asked);
+        });
     egui::CentralPanel::no_frame().show(ui, |ui| {
-        egui::ScrollArea::vertical()
-            .auto_shrink([false, false])
-            .show(ui, |ui| {
-                players(ui, g, view);
-                ui.add_space(4.0);
-                let them = view.seat().team().other();
-                melds_ui(ui, view, them, "Their melds", false);
-                ui.add_space(4.0);
-                if let Some(card) = pile_row(ui, view) {
-                    dropped = Some((Drop::Pile, card));
-                }
-                ui.add_space(4.0);
-                let us = view.seat().team();
-                let (clicked, drop) = melds_ui(
-                    ui,
-                    view,
-                    us,
-                    "Our melds (click or drop cards on one to add them)",
-                    true,
-                );
-                if let Some((i, card)) = drop {
-                    dropped = Some((Drop::Meld(i), card));
-                }
-                if let (Some(i), true) = (clicked, g.my_turn && !g.selected.is_empty()) {
-                    let cards = std::mem::take(&mut g.selected);
-                    g.plan_onto(i, cards);
-                }
-                ui.separator();
-                hand_ui(ui, g, view);
-                if let Some(d) = plan_ui(ui, g) {
-                    dropped = Some(d);
-                }
-                ui.add_space(6.0);
-                actions_ui(ui, g, view);
-                if !g.status.is_empty() {
-                    ui.label(RichText::new(&g.status).italics());
-                }
-            });
+        seats_row(ui, g, view);
+        ui.add_space(4.0);
+        if let Some(d) = middle(ui, g, view, prefs, &mut asked) {
+            dropped = Some(d);
+        }
     });
-    if let Some((drop, card)) = dropped {
-        on_drop(g, view, drop, card);
+    if let Some((drop, d)) = dropped {
+        on_drop(g, view, drop, d, &mut asked);
     }
+    if let Some(mv) = asked.mv {
+        g.seen.say = None;
+        match view.validate(&mv) {
+            Ok(()) => g.send(mv),
+            Err(r) => g.seen.say = Some(format!("Not allowed: {}", r.reason)),
+        }
+    } else if let Some(say) = asked.say {
+        g.seen.say = Some(say);
+    }
+    if actions::key(ui, egui::Key::Escape) {
+        g.selected.clear();
+    }
+    feedback_line(ui, g, feedback);
+    super::motion::paint(ui, &mut g.seen, view, !prefs.reduced_motion);
     drag_preview(ui);
 }
 
-fn header(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
+fn header(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePrefs) {
     let us = view.seat().team();
     let them = us.other();
-    ui.horizontal_wrapped(|ui| {
+    ui.horizontal(|ui| {
         ui.label(
             RichText::new(format!("We {}", view.scores()[us.index()]))
                 .strong()
                 .size(18.0),
         );
         ui.label(RichText::new(format!("They {}", view.scores()[them.index()])).size(18.0));
-        ui.label(format!("target {}", view.rules().target));
+        ui.label(format!("Target {}", view.rules().target));
         ui.separator();
-        let dealer = view.dealer();
         if g.hand_no > 0 {
-            ui.label(format!("hand {}", g.hand_no));
+            ui.label(format!("Hand {}", g.hand_no));
         }
+        let dealer = view.dealer();
         ui.label(format!(
             "{} · dealer {} ({})",
             view.rules().preset,
@@ -127,16 +148,30 @@ fn header(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
         let need = view.minimum_needed(us);
         if need > 0 {
             ui.separator();
-            ui.label(format!("we need {need} to open"));
+            ui.label(format!("We need {need} to open"));
         }
         let them_need = view.minimum_needed(them);
         if them_need > 0 {
             ui.label(format!("· they need {them_need}"));
         }
-        ui.separator();
-        if ui.small_button("How to play (F1)").clicked() {
-            g.help = !g.help;
-        }
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if ui.small_button("How to play (F1)").clicked() {
+                g.help = !g.help;
+            }
+            ui.menu_button("Table settings", |ui| {
+                ui.label("Sort the hand");
+                let before = prefs.sort;
+                ui.radio_value(&mut prefs.sort, SortBy::Rank, "By rank (wilds first)");
+                ui.radio_value(&mut prefs.sort, SortBy::Suit, "By suit (for sequences)");
+                if prefs.sort != before {
+                    g.order.reset();
+                }
+                ui.checkbox(
+                    &mut prefs.reduced_motion,
+                    "Reduced motion (cards do not move)",
+                );
+            });
+        });
     });
 }
 
@@ -148,7 +183,7 @@ fn banner(ui: &mut Ui, g: &Game, view: &PlayerView) {
             .iter()
             .map(|s| format!("{} ({})", g.name(*s), s.name()))
             .collect();
-        egui::Frame::new()
+        Frame::new()
             .fill(Color32::from_rgba_unmultiplied(200, 120, 0, 40))
             .inner_margin(6.0)
             .show(ui, |ui| {
@@ -173,244 +208,395 @@ fn banner(ui: &mut Ui, g: &Game, view: &PlayerView) {
     }
 }
 
-fn players(ui: &mut Ui, g: &Game, view: &PlayerView) {
+/// Whose turn it is, in a band of the seat's colour that never changes height.
+fn turn_banner(ui: &mut Ui, g: &Game, view: &PlayerView) {
     let me = view.seat();
-    ui.horizontal_wrapped(|ui| {
-        for seat in [me.next(), me.partner(), me.partner().next()] {
+    let (text, colour) = if view.phase() == Phase::Over {
+        ("The hand is over".to_owned(), Color32::from_gray(110))
+    } else if g.my_turn {
+        let what = match view.phase() {
+            Phase::Draw => "Your turn: draw from the stock (D) or take the pile",
+            Phase::Answer => "Your partner asks to go out: answer Yes (Y) or No (N)",
+            _ => "Your turn: meld if you can, then discard a card (X) to end it",
+        };
+        (what.to_owned(), seat_colour(me))
+    } else {
+        (who_plays(g, view), seat_colour(view.actor()))
+    };
+    Frame::new()
+        .fill(colour)
+        .corner_radius(4)
+        .inner_margin(Margin::symmetric(10, 4))
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.label(
+                RichText::new(text)
+                    .size(18.0)
+                    .strong()
+                    .color(Color32::WHITE),
+            );
+        });
+}
+
+/// The other three seats, left to right as they sit: West, North (partner), East; the seat
+/// to play outlined, each with its last turn and its last discard.
+fn seats_row(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
+    let me = view.seat();
+    let seats = [me.next(), me.partner(), me.partner().next()];
+    let gap = ui.spacing().item_spacing.x;
+    let width = ((ui.available_width() - 2.0 * gap) / 3.0).max(120.0);
+    ui.horizontal(|ui| {
+        for seat in seats {
+            let (rect, _) = ui.allocate_exact_size(Vec2::new(width, 64.0), Sense::hover());
+            g.seen.places.insert(Place::Seat(seat), rect);
+            let playing = view.actor() == seat && view.phase() != Phase::Over;
+            let colour = seat_colour(seat);
+            let painter = ui.painter();
+            let fill = if playing {
+                colour.gamma_multiply(0.35)
+            } else {
+                ui.visuals().extreme_bg_color.gamma_multiply(0.6)
+            };
+            painter.rect_filled(rect, 6, fill);
+            painter.rect_stroke(
+                rect,
+                6,
+                Stroke::new(if playing { 3.0 } else { 1.0 }, colour),
+                egui::StrokeKind::Inside,
+            );
+            let mut inner = ui.new_child(
+                egui::UiBuilder::new()
+                    .max_rect(rect.shrink2(Vec2::new(8.0, 4.0)))
+                    .layout(egui::Layout::top_down(egui::Align::Min)),
+            );
             let who = if seat == me.partner() {
                 "partner"
             } else {
                 "opponent"
             };
-            let turn = if view.turn() == seat {
-                " ◀ to play"
-            } else {
-                ""
-            };
-            let text = format!(
-                "{} · {} ({who}): {} cards{turn}",
-                seat.name(),
-                g.name(seat),
-                view.hand_size(seat)
+            let turn = if playing { "  ◀ playing" } else { "" };
+            inner.label(
+                RichText::new(format!("{} · {} ({who}){turn}", seat.name(), g.name(seat)))
+                    .strong()
+                    .color(colour),
             );
-            if view.turn() == seat {
-                ui.label(RichText::new(text).strong());
-            } else {
-                ui.label(text);
-            }
-            ui.separator();
+            inner.label(format!("{} cards", view.hand_size(seat)));
+            let last = &g.seen.last[seat.index()];
+            let words = last.words();
+            inner.horizontal(|ui| {
+                if let Some(c) = last.discard {
+                    cards::card_marked(
+                        ui,
+                        c,
+                        SMALL * 0.55,
+                        Marks {
+                            ring: Some(colour),
+                            ..Marks::default()
+                        },
+                        &format!("discarded by {}", seat.name()),
+                    );
+                }
+                if !words.is_empty() {
+                    ui.add(egui::Label::new(RichText::new(words).small()).truncate());
+                }
+            });
         }
     });
 }
 
-/// Stock, pile (a drop target for discards) and its state; returns a card dropped on it.
-fn pile_row(ui: &mut Ui, view: &PlayerView) -> Option<Card> {
-    let us = view.seat().team();
+/// Stock and pile at the left, their melds above ours at the right (each scrolls).
+fn middle(
+    ui: &mut Ui,
+    g: &mut Game,
+    view: &PlayerView,
+    prefs: &TablePrefs,
+    asked: &mut Asked,
+) -> Option<(Drop, Dragged)> {
     let mut dropped = None;
-    ui.horizontal(|ui| {
-        ui.label(format!("Stock {}", view.stock_len()));
-        ui.separator();
-        let pile = view.pile();
-        let zone = egui::Frame::group(ui.style()).show(ui, |ui| {
-            ui.label(format!("Pile {}", pile.len()));
-            match pile.last() {
-                Some(&top) => {
-                    cards::card(ui, top, HAND, false, "on the pile");
-                }
-                None => {
-                    ui.weak("empty");
-                }
+    let height = ui.available_height();
+    ui.horizontal_top(|ui| {
+        ui.allocate_ui(Vec2::new(150.0, height), |ui| {
+            ui.set_width(150.0);
+            if let Some(d) = stock_and_pile(ui, g, view, asked) {
+                dropped = Some((Drop::Pile, d));
             }
         });
-        if let Some(d) = zone.response.dnd_release_payload::<Dragged>() {
-            dropped = Some(d.0);
-        }
-        if view.pile_frozen_for(us) {
-            // Why: a wild card (or red three) frozen into it, the house rule, or (canasta) a
-            // team that has not opened.
-            let why = if view.pile_frozen() {
-                "a wild card is in it"
-            } else if view.rules().pile_always_frozen {
-                "the house rule keeps it frozen"
-            } else {
-                "we have not opened yet"
-            };
-            ui.colored_label(
-                Color32::from_rgb(60, 140, 220),
-                format!("❄ frozen for us ({why}): taking it needs a natural pair of the top card"),
-            );
-        }
-        match pile.last() {
-            Some(c) if c.is_wild() => {
-                ui.label(format!("(blocked: a wild card, {}, is on top)", c.label()));
-            }
-            Some(c) if c.is_three() => {
-                ui.label(format!(
-                    "(blocked for the next player: a three, {}, is on top)",
-                    c.label()
-                ));
-            }
-            _ => {}
-        }
+        ui.separator();
+        ui.vertical(|ui| {
+            let motion = !prefs.reduced_motion;
+            let half = ((height - 8.0) / 2.0).max(60.0);
+            let us = view.seat().team();
+            let them = us.other();
+            ui.allocate_ui(Vec2::new(ui.available_width(), half), |ui| {
+                let out = melds_area(
+                    ui,
+                    view,
+                    them,
+                    &format!("Their melds ({})", team_names(g, them)),
+                    false,
+                    &mut g.seen,
+                    motion,
+                );
+                if out.clicked.is_some() {
+                    asked.say = Some(
+                        "That is their meld: add cards to one of ours (below).".to_owned(),
+                    );
+                }
+            });
+            ui.separator();
+            ui.allocate_ui(Vec2::new(ui.available_width(), half), |ui| {
+                let out = melds_area(
+                    ui,
+                    view,
+                    us,
+                    "Our melds (click or drop cards on one to add them)",
+                    true,
+                    &mut g.seen,
+                    motion,
+                );
+                if let Some((i, d)) = out.dropped {
+                    dropped = Some((Drop::Meld(i), d));
+                }
+                if let Some(i) = out.clicked {
+                    if !g.my_turn {
+                        asked.say = Some(format!("Our meld {}: wait for your turn.", i + 1));
+                    } else if g.selected.is_empty() {
+                        asked.say = Some(format!(
+                            "Our meld {}: select cards in your hand first, then click the meld to add them.",
+                            i + 1
+                        ));
+                    } else {
+                        let cards = std::mem::take(&mut g.selected);
+                        g.plan_onto(i, cards);
+                    }
+                }
+            });
+        });
     });
     dropped
 }
 
-/// Draws a team's melds; returns a meld clicked, and a card dropped on one.
-fn melds_ui(
+/// The stock (click: draw) and the pile (click: take it; drop a card: discard), with why the
+/// pile is frozen or blocked; returns a card dropped on the pile.
+fn stock_and_pile(
     ui: &mut Ui,
+    g: &mut Game,
     view: &PlayerView,
-    team: Team,
-    title: &str,
-    target: bool,
-) -> (Option<usize>, Option<(usize, Card)>) {
-    let mut clicked = None;
+    asked: &mut Asked,
+) -> Option<Dragged> {
+    let us = view.seat().team();
     let mut dropped = None;
-    ui.horizontal_wrapped(|ui| {
-        ui.label(RichText::new(title).strong());
-        let threes = view.red_threes(team);
-        if !threes.is_empty() {
-            ui.label(format!("· red threes ({}):", threes.len()));
-            for &c in threes {
-                cards::card(ui, c, SMALL * 0.75, false, "laid out (red three)");
-            }
-        }
-    });
-    ui.horizontal_wrapped(|ui| {
-        for (i, m) in view.melds(team).iter().enumerate() {
-            // A frame's size is known only after it is drawn: wrap by its expected width.
-            let width = m.len() as f32 * (SMALL.x + ui.spacing().item_spacing.x) + 16.0;
-            if ui.available_size_before_wrap().x < width {
-                ui.end_row();
-            }
-            let frame = egui::Frame::group(ui.style()).show(ui, |ui| {
-                ui.vertical(|ui| {
-                    ui.horizontal(|ui| {
-                        let mut shown: Vec<Card> = m.cards().to_vec();
-                        shown.sort_by_key(cards::sort_key);
-                        for c in shown {
-                            cards::card(ui, c, SMALL, false, "in a meld");
-                        }
-                    });
-                    let tag = if m.is_samba() {
-                        "SAMBA ✓".to_owned()
-                    } else if m.is_canasta() {
-                        if m.wilds() == 0 {
-                            "natural canasta ✓".to_owned()
-                        } else {
-                            "mixed canasta ✓".to_owned()
-                        }
-                    } else {
-                        format!("{} cards, {} wild", m.len(), m.wilds())
-                    };
-                    ui.small(tag);
-                });
-            });
-            if target {
-                let r = frame.response.interact(egui::Sense::click());
-                let name = format!(
-                    "Our meld {}: {} cards, {} wild (click to add the selected cards)",
-                    i + 1,
-                    m.len(),
-                    m.wilds()
-                );
-                r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
-                if r.clicked() {
-                    clicked = Some(i);
-                }
-                if let Some(d) = r.dnd_release_payload::<Dragged>() {
-                    dropped = Some((i, d.0));
-                }
-            }
-        }
-        if view.melds(team).is_empty() {
-            ui.weak("none yet");
-        }
-    });
-    (clicked, dropped)
-}
-
-fn hand_ui(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
-    let mut hand = g.unplanned(view);
-    hand.sort_by_key(cards::sort_key);
-    ui.label(
-        RichText::new(format!(
-            "Your hand ({}) — click to select, drag onto a meld, the plan or the pile",
-            hand.len()
-        ))
-        .strong(),
-    );
-    let mut selected_count = std::collections::BTreeMap::<Card, usize>::new();
-    for c in &g.selected {
-        *selected_count.entry(*c).or_default() += 1;
-    }
-    ui.horizontal_wrapped(|ui| {
-        let mut shown = std::collections::BTreeMap::<Card, usize>::new();
-        let mut last_group = None;
-        for c in hand {
-            let group = cards::sort_key(&c).0;
-            if last_group.is_some_and(|l| l != group) {
-                ui.add_space(10.0);
-            }
-            last_group = Some(group);
-            let k = shown.entry(c).or_default();
-            let is_sel = *k < selected_count.get(&c).copied().unwrap_or(0);
-            *k += 1;
-            let r = cards::hand_card(ui, c, is_sel);
-            r.dnd_set_drag_payload(Dragged(c));
+    ui.horizontal(|ui| {
+        ui.vertical(|ui| {
+            ui.label(format!("Stock {}", view.stock_len()));
+            let r = cards::card(
+                ui,
+                Card::HIDDEN,
+                HAND,
+                false,
+                "on the stock (click to draw)",
+            );
+            g.seen.places.insert(Place::Stock, r.rect);
             if r.clicked() {
-                if is_sel {
-                    if let Some(p) = g.selected.iter().position(|x| *x == c) {
-                        g.selected.remove(p);
-                    }
+                if !g.my_turn {
+                    asked.say = Some(format!("Stock: not your turn — {}.", who_plays(g, view)));
                 } else {
-                    g.selected.push(c);
+                    match view.validate(&Move::Draw {}) {
+                        Ok(()) => asked.mv = Some(Move::Draw {}),
+                        Err(r) => asked.say = Some(format!("Draw (D): Not allowed: {}", r.reason)),
+                    }
                 }
             }
-        }
+        });
+        ui.vertical(|ui| {
+            let pile = view.pile();
+            ui.label(format!("Pile {}", pile.len()));
+            let r = match pile.last() {
+                Some(&top) => {
+                    let ring = g
+                        .seen
+                        .last_discarder
+                        .filter(|s| g.seen.last[s.index()].discard == Some(top))
+                        .map(seat_colour);
+                    cards::card_marked(
+                        ui,
+                        top,
+                        HAND,
+                        Marks {
+                            ring,
+                            ..Marks::default()
+                        },
+                        "on the pile",
+                    )
+                }
+                None => {
+                    let (rect, r) = ui.allocate_exact_size(HAND, Sense::click());
+                    ui.painter().rect_stroke(
+                        rect,
+                        4,
+                        Stroke::new(1.0, Color32::from_gray(120)),
+                        egui::StrokeKind::Inside,
+                    );
+                    r
+                }
+            };
+            g.seen.places.insert(Place::Pile, r.rect);
+            if let Some(d) = r.dnd_release_payload::<Dragged>() {
+                dropped = Some(*d);
+            }
+            if r.clicked() {
+                let takes = pile_takes(&g.moves.legal);
+                asked.say = Some(if !g.my_turn {
+                    format!("Pile: not your turn — {}.", who_plays(g, view))
+                } else if let [only] = takes.as_slice() {
+                    asked.mv = Some((*only).clone());
+                    String::new()
+                } else if takes.is_empty() {
+                    format!("Take the pile (T): {}", pile_refusal(view))
+                } else {
+                    "Take the pile (T): there are several ways; choose one of the Take buttons"
+                        .to_owned()
+                });
+                if asked.mv.is_some() {
+                    asked.say = None;
+                }
+            }
+        });
     });
+    if view.pile_frozen_for(us) {
+        let why = if view.pile_frozen() {
+            "a wild card is in it"
+        } else if view.rules().pile_always_frozen {
+            "the house rule keeps it frozen"
+        } else {
+            "we have not opened yet"
+        };
+        ui.colored_label(
+            Color32::from_rgb(60, 140, 220),
+            format!("❄ Frozen for us ({why}): taking it needs a natural pair of the top card"),
+        );
+    }
+    match view.pile().last() {
+        Some(c) if c.is_wild() => {
+            ui.label(format!("Blocked: a wild card, {}, is on top", c.label()));
+        }
+        Some(c) if c.is_three() => {
+            ui.label(format!(
+                "Blocked for the next player: a three, {}, is on top",
+                c.label()
+            ));
+        }
+        _ => {}
+    }
+    dropped
 }
 
-/// The plan: planned groups (drop targets) and the "new meld" zone.
-fn plan_ui(ui: &mut Ui, g: &mut Game) -> Option<(Drop, Card)> {
+/// The feedback line: why a key or click did nothing, else the game's status (always one
+/// line high).
+fn feedback_line(ui: &mut Ui, g: &Game, rect: Rect) {
+    let (text, colour) = match &g.seen.say {
+        Some(say) => (say.as_str(), WARN),
+        None => (g.status.as_str(), ui.visuals().strong_text_color()),
+    };
+    if !text.is_empty() {
+        let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+        child.add(egui::Label::new(RichText::new(text).strong().color(colour)).truncate());
+    }
+}
+
+/// The plan: planned groups (drop targets), cards planned onto melds, the "new meld" zone,
+/// and its buttons; one row of fixed height that scrolls sideways.
+fn plan_row(
+    ui: &mut Ui,
+    g: &mut Game,
+    view: &PlayerView,
+    asked: &mut Asked,
+) -> Option<(Drop, Dragged)> {
     let mut dropped = None;
     let mut undo = None;
-    ui.horizontal_wrapped(|ui| {
-        ui.label(RichText::new("Plan:").strong());
-        for (i, m) in g.plan.iter().enumerate() {
-            let r = egui::Frame::group(ui.style()).show(ui, |ui| {
-                for &c in m {
-                    cards::card(ui, c, SMALL, false, "planned");
+    let (rect, _) = ui.allocate_exact_size(Vec2::new(ui.available_width(), 56.0), Sense::hover());
+    let mut row = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+    egui::ScrollArea::horizontal()
+        .id_salt("plan")
+        .show(&mut row, |ui| {
+            ui.horizontal(|ui| {
+                ui.label(RichText::new("Plan:").strong());
+                for (i, m) in g.plan.iter().enumerate() {
+                    let r = Frame::group(ui.style()).show(ui, |ui| {
+                        for &c in m {
+                            cards::card(ui, c, SMALL, false, "planned");
+                        }
+                        if ui
+                            .small_button("✖")
+                            .on_hover_text("Undo this group")
+                            .clicked()
+                        {
+                            undo = Some(i);
+                        }
+                    });
+                    if let Some(d) = r.response.dnd_release_payload::<Dragged>() {
+                        dropped = Some((Drop::Group(i), *d));
+                    }
                 }
-                if ui
-                    .small_button("✖")
-                    .on_hover_text("Undo this group")
-                    .clicked()
-                {
-                    undo = Some(i);
+                for (to, cards_) in &g.plan_adds {
+                    ui.label(format!("onto meld {}:", to + 1));
+                    for &c in cards_ {
+                        cards::card(ui, c, SMALL, false, "planned");
+                    }
                 }
+                let zone = Frame::group(ui.style()).show(ui, |ui| {
+                    ui.weak("drop here: new meld");
+                });
+                if let Some(d) = zone.response.dnd_release_payload::<Dragged>() {
+                    dropped = Some((Drop::NewMeld, *d));
+                }
+                actions::plan_buttons(ui, g, view, asked);
             });
-            if let Some(d) = r.response.dnd_release_payload::<Dragged>() {
-                dropped = Some((Drop::Group(i), d.0));
-            }
-        }
-        for (to, cards_) in &g.plan_adds {
-            ui.label(format!("onto meld {}:", to + 1));
-            for &c in cards_ {
-                cards::card(ui, c, SMALL, false, "planned");
-            }
-        }
-        let zone = egui::Frame::group(ui.style()).show(ui, |ui| {
-            ui.weak("drop here: new meld");
         });
-        if let Some(d) = zone.response.dnd_release_payload::<Dragged>() {
-            dropped = Some((Drop::NewMeld, d.0));
-        }
-    });
     if let Some(i) = undo {
         g.plan.remove(i);
     }
     dropped
+}
+
+/// "Your hand" with the sort buttons, then the hand row.
+fn hand_area(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePrefs) {
+    let cards = g.unplanned(view);
+    let shown = g.order.arrange(&cards, prefs.sort);
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(format!("Your hand ({})", shown.len())).strong());
+        ui.weak("click to select, drag onto a meld, the plan or the pile, or along the hand");
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            for (sort, label) in [(SortBy::Suit, "By suit"), (SortBy::Rank, "By rank")] {
+                let on = prefs.sort == sort && !g.order.is_manual();
+                if ui.selectable_label(on, label).clicked() {
+                    prefs.sort = sort;
+                    g.order.reset();
+                }
+            }
+            ui.weak("Sort:");
+        });
+    });
+    let sort = (!g.order.is_manual()).then_some(prefs.sort);
+    let out = hand::hand_row(ui, &shown, &g.selected, &g.seen.drawn, sort);
+    if let Some(r) = out.rect {
+        g.seen.places.insert(Place::Hand, r);
+    }
+    if let Some(i) = out.clicked {
+        let c = shown[i];
+        let selected_before = g.selected.iter().filter(|x| **x == c).count();
+        let position = shown[..i].iter().filter(|x| **x == c).count();
+        if position < selected_before {
+            if let Some(p) = g.selected.iter().position(|x| *x == c) {
+                g.selected.remove(p);
+            }
+        } else {
+            g.selected.push(c);
+        }
+    }
+    if let Some((from, to)) = out.reorder {
+        g.order.move_card(&shown, from, to);
+    }
 }
 
 /// The cards a drag moves: the whole selection when the dragged card is in it.
@@ -422,11 +608,12 @@ fn dragged_cards(g: &mut Game, card: Card) -> Vec<Card> {
     }
 }
 
-fn on_drop(g: &mut Game, view: &PlayerView, drop: Drop, card: Card) {
+fn on_drop(g: &mut Game, view: &PlayerView, drop: Drop, d: Dragged, asked: &mut Asked) {
     if !g.my_turn {
-        g.status = "Wait for your turn.".to_owned();
+        asked.say = Some(format!("Not your turn — {}.", who_plays(g, view)));
         return;
     }
+    let card = d.card;
     match drop {
         Drop::Meld(i) => {
             let cards = dragged_cards(g, card);
@@ -445,8 +632,14 @@ fn on_drop(g: &mut Game, view: &PlayerView, drop: Drop, card: Card) {
         Drop::Pile => {
             let mv = Move::Discard(card);
             match view.validate(&mv) {
-                Ok(()) => g.send(mv),
-                Err(r) => g.status = format!("Not allowed: {}", r.reason),
+                Ok(()) => asked.mv = Some(mv),
+                Err(r) => {
+                    asked.say = Some(format!(
+                        "Discard {}: Not allowed: {}",
+                        card.label(),
+                        r.reason
+                    ));
+                }
             }
         }
     }
@@ -462,229 +655,19 @@ fn drag_preview(ui: &mut Ui) {
         return;
     };
     let d: Arc<Dragged> = d;
-    egui::Area::new(egui::Id::unique("drag-card-area"))
-        .order(egui::Order::Tooltip)
-        .fixed_pos(pos + egui::vec2(-HAND.x / 2.0, -HAND.y / 2.0))
-        .interactable(false)
-        .show(&ctx, |ui| {
-            cards::card(ui, d.0, HAND, true, "being moved");
-        });
-}
-
-fn key(ui: &Ui, k: egui::Key) -> bool {
-    // Shortcuts never fire while a text field has the focus.
-    ui.ctx().memory(|m| m.focused().is_none()) && ui.input(|i| i.key_pressed(k))
-}
-
-/// The buttons for this seat's legal moves.
-fn actions_ui(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
-    if !g.my_turn {
-        ui.weak(format!("{} is playing…", g.name(view.actor())));
-        return;
-    }
-    let legal = g.moves.legal.clone();
-    let me = view.seat();
-    let mut chosen: Option<Move> = None;
-    ui.label(
-        RichText::new("Your turn")
-            .strong()
-            .color(Color32::from_rgb(40, 150, 70)),
-    );
-    ui.horizontal_wrapped(|ui| match view.phase() {
-        Phase::Answer => {
-            ui.label(format!(
-                "{} asks: \"May I go out?\"",
-                g.name(view.seat().partner())
-            ));
-            if ui.button("Yes (Y)").clicked() || key(ui, egui::Key::Y) {
-                chosen = Some(Move::Answer(true));
-            }
-            if ui.button("No (N)").clicked() || key(ui, egui::Key::N) {
-                chosen = Some(Move::Answer(false));
-            }
-        }
-        Phase::Draw => {
-            if ui.button("Draw (D)").clicked() || key(ui, egui::Key::D) {
-                chosen = Some(Move::Draw {});
-            }
-            let takes = pile_takes(&legal);
-            if takes.is_empty() {
-                ui.weak("(the pile cannot be taken now)");
-            }
-            for mv in takes {
-                if ui
-                    .button(mv.describe(me).replace(&format!("{} ", me.name()), ""))
-                    .clicked()
-                {
-                    chosen = Some(mv.clone());
-                }
-            }
-        }
-        _ => chosen = play_buttons(ui, g, view, &legal),
-    });
-    ui.collapsing(
-        "Hints: can I take the pile, how to open, how to finish",
-        |ui| {
-            hints(ui, g, view, &legal, &mut chosen);
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Tooltip,
+        egui::Id::unique("drag-card"),
+    ));
+    cards::paint(
+        &painter,
+        Rect::from_center_size(pos, HAND),
+        d.card,
+        Marks {
+            selected: true,
+            ..Marks::default()
         },
     );
-    if let Some(mv) = chosen {
-        match view.validate(&mv) {
-            Ok(()) => g.send(mv),
-            Err(r) => g.status = format!("Not allowed: {}", r.reason),
-        }
-    }
-}
-
-fn play_buttons(ui: &mut Ui, g: &mut Game, view: &PlayerView, legal: &[Move]) -> Option<Move> {
-    let me = view.seat();
-    let mut chosen = None;
-    let sel = g.selected.clone();
-    let meld_now = (!sel.is_empty()).then(|| {
-        Move::Meld(fairdeal_core::Plan {
-            new: vec![sel.clone()],
-            ..Default::default()
-        })
-    });
-    if let Some(mv) = move_button(ui, view, "Meld selected now (M)", meld_now, egui::Key::M) {
-        chosen = Some(mv);
-    }
-    if ui
-        .add_enabled(
-            !sel.is_empty(),
-            egui::Button::new("Plan selected as a new meld (P)"),
-        )
-        .clicked()
-        || (!sel.is_empty() && key(ui, egui::Key::P))
-    {
-        g.plan.push(sel.clone());
-        g.selected.clear();
-    }
-    if g.has_plan() {
-        let points: i32 = g
-            .plan
-            .iter()
-            .flatten()
-            .chain(g.plan_adds.iter().flat_map(|(_, c)| c))
-            .map(|c| c.points())
-            .sum();
-        let need = view.minimum_needed(me.team());
-        let label = if need > 0 {
-            format!("Play plan ({points} of {need} needed) (Enter)")
-        } else {
-            format!("Play plan ({points} points) (Enter)")
-        };
-        let plan = g.plan_move();
-        let verdict = view.validate(&plan);
-        if let Some(mv) = move_button(ui, view, &label, Some(plan), egui::Key::Enter) {
-            chosen = Some(mv);
-        }
-        if let Err(r) = verdict {
-            ui.colored_label(WARN, format!("Not allowed: {}", r.reason));
-        }
-        if (ui.button("Undo last planned (U)").clicked() || key(ui, egui::Key::U))
-            && g.plan_adds.pop().is_none()
-        {
-            g.plan.pop();
-        }
-    }
-    let discard = (sel.len() == 1).then(|| Move::Discard(sel[0]));
-    if let Some(mv) = move_button(ui, view, "Discard selected (X)", discard, egui::Key::X) {
-        chosen = Some(mv);
-    }
-    if !sel.is_empty() && key(ui, egui::Key::Escape) {
-        g.selected.clear();
-    }
-    for mv in legal {
-        let label = match mv {
-            Move::GoOut { .. } => Some("Go out"),
-            Move::Pass {} => Some("Pass"),
-            Move::AskPartner {} => Some("Ask partner: may I go out?"),
-            Move::LayRedThrees(_) => Some("Lay out red threes"),
-            _ => None,
-        };
-        if let Some(label) = label
-            && ui.button(label).clicked()
-        {
-            chosen = Some(mv.clone());
-        }
-    }
-    chosen
-}
-
-/// A button for `mv`, enabled only when the rules allow it now (else its hover text says
-/// why); returns the move when clicked or when `shortcut` is pressed.
-fn move_button(
-    ui: &mut Ui,
-    view: &PlayerView,
-    label: &str,
-    mv: Option<Move>,
-    shortcut: egui::Key,
-) -> Option<Move> {
-    let verdict = mv.as_ref().map(|m| view.validate(m));
-    let allowed = matches!(verdict, Some(Ok(())));
-    let mut button = ui.add_enabled(allowed, egui::Button::new(label));
-    button = match &verdict {
-        Some(Err(r)) => button.on_disabled_hover_text(format!("Not allowed: {}", r.reason)),
-        None => button.on_disabled_hover_text("Select cards first"),
-        Some(Ok(())) => button,
-    };
-    (allowed && (button.clicked() || key(ui, shortcut)))
-        .then_some(mv)
-        .flatten()
-}
-
-/// The legal ways to take the pile (every legal move of the draw phase but the draw).
-fn pile_takes(legal: &[Move]) -> Vec<&Move> {
-    legal
-        .iter()
-        .filter(|m| !matches!(m, Move::Draw {}))
-        .collect()
-}
-
-fn hints(ui: &mut Ui, g: &Game, view: &PlayerView, legal: &[Move], chosen: &mut Option<Move>) {
-    let me = view.seat();
-    if view.phase() == Phase::Draw {
-        let takes = pile_takes(legal);
-        if takes.is_empty() {
-            ui.label("You cannot take the pile now: draw from the stock.");
-        }
-        for mv in takes {
-            ui.horizontal_wrapped(|ui| {
-                ui.label(format!("You can take the pile: {}", mv.describe(me)));
-                if ui.small_button("Take it").clicked() {
-                    *chosen = Some(mv.clone());
-                }
-            });
-        }
-    }
-    if let Some(open) = g.moves.opening.clone() {
-        ui.horizontal_wrapped(|ui| {
-            ui.label(format!("A legal way to open: {}", open.describe(me)));
-            if ui.small_button("Play it").clicked() {
-                *chosen = Some(open.clone());
-            }
-        });
-    }
-    if let Some(finish) = g.moves.finish.clone() {
-        ui.horizontal_wrapped(|ui| {
-            ui.label(format!("A legal finish: {}", finish.describe(me)));
-            if ui.small_button("Play it").clicked() {
-                *chosen = Some(finish.clone());
-            }
-        });
-    }
-    ui.label("Every legal move:");
-    egui::ScrollArea::vertical()
-        .id_salt("hint-moves")
-        .max_height(140.0)
-        .show(ui, |ui| {
-            for mv in legal {
-                if ui.small_button(mv.describe(me)).clicked() {
-                    *chosen = Some(mv.clone());
-                }
-            }
-        });
 }
 
 /// The seat names of a team, for the score sheet ("Ann + Bea").

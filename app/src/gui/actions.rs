@@ -1,0 +1,409 @@
+//! The player's controls: the move buttons and their keys, the plan's buttons, the hints.
+//! Every key and click answers: a move the rules allow is played; one they refuse, or a key
+//! pressed when it cannot do anything, says why in the table's feedback line, in the words
+//! of the button's tooltip.
+
+use eframe::egui::{self, Key, RichText, Ui};
+use fairdeal_core::{Move, Phase, Plan, PlayerView, Seat};
+
+use super::game::Game;
+
+/// What the controls asked for this frame.
+#[derive(Debug, Default)]
+pub struct Asked {
+    /// A move to play (checked against the view again before it is sent).
+    pub mv: Option<Move>,
+    /// Words for the feedback line (a refusal, or why a key did nothing).
+    pub say: Option<String>,
+}
+
+/// Whether key `k` was pressed (never while a text field has the focus; a button that has
+/// it after a click does not stop the keys).
+pub fn key(ui: &Ui, k: Key) -> bool {
+    !ui.ctx().text_edit_focused() && ui.input(|i| i.key_pressed(k))
+}
+
+/// Whether `r`, a disabled widget, was clicked (disabled widgets report no clicks).
+fn clicked_disabled(ui: &Ui, r: &egui::Response) -> bool {
+    r.contains_pointer() && ui.input(|i| i.pointer.primary_clicked())
+}
+
+/// "West (Ann) is playing", for the banner and for keys pressed out of turn.
+pub fn who_plays(g: &Game, view: &PlayerView) -> String {
+    let actor = view.actor();
+    if actor == view.seat() {
+        return "Your move is on its way…".to_owned();
+    }
+    let name = g.name(actor);
+    if name == actor.name() {
+        format!("{name} is playing")
+    } else {
+        format!("{} ({name}) is playing", actor.name())
+    }
+}
+
+/// The keys of moves, with the buttons they stand for.
+const MOVE_KEYS: [(Key, &str); 8] = [
+    (Key::D, "Draw (D)"),
+    (Key::T, "Take the pile (T)"),
+    (Key::M, "Meld selected now (M)"),
+    (Key::P, "Plan selected as a new meld (P)"),
+    (Key::X, "Discard selected (X)"),
+    (Key::U, "Undo last planned (U)"),
+    (Key::Y, "Yes (Y)"),
+    (Key::N, "No (N)"),
+];
+
+/// A button for `mv` (or `Err(why)` when there is no move to make), enabled only when the
+/// rules allow it now; its tooltip says why not, and so does the feedback line when it, or
+/// its key, is pressed anyway.
+fn move_button(
+    ui: &mut Ui,
+    view: &PlayerView,
+    label: &str,
+    mv: Result<Move, &str>,
+    shortcut: Option<Key>,
+    out: &mut Asked,
+) {
+    let verdict = match mv {
+        Ok(m) => view
+            .validate(&m)
+            .map(|()| m)
+            .map_err(|r| format!("Not allowed: {}", r.reason)),
+        Err(why) => Err(why.to_owned()),
+    };
+    let pressed = shortcut.is_some_and(|k| key(ui, k));
+    match verdict {
+        Ok(m) => {
+            if ui.button(label).clicked() || pressed {
+                out.mv = Some(m);
+            }
+        }
+        Err(why) => {
+            let r = ui
+                .add_enabled(false, egui::Button::new(label))
+                .on_disabled_hover_text(&why);
+            if pressed || clicked_disabled(ui, &r) {
+                out.say = Some(format!("{label}: {why}"));
+            }
+        }
+    }
+}
+
+/// A pile-taking move as a button's words ("Take the pile with 7♠ 7♣ onto a new meld").
+pub fn take_words(mv: &Move, me: Seat) -> String {
+    let text = mv.describe(me);
+    let text = text
+        .strip_prefix(&format!("{} ", me.name()))
+        .unwrap_or(&text);
+    let text = text
+        .strip_prefix("takes")
+        .map_or_else(|| text.to_owned(), |rest| format!("Take{rest}"));
+    capitalised(&text)
+}
+
+/// `text` with a capital first letter.
+pub fn capitalised(text: &str) -> String {
+    let mut c = text.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// The legal ways to take the pile (every legal move of the draw phase but the draw).
+pub fn pile_takes(legal: &[Move]) -> Vec<&Move> {
+    legal
+        .iter()
+        .filter(|m| !matches!(m, Move::Draw {}))
+        .collect()
+}
+
+/// Why the pile cannot be taken now, in words.
+pub fn pile_refusal(view: &PlayerView) -> String {
+    let Some(&top) = view.pile().last() else {
+        return "the pile is empty".to_owned();
+    };
+    if view.phase() != Phase::Draw {
+        return "you have drawn already this turn".to_owned();
+    }
+    // The engine's own words for the most natural attempt: a natural pair of the top card.
+    let with: Vec<_> = view
+        .hand()
+        .iter()
+        .filter(|c| !c.is_wild() && c.rank() == top.rank() && top.rank().is_some())
+        .take(2)
+        .collect();
+    let mv = Move::Pickup {
+        with,
+        onto: None,
+        also: Plan::default(),
+    };
+    match view.validate(&mv) {
+        Err(r) => r.reason.to_string(),
+        Ok(()) => "choose how with one of the Take buttons".to_owned(),
+    }
+}
+
+/// The move buttons (below the hand), or who is playing; every key answers.
+pub fn actions_row(ui: &mut Ui, g: &mut Game, view: &PlayerView, out: &mut Asked) {
+    if !g.my_turn {
+        ui.weak(who_plays(g, view));
+        if !g.show_report {
+            for (k, label) in MOVE_KEYS {
+                if key(ui, k) {
+                    out.say = Some(format!(
+                        "{label}: not your turn — {}.",
+                        who_plays(g, view).trim_end_matches('…')
+                    ));
+                }
+            }
+        }
+        return;
+    }
+    let me = view.seat();
+    let legal = g.moves.legal.clone();
+    let phase = view.phase();
+    // Keys of moves this phase has no button for.
+    for (k, label) in MOVE_KEYS {
+        let offered = match phase {
+            Phase::Answer => matches!(k, Key::Y | Key::N),
+            Phase::Draw => matches!(k, Key::D | Key::T | Key::U),
+            _ => !matches!(k, Key::D | Key::T | Key::Y | Key::N),
+        };
+        if !offered && key(ui, k) {
+            let why = match phase {
+                Phase::Answer => "first answer your partner: Yes (Y) or No (N)".to_owned(),
+                Phase::Draw => "draw from the stock (D) or take the pile first".to_owned(),
+                _ if k == Key::D || k == Key::T => match view.validate(&Move::Draw {}) {
+                    Err(r) => format!("Not allowed: {}", r.reason),
+                    Ok(()) => "you have drawn already".to_owned(),
+                },
+                _ => "there is no question to answer".to_owned(),
+            };
+            out.say = Some(format!("{label}: {why}"));
+        }
+    }
+    ui.horizontal(|ui| match phase {
+        Phase::Answer => {
+            ui.label(format!("{} asks: \"May I go out?\"", g.name(me.partner())));
+            move_button(
+                ui,
+                view,
+                "Yes (Y)",
+                Ok(Move::Answer(true)),
+                Some(Key::Y),
+                out,
+            );
+            move_button(
+                ui,
+                view,
+                "No (N)",
+                Ok(Move::Answer(false)),
+                Some(Key::N),
+                out,
+            );
+        }
+        Phase::Draw => {
+            move_button(ui, view, "Draw (D)", Ok(Move::Draw {}), Some(Key::D), out);
+            let takes = pile_takes(&legal);
+            if takes.is_empty() {
+                let why = pile_refusal(view);
+                ui.weak(format!("(the pile cannot be taken: {why})"));
+                if key(ui, Key::T) {
+                    out.say = Some(format!("Take the pile (T): {why}"));
+                }
+            } else if key(ui, Key::T) {
+                if let [only] = takes.as_slice() {
+                    out.mv = Some((*only).clone());
+                } else {
+                    out.say = Some(
+                        "Take the pile (T): there are several ways; choose one of the Take buttons"
+                            .to_owned(),
+                    );
+                }
+            }
+            egui::ScrollArea::horizontal()
+                .id_salt("takes")
+                .show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        for mv in takes {
+                            if ui.button(take_words(mv, me)).clicked() {
+                                out.mv = Some(mv.clone());
+                            }
+                        }
+                    });
+                });
+        }
+        _ => play_buttons(ui, g, view, &legal, out),
+    });
+}
+
+fn play_buttons(ui: &mut Ui, g: &mut Game, view: &PlayerView, legal: &[Move], out: &mut Asked) {
+    let sel = g.selected.clone();
+    let meld_now = if sel.is_empty() {
+        Err("Select the cards to meld first")
+    } else {
+        Ok(Move::Meld(Plan {
+            new: vec![sel.clone()],
+            ..Default::default()
+        }))
+    };
+    move_button(
+        ui,
+        view,
+        "Meld selected now (M)",
+        meld_now,
+        Some(Key::M),
+        out,
+    );
+    let plan = ui
+        .add_enabled(
+            !sel.is_empty(),
+            egui::Button::new("Plan selected as a new meld (P)"),
+        )
+        .on_disabled_hover_text("Select cards first");
+    if !sel.is_empty() && (plan.clicked() || key(ui, Key::P)) {
+        g.plan.push(sel.clone());
+        g.selected.clear();
+    } else if sel.is_empty() && (key(ui, Key::P) || clicked_disabled(ui, &plan)) {
+        out.say = Some("Plan selected as a new meld (P): Select cards first".to_owned());
+    }
+    let discard = if sel.len() == 1 {
+        Ok(Move::Discard(sel[0]))
+    } else {
+        Err("Select one card to discard")
+    };
+    move_button(ui, view, "Discard selected (X)", discard, Some(Key::X), out);
+    for mv in legal {
+        let label = match mv {
+            Move::GoOut { .. } => Some("Go out"),
+            Move::Pass {} => Some("Pass"),
+            Move::AskPartner {} => Some("Ask partner: may I go out?"),
+            Move::LayRedThrees(_) => Some("Lay out red threes"),
+            _ => None,
+        };
+        if let Some(label) = label
+            && ui.button(label).clicked()
+        {
+            out.mv = Some(mv.clone());
+        }
+    }
+}
+
+/// The plan's buttons: play it (Enter), undo the last group (U), and its verdict.
+pub fn plan_buttons(ui: &mut Ui, g: &mut Game, view: &PlayerView, out: &mut Asked) {
+    let enter = key(ui, Key::Enter) && !g.show_report;
+    if !g.has_plan() {
+        if g.my_turn && enter && view.phase() == Phase::Play {
+            out.say = Some(
+                "Play plan (Enter): nothing is planned — select cards and press P, or drop them on \"new meld\"".to_owned(),
+            );
+        }
+        if g.my_turn && key(ui, Key::U) && view.phase() != Phase::Answer {
+            out.say = Some("Undo last planned (U): nothing is planned".to_owned());
+        }
+        return;
+    }
+    let points: i32 = g
+        .plan
+        .iter()
+        .flatten()
+        .chain(g.plan_adds.iter().flat_map(|(_, c)| c))
+        .map(|c| c.points())
+        .sum();
+    let need = view.minimum_needed(view.seat().team());
+    let label = if need > 0 {
+        format!("Play plan ({points} of {need} needed) (Enter)")
+    } else {
+        format!("Play plan ({points} points) (Enter)")
+    };
+    let plan = g.plan_move();
+    let verdict = view.validate(&plan);
+    if g.my_turn {
+        move_button(ui, view, &label, Ok(plan), Some(Key::Enter), out);
+    } else {
+        let r = ui
+            .add_enabled(false, egui::Button::new(&label))
+            .on_disabled_hover_text("Wait for your turn");
+        if clicked_disabled(ui, &r) || enter {
+            out.say = Some(format!("{label}: wait for your turn"));
+        }
+    }
+    if (ui.button("Undo last planned (U)").clicked() || key(ui, Key::U))
+        && g.plan_adds.pop().is_none()
+    {
+        g.plan.pop();
+    }
+    if let Err(r) = verdict {
+        ui.colored_label(super::table::WARN, format!("Not allowed: {}", r.reason));
+    }
+}
+
+/// The hints: whether and how the pile can be taken, a legal opening and finish, every
+/// legal move (each can be played from here). H opens and closes them.
+pub fn hints(ui: &mut Ui, g: &Game, view: &PlayerView, out: &mut Asked) {
+    let id = egui::Id::unique("hints-open");
+    let mut open = ui.data(|d| d.get_temp::<bool>(id)).unwrap_or(false);
+    if key(ui, Key::H) {
+        open = !open;
+    }
+    let r = egui::CollapsingHeader::new("Hints: can I take the pile, how to open, how to finish")
+        .open(Some(open))
+        .show(ui, |ui| {
+            if !g.my_turn {
+                ui.label("Hints come on your turn.");
+                return;
+            }
+            hint_list(ui, g, view, out);
+        });
+    if r.header_response.clicked() {
+        open = !open;
+    }
+    ui.data_mut(|d| d.insert_temp(id, open));
+}
+
+fn hint_list(ui: &mut Ui, g: &Game, view: &PlayerView, out: &mut Asked) {
+    let me = view.seat();
+    let legal = &g.moves.legal;
+    if view.phase() == Phase::Draw {
+        let takes = pile_takes(legal);
+        if takes.is_empty() {
+            ui.label(format!(
+                "You cannot take the pile now ({}): draw from the stock.",
+                pile_refusal(view)
+            ));
+        }
+        for mv in takes {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(format!("You can take the pile: {}", mv.describe(me)));
+                if ui.small_button("Take it").clicked() {
+                    out.mv = Some(mv.clone());
+                }
+            });
+        }
+    }
+    for (what, mv) in [
+        ("A legal way to open", &g.moves.opening),
+        ("A legal finish", &g.moves.finish),
+    ] {
+        if let Some(mv) = mv {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(format!("{what}: {}", mv.describe(me)));
+                if ui.small_button("Play it").clicked() {
+                    out.mv = Some(mv.clone());
+                }
+            });
+        }
+    }
+    ui.label(RichText::new("Every legal move:").strong());
+    egui::ScrollArea::vertical()
+        .id_salt("hint-moves")
+        .max_height(140.0)
+        .show(ui, |ui| {
+            for mv in legal {
+                if ui.small_button(mv.describe(me)).clicked() {
+                    out.mv = Some(mv.clone());
+                }
+            }
+        });
+}

@@ -1,0 +1,283 @@
+//! The hand: one row at a fixed place, in the order the player chose (by rank, by suit, or
+//! cards moved by hand), overlapping when there are many, the cards just drawn marked. Click
+//! to select; drag onto a meld, the plan or the pile to play, or along the hand to reorder.
+
+use eframe::egui::{self, Color32, Id, Pos2, Rect, Sense, Stroke, Ui, Vec2};
+use fairdeal_core::Card;
+
+use super::cards::{self, HAND, LIFT, Marks};
+use super::prefs::SortBy;
+
+/// A card being dragged (from the hand: its place in the row, for reordering).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dragged {
+    /// The card.
+    pub card: Card,
+    /// Its index in the hand row, when dragged from the hand.
+    pub index: Option<usize>,
+}
+
+/// The order the player gave the hand by moving cards (empty: sorted).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HandOrder {
+    manual: Vec<Card>,
+}
+
+/// Sorts `cards` by `sort`.
+pub fn sorted(cards: &[Card], sort: SortBy) -> Vec<Card> {
+    let mut v = cards.to_vec();
+    match sort {
+        SortBy::Rank => v.sort_by_key(cards::rank_key),
+        SortBy::Suit => v.sort_by_key(cards::suit_key),
+    }
+    v
+}
+
+impl HandOrder {
+    /// `cards` in the order to show: as moved by hand (new cards at the end, sorted), or
+    /// sorted when nothing was moved.
+    pub fn arrange(&mut self, cards: &[Card], sort: SortBy) -> Vec<Card> {
+        let sorted = sorted(cards, sort);
+        if self.manual.is_empty() {
+            return sorted;
+        }
+        let mut rest = sorted.clone();
+        let mut out = Vec::with_capacity(cards.len());
+        for c in &self.manual {
+            if let Some(p) = rest.iter().position(|x| x == c) {
+                out.push(rest.remove(p));
+            }
+        }
+        out.extend(rest);
+        self.manual.clone_from(&out);
+        out
+    }
+
+    /// Back to the sorted order.
+    pub fn reset(&mut self) {
+        self.manual.clear();
+    }
+
+    /// Whether the player has moved cards.
+    pub fn is_manual(&self) -> bool {
+        !self.manual.is_empty()
+    }
+
+    /// Moves the card at `from` of the row `shown` so that it lands before the card now at
+    /// `to` (`to == shown.len()`: at the end).
+    pub fn move_card(&mut self, shown: &[Card], from: usize, to: usize) {
+        if from >= shown.len() {
+            return;
+        }
+        let mut v = shown.to_vec();
+        let card = v.remove(from);
+        let to = if to > from { to - 1 } else { to }.min(v.len());
+        v.insert(to, card);
+        self.manual = v;
+    }
+}
+
+/// What happened in the hand row this frame.
+#[derive(Debug, Default)]
+pub struct HandOut {
+    /// A card clicked: its index in the row.
+    pub clicked: Option<usize>,
+    /// A card of the row dropped along it: (from, to) as for [`HandOrder::move_card`].
+    pub reorder: Option<(usize, usize)>,
+    /// The row's rectangle.
+    pub rect: Option<Rect>,
+}
+
+/// How many of each card are marked in `marks` (selected, just drawn), as flags per position
+/// of `shown`.
+fn flags(shown: &[Card], marked: &[Card]) -> Vec<bool> {
+    let mut left = marked.to_vec();
+    shown
+        .iter()
+        .map(|c| match left.iter().position(|x| x == c) {
+            Some(p) => {
+                left.remove(p);
+                true
+            }
+            None => false,
+        })
+        .collect()
+}
+
+/// The x offset of each card in a row of `n` cards `width` wide, with a small gap where
+/// `group` changes if there is room; cards overlap when there is not.
+fn offsets(n: usize, width: f32, group: &dyn Fn(usize) -> u8) -> Vec<f32> {
+    let step = HAND.x + 4.0;
+    let gaps = (1..n).filter(|&i| group(i) != group(i - 1)).count();
+    let full = n.saturating_sub(1) as f32 * step + gaps as f32 * 8.0 + HAND.x;
+    if full <= width {
+        let mut x = 0.0;
+        (0..n)
+            .map(|i| {
+                if i > 0 {
+                    x += step + if group(i) != group(i - 1) { 8.0 } else { 0.0 };
+                }
+                x
+            })
+            .collect()
+    } else {
+        let step = ((width - HAND.x) / n.saturating_sub(1).max(1) as f32).max(8.0);
+        (0..n).map(|i| i as f32 * step).collect()
+    }
+}
+
+/// Draws the hand `shown` in a row of fixed height; `selected` lift, `drawn` are marked.
+pub fn hand_row(
+    ui: &mut Ui,
+    shown: &[Card],
+    selected: &[Card],
+    drawn: &[Card],
+    sort: Option<SortBy>,
+) -> HandOut {
+    let mut out = HandOut::default();
+    let height = HAND.y + LIFT + 4.0;
+    let (rect, _) = ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::hover());
+    out.rect = Some(rect);
+    let zone = ui.interact(rect, Id::unique("hand-row"), Sense::hover());
+    let sel = flags(shown, selected);
+    let new = flags(shown, drawn);
+    let group = |i: usize| -> u8 {
+        match sort {
+            Some(SortBy::Rank) => {
+                let k = cards::rank_key(&shown[i]);
+                if k.0 == 1 { k.1 } else { 100 + k.0 }
+            }
+            Some(SortBy::Suit) => {
+                let k = cards::suit_key(&shown[i]);
+                if k.0 == 1 { k.1 } else { 100 + k.0 }
+            }
+            None => 0,
+        }
+    };
+    let xs = offsets(shown.len(), rect.width(), &group);
+    let top = rect.top() + LIFT;
+    let dragging = egui::DragAndDrop::payload::<Dragged>(ui.ctx()).and_then(|d| d.index);
+    for (i, &card) in shown.iter().enumerate() {
+        let x = rect.left() + xs[i];
+        let next = xs.get(i + 1).map_or(x + HAND.x, |n| rect.left() + n);
+        let face = Rect::from_min_size(Pos2::new(x, top), HAND);
+        let hit = Rect::from_min_max(
+            Pos2::new(x, rect.top()),
+            Pos2::new(next.min(x + HAND.x), top + HAND.y),
+        );
+        let r = ui.interact(hit, Id::unique(("hand-card", i)), Sense::click_and_drag());
+        r.dnd_set_drag_payload(Dragged {
+            card,
+            index: Some(i),
+        });
+        let lifted = if sel[i] {
+            face.translate(Vec2::new(0.0, -LIFT))
+        } else {
+            face
+        };
+        let marks = Marks {
+            selected: sel[i],
+            hovered: r.hovered(),
+            ring: None,
+            new: new[i],
+        };
+        let mut painter = ui.painter().clone();
+        if dragging == Some(i) {
+            painter.set_opacity(0.35);
+        }
+        cards::paint(&painter, lifted, card, marks);
+        let place = if new[i] {
+            "just drawn, in your hand"
+        } else {
+            "in your hand"
+        };
+        if cards::described(r, card, sel[i], place).clicked() {
+            out.clicked = Some(i);
+        }
+    }
+    if let Some(d) = zone.dnd_hover_payload::<Dragged>()
+        && let (Some(from), Some(pos)) = (d.index, ui.ctx().pointer_interact_pos())
+    {
+        let to = insertion(&xs, rect.left(), pos.x);
+        let x = xs.get(to).map_or(
+            rect.left() + xs.last().copied().unwrap_or(0.0) + HAND.x + 2.0,
+            |x| rect.left() + x - 2.0,
+        );
+        if to != from && to != from + 1 {
+            ui.painter().vline(
+                x,
+                top..=top + HAND.y,
+                Stroke::new(3.0, Color32::from_rgb(230, 160, 20)),
+            );
+        }
+    }
+    if let Some(d) = zone.dnd_release_payload::<Dragged>()
+        && let (Some(from), Some(pos)) = (d.index, ui.ctx().pointer_interact_pos())
+    {
+        out.reorder = Some((from, insertion(&xs, rect.left(), pos.x)));
+    }
+    out
+}
+
+/// The index a card dropped at `x` goes before.
+fn insertion(xs: &[f32], left: f32, x: f32) -> usize {
+    xs.iter()
+        .position(|&cx| x < left + cx + HAND.x / 2.0)
+        .unwrap_or(xs.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fairdeal_core::{Rank, Suit};
+
+    fn c(r: Rank, s: Suit) -> Card {
+        Card::new(r, s)
+    }
+
+    #[test]
+    fn a_moved_card_stays_where_it_was_put_and_new_cards_come_last() {
+        let hand = vec![
+            c(Rank::King, Suit::Spades),
+            c(Rank::Four, Suit::Hearts),
+            c(Rank::Nine, Suit::Clubs),
+        ];
+        let mut order = HandOrder::default();
+        let shown = order.arrange(&hand, SortBy::Rank);
+        assert_eq!(shown[0], c(Rank::King, Suit::Spades));
+        // The four to the front.
+        order.move_card(&shown, 2, 0);
+        let shown = order.arrange(&hand, SortBy::Rank);
+        assert_eq!(shown[0], c(Rank::Four, Suit::Hearts));
+        // A new card comes at the end; a card played leaves.
+        let hand2 = vec![
+            c(Rank::King, Suit::Spades),
+            c(Rank::Four, Suit::Hearts),
+            c(Rank::Ace, Suit::Clubs),
+        ];
+        let shown = order.arrange(&hand2, SortBy::Rank);
+        assert_eq!(
+            shown,
+            [
+                c(Rank::Four, Suit::Hearts),
+                c(Rank::King, Suit::Spades),
+                c(Rank::Ace, Suit::Clubs)
+            ]
+        );
+        order.reset();
+        assert_eq!(
+            order.arrange(&hand2, SortBy::Rank)[0],
+            c(Rank::Ace, Suit::Clubs)
+        );
+    }
+
+    #[test]
+    fn a_long_hand_overlaps_to_fit_and_a_short_one_does_not() {
+        let xs = offsets(30, 600.0, &|_| 0);
+        assert!(xs[29] + HAND.x <= 600.5, "{xs:?}");
+        let xs = offsets(5, 600.0, &|_| 0);
+        assert!(xs[1] - xs[0] >= HAND.x);
+        assert_eq!(insertion(&xs, 0.0, -5.0), 0);
+        assert_eq!(insertion(&xs, 0.0, 1e4), 5);
+    }
+}

@@ -1,0 +1,256 @@
+//! A team's melds on the table: numbered as in the move log, unfinished ones as a fan of
+//! cards, canastas and sambas stacked like a real pile (the top card and a ribbon saying its
+//! kind), the cards of each seat's last turn outlined in that seat's colour, and a moment of
+//! celebration when one is completed. Our melds take clicks and dropped cards.
+
+use eframe::egui::{
+    self, Align2, Color32, CornerRadius, FontId, Pos2, Rect, RichText, Sense, Stroke, StrokeKind,
+    Ui, Vec2,
+};
+use fairdeal_core::{Card, Meld, PlayerView, Seat, Team};
+
+use super::cards::{self, Marks, SMALL};
+use super::hand::Dragged;
+use super::seen::{CELEBRATION, Place, Seen, kind_words};
+
+/// The colour of a seat's highlights (readable in both themes).
+pub fn seat_colour(seat: Seat) -> Color32 {
+    match seat {
+        Seat::S => Color32::from_rgb(30, 150, 70),
+        Seat::W => Color32::from_rgb(230, 120, 20),
+        Seat::N => Color32::from_rgb(40, 120, 230),
+        Seat::E => Color32::from_rgb(190, 50, 180),
+    }
+}
+
+/// The size of a completed canasta's stack.
+pub const STACK: Vec2 = Vec2::new(40.0, 56.0);
+/// How far the cards of a fan are apart.
+const FAN_STEP: f32 = 15.0;
+/// The height of one meld (number line and cards).
+const UNIT_H: f32 = 16.0 + 58.0;
+
+/// What happened in a team's melds this frame.
+#[derive(Debug, Default)]
+pub struct MeldsOut {
+    /// A meld clicked.
+    pub clicked: Option<usize>,
+    /// A card dropped on a meld.
+    pub dropped: Option<(usize, Dragged)>,
+}
+
+/// The meld's accessible name ("Our meld 2: K♠ K♥ K♦ 2♣ (mixed canasta), stacked").
+fn meld_name(m: &Meld, i: usize, ours: bool) -> String {
+    let whose = if ours { "Our" } else { "Their" };
+    let stacked = if m.is_canasta() { ", stacked" } else { "" };
+    let click = if ours {
+        " (click to add the selected cards)"
+    } else {
+        ""
+    };
+    format!("{whose} meld {}: {}{stacked}{click}", i + 1, m.label())
+}
+
+fn unit_width(m: &Meld) -> f32 {
+    if m.is_canasta() {
+        STACK.x + 14.0
+    } else {
+        SMALL.x + FAN_STEP * m.len().saturating_sub(1) as f32 + 6.0
+    }
+    .max(44.0)
+}
+
+/// The card shown on top of a completed meld: a red natural on a natural canasta, a black
+/// one on a mixed canasta (as players stack them), the highest card of a samba.
+fn top_card(m: &Meld) -> Card {
+    let naturals = || m.cards().iter().copied().filter(|c| !c.is_wild());
+    let red = |c: &Card| c.suit().is_some_and(fairdeal_core::Suit::is_red);
+    let pick = if m.is_samba() {
+        naturals().max_by_key(|c| c.rank())
+    } else if m.wilds() == 0 {
+        naturals().find(red)
+    } else {
+        naturals().find(|c| !red(c))
+    };
+    pick.or_else(|| naturals().next())
+        .unwrap_or_else(|| m.cards()[0])
+}
+
+/// Draws `team`'s red threes and melds in the space given; `ours` takes clicks and drops.
+pub fn melds_area(
+    ui: &mut Ui,
+    view: &PlayerView,
+    team: Team,
+    title: &str,
+    ours: bool,
+    seen: &mut Seen,
+    motion: bool,
+) -> MeldsOut {
+    let mut out = MeldsOut::default();
+    let now = ui.input(|i| i.time);
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(title).strong());
+        let threes = view.red_threes(team);
+        if !threes.is_empty() {
+            ui.label(format!("· red threes ({}):", threes.len()));
+            let start = ui.cursor().min;
+            for &c in threes {
+                cards::card(ui, c, SMALL * 0.6, false, "laid out (red three)");
+            }
+            let end = ui.min_rect().right_bottom();
+            seen.places.insert(
+                Place::RedThrees(team),
+                Rect::from_min_max(start, Pos2::new(end.x, start.y + SMALL.y * 0.6)),
+            );
+        } else {
+            seen.places.insert(
+                Place::RedThrees(team),
+                Rect::from_min_size(ui.cursor().min, SMALL),
+            );
+        }
+    });
+    let melds = view.melds(team);
+    egui::ScrollArea::vertical()
+        .id_salt(("melds", team.index()))
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            if melds.is_empty() {
+                ui.weak("none yet");
+            }
+            ui.horizontal_wrapped(|ui| {
+                for (i, m) in melds.iter().enumerate() {
+                    let (rect, r) =
+                        ui.allocate_exact_size(Vec2::new(unit_width(m), UNIT_H), Sense::click());
+                    seen.places.insert(Place::Meld(team, i), rect);
+                    if ui.is_rect_visible(rect) {
+                        let celebrating = seen
+                            .completed
+                            .iter()
+                            .find(|c| c.team == team && c.index == i)
+                            .map(|c| now - c.start.unwrap_or(now));
+                        paint_meld(ui, rect, m, i, seen.touched(team, i), celebrating, motion);
+                    }
+                    let mut name = meld_name(m, i, ours);
+                    if seen
+                        .completed
+                        .iter()
+                        .any(|c| c.team == team && c.index == i)
+                    {
+                        name.push_str(&format!(" — just completed: {}", cheer(m)));
+                    }
+                    r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, ours, &name));
+                    let r = r.on_hover_text(&name);
+                    if r.clicked() {
+                        out.clicked = Some(i);
+                    }
+                    if ours && let Some(d) = r.dnd_release_payload::<Dragged>() {
+                        out.dropped = Some((i, *d));
+                    }
+                    if ours && r.dnd_hover_payload::<Dragged>().is_some() {
+                        ui.painter().rect_stroke(
+                            rect,
+                            CornerRadius::same(4),
+                            Stroke::new(2.0, Color32::from_rgb(230, 160, 20)),
+                            StrokeKind::Outside,
+                        );
+                    }
+                }
+            });
+        });
+    out
+}
+
+/// One meld: its number, then a fan or a stack; outlined in the colour of the seat whose
+/// last turn played onto it, those cards outlined too; glowing while just completed.
+fn paint_meld(
+    ui: &Ui,
+    rect: Rect,
+    m: &Meld,
+    i: usize,
+    touched: Option<(Seat, &[Card])>,
+    celebrating: Option<f64>,
+    motion: bool,
+) {
+    let painter = ui.painter();
+    let text = ui.visuals().text_color();
+    let ring = touched.map(|(s, _)| seat_colour(s));
+    if let Some(c) = ring {
+        painter.rect_stroke(
+            rect,
+            CornerRadius::same(5),
+            Stroke::new(2.0, c),
+            StrokeKind::Inside,
+        );
+    }
+    let caption = if m.is_canasta() {
+        format!("{} · {}", i + 1, m.len())
+    } else if m.wilds() > 0 {
+        format!("{} · {}w", i + 1, m.wilds())
+    } else {
+        (i + 1).to_string()
+    };
+    painter.text(
+        rect.left_top() + Vec2::new(4.0, 1.0),
+        Align2::LEFT_TOP,
+        caption,
+        FontId::proportional(12.5),
+        text,
+    );
+    let origin = rect.left_top() + Vec2::new(3.0, 16.0);
+    if m.is_canasta() {
+        let stack = Rect::from_min_size(origin + Vec2::new(0.0, 2.0), STACK);
+        if let Some(t) = celebrating {
+            let pulse = if motion {
+                (t * std::f64::consts::TAU * 1.5).sin().abs() as f32
+            } else {
+                1.0
+            };
+            let fade = (1.0 - t / CELEBRATION).clamp(0.0, 1.0) as f32;
+            let glow = Color32::from_rgba_unmultiplied(255, 200, 40, (200.0 * fade) as u8);
+            painter.rect_stroke(
+                stack.expand(3.0 + 3.0 * pulse),
+                CornerRadius::same(6),
+                Stroke::new(3.0, glow),
+                StrokeKind::Outside,
+            );
+        }
+        let (ribbon, colour) = if m.is_samba() {
+            ("SAMBA", Color32::from_rgb(200, 140, 10))
+        } else if m.wilds() == 0 {
+            ("NATURAL", Color32::from_rgb(190, 35, 45))
+        } else {
+            ("MIXED", Color32::from_rgb(60, 60, 70))
+        };
+        cards::paint_stack(painter, stack, top_card(m), ribbon, colour);
+    } else {
+        let mut shown: Vec<Card> = m.cards().to_vec();
+        shown.sort_by_key(cards::sort_key);
+        let mut marked: Vec<Card> = touched.map(|(_, c)| c.to_vec()).unwrap_or_default();
+        for (k, c) in shown.into_iter().enumerate() {
+            let at = Rect::from_min_size(origin + Vec2::new(k as f32 * FAN_STEP, 0.0), SMALL);
+            let hit = marked
+                .iter()
+                .position(|x| *x == c)
+                .map(|p| marked.remove(p));
+            cards::paint(
+                painter,
+                at,
+                c,
+                Marks {
+                    ring: hit.and(ring),
+                    ..Marks::default()
+                },
+            );
+        }
+    }
+}
+
+/// The words for a completed meld's celebration ("Natural canasta! +500").
+pub fn cheer(m: &Meld) -> String {
+    let what = kind_words(m);
+    let mut s = what.to_owned();
+    if let Some(first) = s.get_mut(0..1) {
+        first.make_ascii_uppercase();
+    }
+    format!("{s}! +{}", m.bonus())
+}
