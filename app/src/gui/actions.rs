@@ -146,6 +146,10 @@ pub fn pile_refusal(view: &PlayerView) -> String {
 
 /// The move buttons (below the hand), or who is playing; every key answers.
 pub fn actions_row(ui: &mut Ui, g: &mut Game, view: &PlayerView, out: &mut Asked) {
+    if view.phase() == Phase::Over {
+        ui.weak("The hand is over.");
+        return;
+    }
     if !g.my_turn {
         ui.weak(who_plays(g, view));
         if !g.show_report {

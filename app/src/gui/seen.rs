@@ -30,7 +30,7 @@ pub enum Place {
 pub struct LastTurn {
     /// Cards drawn from the stock.
     pub drew: usize,
-    /// The pile was taken (its size then).
+    /// The pile was taken (its size then; 0 when not known, as after a resume).
     pub took_pile: Option<usize>,
     /// Melds played onto: (team meld index, the cards put there).
     pub melds: Vec<(usize, Vec<Card>)>,
@@ -51,28 +51,29 @@ pub struct LastTurn {
 }
 
 impl LastTurn {
-    /// The turn in a few words ("drew 2 · melded 3 cards · discarded 9♣").
+    /// The turn in a few words ("drew 2 · melded 3 (meld 2) · discarded 9♣").
     pub fn words(&self) -> String {
         let mut parts = Vec::new();
         if self.drew > 0 {
             parts.push(format!("drew {}", self.drew));
         }
-        if let Some(n) = self.took_pile {
-            parts.push(format!("took the pile ({n})"));
+        match self.took_pile {
+            Some(0) => parts.push("took the pile".to_owned()),
+            Some(n) => parts.push(format!("took the pile ({n})")),
+            None => {}
         }
         if !self.red_threes.is_empty() {
             parts.push(format!("red three {}", labels(&self.red_threes)));
         }
         let melded: usize = self.melds.iter().map(|(_, c)| c.len()).sum();
         if melded > 0 {
-            let to: Vec<String> = self
-                .melds
-                .iter()
-                .map(|(i, _)| (i + 1).to_string())
-                .collect();
+            let mut to: Vec<usize> = self.melds.iter().map(|(i, _)| i + 1).collect();
+            to.sort_unstable();
+            to.dedup();
+            let to: Vec<String> = to.iter().map(ToString::to_string).collect();
             parts.push(format!(
-                "melded {melded} card{} (meld {})",
-                if melded == 1 { "" } else { "s" },
+                "melded {melded} (meld{} {})",
+                if to.len() == 1 { "" } else { "s" },
                 to.join(", ")
             ));
         }

@@ -83,11 +83,18 @@ pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<S
                 }
                 if let Some((dir, r)) = info.resumable {
                     ui.horizontal(|ui| {
-                        ui.label(format!(
-                            "You left a game of {} at table \"{}\".",
-                            preset_title(r.preset),
-                            r.table
-                        ));
+                        ui.label(if r.kind == super::controller::GameKind::Local {
+                            format!(
+                                "You left a game of {} against three computer players.",
+                                preset_title(r.preset)
+                            )
+                        } else {
+                            format!(
+                                "You left a game of {} at table \"{}\".",
+                                preset_title(r.preset),
+                                r.table
+                            )
+                        });
                         if ui.button("Resume it").clicked() {
                             action = Some(StartAction::Resume(dir.clone()));
                         }

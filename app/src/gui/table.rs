@@ -280,7 +280,8 @@ fn seats_row(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
                     .strong()
                     .color(colour),
             );
-            inner.label(format!("{} cards", view.hand_size(seat)));
+            let n = view.hand_size(seat);
+            inner.label(format!("{n} card{}", if n == 1 { "" } else { "s" }));
             let last = &g.seen.last[seat.index()];
             let words = last.words();
             inner.horizontal(|ui| {
