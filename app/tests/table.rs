@@ -176,7 +176,7 @@ fn a_completed_canasta_shows_stacked_and_is_celebrated() {
     let team = seat.team();
     let mut seen = Seen::default();
     let mut log = vec![mv.describe(seat)];
-    seen.on_view(None, &before, &mut []);
+    seen.on_view(None, &before, &mut Vec::new());
     seen.moved(seat, mv, Some(0));
     let state = MeldState {
         fonts: false,

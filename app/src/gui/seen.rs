@@ -189,7 +189,12 @@ impl Seen {
 
     /// The view after the moves seen since the last one: works out what they did, and adds
     /// new melds' numbers, red threes and completed canastas to their lines of `log`.
-    pub fn on_view(&mut self, before: Option<&PlayerView>, after: &PlayerView, log: &mut [String]) {
+    pub fn on_view(
+        &mut self,
+        before: Option<&PlayerView>,
+        after: &PlayerView,
+        log: &mut Vec<String>,
+    ) {
         let before = if self.dealt {
             self.dealt = false;
             self.last = Default::default();
@@ -197,6 +202,9 @@ impl Seen {
             self.drawn.clear();
             self.turn_of = None;
             self.completed.clear();
+            if let Some(line) = dealt_threes(after) {
+                log.push(line);
+            }
             None
         } else {
             before
@@ -501,6 +509,22 @@ impl Seen {
     }
 }
 
+/// The red threes laid out (and replaced) at the deal, in words, if any.
+fn dealt_threes(view: &PlayerView) -> Option<String> {
+    let us = view.seat().team();
+    let parts: Vec<String> = [(us, "ours"), (us.other(), "theirs")]
+        .into_iter()
+        .filter(|(t, _)| !view.red_threes(*t).is_empty())
+        .map(|(t, who)| format!("{who} {}", labels(view.red_threes(t))))
+        .collect();
+    (!parts.is_empty()).then(|| {
+        format!(
+            "Red threes laid out at the deal and replaced from the stock: {}",
+            parts.join("; ")
+        )
+    })
+}
+
 /// A completed meld's kind in words.
 pub fn kind_words(m: &fairdeal_core::Meld) -> &'static str {
     if m.is_samba() {
@@ -628,9 +652,12 @@ mod tests {
 
     #[test]
     fn red_threes_drawn_are_named_and_canastas_celebrated() {
-        let (mut threes, mut canastas) = (0, 0);
+        let (mut threes, mut canastas, mut at_deal) = (0, 0, 0);
         for seed in 1..6 {
             play(Preset::Canasta, seed, |seen, _, log| {
+                if log.len() == 2 && log[0].starts_with("Red threes laid out at the deal") {
+                    at_deal += 1;
+                }
                 let line = log.last().unwrap();
                 if line.contains("red three") && line.contains("replaced from the stock") {
                     threes += 1;
@@ -642,6 +669,7 @@ mod tests {
             });
         }
         assert!(threes > 0, "no red three was drawn in five hands");
+        assert!(at_deal > 0, "no red three was dealt in five hands");
         assert!(canastas > 0, "no canasta was completed in five hands");
     }
 
