@@ -13,6 +13,7 @@ pub mod lobby;
 pub mod melds;
 pub mod motion;
 pub mod prefs;
+pub mod seats;
 pub mod seen;
 pub mod sheet;
 pub mod start;

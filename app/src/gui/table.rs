@@ -9,15 +9,16 @@
 
 use std::sync::Arc;
 
-use eframe::egui::{self, Color32, Frame, Margin, Rect, RichText, Sense, Stroke, Ui, Vec2};
-use fairdeal_core::{Card, Move, Phase, PlayerView, Seat, Team};
+use eframe::egui::{self, Color32, Frame, Margin, Rect, RichText, Sense, Ui, Vec2};
+use fairdeal_core::{Card, Move, PlayerView, Seat, Team};
 
-use super::actions::{self, Asked, pile_refusal, pile_takes, who_plays};
+use super::actions::{self, Asked, who_plays};
 use super::cards::{self, HAND, Marks, SMALL};
 use super::game::Game;
 use super::hand::{self, Dragged};
-use super::melds::{melds_area, seat_colour};
+use super::melds::melds_area;
 use super::prefs::{SortBy, TablePrefs};
+use super::seats;
 use super::seen::Place;
 
 /// Where a drag ended.
@@ -58,7 +59,7 @@ fn table_body(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePre
     ui.painter().rect_filled(ui.max_rect(), 0.0, felt(ui));
     header(ui, g, view, prefs);
     banner(ui, g, view);
-    turn_banner(ui, g, view);
+    seats::turn_banner(ui, g, view);
     let mut asked = Asked::default();
     let mut dropped: Option<(Drop, Dragged)> = None;
     let mut feedback = Rect::NOTHING;
@@ -97,7 +98,7 @@ fn table_body(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePre
             actions::actions_row(ui, g, view, &mut asked);
         });
     egui::CentralPanel::no_frame().show(ui, |ui| {
-        seats_row(ui, g, view);
+        seats::seats_row(ui, g, view);
         ui.add_space(4.0);
         if let Some(d) = middle(ui, g, view, prefs, &mut asked) {
             dropped = Some(d);
@@ -208,103 +209,6 @@ fn banner(ui: &mut Ui, g: &Game, view: &PlayerView) {
     }
 }
 
-/// Whose turn it is, in a band of the seat's colour that never changes height.
-fn turn_banner(ui: &mut Ui, g: &Game, view: &PlayerView) {
-    let me = view.seat();
-    let (text, colour) = if view.phase() == Phase::Over {
-        ("The hand is over".to_owned(), Color32::from_gray(110))
-    } else if g.my_turn {
-        let what = match view.phase() {
-            Phase::Draw => "Your turn: draw from the stock (D) or take the pile",
-            Phase::Answer => "Your partner asks to go out: answer Yes (Y) or No (N)",
-            _ => "Your turn: meld if you can, then discard a card (X) to end it",
-        };
-        (what.to_owned(), seat_colour(me))
-    } else {
-        (who_plays(g, view), seat_colour(view.actor()))
-    };
-    Frame::new()
-        .fill(colour)
-        .corner_radius(4)
-        .inner_margin(Margin::symmetric(10, 4))
-        .show(ui, |ui| {
-            ui.set_width(ui.available_width());
-            ui.label(
-                RichText::new(text)
-                    .size(18.0)
-                    .strong()
-                    .color(Color32::WHITE),
-            );
-        });
-}
-
-/// The other three seats, left to right as they sit: West, North (partner), East; the seat
-/// to play outlined, each with its last turn and its last discard.
-fn seats_row(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
-    let me = view.seat();
-    let seats = [me.next(), me.partner(), me.partner().next()];
-    let gap = ui.spacing().item_spacing.x;
-    let width = ((ui.available_width() - 2.0 * gap) / 3.0).max(120.0);
-    ui.horizontal(|ui| {
-        for seat in seats {
-            let (rect, _) = ui.allocate_exact_size(Vec2::new(width, 64.0), Sense::hover());
-            g.seen.places.insert(Place::Seat(seat), rect);
-            let playing = view.actor() == seat && view.phase() != Phase::Over;
-            let colour = seat_colour(seat);
-            let painter = ui.painter();
-            let fill = if playing {
-                colour.gamma_multiply(0.35)
-            } else {
-                ui.visuals().extreme_bg_color.gamma_multiply(0.6)
-            };
-            painter.rect_filled(rect, 6, fill);
-            painter.rect_stroke(
-                rect,
-                6,
-                Stroke::new(if playing { 3.0 } else { 1.0 }, colour),
-                egui::StrokeKind::Inside,
-            );
-            let mut inner = ui.new_child(
-                egui::UiBuilder::new()
-                    .max_rect(rect.shrink2(Vec2::new(8.0, 4.0)))
-                    .layout(egui::Layout::top_down(egui::Align::Min)),
-            );
-            let who = if seat == me.partner() {
-                "partner"
-            } else {
-                "opponent"
-            };
-            let turn = if playing { "  ◀ playing" } else { "" };
-            inner.label(
-                RichText::new(format!("{} · {} ({who}){turn}", seat.name(), g.name(seat)))
-                    .strong()
-                    .color(colour),
-            );
-            let n = view.hand_size(seat);
-            inner.label(format!("{n} card{}", if n == 1 { "" } else { "s" }));
-            let last = &g.seen.last[seat.index()];
-            let words = last.words();
-            inner.horizontal(|ui| {
-                if let Some(c) = last.discard {
-                    cards::card_marked(
-                        ui,
-                        c,
-                        SMALL * 0.55,
-                        Marks {
-                            ring: Some(colour),
-                            ..Marks::default()
-                        },
-                        &format!("discarded by {}", seat.name()),
-                    );
-                }
-                if !words.is_empty() {
-                    ui.add(egui::Label::new(RichText::new(words).small()).truncate());
-                }
-            });
-        }
-    });
-}
-
 /// Stock and pile at the left, their melds above ours at the right (each scrolls).
 fn middle(
     ui: &mut Ui,
@@ -318,7 +222,7 @@ fn middle(
     ui.horizontal_top(|ui| {
         ui.allocate_ui(Vec2::new(150.0, height), |ui| {
             ui.set_width(150.0);
-            if let Some(d) = stock_and_pile(ui, g, view, asked) {
+            if let Some(d) = seats::stock_and_pile(ui, g, view, asked) {
                 dropped = Some((Drop::Pile, d));
             }
         });
@@ -374,121 +278,6 @@ fn middle(
             });
         });
     });
-    dropped
-}
-
-/// The stock (click: draw) and the pile (click: take it; drop a card: discard), with why the
-/// pile is frozen or blocked; returns a card dropped on the pile.
-fn stock_and_pile(
-    ui: &mut Ui,
-    g: &mut Game,
-    view: &PlayerView,
-    asked: &mut Asked,
-) -> Option<Dragged> {
-    let us = view.seat().team();
-    let mut dropped = None;
-    ui.horizontal(|ui| {
-        ui.vertical(|ui| {
-            ui.label(format!("Stock {}", view.stock_len()));
-            let r = cards::card(
-                ui,
-                Card::HIDDEN,
-                HAND,
-                false,
-                "on the stock (click to draw)",
-            );
-            g.seen.places.insert(Place::Stock, r.rect);
-            if r.clicked() {
-                if !g.my_turn {
-                    asked.say = Some(format!("Stock: not your turn — {}.", who_plays(g, view)));
-                } else {
-                    match view.validate(&Move::Draw {}) {
-                        Ok(()) => asked.mv = Some(Move::Draw {}),
-                        Err(r) => asked.say = Some(format!("Draw (D): Not allowed: {}", r.reason)),
-                    }
-                }
-            }
-        });
-        ui.vertical(|ui| {
-            let pile = view.pile();
-            ui.label(format!("Pile {}", pile.len()));
-            let r = match pile.last() {
-                Some(&top) => {
-                    let ring = g
-                        .seen
-                        .last_discarder
-                        .filter(|s| g.seen.last[s.index()].discard == Some(top))
-                        .map(seat_colour);
-                    cards::card_marked(
-                        ui,
-                        top,
-                        HAND,
-                        Marks {
-                            ring,
-                            ..Marks::default()
-                        },
-                        "on the pile",
-                    )
-                }
-                None => {
-                    let (rect, r) = ui.allocate_exact_size(HAND, Sense::click());
-                    ui.painter().rect_stroke(
-                        rect,
-                        4,
-                        Stroke::new(1.0, Color32::from_gray(120)),
-                        egui::StrokeKind::Inside,
-                    );
-                    r
-                }
-            };
-            g.seen.places.insert(Place::Pile, r.rect);
-            if let Some(d) = r.dnd_release_payload::<Dragged>() {
-                dropped = Some(*d);
-            }
-            if r.clicked() {
-                let takes = pile_takes(&g.moves.legal);
-                asked.say = Some(if !g.my_turn {
-                    format!("Pile: not your turn — {}.", who_plays(g, view))
-                } else if let [only] = takes.as_slice() {
-                    asked.mv = Some((*only).clone());
-                    String::new()
-                } else if takes.is_empty() {
-                    format!("Take the pile (T): {}", pile_refusal(view))
-                } else {
-                    "Take the pile (T): there are several ways; choose one of the Take buttons"
-                        .to_owned()
-                });
-                if asked.mv.is_some() {
-                    asked.say = None;
-                }
-            }
-        });
-    });
-    if view.pile_frozen_for(us) {
-        let why = if view.pile_frozen() {
-            "a wild card is in it"
-        } else if view.rules().pile_always_frozen {
-            "the house rule keeps it frozen"
-        } else {
-            "we have not opened yet"
-        };
-        ui.colored_label(
-            Color32::from_rgb(60, 140, 220),
-            format!("❄ Frozen for us ({why}): taking it needs a natural pair of the top card"),
-        );
-    }
-    match view.pile().last() {
-        Some(c) if c.is_wild() => {
-            ui.label(format!("Blocked: a wild card, {}, is on top", c.label()));
-        }
-        Some(c) if c.is_three() => {
-            ui.label(format!(
-                "Blocked for the next player: a three, {}, is on top",
-                c.label()
-            ));
-        }
-        _ => {}
-    }
     dropped
 }
 
