@@ -124,14 +124,70 @@ mod tests {
         assert!(id.public().verify(b"hello", &Sig(vec![0; 63])).is_err());
     }
 
+    /// Two forgeries that ed25519's lenient `verify` accepts and `verify_strict` refuses: the
+    /// identity point as the key with `R` = identity and `s` = 0 (valid for every message), and a
+    /// real key with a small-order `R` (the identity) and `s = k·a`. The test asserts that the
+    /// lenient verifier accepts both, so it can tell the two verifiers apart.
+    ///
+    /// Sabotage caught (checked): `PublicKey::verify` calling `key.verify` (the `Verifier`
+    /// trait) instead of `key.verify_strict`.
     #[test]
-    fn weak_keys_and_malleable_signatures_are_rejected() {
-        // The identity point as a key (a low-order point): never accepted.
+    fn weak_keys_and_small_order_commitments_are_rejected() {
+        use curve25519_dalek::scalar::Scalar;
+        use ed25519_dalek::Verifier;
+        use sha2::{Digest, Sha512};
+
         let mut identity = [0u8; 32];
         identity[0] = 1;
-        let weak = PublicKey(identity);
-        assert!(weak.verify(b"m", &Sig(vec![0; 64])).is_err());
-        // s + ℓ (non-canonical s) must be rejected.
+        // 1. The identity as the key: s·B = R + k·A holds with R = identity, s = 0.
+        let mut forged = [0u8; 64];
+        forged[0] = 1;
+        let weak = VerifyingKey::from_bytes(&identity).unwrap();
+        for m in [&b"m"[..], b"another message"] {
+            let sig = Signature::from_bytes(&forged);
+            assert!(
+                weak.verify(&signed_bytes(m), &sig).is_ok(),
+                "lenient verify accepts"
+            );
+            assert_eq!(
+                PublicKey(identity).verify(m, &Sig(forged.to_vec())),
+                Err(BadSignature)
+            );
+        }
+        // 2. A real key and R = identity (small order): s = k·a with k = H(R ‖ A ‖ M).
+        let id = Identity::from_secret([5; 32]);
+        let a = id.key.to_scalar();
+        let public = id.public();
+        let message = b"move 7";
+        let k = Scalar::from_bytes_mod_order_wide(
+            &Sha512::new()
+                .chain_update(identity)
+                .chain_update(public.0)
+                .chain_update(signed_bytes(message))
+                .finalize()
+                .into(),
+        );
+        let mut forged = [0u8; 64];
+        forged[..32].copy_from_slice(&identity);
+        forged[32..].copy_from_slice((k * a).as_bytes());
+        let key = VerifyingKey::from_bytes(&public.0).unwrap();
+        assert!(
+            key.verify(&signed_bytes(message), &Signature::from_bytes(&forged))
+                .is_ok(),
+            "lenient verify accepts a small-order R"
+        );
+        assert_eq!(
+            public.verify(message, &Sig(forged.to_vec())),
+            Err(BadSignature)
+        );
+        // The honest signature on the same message still verifies.
+        assert!(public.verify(message, &id.sign(message)).is_ok());
+    }
+
+    /// s + ℓ (a non-canonical s) is refused. Both dalek verifiers refuse it (the scalar check
+    /// is shared), so this pins that no lenient path (`legacy_compatibility`) is switched on.
+    #[test]
+    fn malleable_signatures_are_rejected() {
         let id = Identity::from_secret([5; 32]);
         let mut sig = id.sign(b"m").0;
         let l: [u8; 32] = [
