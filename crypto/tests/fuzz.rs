@@ -4,7 +4,9 @@
 //! the evidence an honest seat would hold. The verdict names the signer or nobody, never
 //! another seat; and a message that fails a check at once always names its signer.
 //!
-//! Messages that others build on are followed honestly: after a mutated shuffle step that
+//! The hand runs in `ProofMode::Covert` (steps without shuffle proofs; a bad shuffle is found at
+//! the audit); proved steps are fuzzed in proved.rs. Messages that others build on are followed
+//! honestly: after a mutated shuffle step that
 //! passes the immediate checks, the later steps shuffle the mutated deck; after a message that
 //! fails them, the hand stops (later messages never exist).
 
@@ -17,8 +19,8 @@ use fairdeal_crypto::group::{compress_deck, open_deck};
 use fairdeal_crypto::hand::{check_shuffle, deck_hash, hand_context, verify_commit, verify_share};
 use fairdeal_crypto::message::{Body, ShuffleMsg};
 use fairdeal_crypto::{
-    CardTable, Ciphertext, Court, Fault, HandKeys, HandSecret, Identity, Outbox, PublicKey,
-    SignedEnvelope, adjudicate,
+    CardTable, Ciphertext, Court, Fault, HandKeys, HandSecret, Identity, Outbox, ProofMode,
+    PublicKey, SignedEnvelope, adjudicate,
 };
 use proptest::prelude::*;
 
@@ -65,6 +67,7 @@ impl Hand {
             hctx: &self.hctx,
             order: ORDER,
             table: &self.table,
+            mode: ProofMode::Covert,
         }
     }
 }

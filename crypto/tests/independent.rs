@@ -236,7 +236,10 @@ fn derivations_match_an_independent_implementation() {
             (k.to_owned(), v.to_owned())
         })
         .collect();
-    let ours = ours();
+    let mut ours = ours();
+    // The Bayer–Groth proof bytes themselves have no second implementation (golden.rs pins
+    // them and checks that they verify); everything else must be recomputed.
+    ours.retain(|k, _| !k.starts_with("proof_step1_"));
     assert_eq!(
         theirs.keys().collect::<Vec<_>>(),
         ours.keys().collect::<Vec<_>>(),

@@ -390,6 +390,10 @@ def main():
     put("open_deck_hash", hash256(b"fairdeal/v1/deck", [hctx, open_deck]))
     put("identity_pk", pk)
     put("fingerprint", "-".join(fp[i : i + 4] for i in range(0, 16, 4)))
+    # The shuffle proof's Pedersen generators: one-way map of the labelled hash of u32_le(i).
+    for i, name in [(0, "h"), (1, "g1"), (54, "g54")]:
+        g = from_uniform_bytes(hash512(b"fairdeal/v1/shuffle-generator", [u32(i)]))
+        put(f"proof_generator_{name}", encode(g))
 
     # Beyond the golden file: whole streams and a whole hand's shuffle chain.
     put("cards_162", b"".join(encode(m) for m in cards))
