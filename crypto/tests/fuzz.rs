@@ -365,9 +365,12 @@ fn mutated_signed_traffic_convicts_only_its_signer() {
     let hand = Hand::new();
     let counts = [Cell::new(0u32), Cell::new(0), Cell::new(0), Cell::new(0)];
     let convicted = Cell::new(0u32);
-    proptest!(ProptestConfig::with_cases(
-        std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(96)
-    ), |(target in 0..MESSAGES, m in mutation())| {
+    // Each case replays a hand's crypto: 48 cases unless PROPTEST_CASES asks (at most 256).
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .map_or(48, |c: u32| c.min(256));
+    proptest!(ProptestConfig::with_cases(cases), |(target in 0..MESSAGES, m in mutation())| {
         let (evidence, signer, outcome, copied_ciphertext) = run(&hand, target, &m);
         if copied_ciphertext {
             // Written rule, not the crate's check: a deck with a copied card is refused at once.
