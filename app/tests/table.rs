@@ -301,6 +301,7 @@ fn following_a_hand_at_1024x700() {
     let shown: Vec<Card> = hand_names(&h).iter().map(|n| card_of(n)).collect();
     assert_eq!(shown, sorted(&shown, SortBy::Rank), "sorted by rank");
     let mut hand_top: Option<f32> = None;
+    let mut areas_top = None;
     let mut melds_seen = 0;
     for turn in 0..6 {
         // Everything a turn needs is inside the window.
@@ -323,6 +324,20 @@ fn following_a_hand_at_1024x700() {
         match hand_top {
             None => hand_top = Some(rect.top()),
             Some(y) => assert_eq!(y, rect.top(), "the hand stays put (turn {turn})"),
+        }
+        // So do our melds' area and the pile.
+        let ours = h
+            .query_all_by(|n| n.value().is_some_and(|v| v.starts_with("Our melds (click")))
+            .next()
+            .map(|n| n.rect().top());
+        let pile = h
+            .query_all_by(|n| n.label().is_some_and(|l| l.ends_with("on the pile")))
+            .next()
+            .map(|n| n.rect().top());
+        assert!(ours.is_some(), "our melds' area shows");
+        match areas_top {
+            None => areas_top = Some((ours, pile)),
+            Some(was) => assert_eq!(was, (ours, pile), "the melds and pile stay put"),
         }
         melds_seen = melds_seen.max(
             h.query_all_by(|n| {

@@ -198,10 +198,12 @@ fn banner(ui: &mut Ui, g: &Game, view: &PlayerView) {
             });
         return;
     }
+    // The seat to play is awaited as a matter of course (the turn band says so): only the
+    // others are named, so that this line does not come and go with every turn.
     let others: Vec<String> = g
         .waiting
         .iter()
-        .filter(|s| **s != view.seat())
+        .filter(|s| **s != view.seat() && **s != view.actor())
         .map(|s| g.name(*s))
         .collect();
     if !others.is_empty() && view.actor() != view.seat() {
