@@ -11,7 +11,12 @@ use fairdeal_crypto::hand::{
     check_shuffle, deck_hash, hand_context, open_public, verify_commit, verify_share,
 };
 use fairdeal_crypto::message::ShuffleMsg;
-use fairdeal_crypto::{AuditInput, CardTable, Ciphertext, HandKeys, HandSecret, Identity, audit};
+use fairdeal_crypto::shuffle_proof::{self, Statement, Witness};
+use fairdeal_crypto::stream::shuffle_plan;
+use fairdeal_crypto::{
+    AuditInput, CardTable, Ciphertext, CtBytes, HandKeys, HandSecret, Identity, ProofMode,
+    StepContext, audit, check_step, make_step,
+};
 
 const RUNS: usize = 15;
 
@@ -94,6 +99,7 @@ pub fn crypto(out: &mut impl Write) -> Result<()> {
     let step_ms = time(|| {
         black_box(compress_deck(&h.secrets[me].shuffle(&h.keys, &h.deck)));
     });
+    let proofs = prove_and_check(&h, me)?;
     // Hand start at one node: own keys and commit, verify three commits, joint key; own
     // shuffle step; check the four signed decks; 46 shares out; 138 share proofs checked;
     // open own 15 cards and the upcard.
@@ -205,7 +211,8 @@ pub fn crypto(out: &mut impl Write) -> Result<()> {
     }) / 100.0;
     // Whole hands between four in-process sessions (signatures, chains, shares, the audit and
     // the rules replay included; the random player's choices excluded): CPU per node.
-    let (session_start, session_total, moves) = whole_hands(6);
+    let (session_start, session_total, moves) = whole_hands(6, ProofMode::Proved);
+    let (covert_start, covert_total, _) = whole_hands(6, ProofMode::Covert);
     writeln!(
         out,
         "card table (162 points + lookup): {table_ms:.2} ms (once)"
@@ -213,6 +220,15 @@ pub fn crypto(out: &mut impl Write) -> Result<()> {
     writeln!(
         out,
         "shuffle step (derive, 162 re-masks, compress): {step_ms:.2} ms"
+    )?;
+    writeln!(
+        out,
+        "shuffle proof (Bayer–Groth, 3 × 54, {} bytes): prove {:.2} ms alone, {:.2} ms with the step; verify {:.2} ms alone, {:.2} ms with the deck checks",
+        proofs.bytes,
+        proofs.prove_alone,
+        proofs.prove_step,
+        proofs.verify_alone,
+        proofs.verify_step
     )?;
     writeln!(
         out,
@@ -232,16 +248,32 @@ pub fn crypto(out: &mut impl Write) -> Result<()> {
         "whole samba hands through HandSession: {moves:.0} moves per hand; start {session_start:.1} ms, total {session_total:.1} ms per node"
     )?;
     writeln!(out, "medians, one thread, per node:")?;
-    writeln!(out, "hand start ms: {session_start:.1}")?;
+    writeln!(
+        out,
+        "shuffle proof ms: {:.1} (covert step {step_ms:.1})",
+        proofs.prove_step
+    )?;
+    writeln!(
+        out,
+        "shuffle verify ms: {:.1} (covert check {:.1})",
+        proofs.verify_step, proofs.check_covert
+    )?;
+    writeln!(
+        out,
+        "hand start ms: {session_start:.1} (covert {covert_start:.1})"
+    )?;
     writeln!(out, "draw ms: {draw_ms:.3}")?;
     writeln!(out, "audit ms: {audit_ms:.1}")?;
-    writeln!(out, "hand total ms: {session_total:.1}")?;
+    writeln!(
+        out,
+        "hand total ms: {session_total:.1} (covert {covert_total:.1})"
+    )?;
     Ok(())
 }
 
 /// Plays `hands` Samba hands between four sessions; the medians over nodes and hands of the CPU
 /// time each node spent in its session up to `Dealt` and in total, and the mean moves per hand.
-fn whole_hands(hands: u8) -> (f64, f64, f64) {
+fn whole_hands(hands: u8, proofs: ProofMode) -> (f64, f64, f64) {
     use std::sync::Arc;
     use std::time::Duration;
 
@@ -272,6 +304,7 @@ fn whole_hands(hands: u8) -> (f64, f64, f64) {
             scores: [0, 0],
             hand_no: 1,
             prev_result: [0; 32],
+            proofs,
         };
         let mut spent = [Duration::ZERO; 4];
         let mut start = [None; 4];
@@ -333,4 +366,94 @@ fn whole_hands(hands: u8) -> (f64, f64, f64) {
     }
     let n = f64::from(hands);
     (median_ms(starts), median_ms(totals), moves as f64 / n)
+}
+
+/// The shuffle proof's figures for one 162-card step.
+struct ProofFigures {
+    bytes: usize,
+    /// The proof alone, on a shuffled deck.
+    prove_alone: f64,
+    /// The whole proved step: shuffle, compress, proof.
+    prove_step: f64,
+    /// The proof check alone, on decompressed decks.
+    verify_alone: f64,
+    /// The whole check of a received proved step: length, encodings, duplicates, input hash,
+    /// decompression, proof.
+    verify_step: f64,
+    /// The same check in covert mode (no proof).
+    check_covert: f64,
+}
+
+/// Measures proving and checking step `me + 1` of `h` (seat `me + 1` shuffles it).
+fn prove_and_check(h: &Hand, me: usize) -> Result<ProofFigures> {
+    let seat = (1 + me) % 4;
+    let k = me; // step k + 1 is run by seat (1 + k) % 4
+    let input = decompressed(&h.steps[k - 1].deck);
+    let input_bytes = h.steps[k - 1].deck.clone();
+    let ctx = |mode| StepContext {
+        hctx: &h.hctx,
+        step: k as u8 + 1,
+        seat: seat as u8,
+        input_bytes: &input_bytes,
+        input: &input,
+        keys: &h.keys,
+        mode,
+    };
+    let (msg, out) =
+        make_step(&h.secrets[seat], &ctx(ProofMode::Proved)).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let proof = msg.proof.clone().unwrap_or_default();
+    let params = shuffle_proof::params(out.len()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let plan = shuffle_plan(
+        &h.hctx,
+        seat as u8,
+        &h.secrets[seat].seed(),
+        out.len() as u16,
+    );
+    let st = Statement {
+        hctx: &h.hctx,
+        seat: seat as u8,
+        step: k as u8 + 1,
+        input_hash: &msg.input_hash,
+        input: &input,
+        output_bytes: &msg.deck,
+        output: &out,
+        joint: h.keys.joint(),
+    };
+    let wit = Witness {
+        perm: &plan.perm,
+        rho: &plan.rho,
+    };
+    let seed = h.secrets[seat].seed();
+    let prove_alone = time(|| {
+        black_box(shuffle_proof::prove(&params, &st, &wit, &seed).is_ok());
+    });
+    let prove_step = time(|| {
+        black_box(make_step(&h.secrets[seat], &ctx(ProofMode::Proved)).is_ok());
+    });
+    let verify_alone = time(|| {
+        black_box(shuffle_proof::verify(&params, &st, &proof).is_ok());
+    });
+    let verify_step = time(|| {
+        black_box(check_step(&msg, &ctx(ProofMode::Proved)).is_ok());
+    });
+    let mut covert = msg.clone();
+    covert.proof = None;
+    let check_covert = time(|| {
+        black_box(check_step(&covert, &ctx(ProofMode::Covert)).is_ok());
+    });
+    if check_step(&msg, &ctx(ProofMode::Proved)).is_err() {
+        anyhow::bail!("the benchmark's own proof does not verify");
+    }
+    Ok(ProofFigures {
+        bytes: proof.len(),
+        prove_alone,
+        prove_step,
+        verify_alone,
+        verify_step,
+        check_covert,
+    })
+}
+
+fn decompressed(deck: &[CtBytes]) -> Vec<Ciphertext> {
+    deck.iter().filter_map(CtBytes::decompress).collect()
 }

@@ -27,6 +27,7 @@ fn sessions(preset: Preset, dealer: Seat, salt: u8) -> Vec<HandSession> {
         scores: [0, 0],
         hand_no: 1,
         prev_result: [0; 32],
+        proofs: fairdeal_crypto::ProofMode::Proved,
     };
     ids.into_iter()
         .enumerate()

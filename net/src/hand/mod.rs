@@ -26,7 +26,8 @@ use fairdeal_crypto::hand::{
 };
 use fairdeal_crypto::{
     Accept, Body, CardTable, Chain, Ciphertext, CtBytes, Fault, HandCommit, HandKeys, HandSecret,
-    Identity, Outbox, PublicKey, ShareItem, ShuffleMsg, SignedEnvelope, Verified,
+    Identity, Outbox, ProofMode, PublicKey, ShareItem, ShuffleMsg, SignedEnvelope, StepContext,
+    Verified, check_step, make_step,
 };
 
 use self::wire::WireAction;
@@ -48,6 +49,8 @@ pub struct HandConfig {
     pub hand_no: u32,
     /// Hash of the previous hand's result (zeros for the first).
     pub prev_result: [u8; 32],
+    /// Whether every shuffle step carries a proof (from the signed table configuration).
+    pub proofs: ProofMode,
 }
 
 /// The outcome of a verified hand.
@@ -561,6 +564,8 @@ impl HandSession {
                             let evidence = if matches!(
                                 fault,
                                 Fault::ShuffleMismatch
+                                    | Fault::BadShuffleProof
+                                    | Fault::ProofMode
                                     | Fault::SeedMismatch
                                     | Fault::KeyMismatch
                                     | Fault::HiddenCard
@@ -645,7 +650,26 @@ impl HandSession {
                     || compress_deck(&open_deck(&self.table)),
                     |m| m.deck.clone(),
                 );
-                self.deck = check_shuffle(m, &self.hctx, k, &input, self.table.len())?;
+                let Some(keys) = &self.keys else {
+                    return Err(Fault::OutOfOrder);
+                };
+                // Our own step needs no proof check (we made it); every other is checked in
+                // full, its proof included, before anything is built on the deck.
+                let deck = if s == self.me {
+                    check_shuffle(m, &self.hctx, k, &input, self.table.len())?
+                } else {
+                    let ctx = StepContext {
+                        hctx: &self.hctx,
+                        step: k,
+                        seat: s,
+                        input_bytes: &input,
+                        input: &self.deck,
+                        keys,
+                        mode: self.cfg.proofs,
+                    };
+                    check_step(m, &ctx)?
+                };
+                self.deck = deck;
                 self.steps.push(m.clone());
                 if k == 4 {
                     self.stage = Stage::Deal;
@@ -851,13 +875,29 @@ impl HandSession {
                     || compress_deck(&open_deck(&self.table)),
                     |m| m.deck.clone(),
                 );
-                let out = self.secret.shuffle(keys, &self.deck);
-                let msg = ShuffleMsg {
-                    hctx: self.hctx,
+                let ctx = StepContext {
+                    hctx: &self.hctx,
                     step: k,
-                    input_hash: deck_hash(&self.hctx, &input_bytes),
-                    deck: compress_deck(&out),
-                    proof: None,
+                    seat: self.me,
+                    input_bytes: &input_bytes,
+                    input: &self.deck,
+                    keys,
+                    mode: self.cfg.proofs,
+                };
+                // The proof exists for every deck the rules deal (108, 162); were it refused,
+                // the step goes out without one and the peers name this seat.
+                let msg = match make_step(&self.secret, &ctx) {
+                    Ok((msg, _)) => msg,
+                    Err(_) => {
+                        let out = self.secret.shuffle(keys, &self.deck);
+                        ShuffleMsg {
+                            hctx: self.hctx,
+                            step: k,
+                            input_hash: deck_hash(&self.hctx, &input_bytes),
+                            deck: compress_deck(&out),
+                            proof: None,
+                        }
+                    }
                 };
                 self.send(Body::Shuffle(msg));
             }

@@ -639,6 +639,7 @@ impl TableSession {
             names: [0, 1, 2, 3].map(|i| seats[i].name.clone()),
             bots: [0, 1, 2, 3].map(|i| seats[i].bot),
             first_dealer: 3,
+            proofs: fairdeal_crypto::ProofMode::default(),
             nonce: derive(&self.master, b"nonce", &[]),
         };
         let me = self.me.key;
@@ -754,6 +755,7 @@ impl TableSession {
             scores: self.totals,
             hand_no: self.hand_no,
             prev_result: self.prev_result,
+            proofs: config.proofs,
         };
         let hand_no = self.hand_no.to_le_bytes();
         let seed = derive(&self.master, b"hand-seed", &[&sid[..], &hand_no].concat());

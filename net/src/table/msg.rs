@@ -3,7 +3,7 @@
 use fairdeal_core::{HouseRules, Preset, Rules, Seat};
 use fairdeal_crypto::encoding::{self, DecodeError};
 use fairdeal_crypto::hash::hash256;
-use fairdeal_crypto::{PublicKey, Sig};
+use fairdeal_crypto::{ProofMode, PublicKey, Sig};
 use serde::{Deserialize, Serialize};
 
 /// The protocol name on the wire (libp2p stream protocol).
@@ -29,6 +29,9 @@ pub struct TableConfig {
     pub bots: [bool; 4],
     /// The first hand's dealer.
     pub first_dealer: u8,
+    /// Whether every shuffle step must carry a zero-knowledge proof (on by default); a step
+    /// without one is refused at a table that asked for proofs.
+    pub proofs: ProofMode,
     /// The host's random nonce, making every table's id unique.
     pub nonce: [u8; 32],
 }

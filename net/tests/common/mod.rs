@@ -24,6 +24,7 @@ pub fn config(preset: Preset, dealer: Seat, hand_no: u32) -> HandConfig {
         scores: [0, 0],
         hand_no,
         prev_result: [0; 32],
+        proofs: fairdeal_crypto::ProofMode::Proved,
     }
 }
 
