@@ -305,6 +305,7 @@ fn whole_hands(hands: u8, proofs: ProofMode) -> (f64, f64, f64) {
             hand_no: 1,
             prev_result: [0; 32],
             proofs,
+            bots: Default::default(),
         };
         let mut spent = [Duration::ZERO; 4];
         let mut start = [None; 4];

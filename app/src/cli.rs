@@ -97,6 +97,10 @@ pub enum Command {
         /// computer player takes the seat.
         #[arg(long = "grace-secs", default_value_t = 60)]
         grace_secs: u64,
+        /// Milliseconds this seat's computer player waits before each of its moves, so that
+        /// people at the table can follow (0: at once).
+        #[arg(long = "think-ms", default_value_t = 0)]
+        think_ms: u64,
         /// Write timing lines here (used by `bench net`).
         #[arg(long, hide = true)]
         trace: Option<PathBuf>,
@@ -124,6 +128,10 @@ pub enum Command {
         /// Seconds a silent player may pause the table before the hand is voided.
         #[arg(long = "grace-secs", default_value_t = 60)]
         grace_secs: u64,
+        /// Milliseconds this seat's computer player waits before each of its moves, so that
+        /// people at the table can follow (0: at once).
+        #[arg(long = "think-ms", default_value_t = 0)]
+        think_ms: u64,
         /// Write timing lines here (used by `bench net`).
         #[arg(long, hide = true)]
         trace: Option<PathBuf>,
@@ -290,6 +298,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             name,
             trace,
             grace_secs,
+            think_ms,
         }) => {
             check_bot(bot.as_deref())?;
             let args = crate::peer::HostArgs {
@@ -302,6 +311,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 mdns: !no_mdns,
                 name,
                 grace_secs,
+                think_ms,
             };
             let outcome = runtime()?.block_on(crate::peer::host(args, trace))?;
             println!("{}", crate::peer::game_over_line(&outcome));
@@ -316,6 +326,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             name,
             trace,
             grace_secs,
+            think_ms,
         }) => {
             check_bot(bot.as_deref())?;
             let opts = fairdeal_net::node::NodeOptions {
@@ -328,6 +339,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 grace_ms: Some(grace_secs * 1000),
                 hold: false,
                 want: None,
+                think_ms,
             };
             let outcome = runtime()?.block_on(crate::peer::run_node_traced(opts, false, trace))?;
             println!("{}", crate::peer::game_over_line(&outcome));

@@ -54,6 +54,16 @@ pub async fn run_node_traced(
     quiet: bool,
     trace: Option<PathBuf>,
 ) -> Result<Outcome> {
+    run_node_with(opts, quiet, trace, None).await
+}
+
+/// Like [`run_node_traced`], also sending the first listen address to `on_listen`.
+async fn run_node_with(
+    opts: NodeOptions,
+    quiet: bool,
+    trace: Option<PathBuf>,
+    mut on_listen: Option<tokio::sync::oneshot::Sender<Multiaddr>>,
+) -> Result<Outcome> {
     let mut trace_file = match &trace {
         Some(p) => Some(std::io::BufWriter::new(
             std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?,
@@ -95,6 +105,9 @@ pub async fn run_node_traced(
                     }
                     match ev {
                         NodeEvent::Listening(addr) => {
+                            if let Some(tx) = on_listen.take() {
+                                let _ = tx.send(addr.clone());
+                            }
                             println!("address: {addr}");
                             let _ = std::io::stdout().flush();
                         }
@@ -193,6 +206,8 @@ pub struct HostArgs {
     pub name: String,
     /// Grace period for a silent seat, in seconds.
     pub grace_secs: u64,
+    /// How long the seat's computer player waits before each move (ms).
+    pub think_ms: u64,
 }
 
 /// `fairdeal host`.
@@ -219,9 +234,14 @@ pub async fn host(a: HostArgs, trace: Option<PathBuf>) -> Result<Outcome> {
         grace_ms: Some(a.grace_secs * 1000),
         hold: false,
         want: None,
+        think_ms: a.think_ms,
     };
     run_node_traced(opts, false, trace).await
 }
+
+/// How long computer players wait before each move when a person plays with them at the
+/// terminal (ms).
+pub const PERSON_PACE_MS: u64 = 700;
 
 /// `fairdeal play --bots N`: a host and three joiners in this process, over loopback.
 ///
@@ -235,7 +255,6 @@ pub async fn play_local(
     data_dir: &Path,
 ) -> Result<Outcome> {
     let listen: Multiaddr = "/ip4/127.0.0.1/tcp/0".parse().map_err(|e| anyhow!("{e}"))?;
-    let secret = store::identity_secret(&data_dir.join("seat0"), random32)?;
     let house = fairdeal_core::HouseRules {
         target,
         ..Default::default()
@@ -259,18 +278,19 @@ pub async fn play_local(
         grace_ms: None,
         hold: false,
         want: None,
+        think_ms: 0,
     };
-    let (ev_tx, mut ev_rx) = mpsc::channel(256);
-    let (_in_tx, in_rx) = mpsc::channel(16);
-    let host = tokio::spawn(node::run(opts, secret, random32(), ev_tx, in_rx));
-    let address = loop {
-        match ev_rx.recv().await {
-            Some(NodeEvent::Listening(a)) => break a,
-            Some(_) => {}
-            None => return Err(anyhow!("the host stopped before listening")),
-        }
+    // A person plays South at the terminal unless four computer players were asked for; the
+    // computer players then pause before each move so that the person can follow.
+    let think_ms = if bots >= 4 { 0 } else { PERSON_PACE_MS };
+    let (listen_tx, listen_rx) = tokio::sync::oneshot::channel();
+    let host = tokio::spawn(run_node_with(opts, bots >= 4, None, Some(listen_tx)));
+    let Ok(address) = listen_rx.await else {
+        return match host.await {
+            Ok(Err(e)) => Err(e),
+            _ => Err(anyhow!("the host stopped before listening")),
+        };
     };
-    tokio::spawn(async move { while ev_rx.recv().await.is_some() {} });
     let names = ["Computer West", "Computer North", "Computer East"];
     let mut joiners = Vec::new();
     for (i, name) in names.iter().enumerate() {
@@ -287,6 +307,7 @@ pub async fn play_local(
             grace_ms: None,
             hold: false,
             want: None,
+            think_ms,
         };
         joiners.push(tokio::spawn(run_node(opts, true)));
     }

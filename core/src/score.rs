@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::card::Card;
 use crate::position::{HandEnd, Position};
 use crate::rules::{Preset, TieRule};
 use crate::seat::Team;
@@ -107,6 +108,33 @@ impl Position {
             }
         }
         s
+    }
+
+    /// The hand's scores `[A, B]` when the hand is over and `silent`'s side withholds what the
+    /// audit needs to open the hidden cards (its seed): the hand is forfeit (docs/RULES.md,
+    /// "Silence never pays"). Only what every seat sees counts, so every seat computes the
+    /// same: the tables (melds, bonuses, red threes laid out, going out) as they stand, and
+    /// the number of cards each player holds. The other side scores its table and loses
+    /// nothing for its cards in hand (never less than its table was worth); the silent side
+    /// scores its table less the most its cards in hand could cost (every card a joker, and
+    /// in Dutch Samba a held red three for every player with cards), so it can never do
+    /// better than the true count would have given it.
+    pub fn forfeit_scores(&self, silent: Team) -> [TeamScore; 2] {
+        [Team::A, Team::B].map(|team| {
+            let mut s = self.team_score(team);
+            s.cards_in_hand = 0;
+            s.held_red_threes = 0;
+            if team == silent {
+                for seat in team.seats() {
+                    let n = i32::try_from(self.hand(seat).len()).unwrap_or(i32::MAX / 100);
+                    s.cards_in_hand -= n.saturating_mul(Card::JOKER.points());
+                    if self.rules.red_threes_in_hand() && n > 0 {
+                        s.held_red_threes -= 750;
+                    }
+                }
+            }
+            s
+        })
     }
 
     /// Both teams' hand totals `[A, B]`.

@@ -60,4 +60,8 @@ pub enum Fault {
     /// A card hidden against the rules (e.g. a red three not laid out), found at the audit.
     #[error("hidden card against the rules")]
     HiddenCard,
+    /// A computer player that took over a seat made a move its strategy would not have made
+    /// (its runner steered it), found at the audit by replaying its decisions.
+    #[error("a computer player's moves were steered by its runner")]
+    Steered,
 }

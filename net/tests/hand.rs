@@ -28,6 +28,7 @@ fn sessions(preset: Preset, dealer: Seat, salt: u8) -> Vec<HandSession> {
         hand_no: 1,
         prev_result: [0; 32],
         proofs: fairdeal_crypto::ProofMode::Proved,
+        bots: Default::default(),
     };
     ids.into_iter()
         .enumerate()

@@ -22,6 +22,7 @@ fn options(dir: &std::path::Path, role: Role, bot: Option<&str>, name: &str) -> 
         grace_ms: None,
         hold: false,
         want: None,
+        think_ms: 0,
     }
 }
 

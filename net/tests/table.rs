@@ -308,7 +308,8 @@ fn a_silent_seat_pauses_the_table_then_a_computer_player_takes_it() {
             "peer {i}"
         );
     }
-    assert_eq!(peers[0].proxy_seat(), Some(fairdeal_core::Seat::E));
+    // East's partner, West, runs the computer player that takes the seat.
+    assert_eq!(peers[1].proxy_seat(), Some(fairdeal_core::Seat::E));
     let totals: Vec<[i32; 2]> = peers[..3].iter().map(TableSession::totals).collect();
     assert!(totals.iter().all(|t| *t == totals[0]));
 }

@@ -58,6 +58,21 @@ pub struct GameRecord {
     pub started: bool,
     /// The game ended or was left for good.
     pub over: bool,
+    /// How long the computer players this client runs wait before each move (ms).
+    #[serde(default = "pace_ms")]
+    pub pace_ms: u64,
+}
+
+/// How long computer players wait before each move in the window, so that a person can follow
+/// (ms; `FAIRDEAL_PACE_MS` overrides it, e.g. 0 for tests and measurements).
+pub const WINDOW_PACE_MS: u64 = 700;
+
+/// The pace for a new game: [`WINDOW_PACE_MS`] unless `FAIRDEAL_PACE_MS` says otherwise.
+pub fn pace_ms() -> u64 {
+    std::env::var("FAIRDEAL_PACE_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(WINDOW_PACE_MS)
 }
 
 impl GameRecord {
@@ -255,6 +270,7 @@ fn start_game(
         grace_ms: None,
         hold,
         want,
+        think_ms: 0,
     };
     let master = secrets.fresh("master", 0);
     Ok(spawn_player(
@@ -358,6 +374,7 @@ impl Connection {
                 grace_ms: None,
                 hold: false,
                 want,
+                think_ms: self.record.pace_ms,
             };
             let master = secrets.fresh("bot-master", i as u64 + 1);
             let mut stop = self.stop.subscribe();
@@ -438,6 +455,7 @@ fn open_table(
         bots: Vec::new(),
         started: false,
         over: false,
+        pace_ms: pace_ms(),
     };
     let role = Role::Host {
         table: setup.table.clone(),
@@ -484,6 +502,7 @@ pub fn join(
         bots: Vec::new(),
         started: false,
         over: false,
+        pace_ms: pace_ms(),
     };
     let role = Role::Join {
         address: Some(address),
@@ -528,6 +547,7 @@ pub fn resume(runtime: Arc<Runtime>, game_dir: &Path, repaint: Repaint) -> Resul
         grace_ms: None,
         hold: false,
         want: None,
+        think_ms: 0,
     };
     let bots = record.bots.len();
     let conn = spawn_player(
@@ -583,6 +603,7 @@ mod tests {
             bots: Vec::new(),
             started,
             over,
+            pace_ms: 0,
         }
     }
 

@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 use fairdeal_core::{Card, Move, PlayerView, Seat, Team};
 use fairdeal_net::hand::{Event as HandEvent, HandReport};
 use fairdeal_net::node::{Intent, NodeEvent};
-use fairdeal_net::table::TableEvent;
 use fairdeal_net::table::msg::{SeatInfo, TableConfig};
+use fairdeal_net::table::{Gone, TableEvent};
 use libp2p::Multiaddr;
 
 use super::controller::{self, Connection, GameKind};
@@ -198,12 +198,26 @@ impl Game {
             }
             TableEvent::Paused(seats) => self.waiting = seats,
             TableEvent::Resumed => self.waiting.clear(),
-            TableEvent::HandVoided { hand_no, seat } => {
+            TableEvent::HandVoided { hand_no, seat, why } => {
+                let who = self.name(seat);
+                let what = match why {
+                    Gone::Silent => format!("{who} stayed away past the grace period"),
+                    Gone::Left => format!("{who} left the table"),
+                    Gone::Cheated => format!("{who} was caught cheating"),
+                };
                 self.status = format!(
-                    "Hand {hand_no} is void: {} stayed away past the grace period; a computer player takes the seat and the hand is dealt again.",
-                    self.name(seat)
+                    "Hand {hand_no} is void: {what}; a computer player takes the seat and the hand is dealt again."
                 );
                 self.log.push(self.status.clone());
+            }
+            TableEvent::SeatTaken { seat, runner } => {
+                let line = format!(
+                    "A computer player now plays {} ({}), run by {}'s client, which can see its cards.",
+                    seat.name(),
+                    self.name(seat),
+                    self.name(runner)
+                );
+                self.log.push(line);
             }
             TableEvent::HandStarted(_) => {}
             TableEvent::Closed => {

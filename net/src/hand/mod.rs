@@ -51,6 +51,33 @@ pub struct HandConfig {
     pub prev_result: [u8; 32],
     /// Whether every shuffle step carries a proof (from the signed table configuration).
     pub proofs: ProofMode,
+    /// Seats played by a computer player that took them over, replayed at the audit.
+    pub bots: [Option<Replacement>; 4],
+}
+
+/// A computer player that took over a seat: its moves are the [`REPLACEMENT_STRATEGY`]'s
+/// choices from the seat's view with [`replacement_rng`], which every seat checks at the
+/// audit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Replacement {
+    /// The seat whose client runs it (blamed if it steered it).
+    pub runner: u8,
+    /// The seed announced when it took the seat.
+    pub seed: [u8; 32],
+}
+
+/// The strategy of every computer player that takes over a seat.
+pub const REPLACEMENT_STRATEGY: &str = "expert";
+
+/// The random numbers a replacement computer player uses in hand `hand_no`.
+pub fn replacement_rng(seed: &[u8; 32], hand_no: u32) -> fairdeal_core::SplitMix64 {
+    let h = fairdeal_crypto::hash::hash256(
+        b"fairdeal/v1/replacement-rng",
+        &[seed, &hand_no.to_le_bytes()],
+    );
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&h[..8]);
+    fairdeal_core::SplitMix64::new(u64::from_le_bytes(first))
 }
 
 /// The outcome of a verified hand.
@@ -132,6 +159,33 @@ pub enum Stage {
     Done,
     /// Stopped by a fault.
     Void,
+}
+
+/// What the hand waits for from a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Awaiting {
+    /// Its seed commitment.
+    Commit,
+    /// Its shuffle step.
+    Shuffle,
+    /// Its decryption shares.
+    Shares,
+    /// Its red threes shown.
+    Declare,
+    /// Its move: a player's decision, which may take as long as the player thinks.
+    Move,
+    /// Its seed, after the hand.
+    Reveal,
+    /// Its signed result.
+    Result,
+}
+
+impl Awaiting {
+    /// Whether this waits on a player's decision (any other message a client sends by itself
+    /// within moments).
+    pub fn is_decision(self) -> bool {
+        matches!(self, Self::Move)
+    }
 }
 
 /// What the script waits for next.
@@ -393,6 +447,50 @@ impl HandSession {
         (0..4u8)
             .filter(|&s| self.expects(s).is_some() && !self.has_queued(s))
             .collect()
+    }
+
+    /// What the hand waits for from each seat it waits on.
+    pub fn awaiting(&self) -> Vec<(u8, Awaiting)> {
+        (0..4u8)
+            .filter(|&s| !self.has_queued(s))
+            .filter_map(|s| {
+                let kind = match self.expects(s)? {
+                    "commit" => Awaiting::Commit,
+                    "shuffle" => Awaiting::Shuffle,
+                    "shares" => Awaiting::Shares,
+                    "declare" => Awaiting::Declare,
+                    "move" => Awaiting::Move,
+                    "reveal" => Awaiting::Reveal,
+                    _ => Awaiting::Result,
+                };
+                Some((s, kind))
+            })
+            .collect()
+    }
+
+    /// The hand's scores `[A, B]` from this seat's audit, once every seed is in and the audit
+    /// passed (before the four results are signed).
+    pub fn audited(&self) -> Option<[i32; 2]> {
+        self.mine.map(|(_, scores)| scores)
+    }
+
+    /// How far the hand has come: grows with every message processed (a stuck hand stays put).
+    pub fn progress(&self) -> usize {
+        self.transcript.len() + self.results.iter().flatten().count()
+    }
+
+    /// The next sequence number expected from each sender (`u32::MAX` for this seat): what a
+    /// peer that resends may leave out.
+    pub fn have(&self) -> [u32; 4] {
+        let mut have = [0u32; 4];
+        for (s, h) in have.iter_mut().enumerate() {
+            *h = if s == usize::from(self.me) {
+                u32::MAX
+            } else {
+                self.chains[s].next_seq()
+            };
+        }
+        have
     }
 
     fn has_queued(&self, s: u8) -> bool {

@@ -1,10 +1,11 @@
 //! The end-of-hand audit of a session: the crypto audit (seeds, shuffles), then the whole hand
 //! replayed with every card known, compared with what was played.
 
-use fairdeal_core::{Card, Position};
+use fairdeal_core::strategy::{Strategy, by_name};
+use fairdeal_core::{Card, Position, SplitMix64};
 use fairdeal_crypto::{AuditInput, Fault, audit};
 
-use super::{HandSession, card_of_id};
+use super::{HandSession, REPLACEMENT_STRATEGY, Replacement, card_of_id, replacement_rng};
 
 /// Who is at fault (`None`: void, nobody provably) and how.
 type Finding = (Option<u8>, Fault);
@@ -59,8 +60,34 @@ pub(super) fn replay(
     if Some(pos.public_state()) != s.deal_public {
         return Err((None, Fault::HiddenCard));
     }
+    // Computer players that took over a seat: their decisions, replayed from the true hands.
+    let mut bots: Vec<(u8, Replacement, Box<dyn Strategy + Send>, SplitMix64)> = s
+        .cfg
+        .bots
+        .iter()
+        .enumerate()
+        .filter_map(|(seat, r)| {
+            let r = (*r)?;
+            let strategy = by_name(REPLACEMENT_STRATEGY)?;
+            Some((
+                seat as u8,
+                r,
+                strategy,
+                replacement_rng(&r.seed, s.cfg.hand_no),
+            ))
+        })
+        .collect();
     for (i, (seat, mv)) in s.log.iter().enumerate() {
         let mover = Some(seat.index() as u8);
+        if let Some((_, r, strategy, rng)) = bots
+            .iter_mut()
+            .find(|(b, _, _, _)| usize::from(*b) == seat.index())
+        {
+            let view = pos.view(*seat);
+            if strategy.choose(&view, rng).as_ref() != Some(mv) {
+                return Err((Some(r.runner), Fault::Steered));
+            }
+        }
         pos.apply(*seat, mv)
             .map_err(|_| (mover, Fault::IllegalMove))?;
         if s.publics.get(i) != Some(&pos.public_state()) {

@@ -9,7 +9,7 @@ use futures::StreamExt;
 use libp2p::multiaddr::Protocol;
 use libp2p::request_response::{Event as RrEvent, Message};
 use libp2p::swarm::SwarmEvent;
-use libp2p::{Multiaddr, PeerId, Swarm, identify, mdns};
+use libp2p::{Multiaddr, PeerId, Swarm, identify, mdns, ping};
 use tokio::sync::mpsc;
 
 use super::swarm::{Behaviour, BehaviourEvent, build};
@@ -147,6 +147,8 @@ impl Node {
         if let Some(ms) = node.opts.grace_ms {
             node.session.set_grace_ms(ms);
         }
+        // After a rebuild, so that replayed turns are not held back by thinking time.
+        node.session.set_think_ms(node.opts.think_ms);
         if let Role::Join {
             address: Some(addr),
             ..
@@ -161,6 +163,11 @@ impl Node {
             node.dial_missing();
         }
         Ok(node)
+    }
+
+    /// Whether the game has started (every seat signed the configuration).
+    pub(crate) fn started(&self) -> bool {
+        self.session.config().is_some()
     }
 
     /// Messages sent and not yet answered.
@@ -219,6 +226,10 @@ impl Node {
                 | TableEvent::Closed
                 | TableEvent::HandStarted(_)
                 | TableEvent::Paused(_)
+                | TableEvent::SeatTaken { .. }
+                | TableEvent::SeatHeld { .. }
+                | TableEvent::SeatBack { .. }
+                | TableEvent::HandForfeited { .. }
                 | TableEvent::Resumed => {}
             }
             let _ = self.events.send(NodeEvent::Table(ev)).await;
@@ -323,10 +334,44 @@ impl Node {
         Ok(())
     }
 
+    /// Milliseconds on the node's monotonic clock.
+    fn now_ms(&self) -> u64 {
+        u64::try_from(self.clock.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// When the session next wants the clock (a computer player thinking), as an instant.
+    pub(crate) fn next_deadline(&self) -> Option<tokio::time::Instant> {
+        let at = self.session.poll_timeout()?;
+        let wait = at.saturating_sub(self.now_ms());
+        Some(tokio::time::Instant::now() + Duration::from_millis(wait))
+    }
+
+    /// The session's deadline came: let it act.
+    pub(crate) fn on_deadline(&mut self) {
+        let now = self.now_ms();
+        self.session.handle_timeout(now);
+    }
+
+    /// A sign of life from `peer`.
+    fn heard(&mut self, peer: &PeerId) {
+        if let Some(key) = key_of(peer) {
+            let now = self.now_ms();
+            self.session.heard(key, now);
+        }
+    }
+
+    /// A person leaves a game under way: the others are told (signed) and a computer player
+    /// takes the seat at once.
+    pub(crate) async fn quit(&mut self) {
+        if let Err(e) = self.session.quit() {
+            let _ = self.events.send(NodeEvent::Refused(e.to_string())).await;
+        }
+    }
+
     /// Once a second: report who the table waits for, and redial lost seats.
     pub(crate) async fn on_tick(&mut self) {
-        self.session
-            .handle_timeout(self.clock.elapsed().as_millis() as u64);
+        let now = self.now_ms();
+        self.session.handle_timeout(now);
         let waiting = self.session.waiting_on();
         if waiting != self.last_waiting {
             self.last_waiting.clone_from(&waiting);
@@ -372,6 +417,7 @@ impl Node {
                 peer_id, endpoint, ..
             } => {
                 self.connected.insert(peer_id);
+                self.heard(&peer_id);
                 let Some(key) = key_of(&peer_id) else {
                     return Ok(());
                 };
@@ -411,6 +457,7 @@ impl Node {
                 Message::Request {
                     request, channel, ..
                 } => {
+                    self.heard(&peer);
                     let reply = self.on_request(&peer, &request)?;
                     let _ = self
                         .swarm
@@ -419,6 +466,7 @@ impl Node {
                         .send_response(channel, reply.encode());
                 }
                 Message::Response { response, .. } => {
+                    self.heard(&peer);
                     self.pending = self.pending.saturating_sub(1);
                     self.on_reply(&peer, &response)?;
                 }
@@ -439,6 +487,11 @@ impl Node {
                 tracing::warn!(%peer_id, version = %info.protocol_version, "incompatible peer: disconnecting");
                 let _ = self.swarm.disconnect_peer_id(peer_id);
             }
+            SwarmEvent::Behaviour(BehaviourEvent::Ping(ping::Event {
+                peer,
+                result: Ok(_),
+                ..
+            })) => self.heard(&peer),
             SwarmEvent::Behaviour(BehaviourEvent::Mdns(mdns::Event::Discovered(list))) => {
                 for (peer, addr) in list {
                     self.swarm.add_peer_address(peer, addr);

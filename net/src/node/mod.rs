@@ -68,6 +68,9 @@ pub struct NodeOptions {
     pub hold: bool,
     /// Joiner: the seat asked for (0–3, S W N E).
     pub want: Option<u8>,
+    /// How long this seat's computer player (and one it runs for a seat taken over) waits
+    /// before each move, so that people can follow (0: at once).
+    pub think_ms: u64,
 }
 
 /// What a node reports to its front end.
@@ -106,7 +109,8 @@ pub enum Intent {
     /// Host, in the lobby: swap the players of two seats (1–3).
     SwapSeats(u8, u8),
     /// Before the start: give up the seat (joiner) or close the table (host), tell the
-    /// others, and stop.
+    /// others, and stop. During the game: leave the table (a computer player takes the seat
+    /// at once) and stop.
     Leave,
     /// Leave (the node finishes and returns).
     Quit,
@@ -183,11 +187,16 @@ pub async fn run(
         {
             return Err(NodeError::Stopped);
         }
+        let deadline = node.next_deadline();
         tokio::select! {
             event = node.swarm.select_next_some() => node.on_swarm_event(event).await?,
             intent = intents.recv(), if leaving.is_none() => match intent {
                 Some(Intent::Leave) => {
-                    node.lobby(|s| s.leave()).await;
+                    if node.started() {
+                        node.quit().await;
+                    } else {
+                        node.lobby(|s| s.leave()).await;
+                    }
                     leaving = Some(tokio::time::Instant::now());
                 }
                 Some(Intent::Play(mv)) => node.play(mv).await?,
@@ -196,6 +205,15 @@ pub async fn run(
                 Some(Intent::Quit) | None => return Err(NodeError::Stopped),
             },
             _ = tick.tick() => node.on_tick().await,
+            () = sleep_until(deadline) => node.on_deadline(),
         }
+    }
+}
+
+/// Sleeps until `at`, or for ever when there is no deadline.
+async fn sleep_until(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }

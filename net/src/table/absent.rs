@@ -1,17 +1,20 @@
-//! A seat that stops answering: the table pauses, and after the grace period the other three
-//! co-sign a timeout; the hand is void (no score) and redealt with a computer player in the
-//! silent seat, run by the lowest remaining seat under a fresh identity it announces.
+//! Seats that are gone: a seat silent past the grace period (see [`super::presence`]) is voted
+//! out by the three others, each from its own observation; a seat that leaves signs a `Quit`;
+//! a seat named as a cheat is out at once. The hand is then void (no score) and dealt again
+//! with a computer player in the seat, run openly by the seat's partner (else the lowest seat
+//! that runs none) under a fresh identity it announces.
 
 use std::collections::BTreeSet;
 
 use fairdeal_core::strategy::{Strategy, by_name};
-use fairdeal_core::{Seat, SplitMix64};
+use fairdeal_core::{GameResult, Seat, SplitMix64, TeamScore, game_result};
 use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
-use super::msg::{TableMsg, replace_digest, timeout_digest};
+use super::msg::{TableMsg, quit_digest, replace_digest, timeout_digest};
+use super::presence::QUIET_MS;
 use super::{Dest, TableError, TableEvent, TableSession, derive};
-use crate::hand::HandSession;
+use crate::hand::{HandSession, REPLACEMENT_STRATEGY, Stage, replacement_rng};
 
 /// The default grace period before a silent seat's hand is voided.
 pub const DEFAULT_GRACE_MS: u64 = 60_000;
@@ -23,6 +26,28 @@ pub(crate) struct Proxy {
     pub(crate) bot: Box<dyn Strategy + Send>,
     pub(crate) rng: SplitMix64,
     pub(crate) hand: Option<HandSession>,
+}
+
+/// A `Replace` that came before this peer's own verdict.
+#[derive(Debug, Clone)]
+pub(crate) struct EarlyReplace {
+    from: PublicKey,
+    hand_no: u32,
+    seat: u8,
+    key: PublicKey,
+    seed: [u8; 32],
+    sig: Sig,
+}
+
+/// Why a seat's hand was void.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gone {
+    /// Silent past the grace period (voted out by the other three).
+    Silent,
+    /// Left the table (its signed `Quit`).
+    Left,
+    /// Named as a cheat by the hand.
+    Cheated,
 }
 
 impl TableSession {
@@ -38,6 +63,12 @@ impl TableSession {
             .map(|p| Seat::from_index(usize::from(p.seat)))
     }
 
+    /// Who runs the computer player in each seat that was taken over (by seat).
+    pub fn runners(&self) -> [Option<Seat>; 4] {
+        self.runners
+            .map(|r| r.map(|s| Seat::from_index(usize::from(s))))
+    }
+
     /// The other seated peers to send to (not this peer, not the seat it runs).
     pub fn peers(&self) -> Vec<PublicKey> {
         let proxy_key = self
@@ -51,50 +82,72 @@ impl TableSession {
             .collect()
     }
 
-    /// The clock moved to `now_ms` (a monotonic clock, in milliseconds): pauses, and timeout
-    /// votes once a seat has been silent past the grace period.
-    pub fn handle_timeout(&mut self, now_ms: u64) {
-        let waiting: Vec<Seat> = self.waiting_on();
-        let Some(hctx_hand) = self.hand.as_ref().map(|_| self.hand_no) else {
-            self.waiting = None;
+    /// A sign of life from `peer` (a message, an ack, a ping) at `now_ms`: the node calls this
+    /// for everything it hears; a seat that is heard from is never voted out.
+    pub fn heard(&mut self, peer: PublicKey, now_ms: u64) {
+        let Some(seat) = self.keys.iter().position(|k| *k == peer) else {
+            self.notice_return(peer);
             return;
         };
-        if waiting.is_empty() {
-            if self.waiting.take().is_some() {
+        let seat = seat as u8;
+        self.presence.heard(seat, now_ms);
+        for (s, r) in self.runners.iter().enumerate() {
+            if *r == Some(seat) {
+                self.presence.heard(s as u8, now_ms);
+            }
+        }
+    }
+
+    /// The clock moved to `now_ms` (a monotonic clock, in milliseconds): computer players
+    /// whose thinking time is up move; a seat quiet for a while is reported; a standing hand
+    /// asks the others for what may be missing; a seat silent past the grace period is voted
+    /// out (only from this peer's own observation).
+    pub fn handle_timeout(&mut self, now_ms: u64) {
+        self.presence
+            .observe(now_ms, self.hand_no, self.hand.as_ref());
+        self.drain_hand();
+        if self.hand.is_none() {
+            if !std::mem::take(&mut self.presence.reported).is_empty() {
                 self.events.push_back(TableEvent::Resumed);
             }
             return;
         }
-        let since = match &self.waiting {
-            Some((seats, since)) if *seats == waiting => *since,
-            _ => {
-                self.waiting = Some((waiting.clone(), now_ms));
-                self.events.push_back(TableEvent::Paused(waiting.clone()));
-                now_ms
-            }
-        };
-        if now_ms.saturating_sub(since) < self.grace_ms {
-            return;
-        }
         let me = self.my_seat_index();
-        // The seats we wait for, and the seats they have voted out: a seat waiting on a live
-        // player who is himself stuck behind the silent one agrees with him.
-        let waited: Vec<u8> = waiting.iter().map(|s| s.index() as u8).collect();
-        let mut silent: Vec<u8> = waited.clone();
-        for ((hand, seat), voters) in &self.votes {
-            if *hand == hctx_hand
-                && voters.iter().any(|v| waited.contains(v))
-                && !silent.contains(seat)
-            {
-                silent.push(*seat);
+        let proxy = self.proxy.as_ref().map(|p| p.seat);
+        let quiet: Vec<u8> = (0..4u8)
+            .filter(|&s| Some(s) != me && Some(s) != proxy)
+            .filter(|&s| self.presence.awaited(s) && self.presence.absence(s) >= QUIET_MS)
+            .collect();
+        if quiet != self.presence.reported {
+            self.events.push_back(if quiet.is_empty() {
+                TableEvent::Resumed
+            } else {
+                TableEvent::Paused(
+                    quiet
+                        .iter()
+                        .map(|&s| Seat::from_index(usize::from(s)))
+                        .collect(),
+                )
+            });
+            self.presence.reported.clone_from(&quiet);
+        }
+        if self.presence.resync_due()
+            && let Some(have) = self.hand.as_ref().map(HandSession::have)
+        {
+            let hand_no = self.hand_no;
+            self.send(Dest::Seats, TableMsg::Resync { hand_no, have });
+        }
+        for s in quiet {
+            if self.presence.absence(s) >= self.grace_ms {
+                self.vote_timeout(self.hand_no, s);
             }
         }
-        for s in silent {
-            if Some(s) == me || self.proxy.as_ref().is_some_and(|p| p.seat == s) {
-                continue;
-            }
-            self.vote_timeout(hctx_hand, s);
-        }
+    }
+
+    /// How long `seat` has been quiet (nothing heard, or an automatic message overdue), for a
+    /// banner such as "North lost connection (42 s)".
+    pub fn quiet_ms(&self, seat: Seat) -> u64 {
+        self.presence.absence(seat.index() as u8)
     }
 
     /// Votes (once) to void hand `hand_no` for the silent `seat`: signed and sent. Called by
@@ -126,6 +179,15 @@ impl TableSession {
             .map(|i| i as u8)
     }
 
+    /// The seat of the sender `from` (its own seat, never one it runs a computer player for).
+    fn seat_of_sender(&self, from: &PublicKey) -> Result<u8, TableError> {
+        self.keys
+            .iter()
+            .position(|k| k == from)
+            .map(|i| i as u8)
+            .ok_or(TableError::NotSeated)
+    }
+
     pub(crate) fn on_timeout(
         &mut self,
         from: PublicKey,
@@ -138,11 +200,7 @@ impl TableSession {
             .as_ref()
             .map(super::msg::TableConfig::sid)
             .ok_or(TableError::Unexpected("timeout"))?;
-        let voter = self
-            .keys
-            .iter()
-            .position(|k| *k == from)
-            .ok_or(TableError::NotSeated)? as u8;
+        let voter = self.seat_of_sender(&from)?;
         if seat > 3 || voter == seat || hand_no != self.hand_no {
             return Err(TableError::Unexpected("timeout"));
         }
@@ -154,16 +212,151 @@ impl TableSession {
         }
         let votes = self.votes.entry((hand_no, seat)).or_default();
         votes.insert(voter);
+        // A computer player's runner votes for it too: it hears what its runner hears.
+        let runs: Vec<u8> = (0..4u8)
+            .filter(|&s| self.runners[usize::from(s)] == Some(voter))
+            .collect();
+        votes.extend(runs);
         let all: BTreeSet<u8> = (0..4u8).filter(|&s| s != seat).collect();
-        if *votes == all && self.hand.is_some() {
-            self.void_hand(seat);
+        if votes.is_superset(&all) && self.hand.is_some() {
+            match self.forfeit_scores(seat) {
+                Some((scores, breakdown)) => self.forfeit_hand(seat, scores, breakdown),
+                None => self.void_hand(seat, Gone::Silent),
+            }
         }
         Ok(())
     }
 
-    /// Three seats agreed that `seat` is gone: the hand is void and redealt, with a computer
-    /// player in the seat.
-    fn void_hand(&mut self, seat: u8) {
+    /// The scores of a hand that is over when `seat` withholds what is left to send: after
+    /// the audit, the audited scores; before it (a seed withheld), the forfeit rule of
+    /// [`fairdeal_core::Position::forfeit_scores`]. `None` while the hand is still played.
+    fn forfeit_scores(&self, seat: u8) -> Option<([i32; 2], Option<[TeamScore; 2]>)> {
+        let hand = self.hand.as_ref()?;
+        match hand.stage() {
+            Stage::Result => hand.audited().map(|s| (s, None)),
+            Stage::Reveal => {
+                let team = Seat::from_index(usize::from(seat)).team();
+                let b = hand.replica()?.forfeit_scores(team);
+                Some(([b[0].total(), b[1].total()], Some(b)))
+            }
+            _ => None,
+        }
+    }
+
+    /// The hand is over and `seat` stayed silent instead of finishing it: it counts with the
+    /// forfeit scores, and a computer player takes the seat for the next hand.
+    fn forfeit_hand(&mut self, seat: u8, scores: [i32; 2], breakdown: Option<[TeamScore; 2]>) {
+        let hand_no = self.hand_no;
+        self.totals = [
+            self.totals[0].saturating_add(scores[0]),
+            self.totals[1].saturating_add(scores[1]),
+        ];
+        self.events.push_back(TableEvent::HandForfeited {
+            hand_no,
+            seat: Seat::from_index(usize::from(seat)),
+            scores,
+            breakdown,
+        });
+        self.dealer = self.dealer.next();
+        let result = self.config.as_ref().map_or(GameResult::Continue, |c| {
+            let r = c.rules();
+            game_result(self.totals, r.target, r.tie_rule)
+        });
+        if result != GameResult::Continue {
+            self.hand = None;
+            self.finished = Some(result);
+            self.events.push_back(TableEvent::GameOver {
+                totals: self.totals,
+                result,
+            });
+            return;
+        }
+        self.put_out(seat);
+    }
+
+    /// A seated player leaves during the game (signed): the hand is void at once and a
+    /// computer player takes the seat; this peer stops once its `Quit` is out.
+    ///
+    /// # Errors
+    ///
+    /// The game has not started (use [`TableSession::leave`]) or is over.
+    pub fn quit(&mut self) -> Result<(), TableError> {
+        let (Some(sid), Some(seat)) = (
+            self.config.as_ref().map(super::msg::TableConfig::sid),
+            self.my_seat_index(),
+        ) else {
+            return Err(TableError::Unexpected("quit"));
+        };
+        if self.finished.is_some() {
+            return Err(TableError::Unexpected("quit"));
+        }
+        let hand_no = self.hand_no;
+        let sig = Identity::from_secret(self.secret).sign(&quit_digest(&sid, hand_no, seat));
+        self.send(Dest::Seats, TableMsg::Quit { hand_no, sig });
+        self.left = true;
+        self.hand = None;
+        Ok(())
+    }
+
+    /// Whether this peer left the game (its seat is played by a computer player now).
+    pub fn has_left(&self) -> bool {
+        self.left
+    }
+
+    pub(crate) fn on_quit(
+        &mut self,
+        from: PublicKey,
+        hand_no: u32,
+        sig: &Sig,
+    ) -> Result<(), TableError> {
+        let sid = self
+            .config
+            .as_ref()
+            .map(super::msg::TableConfig::sid)
+            .ok_or(TableError::Unexpected("quit"))?;
+        let seat = self.seat_of_sender(&from)?;
+        if hand_no != self.hand_no || self.hand.is_none() {
+            return Err(TableError::Unexpected("quit"));
+        }
+        if from.verify(&quit_digest(&sid, hand_no, seat), sig).is_err() {
+            return Err(TableError::BadSignature);
+        }
+        self.void_hand(seat, Gone::Left);
+        Ok(())
+    }
+
+    /// Who runs a computer player for `seat`: its partner, if that is a player who runs none
+    /// yet, else the lowest such seat.
+    fn runner_for(&self, seat: u8) -> Option<u8> {
+        let free = |s: u8| {
+            s != seat
+                && self.runners[usize::from(s)].is_none()
+                && !self.runners.contains(&Some(s))
+                && self.presence_ok(s)
+        };
+        let partner = (seat + 2) % 4;
+        std::iter::once(partner).chain(0..4u8).find(|&s| free(s))
+    }
+
+    /// A seat that is a player's own (not one that was voted out in the same breath).
+    fn presence_ok(&self, seat: u8) -> bool {
+        !self.gone.contains(&seat)
+    }
+
+    /// `seat` is out of this hand: the hand is void and redealt, with a computer player in the
+    /// seat.
+    pub(crate) fn void_hand(&mut self, seat: u8, why: Gone) {
+        self.events.push_back(TableEvent::HandVoided {
+            hand_no: self.hand_no,
+            seat: Seat::from_index(usize::from(seat)),
+            why,
+        });
+        self.put_out(seat);
+    }
+
+    /// `seat` is out of the game from now on: the current hand is dropped and a computer
+    /// player takes the seat (the runner says so, the others wait for its word).
+    fn put_out(&mut self, seat: u8) {
         let hand_no = self.hand_no;
         let hctx = self
             .hand
@@ -174,50 +367,68 @@ impl TableSession {
         if let Some(p) = &mut self.proxy {
             p.hand = None;
         }
-        self.waiting = None;
+        self.presence.reported.clear();
         self.prev_result = hash256(b"fairdeal/v1/void", &[&hctx, &[seat]]);
-        self.events.push_back(TableEvent::HandVoided {
-            hand_no,
-            seat: Seat::from_index(usize::from(seat)),
-        });
-        let runner = (0..4u8).find(|&s| s != seat);
-        if runner == self.my_seat_index() {
-            let secret = derive(
-                &self.master,
-                b"proxy",
-                &[&hand_no.to_le_bytes()[..], &[seat]].concat(),
-            );
-            let key = Identity::from_secret(secret).public();
-            let Some(sid) = self.config.as_ref().map(super::msg::TableConfig::sid) else {
-                return;
-            };
-            let sig =
-                Identity::from_secret(self.secret).sign(&replace_digest(&sid, hand_no, seat, &key));
-            self.send(
-                Dest::Seats,
-                TableMsg::Replace {
-                    hand_no,
-                    seat,
-                    key,
-                    sig,
-                },
-            );
-            let rng_seed = derive(&self.master, b"proxy-bot", &[seat]);
-            self.proxy = Some(Proxy {
-                seat,
-                secret,
-                bot: by_name("expert").unwrap_or_else(|| Box::new(fairdeal_core::strategy::Random)),
-                rng: SplitMix64::new(u64::from_le_bytes(
-                    rng_seed[..8].try_into().unwrap_or([0; 8]),
-                )),
-                hand: None,
-            });
-            self.keys[usize::from(seat)] = key;
-            self.redeal();
+        self.gone.insert(seat);
+        let runner = self.runner_for(seat);
+        if runner.is_some() && runner == self.my_seat_index() {
+            self.take_seat(hand_no, seat);
+        } else if Some(seat) == self.my_seat_index() {
+            // We are the one out: nothing more to play.
+            self.left = true;
         } else {
             self.awaiting_replacement = Some((hand_no, seat));
             self.apply_early_replace();
         }
+    }
+
+    /// This peer takes `seat` over with a computer player under a fresh identity, and says so.
+    fn take_seat(&mut self, hand_no: u32, seat: u8) {
+        let (Some(sid), Some(me)) = (
+            self.config.as_ref().map(super::msg::TableConfig::sid),
+            self.my_seat_index(),
+        ) else {
+            return;
+        };
+        let at = [&hand_no.to_le_bytes()[..], &[seat]].concat();
+        let secret = derive(&self.master, b"proxy", &at);
+        let seed = derive(&self.master, b"proxy-bot", &at);
+        let key = Identity::from_secret(secret).public();
+        let sig = Identity::from_secret(self.secret)
+            .sign(&replace_digest(&sid, hand_no, seat, &key, &seed));
+        self.send(
+            Dest::Seats,
+            TableMsg::Replace {
+                hand_no,
+                seat,
+                key,
+                seed,
+                sig,
+            },
+        );
+        self.proxy = Some(Proxy {
+            seat,
+            secret,
+            bot: by_name(REPLACEMENT_STRATEGY)
+                .unwrap_or_else(|| Box::new(fairdeal_core::strategy::Random)),
+            rng: replacement_rng(&seed, hand_no),
+            hand: None,
+        });
+        self.seat_taken(seat, key, seed, me);
+    }
+
+    /// Every peer: `seat` is now played by a computer player with identity `key`, run by
+    /// `runner`; the hand is dealt again.
+    fn seat_taken(&mut self, seat: u8, key: PublicKey, seed: [u8; 32], runner: u8) {
+        self.keys[usize::from(seat)] = key;
+        self.bot_seeds[usize::from(seat)] = seed;
+        self.runners[usize::from(seat)] = Some(runner);
+        self.gone.clear();
+        self.events.push_back(TableEvent::SeatTaken {
+            seat: Seat::from_index(usize::from(seat)),
+            runner: Seat::from_index(usize::from(runner)),
+        });
+        self.start_hand();
     }
 
     pub(crate) fn on_replace(
@@ -226,44 +437,51 @@ impl TableSession {
         hand_no: u32,
         seat: u8,
         key: PublicKey,
+        seed: [u8; 32],
         sig: &Sig,
     ) -> Result<(), TableError> {
-        if self.awaiting_replacement != Some((hand_no, seat)) {
-            // Before we voided ourselves: keep it until our own votes agree.
-            self.early_replace = Some((from, hand_no, seat, key, sig.clone()));
-            return Ok(());
-        }
         let sid = self
             .config
             .as_ref()
             .map(super::msg::TableConfig::sid)
             .ok_or(TableError::Unexpected("replace"))?;
-        let runner = (0..4u8).find(|&s| s != seat).unwrap_or(0);
-        if self.keys[usize::from(runner)] != from
+        let sender = self.seat_of_sender(&from)?;
+        if seat > 3
             || from
-                .verify(&replace_digest(&sid, hand_no, seat, &key), sig)
+                .verify(&replace_digest(&sid, hand_no, seat, &key, &seed), sig)
                 .is_err()
         {
             return Err(TableError::BadSignature);
         }
+        if self.awaiting_replacement != Some((hand_no, seat)) {
+            // Before we voided ourselves: keep it (from the seat that would run it) until our
+            // own observation agrees.
+            if hand_no == self.hand_no && sender != seat {
+                self.early_replace = Some(EarlyReplace {
+                    from,
+                    hand_no,
+                    seat,
+                    key,
+                    seed,
+                    sig: sig.clone(),
+                });
+            }
+            return Ok(());
+        }
+        if self.runner_for(seat) != Some(sender) {
+            return Err(TableError::Unexpected("replace (not the seat's runner)"));
+        }
         self.awaiting_replacement = None;
-        self.keys[usize::from(seat)] = key;
-        self.redeal();
+        self.seat_taken(seat, key, seed, sender);
         Ok(())
-    }
-
-    /// Starts the voided hand again (same dealer, same scores).
-    fn redeal(&mut self) {
-        self.start_hand();
     }
 
     /// A replacement that arrived before our own void, applied once we void.
     pub(crate) fn apply_early_replace(&mut self) {
-        if let (Some((from, hand_no, seat, key, sig)), Some(_)) =
-            (self.early_replace.clone(), self.awaiting_replacement)
+        if self.awaiting_replacement.is_some()
+            && let Some(r) = self.early_replace.take()
         {
-            self.early_replace = None;
-            let _ = self.on_replace(from, hand_no, seat, key, &sig);
+            let _ = self.on_replace(r.from, r.hand_no, r.seat, r.key, r.seed, &r.sig);
         }
     }
 }

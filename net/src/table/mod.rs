@@ -7,11 +7,14 @@
 //! plays this seat's turns.
 
 mod absent;
+mod back;
 pub mod msg;
+mod presence;
 
-pub use self::absent::DEFAULT_GRACE_MS;
+pub use self::absent::{DEFAULT_GRACE_MS, Gone};
+pub use self::presence::{QUIET_MS, RESYNC_MAX_MS, RESYNC_MS};
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 
 use fairdeal_core::strategy::{Strategy, by_name};
@@ -44,13 +47,48 @@ pub enum TableEvent {
     Paused(Vec<Seat>),
     /// Everyone answers again.
     Resumed,
-    /// The hand was void: `seat` stayed silent past the grace period; a computer player
-    /// takes the seat and the hand is dealt again.
+    /// The hand was void because `seat` is out of it (silent past the grace period, left,
+    /// or caught cheating); a computer player takes the seat and the hand is dealt again.
     HandVoided {
         /// The voided hand.
         hand_no: u32,
+        /// The seat that is out.
+        seat: Seat,
+        /// Why.
+        why: Gone,
+    },
+    /// A computer player plays this peer's seat (it was away, or left); the seat is given back
+    /// at the start of the next hand.
+    SeatHeld {
+        /// The seat.
+        seat: Seat,
+    },
+    /// A player has their seat back from the computer player that played it.
+    SeatBack {
+        /// The seat.
+        seat: Seat,
+    },
+    /// Hand `hand_no` was over but `seat` stayed silent instead of finishing it (its seed or
+    /// its signed result withheld past the grace period): the hand counts with `scores`, and a
+    /// computer player takes the seat.
+    HandForfeited {
+        /// The hand.
+        hand_no: u32,
         /// The silent seat.
         seat: Seat,
+        /// The hand's scores, team A and B.
+        scores: [i32; 2],
+        /// Item by item, when the seed was withheld (the forfeit rule); `None` when the audit
+        /// had passed and its scores stand.
+        breakdown: Option<[fairdeal_core::TeamScore; 2]>,
+    },
+    /// A computer player now plays `seat`, run in the open by `runner`'s client (which can
+    /// see that seat's cards).
+    SeatTaken {
+        /// The seat taken over.
+        seat: Seat,
+        /// Whose client runs it.
+        runner: Seat,
     },
     /// Something happened in hand `hand_no`.
     Hand {
@@ -92,6 +130,11 @@ pub enum TableError {
 
 /// Limits on buffered messages of hands not yet started.
 const MAX_EARLY: usize = 4096;
+/// Hands void in a row with nobody to blame after which the table stops instead of dealing
+/// again (something is broken that another deal will not mend).
+pub const MAX_UNEXPLAINED_VOIDS: u32 = 3;
+/// Limit on the signed hand envelopes kept for resending (two hands' worth of any real hand).
+const MAX_HELD: usize = 8192;
 /// The longest player name accepted at a table (characters).
 pub const MAX_NAME: usize = 40;
 
@@ -140,12 +183,32 @@ pub struct TableSession {
     /// The current seat identities (a computer player may have replaced one).
     keys: [PublicKey; 4],
     grace_ms: u64,
-    waiting: Option<(Vec<Seat>, u64)>,
-    votes: std::collections::BTreeMap<(u32, u8), std::collections::BTreeSet<u8>>,
-    voted: std::collections::BTreeSet<(u32, u8)>,
+    presence: presence::Presence,
+    votes: BTreeMap<(u32, u8), BTreeSet<u8>>,
+    voted: BTreeSet<(u32, u8)>,
     proxy: Option<absent::Proxy>,
+    /// For each seat taken over, the seat whose client runs its computer player.
+    runners: [Option<u8>; 4],
+    /// For each seat taken over, the seed of its computer player's decisions.
+    bot_seeds: [[u8; 32]; 4],
+    /// Seats out of the current hand, waiting for their replacement.
+    gone: BTreeSet<u8>,
+    /// This peer left the game (or was put out of it).
+    left: bool,
+    /// Hands void in a row with no seat to blame.
+    unexplained: u32,
+    /// Runner: seats whose players are back, given back at the next hand.
+    returning: BTreeSet<u8>,
+    /// A seat given back from a hand not started here yet.
+    pending_return: Option<msg::ReturnState>,
+    /// How long computer players wait before each move (ms; 0: at once).
+    think_ms: u64,
+    /// When this seat's and the proxy's computer players may move next.
+    bot_due: [Option<u64>; 2],
+    /// Every signed hand envelope of the last two hands, by (hand, sender, seq), to resend.
+    held: BTreeMap<(u32, u8, u32), Vec<u8>>,
     awaiting_replacement: Option<(u32, u8)>,
-    early_replace: Option<(PublicKey, u32, u8, PublicKey, fairdeal_crypto::Sig)>,
+    early_replace: Option<absent::EarlyReplace>,
     finished: Option<GameResult>,
     bot: Option<Box<dyn Strategy + Send>>,
     rng: SplitMix64,
@@ -202,10 +265,20 @@ impl TableSession {
             early: Vec::new(),
             keys: [PublicKey([0; 32]); 4],
             grace_ms: DEFAULT_GRACE_MS,
-            waiting: None,
-            votes: std::collections::BTreeMap::new(),
-            voted: std::collections::BTreeSet::new(),
+            presence: presence::Presence::default(),
+            votes: BTreeMap::new(),
+            voted: BTreeSet::new(),
             proxy: None,
+            runners: [None; 4],
+            bot_seeds: [[0; 32]; 4],
+            gone: BTreeSet::new(),
+            left: false,
+            unexplained: 0,
+            returning: BTreeSet::new(),
+            pending_return: None,
+            think_ms: 0,
+            bot_due: [None; 2],
+            held: BTreeMap::new(),
             awaiting_replacement: None,
             early_replace: None,
             finished: None,
@@ -425,6 +498,8 @@ impl TableSession {
     /// Undecodable or out-of-place messages; nothing changes.
     pub fn handle_message(&mut self, from: PublicKey, bytes: &[u8]) -> Result<(), TableError> {
         let msg = TableMsg::decode(bytes)?;
+        let now = self.presence.now;
+        self.heard(from, now);
         match msg {
             TableMsg::Join { seat, want } => self.on_join(from, seat, want),
             TableMsg::Roster {
@@ -446,10 +521,10 @@ impl TableSession {
             TableMsg::Start { config } => self.on_start(from, config),
             TableMsg::Accept { sid, sig } => self.on_accept(from, sid, &sig),
             TableMsg::Hand { bytes } => self.on_hand_bytes(&bytes),
-            TableMsg::Resync { .. } => {
-                self.peer_connected(from);
-                Ok(())
-            }
+            TableMsg::Resync { hand_no, have } => self.on_resync(from, hand_no, have),
+            TableMsg::Quit { hand_no, sig } => self.on_quit(from, hand_no, &sig),
+            TableMsg::SeatHeld { .. } => self.on_seat_held(from),
+            TableMsg::Return { state, sig } => self.on_return(from, state, &sig),
             TableMsg::Query => Ok(()),
             TableMsg::Leave => self.on_leave(from),
             TableMsg::Timeout { hand_no, seat, sig } => self.on_timeout(from, hand_no, seat, &sig),
@@ -457,8 +532,9 @@ impl TableSession {
                 hand_no,
                 seat,
                 key,
+                seed,
                 sig,
-            } => self.on_replace(from, hand_no, seat, key, &sig),
+            } => self.on_replace(from, hand_no, seat, key, seed, &sig),
         }
     }
 
@@ -595,6 +671,10 @@ impl TableSession {
                 let _ = self.on_start(self.me.key, config);
             }
             Ok(TableMsg::Timeout { hand_no, seat, .. }) => self.vote_timeout(hand_no, seat),
+            Ok(TableMsg::Quit { .. }) => {
+                self.left = true;
+                self.hand = None;
+            }
             _ => {}
         }
     }
@@ -739,6 +819,10 @@ impl TableSession {
     }
 
     fn start_hand(&mut self) {
+        if self.config.is_none() || self.table.is_none() || self.left {
+            return;
+        }
+        self.returns_at(self.hand_no + 1);
         let (Some(config), Some(table)) = (&self.config, &self.table) else {
             return;
         };
@@ -746,6 +830,9 @@ impl TableSession {
             return;
         };
         self.hand_no += 1;
+        self.bot_due = [None; 2];
+        let keep_from = self.hand_no.saturating_sub(1);
+        self.held.retain(|(h, _, _), _| *h >= keep_from);
         let sid = config.sid();
         let cfg = HandConfig {
             sid,
@@ -756,6 +843,12 @@ impl TableSession {
             hand_no: self.hand_no,
             prev_result: self.prev_result,
             proofs: config.proofs,
+            bots: [0, 1, 2, 3].map(|s: usize| {
+                self.runners[s].map(|runner| crate::hand::Replacement {
+                    runner,
+                    seed: self.bot_seeds[s],
+                })
+            }),
         };
         let hand_no = self.hand_no.to_le_bytes();
         let seed = derive(&self.master, b"hand-seed", &[&sid[..], &hand_no].concat());
@@ -767,6 +860,8 @@ impl TableSession {
             table.clone(),
         ));
         if let Some(p) = &mut self.proxy {
+            p.rng =
+                crate::hand::replacement_rng(&self.bot_seeds[usize::from(p.seat)], self.hand_no);
             let seed = derive(&self.master, b"proxy-seed", &[&sid[..], &hand_no].concat());
             p.hand = Some(HandSession::new(
                 cfg,
@@ -801,6 +896,10 @@ impl TableSession {
                     result = Err(e.into());
                 }
             }
+        }
+        if handled && result.is_ok() {
+            // Validly signed for this hand: kept, to pass on to a seat that missed it.
+            self.hold(self.hand_no, header.sender, header.seq, bytes);
         }
         if !handled {
             // Maybe the next hand's (another seat voided or finished this one first): keep it,
@@ -841,6 +940,11 @@ impl TableSession {
                 }
             }
             for bytes in own.into_iter().chain(theirs) {
+                if let Ok(env) = SignedEnvelope::from_wire(&bytes)
+                    && let Ok(header) = fairdeal_crypto::encoding::decode::<Envelope>(&env.bytes)
+                {
+                    self.hold(self.hand_no, header.sender, header.seq, &bytes);
+                }
                 self.own_recent.push_back((self.hand_no, bytes.clone()));
                 self.out
                     .push_back((Dest::Seats, TableMsg::Hand { bytes }.encode()));
@@ -855,9 +959,12 @@ impl TableSession {
             }
             let Some(hand) = &mut self.hand else { return };
             let mut complete = None;
+            let mut fault = None;
             while let Some(event) = hand.poll_event() {
-                if let HandEvent::Complete(report) = &event {
-                    complete = Some(report.clone());
+                match &event {
+                    HandEvent::Complete(report) => complete = Some(report.clone()),
+                    HandEvent::Fault(blame) => fault = Some(blame.offender),
+                    _ => {}
                 }
                 self.events.push_back(TableEvent::Hand {
                     hand_no: self.hand_no,
@@ -872,7 +979,13 @@ impl TableSession {
                 self.finish_hand(report);
                 return;
             }
+            if let Some(offender) = fault {
+                self.after_fault(offender);
+                return;
+            }
+            let (now, think) = (self.presence.now, self.think_ms);
             if let (Some(bot), true) = (&mut self.bot, hand.my_turn())
+                && thought(&mut self.bot_due[0], now, think)
                 && let Some(view) = hand.view()
                 && let Some(mv) = bot.choose(&view, &mut self.rng)
                 && hand.submit(mv).is_ok()
@@ -882,6 +995,7 @@ impl TableSession {
             if let Some(p) = self.proxy.as_mut()
                 && let Some(h) = p.hand.as_mut()
                 && h.my_turn()
+                && thought(&mut self.bot_due[1], now, think)
                 && let Some(view) = h.view()
                 && let Some(mv) = p.bot.choose(&view, &mut p.rng)
                 && h.submit(mv).is_ok()
@@ -890,6 +1004,26 @@ impl TableSession {
             }
             if !progressed {
                 return;
+            }
+        }
+    }
+
+    /// A hand stopped on a fault: the table goes on. The offender's seat goes to a computer
+    /// player and the hand is dealt again; when no seat can be named the hand is simply dealt
+    /// again, up to [`MAX_UNEXPLAINED_VOIDS`] times in a row.
+    fn after_fault(&mut self, offender: Option<u8>) {
+        match offender {
+            Some(seat) if seat < 4 => {
+                self.unexplained = 0;
+                self.void_hand(seat, Gone::Cheated);
+            }
+            _ => {
+                self.unexplained += 1;
+                let hctx = self.hand.take().map(|h| h.hctx()).unwrap_or_default();
+                self.prev_result = hash256(b"fairdeal/v1/void", &[&hctx, &[0xff]]);
+                if self.unexplained <= MAX_UNEXPLAINED_VOIDS {
+                    self.start_hand();
+                }
             }
         }
     }
@@ -905,6 +1039,7 @@ impl TableSession {
         let result = rules.map_or(GameResult::Continue, |r| {
             game_result(self.totals, r.target, r.tie_rule)
         });
+        self.unexplained = 0;
         if result == GameResult::Continue {
             self.dealer = self.dealer.next();
             self.start_hand();
@@ -915,5 +1050,70 @@ impl TableSession {
                 result,
             });
         }
+    }
+}
+
+/// Whether a computer player that wants to move at `now` has thought for `think` ms: the
+/// first call starts its thinking time, a later one at or past the deadline lets it move.
+fn thought(due: &mut Option<u64>, now: u64, think: u64) -> bool {
+    if think == 0 {
+        return true;
+    }
+    match *due {
+        None => {
+            *due = Some(now.saturating_add(think));
+            false
+        }
+        Some(t) if now >= t => {
+            *due = None;
+            true
+        }
+        Some(_) => false,
+    }
+}
+
+impl TableSession {
+    /// Computer players (this seat's, and a seat it runs) wait `ms` before each move, so that
+    /// a person can follow; 0 (the default) moves at once.
+    pub fn set_think_ms(&mut self, ms: u64) {
+        self.think_ms = ms;
+    }
+
+    /// When [`TableSession::handle_timeout`] should next be called for a computer player's
+    /// move, if one is thinking (the node's periodic tick covers everything else).
+    pub fn poll_timeout(&self) -> Option<u64> {
+        self.bot_due.iter().flatten().min().copied()
+    }
+
+    /// Keeps a validly signed envelope of hand `hand_no` (bounded) to pass on in a resync.
+    fn hold(&mut self, hand_no: u32, sender: u8, seq: u32, bytes: &[u8]) {
+        if self.held.len() < MAX_HELD {
+            self.held
+                .entry((hand_no, sender, seq))
+                .or_insert_with(|| bytes.to_vec());
+        }
+    }
+
+    /// A seat asks for what it lacks of hand `hand_no`: every envelope we hold that it has not
+    /// got, whoever signed it (so a message one seat holds reaches every seat).
+    fn on_resync(
+        &mut self,
+        from: PublicKey,
+        hand_no: u32,
+        have: [u32; 4],
+    ) -> Result<(), TableError> {
+        if self.config.is_none() || !self.keys.contains(&from) || from == self.me.key {
+            return Err(TableError::NotSeated);
+        }
+        let missing: Vec<Vec<u8>> = self
+            .held
+            .range((hand_no, 0, 0)..=(hand_no, 3, u32::MAX))
+            .filter(|((_, s, seq), _)| *seq >= have[usize::from(*s)])
+            .map(|(_, b)| b.clone())
+            .collect();
+        for bytes in missing {
+            self.send(Dest::Peer(from), TableMsg::Hand { bytes });
+        }
+        Ok(())
     }
 }

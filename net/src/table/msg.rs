@@ -7,9 +7,9 @@ use fairdeal_crypto::{ProofMode, PublicKey, Sig};
 use serde::{Deserialize, Serialize};
 
 /// The protocol name on the wire (libp2p stream protocol).
-pub const PROTOCOL: &str = "/fairdeal/table/1";
+pub const PROTOCOL: &str = "/fairdeal/table/2";
 /// The version string checked in libp2p identify.
-pub const AGENT_VERSION: &str = concat!("fairdeal/", env!("CARGO_PKG_VERSION"), "/table-1");
+pub const AGENT_VERSION: &str = concat!("fairdeal/", env!("CARGO_PKG_VERSION"), "/table-2");
 
 /// What a table is about, as announced and agreed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,10 +120,13 @@ pub enum TableMsg {
         /// One signed envelope, as sent.
         bytes: Vec<u8>,
     },
-    /// A peer is back: resend what you have of the current hand.
+    /// The sender's hand stands still: send it whatever you hold of hand `hand_no` that it
+    /// lacks (every signed envelope of a sender from its sequence number `have[sender]` on).
     Resync {
         /// The hand it is at.
         hand_no: u32,
+        /// The next sequence number it expects from each seat.
+        have: [u32; 4],
     },
     /// What table is this? (LAN discovery: answered with [`Reply::info`]).
     Query,
@@ -146,11 +149,66 @@ pub enum TableMsg {
         seat: u8,
         /// The computer player's identity.
         key: PublicKey,
+        /// The seed of its decisions (see `hand::replacement_rng`), so that every seat can
+        /// replay them at the audit.
+        seed: [u8; 32],
         /// The runner's signature.
         sig: Sig,
     },
     /// Before the start: a joiner gives up its seat, or the host closes the table.
     Leave,
+    /// During the game: the sender leaves the table; hand `hand_no` is void and a computer
+    /// player takes its seat at once (signed over [`quit_digest`]).
+    Quit {
+        /// The hand being played.
+        hand_no: u32,
+        /// The leaver's signature.
+        sig: Sig,
+    },
+    /// To a player back at a seat a computer player took over, from the computer player's
+    /// runner: the seat is theirs again from the start of the next hand.
+    SeatHeld {
+        /// The runner's current hand.
+        hand_no: u32,
+    },
+    /// The runner gives a seat back at the start of hand `state.hand_no` (signed over
+    /// [`return_digest`]); sent to every seat and to the returning player.
+    Return {
+        /// The table's state at that hand.
+        state: ReturnState,
+        /// The runner's signature.
+        sig: Sig,
+    },
+}
+
+/// The table's state at the start of the hand in which a player returns, as the runner of
+/// their seat's computer player signs it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReturnState {
+    /// The hand the player plays again from.
+    pub hand_no: u32,
+    /// The seat given back.
+    pub seat: u8,
+    /// The dealer of that hand.
+    pub dealer: u8,
+    /// Team totals before it.
+    pub totals: [i32; 2],
+    /// The previous hand's result hash (it chains the hand contexts).
+    pub prev_result: [u8; 32],
+    /// The seat identities for that hand (the returning player's own key in its seat).
+    pub keys: [PublicKey; 4],
+    /// Who runs a computer player in each of the other seats.
+    pub runners: [Option<u8>; 4],
+}
+
+/// What the runner signs when it gives a seat back.
+pub fn return_digest(sid: &[u8; 32], state: &ReturnState) -> [u8; 32] {
+    hash256(b"fairdeal/v1/return", &[sid, &encoding::encode(state)])
+}
+
+/// What a leaver signs.
+pub fn quit_digest(sid: &[u8; 32], hand_no: u32, seat: u8) -> [u8; 32] {
+    hash256(b"fairdeal/v1/quit", &[sid, &hand_no.to_le_bytes(), &[seat]])
 }
 
 /// What a timeout vote signs.
@@ -162,10 +220,16 @@ pub fn timeout_digest(sid: &[u8; 32], hand_no: u32, seat: u8) -> [u8; 32] {
 }
 
 /// What a replacement signs.
-pub fn replace_digest(sid: &[u8; 32], hand_no: u32, seat: u8, key: &PublicKey) -> [u8; 32] {
+pub fn replace_digest(
+    sid: &[u8; 32],
+    hand_no: u32,
+    seat: u8,
+    key: &PublicKey,
+    seed: &[u8; 32],
+) -> [u8; 32] {
     hash256(
         b"fairdeal/v1/replace",
-        &[sid, &hand_no.to_le_bytes(), &[seat], &key.0],
+        &[sid, &hand_no.to_le_bytes(), &[seat], &key.0, seed],
     )
 }
 

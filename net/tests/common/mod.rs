@@ -25,6 +25,7 @@ pub fn config(preset: Preset, dealer: Seat, hand_no: u32) -> HandConfig {
         hand_no,
         prev_result: [0; 32],
         proofs: fairdeal_crypto::ProofMode::Proved,
+        bots: Default::default(),
     }
 }
 

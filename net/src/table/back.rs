@@ -1,0 +1,204 @@
+//! A player comes back to a seat a computer player took over (they left, crashed past the
+//! grace period, or were voted out while away): the runner of that computer player tells them
+//! so at once (`SeatHeld`), and at the start of the next hand hands the seat back with a
+//! signed `Return` carrying the table's state, which every peer applies at that hand.
+
+use fairdeal_core::Seat;
+use fairdeal_crypto::{Identity, PublicKey, Sig};
+
+use super::msg::{ReturnState, TableConfig, TableMsg, return_digest};
+use super::{Dest, TableError, TableEvent, TableSession};
+
+impl TableSession {
+    /// The original identity of `seat` (as the configuration seated it).
+    fn original(&self, seat: u8) -> Option<PublicKey> {
+        self.config
+            .as_ref()
+            .and_then(|c| c.seats.get(usize::from(seat)).copied())
+    }
+
+    /// `peer` was heard from: if it is the player of a seat a computer player took over, and
+    /// this peer runs that computer player, it gets the seat back at the next hand.
+    pub(crate) fn notice_return(&mut self, peer: PublicKey) {
+        let Some(config) = &self.config else { return };
+        let Some(seat) = config.seat_of(&peer) else {
+            return;
+        };
+        if self.keys[usize::from(seat)] == peer
+            || self.my_seat_index().is_none()
+            || self.runners[usize::from(seat)] != self.my_seat_index()
+            || !self.returning.insert(seat)
+        {
+            return;
+        }
+        self.send(
+            Dest::Peer(peer),
+            TableMsg::SeatHeld {
+                hand_no: self.hand_no,
+            },
+        );
+    }
+
+    /// The runner: at the start of a hand, seats whose players are back are given back.
+    /// Returns whether any was (the hand then starts with their keys).
+    pub(crate) fn give_back(&mut self, hand_no: u32) -> bool {
+        let (Some(sid), Some(me)) = (
+            self.config.as_ref().map(TableConfig::sid),
+            self.my_seat_index(),
+        ) else {
+            return false;
+        };
+        let seats: Vec<u8> = std::mem::take(&mut self.returning).into_iter().collect();
+        let mut any = false;
+        for seat in seats {
+            let Some(key) = self.original(seat) else {
+                continue;
+            };
+            if self.runners[usize::from(seat)] != Some(me) {
+                continue;
+            }
+            self.keys[usize::from(seat)] = key;
+            self.runners[usize::from(seat)] = None;
+            if self.proxy.as_ref().is_some_and(|p| p.seat == seat) {
+                self.proxy = None;
+            }
+            let state = ReturnState {
+                hand_no,
+                seat,
+                dealer: self.dealer.index() as u8,
+                totals: self.totals,
+                prev_result: self.prev_result,
+                keys: self.keys,
+                runners: self.runners,
+            };
+            let sig = Identity::from_secret(self.secret).sign(&return_digest(&sid, &state));
+            self.send(
+                Dest::Seats,
+                TableMsg::Return {
+                    state: state.clone(),
+                    sig: sig.clone(),
+                },
+            );
+            self.send(Dest::Peer(key), TableMsg::Return { state, sig });
+            self.events.push_back(TableEvent::SeatBack {
+                seat: Seat::from_index(usize::from(seat)),
+            });
+            any = true;
+        }
+        any
+    }
+
+    /// The returning player: the runner of its seat's computer player says it is back from
+    /// the next hand on.
+    pub(crate) fn on_seat_held(&mut self, from: PublicKey) -> Result<(), TableError> {
+        let me = self.me.key;
+        let seat = self
+            .config
+            .as_ref()
+            .and_then(|c| c.seat_of(&me))
+            .ok_or(TableError::NotSeated)?;
+        if self
+            .config
+            .as_ref()
+            .and_then(|c| c.seat_of(&from))
+            .is_none()
+        {
+            return Err(TableError::NotSeated);
+        }
+        self.hand = None;
+        self.left = true;
+        self.events.push_back(TableEvent::SeatHeld {
+            seat: Seat::from_index(usize::from(seat)),
+        });
+        Ok(())
+    }
+
+    /// A seat is given back (every peer, and the returning player itself).
+    pub(crate) fn on_return(
+        &mut self,
+        from: PublicKey,
+        state: ReturnState,
+        sig: &Sig,
+    ) -> Result<(), TableError> {
+        let sid = self
+            .config
+            .as_ref()
+            .map(TableConfig::sid)
+            .ok_or(TableError::Unexpected("return"))?;
+        let sender = self
+            .config
+            .as_ref()
+            .and_then(|c| c.seat_of(&from))
+            .ok_or(TableError::NotSeated)?;
+        if state.seat > 3
+            || state.dealer > 3
+            || state.runners.iter().flatten().any(|r| *r > 3)
+            || from.verify(&return_digest(&sid, &state), sig).is_err()
+        {
+            return Err(TableError::BadSignature);
+        }
+        let mine = self.original(state.seat) == Some(self.me.key);
+        if mine {
+            // Our seat, back: take the table's state and play from that hand on.
+            if state.keys[usize::from(state.seat)] != self.me.key
+                || state.hand_no <= self.hand_no && !self.left
+            {
+                return Err(TableError::Unexpected("return"));
+            }
+            self.keys = state.keys;
+            self.runners = state.runners;
+            self.dealer = Seat::from_index(usize::from(state.dealer));
+            self.totals = state.totals;
+            self.prev_result = state.prev_result;
+            self.hand_no = state.hand_no.saturating_sub(1);
+            self.left = false;
+            self.hand = None;
+            self.proxy = None;
+            self.events.push_back(TableEvent::SeatBack {
+                seat: Seat::from_index(usize::from(state.seat)),
+            });
+            self.start_hand();
+            return Ok(());
+        }
+        if self.runners[usize::from(state.seat)] != Some(sender) {
+            return Err(TableError::Unexpected("return (not the seat's runner)"));
+        }
+        if state.hand_no > self.hand_no {
+            self.pending_return = Some(state);
+            return Ok(());
+        }
+        if state.hand_no == self.hand_no {
+            // We started this hand with the computer player: start it again with the player.
+            self.apply_return(&state);
+            self.hand = None;
+            self.hand_no -= 1;
+            self.start_hand();
+        }
+        Ok(())
+    }
+
+    /// Applies a seat given back (at the start of its hand).
+    pub(crate) fn apply_return(&mut self, state: &ReturnState) {
+        let seat = usize::from(state.seat);
+        if let Some(key) = self.original(state.seat) {
+            self.keys[seat] = key;
+        }
+        self.runners[seat] = None;
+        self.events.push_back(TableEvent::SeatBack {
+            seat: Seat::from_index(seat),
+        });
+    }
+
+    /// Called as hand `hand_no` starts: a return announced for it applies now.
+    pub(crate) fn returns_at(&mut self, hand_no: u32) {
+        if self
+            .pending_return
+            .as_ref()
+            .is_some_and(|s| s.hand_no == hand_no)
+            && let Some(state) = self.pending_return.take()
+        {
+            self.apply_return(&state);
+        }
+        self.give_back(hand_no);
+    }
+}

@@ -1,0 +1,124 @@
+//! Who is at the table: the last sign of life heard from each seat (any message, any ack, any
+//! ping the node reports), what the hand waits on each seat for and since when, and from that
+//! the two facts the table acts on:
+//!
+//! - a seat is *quiet* (shown as "lost connection") when nothing at all has come from it for a
+//!   few seconds, or a message its client sends by itself (a share, a seed) is overdue;
+//! - a seat is *silent* (voted out) when that has lasted the whole grace period.
+//!
+//! A player who is thinking about a move is neither: their client keeps answering pings, and a
+//! decision has no deadline unless the table's move clock says so. Only first-hand silence
+//! counts: a seat never votes because another seat did.
+
+use crate::hand::{Awaiting, HandSession};
+
+/// How long without any sign of life (or with an automatic message overdue) before a seat is
+/// shown as having lost its connection. The node pings every 5 s, so this is two missed pings.
+pub const QUIET_MS: u64 = 12_000;
+
+/// How long a hand may stand still before this peer asks the others for what it may have
+/// missed (`Resync`); doubled after each ask while nothing moves, up to [`RESYNC_MAX_MS`].
+pub const RESYNC_MS: u64 = 2_000;
+
+/// The longest wait between two resync requests while a hand stands still.
+pub const RESYNC_MAX_MS: u64 = 30_000;
+
+/// What one seat is awaited for, identifying the expectation: the hand, how far it had come,
+/// and the kind of message.
+type AwaitKey = (u32, usize, Awaiting);
+
+/// Liveness of the four seats, fed with time by the caller.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Presence {
+    /// The latest time the session was given.
+    pub(crate) now: u64,
+    /// When each seat was last heard from (`None`: not since this peer started).
+    heard: [Option<u64>; 4],
+    /// Since when the hand has waited on each seat, for what.
+    awaited: [Option<(AwaitKey, u64)>; 4],
+    /// The quiet seats last reported (for `Paused` / `Resumed`).
+    pub(crate) reported: Vec<u8>,
+    /// The hand's progress when it last moved, and when.
+    still: Option<(u32, usize, u64)>,
+    /// When to ask for a resync next, and the current interval.
+    next_resync: Option<(u64, u64)>,
+}
+
+impl Presence {
+    /// A sign of life from `seat` now.
+    pub(crate) fn heard(&mut self, seat: u8, now: u64) {
+        if let Some(h) = self.heard.get_mut(usize::from(seat)) {
+            *h = Some(h.map_or(now, |t| t.max(now)));
+        }
+    }
+
+    /// The clock moved: records what the hand waits for (a new expectation starts its own
+    /// clock) and gives seats never heard from since start-up a fresh start.
+    pub(crate) fn observe(&mut self, now: u64, hand_no: u32, hand: Option<&HandSession>) {
+        self.now = self.now.max(now);
+        for h in &mut self.heard {
+            h.get_or_insert(self.now);
+        }
+        let awaiting = hand.map(HandSession::awaiting).unwrap_or_default();
+        let progress = hand.map_or(0, HandSession::progress);
+        for s in 0..4u8 {
+            let kind = awaiting.iter().find(|(w, _)| *w == s).map(|(_, k)| *k);
+            let slot = &mut self.awaited[usize::from(s)];
+            match kind {
+                None => *slot = None,
+                Some(kind) => {
+                    let key = (hand_no, progress, kind);
+                    if slot.as_ref().is_none_or(|(k, _)| *k != key) {
+                        *slot = Some((key, self.now));
+                    }
+                }
+            }
+        }
+        match self.still {
+            Some((h, p, _)) if h == hand_no && p == progress => {}
+            _ => {
+                self.still = Some((hand_no, progress, self.now));
+                self.next_resync = None;
+            }
+        }
+    }
+
+    /// How long `seat` has given no reason to think it is there: the time since it was last
+    /// heard from, or since an automatic message of its became due, whichever is longer.
+    pub(crate) fn absence(&self, seat: u8) -> u64 {
+        let i = usize::from(seat);
+        let unheard = self.heard[i].map_or(0, |t| self.now.saturating_sub(t));
+        let overdue = match &self.awaited[i] {
+            Some(((_, _, kind), since)) if !kind.is_decision() => self.now.saturating_sub(*since),
+            _ => 0,
+        };
+        unheard.max(overdue)
+    }
+
+    /// Whether the hand waits on `seat` now.
+    pub(crate) fn awaited(&self, seat: u8) -> bool {
+        self.awaited[usize::from(seat)].is_some()
+    }
+
+    /// Whether to ask the others for what this peer may have missed now (the hand has stood
+    /// still while waiting on someone); schedules the next ask with a longer interval.
+    pub(crate) fn resync_due(&mut self) -> bool {
+        let waiting = self.awaited.iter().any(Option::is_some);
+        let Some((_, _, since)) = self.still else {
+            return false;
+        };
+        if !waiting {
+            return false;
+        }
+        let (at, every) = self
+            .next_resync
+            .unwrap_or((since.saturating_add(RESYNC_MS), RESYNC_MS));
+        if self.now < at {
+            self.next_resync = Some((at, every));
+            return false;
+        }
+        let every = (every * 2).min(RESYNC_MAX_MS);
+        self.next_resync = Some((self.now.saturating_add(every), every));
+        true
+    }
+}

@@ -1,0 +1,373 @@
+//! People at the table, on a simulated clock: a player who thinks for ten minutes over every
+//! move is never paused or voted out; a seat silent on the wire is; a silent seat's accusation
+//! removes nobody; a player who leaves is replaced at once, by their partner's client.
+//!
+//! The harness plays the node's part: it delivers every message, and every five simulated
+//! seconds each live peer "pings" the others (`heard`), as libp2p's ping does.
+
+#![expect(clippy::unwrap_used, reason = "test set-up")]
+
+use fairdeal_core::{HouseRules, Preset, Seat, SplitMix64};
+use fairdeal_crypto::{Identity, PublicKey};
+use fairdeal_net::hand::Event as HandEvent;
+use fairdeal_net::table::msg::{SeatInfo, TableMsg, timeout_digest};
+use fairdeal_net::table::{DEFAULT_GRACE_MS, Dest, Gone, TableEvent, TableSession};
+
+/// The person's seat (South, the host).
+const PERSON: usize = 0;
+
+fn card(i: u8, bot: bool) -> ([u8; 32], SeatInfo) {
+    let secret = [i + 61; 32];
+    (
+        secret,
+        SeatInfo {
+            key: Identity::from_secret(secret).public(),
+            name: format!("p{i}"),
+            bot,
+            addrs: Vec::new(),
+        },
+    )
+}
+
+/// A person in South (the host), computer players elsewhere.
+fn table(preset: Preset, target: i32) -> (Vec<TableSession>, Vec<[u8; 32]>) {
+    let house = HouseRules {
+        target: Some(target),
+        ..HouseRules::default()
+    };
+    let (s0, c0) = card(0, false);
+    let mut peers = vec![TableSession::host(
+        s0, [40; 32], c0, None, "people", preset, house,
+    )];
+    let mut secrets = vec![s0];
+    let host = peers[0].key();
+    for i in 1..4u8 {
+        let (s, c) = card(i, true);
+        let mut p = TableSession::joiner(s, [40 + i; 32], c, Some("greedy"));
+        p.join(host);
+        peers.push(p);
+        secrets.push(s);
+    }
+    (peers, secrets)
+}
+
+/// What the simulation does to the table, step by step.
+struct Sim {
+    peers: Vec<TableSession>,
+    keys: Vec<PublicKey>,
+    events: Vec<Vec<TableEvent>>,
+    now: u64,
+    /// Peers that are gone: they neither send nor receive nor ping.
+    dead: Vec<bool>,
+    /// Messages the table sent, per peer: timeouts voted.
+    votes: Vec<Vec<(u32, u8)>>,
+    rng: SplitMix64,
+}
+
+impl Sim {
+    fn new(peers: Vec<TableSession>) -> Self {
+        let keys = peers.iter().map(TableSession::key).collect();
+        Self {
+            peers,
+            keys,
+            events: vec![Vec::new(); 4],
+            now: 0,
+            dead: vec![false; 4],
+            votes: vec![Vec::new(); 4],
+            rng: SplitMix64::new(7),
+        }
+    }
+
+    /// Delivers everything until quiet; true if anything moved.
+    fn deliver(&mut self) -> bool {
+        let mut any = false;
+        loop {
+            let mut moved = false;
+            for i in 0..4 {
+                while let Some((dest, bytes)) = self.peers[i].poll_transmit() {
+                    if self.dead[i] {
+                        continue;
+                    }
+                    moved = true;
+                    if let Ok(TableMsg::Timeout { hand_no, seat, .. }) = TableMsg::decode(&bytes) {
+                        self.votes[i].push((hand_no, seat));
+                    }
+                    let targets: Vec<usize> = match dest {
+                        Dest::Peer(k) => {
+                            self.keys.iter().position(|x| *x == k).into_iter().collect()
+                        }
+                        Dest::Seats => (0..4).filter(|&j| j != i).collect(),
+                    };
+                    for j in targets {
+                        if !self.dead[j] {
+                            let _ = self.peers[j].handle_message(self.keys[i], &bytes);
+                        }
+                    }
+                }
+                while let Some(e) = self.peers[i].poll_event() {
+                    self.events[i].push(e);
+                }
+            }
+            if !moved {
+                return any;
+            }
+            any = true;
+        }
+    }
+
+    /// Advances the clock by `ms`: pings between live peers, then every live peer's timers.
+    fn tick(&mut self, ms: u64) {
+        self.now += ms;
+        for i in 0..4 {
+            for j in 0..4 {
+                if i != j && !self.dead[i] && !self.dead[j] {
+                    let k = self.keys[j];
+                    self.peers[i].heard(k, self.now);
+                }
+            }
+        }
+        for i in 0..4 {
+            if !self.dead[i] {
+                self.peers[i].handle_timeout(self.now);
+            }
+        }
+    }
+
+    /// Plays until `done`, the person taking `think_ms` over every move; bounded by `limit_ms`
+    /// of simulated time.
+    fn run(&mut self, think_ms: u64, limit_ms: u64, done: &dyn Fn(&Self) -> bool) {
+        let mut turn_since: Option<u64> = None;
+        while self.now < limit_ms && !done(self) {
+            self.deliver();
+            let person = &mut self.peers[PERSON];
+            let mine = !self.dead[PERSON] && person.hand().is_some_and(|h| h.my_turn());
+            if mine {
+                let since = *turn_since.get_or_insert(self.now);
+                if self.now >= since + think_ms {
+                    let mv = person
+                        .view()
+                        .unwrap()
+                        .random_legal_move(&mut self.rng)
+                        .unwrap();
+                    person.submit(mv).unwrap();
+                    turn_since = None;
+                    continue;
+                }
+            } else {
+                turn_since = None;
+            }
+            self.tick(5_000);
+        }
+    }
+
+    fn completed(&self, i: usize) -> usize {
+        self.events[i]
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    TableEvent::Hand {
+                        event: HandEvent::Complete(_),
+                        ..
+                    }
+                )
+            })
+            .count()
+    }
+
+    fn voided(&self, i: usize) -> Vec<(Seat, Gone)> {
+        self.events[i]
+            .iter()
+            .filter_map(|e| match e {
+                TableEvent::HandVoided { seat, why, .. } => Some((*seat, *why)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn paused(&self, i: usize) -> bool {
+        self.events[i]
+            .iter()
+            .any(|e| matches!(e, TableEvent::Paused(_)))
+    }
+}
+
+/// Sabotage caught: presence measured by the turn (the old "waiting since" per set of awaited
+/// seats) or by a deadline on decisions votes the thinker out within the first long turn.
+#[test]
+fn a_player_who_thinks_ten_minutes_over_every_move_is_never_paused_or_voted_out() {
+    let (peers, _) = table(Preset::Samba, 100);
+    let mut sim = Sim::new(peers);
+    let ten_minutes = 600_000;
+    sim.run(ten_minutes, 400 * ten_minutes, &|s| s.completed(1) >= 1);
+    assert!(sim.completed(1) >= 1, "the hand did not finish");
+    assert!(
+        sim.now > 5 * ten_minutes,
+        "the person made several ten-minute moves"
+    );
+    for i in 0..4 {
+        assert!(!sim.paused(i), "peer {i} paused the table for a thinker");
+        assert!(sim.voided(i).is_empty(), "peer {i} voided a hand");
+        assert!(sim.votes[i].is_empty(), "peer {i} voted someone out");
+    }
+}
+
+/// Sabotage caught: a table that never votes (no presence clock) leaves the others waiting
+/// for ever; one that ignores the grace period votes too early.
+#[test]
+fn a_seat_silent_on_the_wire_is_voted_out_after_the_grace_period_and_its_partner_runs_it() {
+    let (peers, _) = table(Preset::Samba, 100);
+    let mut sim = Sim::new(peers);
+    // Let the game start and the deal complete, then East's machine goes away.
+    sim.run(0, 60_000, &|s| s.peers[1].view().is_some());
+    assert!(sim.peers[1].view().is_some(), "the hand was dealt");
+    sim.dead[3] = true;
+    let gone_at = sim.now;
+    sim.run(1_000, gone_at + 10 * DEFAULT_GRACE_MS, &|s| {
+        !s.voided(0).is_empty()
+    });
+    for i in 0..3 {
+        assert_eq!(sim.voided(i), vec![(Seat::E, Gone::Silent)], "peer {i}");
+    }
+    assert!(
+        sim.now >= gone_at + DEFAULT_GRACE_MS,
+        "voted out before the grace period ran out"
+    );
+    // East's partner, West, runs the computer player that takes the seat, and says so.
+    assert_eq!(sim.peers[1].proxy_seat(), Some(Seat::E));
+    for i in 0..3 {
+        assert!(sim.events[i].iter().any(|e| matches!(
+            e,
+            TableEvent::SeatTaken {
+                seat: Seat::E,
+                runner: Seat::W
+            }
+        )));
+    }
+    // The table goes on: the redealt hand finishes.
+    sim.run(0, sim.now + 100 * DEFAULT_GRACE_MS, &|s| {
+        s.completed(0) >= 1
+    });
+    assert!(sim.completed(0) >= 1, "the redealt hand did not finish");
+}
+
+/// Sabotage caught: echoing the votes of a seat one waits on (the old rule) lets a silent
+/// seat remove an honest one.
+#[test]
+fn a_silent_seats_vote_against_an_honest_thinker_removes_nobody() {
+    let (peers, secrets) = table(Preset::Samba, 100);
+    let mut sim = Sim::new(peers);
+    sim.run(0, 60_000, &|s| {
+        s.peers[0].hand().is_some_and(|h| h.my_turn())
+    });
+    assert!(
+        sim.peers[0].hand().is_some_and(|h| h.my_turn()),
+        "South's turn"
+    );
+    // East accuses South (who is thinking), then goes silent.
+    let hand_no = sim.peers[1].hand_no();
+    let sid = sim.peers[1].config().unwrap().sid();
+    let sig = Identity::from_secret(secrets[3]).sign(&timeout_digest(&sid, hand_no, 0));
+    let accusation = TableMsg::Timeout {
+        hand_no,
+        seat: 0,
+        sig,
+    }
+    .encode();
+    for j in 0..3 {
+        sim.peers[j]
+            .handle_message(sim.keys[3], &accusation)
+            .unwrap();
+    }
+    sim.dead[3] = true;
+    // South thinks for three grace periods.
+    sim.run(
+        3 * DEFAULT_GRACE_MS,
+        sim.now + 40 * DEFAULT_GRACE_MS,
+        &|s| !s.voided(0).is_empty(),
+    );
+    for i in 0..3 {
+        assert!(
+            !sim.votes[i].iter().any(|(_, seat)| *seat == 0),
+            "peer {i} voted South out"
+        );
+        assert_eq!(sim.voided(i), vec![(Seat::E, Gone::Silent)], "peer {i}");
+    }
+}
+
+/// Sabotage caught: a `Quit` that only pauses the table (waiting out the grace period) or
+/// that nobody else applies.
+#[test]
+fn a_player_who_leaves_is_replaced_at_once_by_the_partners_client() {
+    let (peers, _) = table(Preset::Canasta, 100);
+    let mut sim = Sim::new(peers);
+    sim.run(0, 60_000, &|s| s.peers[2].view().is_some());
+    let t0 = sim.now;
+    sim.peers[2].quit().unwrap();
+    sim.deliver();
+    assert!(sim.peers[2].has_left());
+    for i in [0, 1, 3] {
+        assert_eq!(sim.voided(i), vec![(Seat::N, Gone::Left)], "peer {i}");
+    }
+    assert_eq!(sim.now, t0, "no waiting");
+    assert_eq!(sim.peers[0].proxy_seat(), Some(Seat::N), "South runs North");
+    sim.dead[2] = true;
+    sim.run(0, sim.now + 100 * DEFAULT_GRACE_MS, &|s| {
+        s.completed(0) >= 1
+    });
+    assert!(sim.completed(0) >= 1);
+}
+
+/// Sabotage caught: a thinking time that is ignored (computer players move at once) or that
+/// never ends.
+#[test]
+fn computer_players_wait_their_thinking_time_before_each_move() {
+    let (mut peers, _) = table(Preset::Samba, 100);
+    for p in &mut peers[1..] {
+        p.set_think_ms(700);
+    }
+    let mut sim = Sim::new(peers);
+    sim.run(0, 60_000, &|s| s.peers[0].view().is_some());
+    // South plays its turn through; West (next) must not answer before 700 ms have passed.
+    let mut guard = 0;
+    while sim.peers[0].hand().is_some_and(|h| !h.my_turn()) && guard < 100 {
+        sim.tick(1_000);
+        sim.deliver();
+        guard += 1;
+    }
+    while sim.peers[0].hand().is_some_and(|h| h.my_turn()) {
+        let mv = sim.peers[0]
+            .view()
+            .unwrap()
+            .random_legal_move(&mut sim.rng)
+            .unwrap();
+        sim.peers[0].submit(mv).unwrap();
+        sim.deliver();
+    }
+    let moved = |s: &Sim| {
+        s.events[0]
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    TableEvent::Hand {
+                        event: HandEvent::Moved { seat: Seat::W, .. },
+                        ..
+                    }
+                )
+            })
+            .count()
+    };
+    let before = moved(&sim);
+    assert_eq!(
+        sim.peers[1].poll_timeout(),
+        Some(sim.now + 700),
+        "West thinks until then"
+    );
+    sim.tick(0);
+    sim.deliver();
+    assert_eq!(moved(&sim), before, "West moved without thinking");
+    sim.tick(700);
+    sim.deliver();
+    assert!(moved(&sim) > before, "West never moved");
+}
