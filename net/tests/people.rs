@@ -61,6 +61,8 @@ struct Sim {
     dead: Vec<bool>,
     /// Messages the table sent, per peer: timeouts voted.
     votes: Vec<Vec<(u32, u8)>>,
+    /// A peer that withholds the messages `f` picks, and is gone once it has withheld one.
+    mute: Option<(usize, fn(&[u8]) -> bool)>,
     rng: SplitMix64,
 }
 
@@ -74,6 +76,7 @@ impl Sim {
             now: 0,
             dead: vec![false; 4],
             votes: vec![Vec::new(); 4],
+            mute: None,
             rng: SplitMix64::new(7),
         }
     }
@@ -85,6 +88,12 @@ impl Sim {
             let mut moved = false;
             for i in 0..4 {
                 while let Some((dest, bytes)) = self.peers[i].poll_transmit() {
+                    if let Some((m, f)) = self.mute
+                        && m == i
+                        && f(&bytes)
+                    {
+                        self.dead[i] = true;
+                    }
                     if self.dead[i] {
                         continue;
                     }
@@ -370,4 +379,166 @@ fn computer_players_wait_their_thinking_time_before_each_move() {
     sim.tick(700);
     sim.deliver();
     assert!(moved(&sim) > before, "West never moved");
+}
+
+/// Whether `bytes` (a table message) carry a seat's seed reveal.
+fn is_reveal(bytes: &[u8]) -> bool {
+    use fairdeal_crypto::{Body, Envelope, SignedEnvelope, encoding};
+    let Ok(TableMsg::Hand { bytes }) = TableMsg::decode(bytes) else {
+        return false;
+    };
+    SignedEnvelope::from_wire(&bytes)
+        .ok()
+        .and_then(|s| encoding::decode::<Envelope>(&s.bytes).ok())
+        .and_then(|e| Body::decode(&e.body).ok())
+        .is_some_and(|b| matches!(b, Body::HandReveal { .. }))
+}
+
+/// The first hand's scores when everyone plays it through (same seeds, same moves).
+fn honest_first_hand(preset: Preset) -> [i32; 2] {
+    let (peers, _) = table(preset, 100_000);
+    let mut sim = Sim::new(peers);
+    sim.run(0, 100 * DEFAULT_GRACE_MS, &|s| s.completed(1) >= 1);
+    sim.events[1]
+        .iter()
+        .find_map(|e| match e {
+            TableEvent::Hand {
+                event: HandEvent::Complete(r),
+                ..
+            } => Some(r.scores),
+            _ => None,
+        })
+        .unwrap()
+}
+
+/// Sabotage caught: a withheld seed that only voids the hand (the silent team escapes it), or
+/// a forfeit rule that lets the silent team do better, or the other team worse, than the true
+/// count.
+#[test]
+fn a_seat_that_withholds_its_seed_forfeits_the_hand_under_the_rule() {
+    for preset in [Preset::Samba, Preset::DutchSamba, Preset::Canasta] {
+        let truth = honest_first_hand(preset);
+        let (peers, _) = table(preset, 100_000);
+        let mut sim = Sim::new(peers);
+        // East sends everything but its seed, then is gone for good.
+        sim.mute = Some((3, is_reveal));
+        sim.run(0, 100 * DEFAULT_GRACE_MS, &|s| {
+            s.events[0]
+                .iter()
+                .any(|e| matches!(e, TableEvent::HandForfeited { .. }))
+        });
+        let mut seen = Vec::new();
+        for i in 0..3 {
+            let f = sim.events[i].iter().find_map(|e| match e {
+                TableEvent::HandForfeited {
+                    hand_no: 1,
+                    seat: Seat::E,
+                    scores,
+                    breakdown: Some(_),
+                } => Some(*scores),
+                _ => None,
+            });
+            seen.push(f.unwrap_or_else(|| panic!("{preset:?}: peer {i} saw no forfeit")));
+            assert_eq!(sim.peers[i].totals(), seen[i], "{preset:?}: counted");
+        }
+        assert!(seen.iter().all(|s| *s == seen[0]), "{preset:?}: {seen:?}");
+        // East plays for team B (index 1).
+        assert!(
+            seen[0][1] <= truth[1],
+            "{preset:?}: silent team {seen:?} vs {truth:?}"
+        );
+        assert!(
+            seen[0][0] >= truth[0],
+            "{preset:?}: other team {seen:?} vs {truth:?}"
+        );
+        assert!(
+            sim.voided(0).is_empty(),
+            "{preset:?}: a forfeit, not a void"
+        );
+    }
+}
+
+/// Sabotage caught: an audit that does not replay a replacement's decisions lets its runner
+/// play it as it likes; one that blames the seat itself blames nobody who can be replaced.
+#[test]
+fn a_runner_that_steers_the_computer_player_is_named_at_the_audit() {
+    let (peers, _) = table(Preset::Samba, 100_000);
+    let mut sim = Sim::new(peers);
+    sim.run(0, 60_000, &|s| s.peers[1].view().is_some());
+    sim.peers[2].quit().unwrap();
+    sim.deliver();
+    sim.dead[2] = true;
+    // South runs North (its partner) and steers it.
+    assert_eq!(sim.peers[0].proxy_seat(), Some(Seat::N));
+    sim.peers[0].cheat_steer_proxy();
+    sim.run(0, 100 * DEFAULT_GRACE_MS, &|s| {
+        s.events[1].iter().any(|e| {
+            matches!(
+                e,
+                TableEvent::Hand {
+                    event: HandEvent::Fault(_),
+                    ..
+                }
+            )
+        })
+    });
+    for i in [1, 3] {
+        let blames: Vec<_> = sim.events[i]
+            .iter()
+            .filter_map(|e| match e {
+                TableEvent::Hand {
+                    event: HandEvent::Fault(b),
+                    ..
+                } => Some((b.offender, b.fault)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            blames,
+            vec![(Some(0), fairdeal_crypto::Fault::Steered)],
+            "peer {i}"
+        );
+        assert!(
+            sim.voided(i).contains(&(Seat::S, Gone::Cheated)),
+            "peer {i}: South is out"
+        );
+    }
+}
+
+/// Sabotage caught: a returning player who is never told, or who gets the seat back in the
+/// middle of a hand (the hand cannot go on), or never.
+#[test]
+fn a_player_who_comes_back_gets_the_seat_back_at_the_next_hand() {
+    let (peers, _) = table(Preset::Canasta, 100_000);
+    let mut sim = Sim::new(peers);
+    sim.run(0, 60_000, &|s| s.peers[1].view().is_some());
+    sim.peers[3].quit().unwrap();
+    sim.deliver();
+    sim.dead[3] = true;
+    let held_hand = sim.peers[0].hand_no();
+    // East comes back (the same session: its client resumed from its log).
+    sim.dead[3] = false;
+    sim.tick(5_000);
+    sim.deliver();
+    assert!(
+        sim.events[3]
+            .iter()
+            .any(|e| matches!(e, TableEvent::SeatHeld { seat: Seat::E })),
+        "East is told its seat is held"
+    );
+    assert!(sim.peers[3].hand().is_none(), "not in the middle of a hand");
+    sim.run(0, 200 * DEFAULT_GRACE_MS, &|s| s.peers[3].hand().is_some());
+    assert!(sim.peers[3].hand().is_some(), "East plays again");
+    let back_at = sim.peers[3].hand_no();
+    assert_eq!(back_at, held_hand + 1, "from the next hand");
+    for i in 0..4 {
+        assert_eq!(sim.peers[i].hand_no(), back_at, "peer {i}");
+        assert_eq!(sim.peers[i].runners()[3], None, "peer {i}");
+    }
+    sim.run(0, sim.now + 200 * DEFAULT_GRACE_MS, &|s| {
+        s.completed(3) >= 1
+    });
+    assert!(sim.completed(3) >= 1, "the hand with East back finishes");
+    let totals: Vec<_> = sim.peers.iter().map(TableSession::totals).collect();
+    assert!(totals.iter().all(|t| *t == totals[0]), "{totals:?}");
 }

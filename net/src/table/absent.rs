@@ -63,6 +63,15 @@ impl TableSession {
             .map(|p| Seat::from_index(usize::from(p.seat)))
     }
 
+    /// Test knob (feature `cheats`): the computer player this peer runs for a seat taken over
+    /// plays at random instead of by its announced strategy (a runner steering it).
+    #[cfg(feature = "cheats")]
+    pub fn cheat_steer_proxy(&mut self) {
+        if let Some(p) = &mut self.proxy {
+            p.bot = Box::new(fairdeal_core::strategy::Random);
+        }
+    }
+
     /// Who runs the computer player in each seat that was taken over (by seat).
     pub fn runners(&self) -> [Option<Seat>; 4] {
         self.runners
