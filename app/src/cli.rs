@@ -97,6 +97,10 @@ pub enum Command {
         /// computer player takes the seat.
         #[arg(long = "grace-secs", default_value_t = 60)]
         grace_secs: u64,
+        /// The move clock: seconds a player has for a turn before their own client plays a
+        /// computer move for them (0: no clock).
+        #[arg(long = "move-clock", default_value_t = 0)]
+        move_clock: u64,
         /// Milliseconds this seat's computer player waits before each of its moves, so that
         /// people at the table can follow (0: at once).
         #[arg(long = "think-ms", default_value_t = 0)]
@@ -299,6 +303,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             trace,
             grace_secs,
             think_ms,
+            move_clock,
         }) => {
             check_bot(bot.as_deref())?;
             let args = crate::peer::HostArgs {
@@ -312,6 +317,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 name,
                 grace_secs,
                 think_ms,
+                move_clock_secs: move_clock,
             };
             let outcome = runtime()?.block_on(crate::peer::host(args, trace))?;
             println!("{}", crate::peer::game_over_line(&outcome));
@@ -340,6 +346,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 hold: false,
                 want: None,
                 think_ms,
+                move_clock_ms: 0,
             };
             let outcome = runtime()?.block_on(crate::peer::run_node_traced(opts, false, trace))?;
             println!("{}", crate::peer::game_over_line(&outcome));

@@ -9,4 +9,5 @@ pub mod cli;
 pub mod gui;
 pub mod peer;
 pub mod selfplay;
+pub mod table_words;
 pub mod terminal;

@@ -100,7 +100,9 @@ async fn run_node_with(
                             _ => None,
                         };
                         if let Some(line) = line {
+                            // Flushed line by line: tests read the trace while the game runs.
                             let _ = writeln!(t, "{line}");
+                            let _ = t.flush();
                         }
                     }
                     match ev {
@@ -123,8 +125,19 @@ async fn run_node_with(
                         NodeEvent::Waiting(seats) if !seats.is_empty() && !quiet => {
                             tracing::info!(player = %label, waiting = ?seats, "waiting for");
                         }
+                        NodeEvent::Table(ref t @ (TableEvent::HandVoided { .. }
+                        | TableEvent::HandForfeited { .. }
+                        | TableEvent::SeatTaken { .. }
+                        | TableEvent::SeatHeld { .. }
+                        | TableEvent::SeatBack { .. })) => {
+                            println!("{}", crate::table_words::table_line(t));
+                            let _ = std::io::stdout().flush();
+                        }
                         NodeEvent::Refused(why) => println!("refused: {why}"),
-                        NodeEvent::Status(s) => tracing::info!(player = %label, "{s}"),
+                        NodeEvent::Status(s) if !quiet => {
+                            println!("{s}");
+                            let _ = std::io::stdout().flush();
+                        }
                         NodeEvent::YourTurn(view) => {
                             println!("\n{}", crate::terminal::render(&view));
                             moves = view.legal_moves();
@@ -208,6 +221,8 @@ pub struct HostArgs {
     pub grace_secs: u64,
     /// How long the seat's computer player waits before each move (ms).
     pub think_ms: u64,
+    /// The move clock, seconds a turn (0: none).
+    pub move_clock_secs: u64,
 }
 
 /// `fairdeal host`.
@@ -235,6 +250,7 @@ pub async fn host(a: HostArgs, trace: Option<PathBuf>) -> Result<Outcome> {
         hold: false,
         want: None,
         think_ms: a.think_ms,
+        move_clock_ms: a.move_clock_secs * 1000,
     };
     run_node_traced(opts, false, trace).await
 }
@@ -279,6 +295,7 @@ pub async fn play_local(
         hold: false,
         want: None,
         think_ms: 0,
+        move_clock_ms: 0,
     };
     // A person plays South at the terminal unless four computer players were asked for; the
     // computer players then pause before each move so that the person can follow.
@@ -308,6 +325,7 @@ pub async fn play_local(
             hold: false,
             want: None,
             think_ms,
+            move_clock_ms: 0,
         };
         joiners.push(tokio::spawn(run_node(opts, true)));
     }

@@ -23,6 +23,41 @@ fn dir(name: &str) -> PathBuf {
 
 /// Starts the host and returns it with its address.
 fn host(data: &Path, target: &str) -> (Child, String) {
+    host_with(data, target, &[])
+}
+
+/// The host's output so far (all of it, once the host has ended: waits up to 5 s for it).
+fn host_output() -> String {
+    let out = HOST_OUT.with(|h| h.borrow().clone()).unwrap();
+    let start = Instant::now();
+    while !out.closed.load(std::sync::atomic::Ordering::SeqCst)
+        && start.elapsed() < Duration::from_secs(5)
+    {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    out.text.lock().unwrap().clone()
+}
+
+/// The host's output so far, without waiting.
+fn host_output_now() -> String {
+    let out = HOST_OUT.with(|h| h.borrow().clone()).unwrap();
+    out.text.lock().unwrap().clone()
+}
+
+/// Waits until `trace` (a peer's `--trace` file) has a line starting with `prefix`.
+fn wait_trace(trace: &Path, prefix: &str) -> String {
+    let start = Instant::now();
+    loop {
+        let t = std::fs::read_to_string(trace).unwrap_or_default();
+        if t.lines().any(|l| l.starts_with(prefix)) || start.elapsed() > Duration::from_secs(120) {
+            return t;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Starts the host with extra arguments.
+fn host_with(data: &Path, target: &str, extra: &[&str]) -> (Child, String) {
     let mut child = bin()
         .args([
             "host",
@@ -38,6 +73,7 @@ fn host(data: &Path, target: &str) -> (Child, String) {
         ])
         .args(["--listen", "/ip4/127.0.0.1/tcp/0", "--data-dir"])
         .arg(data)
+        .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -55,24 +91,36 @@ fn host(data: &Path, target: &str) -> (Child, String) {
         }
     };
     // Keep reading the host's output so it never blocks on a full pipe.
-    let (tx, rx) = std::sync::mpsc::channel();
+    let so_far = std::sync::Arc::new(Output::default());
+    let sink = so_far.clone();
     std::thread::spawn(move || {
-        let mut rest = String::new();
         for l in out.lines().map_while(Result::ok) {
-            rest.push_str(&l);
-            rest.push('\n');
+            let mut s = sink.text.lock().unwrap();
+            s.push_str(&l);
+            s.push('\n');
         }
-        let _ = tx.send(rest);
+        sink.closed.store(true, std::sync::atomic::Ordering::SeqCst);
     });
-    HOST_OUT.with(|h| *h.borrow_mut() = Some(rx));
+    HOST_OUT.with(|h| *h.borrow_mut() = Some(so_far));
     (child, address)
 }
 
+/// What a process printed so far, and whether its output has ended.
+#[derive(Default)]
+struct Output {
+    text: std::sync::Mutex<String>,
+    closed: std::sync::atomic::AtomicBool,
+}
+
 thread_local! {
-    static HOST_OUT: std::cell::RefCell<Option<std::sync::mpsc::Receiver<String>>> = const { std::cell::RefCell::new(None) };
+    static HOST_OUT: std::cell::RefCell<Option<std::sync::Arc<Output>>> = const { std::cell::RefCell::new(None) };
 }
 
 fn join(data: &Path, address: &str) -> Child {
+    join_with(data, address, &[])
+}
+
+fn join_with(data: &Path, address: &str, extra: &[String]) -> Child {
     bin()
         .args([
             "join",
@@ -85,7 +133,8 @@ fn join(data: &Path, address: &str) -> Child {
             "--data-dir",
         ])
         .arg(data)
-        .stdout(Stdio::piped())
+        .args(extra)
+        .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap()
@@ -115,12 +164,6 @@ fn verify(data: &Path) -> (bool, String) {
     )
 }
 
-fn records(data: &Path) -> usize {
-    std::fs::metadata(data.join("GAME.fdlog"))
-        .map(|m| m.len() as usize)
-        .unwrap_or(0)
-}
-
 #[test]
 fn four_processes_play_a_game_and_every_log_verifies() {
     let d = dir("game");
@@ -134,11 +177,7 @@ fn four_processes_play_a_game_and_every_log_verifies() {
     for j in &mut joins {
         assert!(wait(j, Duration::from_secs(60)), "a joiner did not finish");
     }
-    let host_out = HOST_OUT
-        .with(|h| h.borrow_mut().take())
-        .unwrap()
-        .recv()
-        .unwrap();
+    let host_out = host_output();
     assert!(
         host_out.lines().any(|l| l.starts_with("game over:")),
         "{host_out}"
@@ -162,20 +201,46 @@ fn four_processes_play_a_game_and_every_log_verifies() {
     assert!(text.lines().last().unwrap().starts_with("FAULT:"), "{text}");
 }
 
+/// Sabotage caught: a restart that does not rebuild from the log (the hand would be voided and
+/// the seat replaced, which the host's output would say), or a log that does not verify
+/// afterwards. The kill is made while the trace shows the peer in the middle of hand 1.
 #[test]
 fn a_peer_killed_mid_hand_restarts_from_its_log_and_the_game_finishes() {
     let d = dir("kill");
     let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
     let (mut h, address) = host(&seats[0], "1000");
-    let mut joins: Vec<Child> = seats[1..].iter().map(|s| join(s, &address)).collect();
-    // Wait until the hand is well under way at seat 2, then kill it hard.
+    let mut joins: Vec<Child> = seats[1..]
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            if i == 1 {
+                join_with(
+                    s,
+                    &address,
+                    &["--trace".into(), d.join("trace").display().to_string()],
+                )
+            } else {
+                join(s, &address)
+            }
+        })
+        .collect();
+    // Wait until North has made moves in hand 1, then kill it hard.
+    let trace = d.join("trace");
+    let mid_hand = |t: &str| t.lines().any(|l| l.starts_with("moved 1 3 "));
     let start = Instant::now();
-    while records(&seats[2]) < 60_000 && start.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(20));
+    while !mid_hand(&std::fs::read_to_string(&trace).unwrap_or_default())
+        && start.elapsed() < Duration::from_secs(120)
+    {
+        std::thread::sleep(Duration::from_millis(5));
     }
     joins[1].kill().unwrap();
     let _ = joins[1].wait();
-    std::thread::sleep(Duration::from_millis(500));
+    let at_kill = std::fs::read_to_string(&trace).unwrap();
+    assert!(mid_hand(&at_kill), "North never got into hand 1: {at_kill}");
+    assert!(
+        !at_kill.lines().any(|l| l.starts_with("started 2 ")),
+        "killed after hand 1: {at_kill}"
+    );
     joins[1] = join(&seats[2], &address);
     assert!(
         wait(&mut h, Duration::from_secs(240)),
@@ -184,21 +249,46 @@ fn a_peer_killed_mid_hand_restarts_from_its_log_and_the_game_finishes() {
     for j in &mut joins {
         assert!(wait(j, Duration::from_secs(60)), "a joiner did not finish");
     }
+    let host_out = host_output();
+    assert!(
+        !host_out.contains(" void: "),
+        "the restarted peer was replaced instead: {host_out}"
+    );
     for s in &seats {
         let (ok, text) = verify(s);
         assert!(ok, "{}: {text}", s.display());
     }
 }
 
+/// Sabotage caught: a table that waits for ever for a seat gone for good, or finishes without
+/// voiding and replacing it (the host's output says both, in words).
 #[test]
 fn a_peer_gone_for_good_is_replaced_by_a_computer_player_and_the_game_finishes() {
     let d = dir("gone");
     let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
-    let (mut h, address) = host(&seats[0], "1000");
-    let mut joins: Vec<Child> = seats[1..].iter().map(|s| join(s, &address)).collect();
+    let (mut h, address) = host_with(&seats[0], "1000", &["--grace-secs", "3"]);
+    let trace = d.join("trace");
+    let mut joins: Vec<Child> = vec![
+        join_with(&seats[1], &address, &["--grace-secs".into(), "3".into()]),
+        join_with(&seats[2], &address, &["--grace-secs".into(), "3".into()]),
+        join_with(
+            &seats[3],
+            &address,
+            &[
+                "--grace-secs".into(),
+                "3".into(),
+                "--trace".into(),
+                trace.display().to_string(),
+            ],
+        ),
+    ];
     let start = Instant::now();
-    while records(&seats[3]) < 60_000 && start.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(20));
+    while !std::fs::read_to_string(&trace)
+        .unwrap_or_default()
+        .contains("moved 1 3 ")
+        && start.elapsed() < Duration::from_secs(120)
+    {
+        std::thread::sleep(Duration::from_millis(5));
     }
     // East leaves and never comes back.
     joins[2].kill().unwrap();
@@ -210,7 +300,142 @@ fn a_peer_gone_for_good_is_replaced_by_a_computer_player_and_the_game_finishes()
     for j in &mut joins[..2] {
         assert!(wait(j, Duration::from_secs(60)), "a joiner did not finish");
     }
+    let host_out = host_output();
+    assert!(
+        host_out.contains("void: East stayed away past the grace period"),
+        "{host_out}"
+    );
+    assert!(
+        host_out.contains("East is now played by a computer player run by West's client"),
+        "{host_out}"
+    );
     for s in &seats[..3] {
+        let (ok, text) = verify(s);
+        assert!(ok, "{}: {text}", s.display());
+    }
+}
+
+fn strs(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| (*s).to_owned()).collect()
+}
+
+/// Sabotage caught: presence measured by the turn (a seat slower than the grace period is
+/// voted out and its hand voided, which the host's output would say).
+#[test]
+fn a_seat_thinking_longer_than_the_grace_period_finishes_the_game_with_no_void_hand() {
+    let d = dir("think");
+    let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
+    let (mut h, address) = host_with(&seats[0], "50", &["--grace-secs", "3"]);
+    let mut joins = vec![
+        join_with(
+            &seats[1],
+            &address,
+            &strs(&["--grace-secs", "3", "--think-ms", "3500"]),
+        ),
+        join_with(&seats[2], &address, &strs(&["--grace-secs", "3"])),
+        join_with(&seats[3], &address, &strs(&["--grace-secs", "3"])),
+    ];
+    assert!(
+        wait(&mut h, Duration::from_secs(400)),
+        "host did not finish"
+    );
+    for j in &mut joins {
+        assert!(wait(j, Duration::from_secs(60)), "a joiner did not finish");
+    }
+    let out = host_output();
+    assert!(out.lines().any(|l| l.starts_with("game over:")), "{out}");
+    assert!(!out.contains(" void: "), "{out}");
+    for s in &seats {
+        let (ok, text) = verify(s);
+        assert!(ok, "{}: {text}", s.display());
+    }
+}
+
+/// Sabotage caught: a stopped peer that is never replaced (the table waits for ever), or that
+/// never gets its seat back, or whose log does not verify after it came back.
+#[test]
+fn a_peer_stopped_past_the_grace_period_is_replaced_and_takes_its_seat_back() {
+    let d = dir("stop");
+    let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
+    let (mut h, address) = host_with(&seats[0], "3000", &["--grace-secs", "3"]);
+    let trace = d.join("trace");
+    let mut joins = vec![
+        join_with(&seats[1], &address, &strs(&["--grace-secs", "3"])),
+        join_with(&seats[2], &address, &strs(&["--grace-secs", "3"])),
+        join_with(
+            &seats[3],
+            &address,
+            &strs(&["--grace-secs", "3", "--trace", &trace.display().to_string()]),
+        ),
+    ];
+    let t = wait_trace(&trace, "moved 1 3 ");
+    assert!(t.contains("moved 1 3 "), "East never played: {t}");
+    let east = joins[2].id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-STOP", &east])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let start = Instant::now();
+    while !host_output_now().contains("East is now played by a computer player")
+        && start.elapsed() < Duration::from_secs(120)
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        Command::new("kill")
+            .args(["-CONT", &east])
+            .status()
+            .unwrap()
+            .success()
+    );
+    assert!(
+        wait(&mut h, Duration::from_secs(400)),
+        "host did not finish"
+    );
+    for j in &mut joins {
+        assert!(wait(j, Duration::from_secs(60)), "a joiner did not finish");
+    }
+    let out = host_output();
+    assert!(
+        out.contains("void: East stayed away past the grace period"),
+        "{out}"
+    );
+    assert!(out.contains("East is back at the table"), "{out}");
+    for s in &seats {
+        let (ok, text) = verify(s);
+        assert!(ok, "{}: {text}", s.display());
+    }
+}
+
+/// Sabotage caught: no resync (a lost request leaves a hand standing for ever).
+#[test]
+fn a_peer_that_loses_a_tenth_of_its_requests_still_finishes() {
+    let d = dir("lossy");
+    let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
+    let (mut h, address) = host(&seats[0], "1000");
+    let mut c = bin();
+    c.env("FAIRDEAL_DROP_OUT_PERCENT", "10")
+        .args(["join", "--address", &address, "--bot", "greedy"])
+        .args(["--listen", "/ip4/127.0.0.1/tcp/0", "--data-dir"])
+        .arg(&seats[1])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let mut joins = vec![
+        c.spawn().unwrap(),
+        join(&seats[2], &address),
+        join(&seats[3], &address),
+    ];
+    assert!(
+        wait(&mut h, Duration::from_secs(400)),
+        "host did not finish"
+    );
+    for j in &mut joins {
+        assert!(wait(j, Duration::from_secs(60)), "a joiner did not finish");
+    }
+    for s in &seats {
         let (ok, text) = verify(s);
         assert!(ok, "{}: {text}", s.display());
     }

@@ -46,6 +46,9 @@ pub struct Meta {
     /// Joiner: the seat asked for.
     #[serde(default)]
     pub want: Option<u8>,
+    /// Host: the move clock (ms a turn; 0: none).
+    #[serde(default)]
+    pub move_clock_ms: u64,
 }
 
 /// One record.

@@ -56,6 +56,7 @@ fn held_table(wants: [Option<u8>; 3]) -> (Vec<TableSession>, Vec<Record>) {
         host: None,
         hold: true,
         want: None,
+        move_clock_ms: 0,
     }))];
     let key = host.key();
     let mut peers = vec![host];

@@ -23,6 +23,7 @@ fn options(dir: &std::path::Path, role: Role, bot: Option<&str>, name: &str) -> 
         hold: false,
         want: None,
         think_ms: 0,
+        move_clock_ms: 0,
     }
 }
 

@@ -51,6 +51,9 @@ fn table(preset: Preset, target: i32) -> (Vec<TableSession>, Vec<[u8; 32]>) {
     (peers, secrets)
 }
 
+/// Which messages a muted peer withholds.
+type Picks = fn(&[u8]) -> bool;
+
 /// What the simulation does to the table, step by step.
 struct Sim {
     peers: Vec<TableSession>,
@@ -62,7 +65,7 @@ struct Sim {
     /// Messages the table sent, per peer: timeouts voted.
     votes: Vec<Vec<(u32, u8)>>,
     /// A peer that withholds the messages `f` picks, and is gone once it has withheld one.
-    mute: Option<(usize, fn(&[u8]) -> bool)>,
+    mute: Option<(usize, Picks)>,
     rng: SplitMix64,
 }
 
@@ -541,4 +544,51 @@ fn a_player_who_comes_back_gets_the_seat_back_at_the_next_hand() {
     assert!(sim.completed(3) >= 1, "the hand with East back finishes");
     let totals: Vec<_> = sim.peers.iter().map(TableSession::totals).collect();
     assert!(totals.iter().all(|t| *t == totals[0]), "{totals:?}");
+}
+
+/// Sabotage caught: a clock that is not in the signed configuration (the others would not see
+/// it), that never runs out, or whose timed-out move is not the player's own (it would need
+/// the others to act).
+#[test]
+fn with_a_move_clock_a_silent_player_s_own_client_plays_when_it_runs_out() {
+    let (mut peers, _) = table(Preset::Samba, 100);
+    peers[0].set_move_clock_ms(60_000);
+    let mut sim = Sim::new(peers);
+    sim.run(0, 60_000, &|s| {
+        s.peers[0].hand().is_some_and(|h| h.my_turn())
+    });
+    for i in 0..4 {
+        assert_eq!(sim.peers[i].config().unwrap().move_clock_ms, 60_000);
+    }
+    sim.tick(1_000);
+    let started = sim.now;
+    // Every seat sees South's countdown.
+    for i in 0..4 {
+        let (seat, left) = sim.peers[i].move_clock().unwrap();
+        assert_eq!(seat, Seat::S, "peer {i}");
+        assert!(left <= 60_000 && left > 50_000, "peer {i}: {left}");
+    }
+    assert!(sim.peers[0].timed_out_move().is_none(), "not yet");
+    let mut auto = 0;
+    while sim.now < started + 30 * 60_000 && sim.completed(1) == 0 {
+        sim.tick(5_000);
+        sim.deliver();
+        // The node plays the clock's move as the person's own.
+        if let Some(mv) = sim.peers[0].timed_out_move() {
+            sim.peers[0].submit(mv).unwrap();
+            sim.deliver();
+            auto += 1;
+        }
+    }
+    assert!(auto > 0, "the clock never ran out");
+    assert!(
+        sim.completed(1) >= 1,
+        "the hand went on with the clock's moves"
+    );
+    for i in 0..4 {
+        assert!(
+            sim.votes[i].is_empty(),
+            "peer {i} voted: silence on the wire only"
+        );
+    }
 }

@@ -139,6 +139,7 @@ fn a_peer_rebuilt_from_its_log_mid_game_finishes_with_the_others() {
         host: None,
         hold: false,
         want: None,
+        move_clock_ms: 0,
     };
     for i in 1..4u8 {
         let (s, info) = seat(i, true);

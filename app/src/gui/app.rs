@@ -47,6 +47,8 @@ pub struct Settings {
     pub address: String,
     /// How the table looks and moves (hand order, reduced motion).
     pub prefs: super::prefs::TablePrefs,
+    /// A table this player opens: the move clock, minutes a turn (0: none).
+    pub move_clock_min: u64,
 }
 
 impl Default for Settings {
@@ -69,6 +71,7 @@ impl Default for Settings {
             no_steal_onto_canasta: false,
             address: String::new(),
             prefs: super::prefs::TablePrefs::default(),
+            move_clock_min: 0,
         }
     }
 }
@@ -107,6 +110,7 @@ impl Settings {
             preset: self.preset,
             house,
             difficulty: self.difficulty.clone(),
+            move_clock_ms: self.move_clock_min * 60_000,
         }
     }
 }
@@ -144,7 +148,13 @@ pub struct FairdealApp {
     autoplay: Option<AutoPlay>,
     /// `FAIRDEAL_FRAME_STATS`: when the figures were last printed.
     stats_printed: Option<std::time::Instant>,
+    /// Games left during play, kept a few seconds so that their `Quit` reaches the table
+    /// (the computer players this client runs stop when their connection is dropped).
+    leaving: Vec<(std::time::Instant, controller::Connection)>,
 }
+
+/// How long a game left during play is kept running to tell the table.
+const LEAVE_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// The player's seat played by a strategy, for frame-time measurements.
 struct AutoPlay {
@@ -226,6 +236,7 @@ impl FairdealApp {
             repaint: None,
             autoplay: None,
             stats_printed: None,
+            leaving: Vec::new(),
         }
     }
 
@@ -369,6 +380,8 @@ impl FairdealApp {
 
     /// Drains network events into the model (never blocks).
     pub fn pump(&mut self) {
+        self.leaving
+            .retain(|(since, _)| since.elapsed() < LEAVE_GRACE);
         if let Some(g) = &mut self.game {
             while let Ok(ev) = g.conn.events.try_recv() {
                 g.apply(ev);
@@ -534,6 +547,34 @@ impl FairdealApp {
                     }
                 }
                 Some(g) => {
+                    let leave = g.config.is_some()
+                        && g.over.is_none()
+                        && ui
+                            .horizontal(|ui| {
+                                ui.with_layout(
+                                    egui::Layout::right_to_left(egui::Align::Center),
+                                    |ui| {
+                                        if let Some((seat, left)) = g.clock {
+                                            let secs = left.div_ceil(1000);
+                                            ui.label(format!(
+                                                "{} to play: {}:{:02} left on the move clock",
+                                                g.name(seat),
+                                                secs / 60,
+                                                secs % 60
+                                            ));
+                                        }
+                                        ui.button("Leave the table")
+                                            .on_hover_text("A computer player takes your seat at once; Resume on the start screen gives it back to you from the next hand.")
+                                            .clicked()
+                                    },
+                                )
+                                .inner
+                            })
+                            .inner;
+                    if leave {
+                        self.leave_game();
+                        return;
+                    }
                     table_ui(ui, g, &mut self.settings.prefs);
                     report_window(ui, g);
                     let kind = g.conn.record.kind;
@@ -552,6 +593,16 @@ impl FairdealApp {
                 }
             }
         });
+    }
+
+    /// Leaves a game under way: the table is told (a computer player takes the seat at
+    /// once), the start screen comes back, and Resume there gives the seat back.
+    fn leave_game(&mut self) {
+        if let Some(g) = self.game.take() {
+            let _ = g.conn.intents.try_send(fairdeal_net::node::Intent::Leave);
+            self.leaving.push((std::time::Instant::now(), g.conn));
+        }
+        self.resumable = controller::unfinished(&self.data_dir);
     }
 
     fn leave(&mut self) {

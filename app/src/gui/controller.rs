@@ -220,6 +220,8 @@ pub struct Setup {
     pub house: HouseRules,
     /// The computer players' level.
     pub difficulty: String,
+    /// The move clock, ms a turn (0: none).
+    pub move_clock_ms: u64,
 }
 
 /// A new game of the player's.
@@ -230,6 +232,7 @@ struct NewGame<'a> {
     want: Option<u8>,
     name: &'a str,
     seed: Option<u64>,
+    move_clock_ms: u64,
 }
 
 /// Starts the player's node in a new game folder.
@@ -246,6 +249,7 @@ fn start_game(
         want,
         name,
         seed,
+        move_clock_ms,
     } = new;
     let secrets = Secrets { seed };
     let stamp = std::time::SystemTime::now()
@@ -271,6 +275,7 @@ fn start_game(
         hold,
         want,
         think_ms: 0,
+        move_clock_ms,
     };
     let master = secrets.fresh("master", 0);
     Ok(spawn_player(
@@ -375,6 +380,7 @@ impl Connection {
                 hold: false,
                 want,
                 think_ms: self.record.pace_ms,
+                move_clock_ms: 0,
             };
             let master = secrets.fresh("bot-master", i as u64 + 1);
             let mut stop = self.stop.subscribe();
@@ -472,6 +478,7 @@ fn open_table(
             want: None,
             name: &setup.name,
             seed,
+            move_clock_ms: setup.move_clock_ms,
         },
         repaint,
     )
@@ -518,6 +525,7 @@ pub fn join(
             want,
             name,
             seed: None,
+            move_clock_ms: 0,
         },
         repaint,
     )
@@ -548,6 +556,7 @@ pub fn resume(runtime: Arc<Runtime>, game_dir: &Path, repaint: Repaint) -> Resul
         hold: false,
         want: None,
         think_ms: 0,
+        move_clock_ms: 0,
     };
     let bots = record.bots.len();
     let conn = spawn_player(

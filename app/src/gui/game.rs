@@ -42,6 +42,8 @@ pub struct Game {
     pub(crate) show_report: bool,
     pub(crate) totals: [i32; 2],
     pub(crate) over: Option<String>,
+    /// The move clock: whose turn and how long is left (ms), when the table has one.
+    pub(crate) clock: Option<(Seat, u64)>,
     pub(crate) waiting: Vec<Seat>,
     /// Seats whose connection is down now.
     pub(crate) down: BTreeSet<Seat>,
@@ -88,6 +90,7 @@ impl Game {
             show_report: false,
             totals: [0, 0],
             over: None,
+            clock: None,
             waiting: Vec::new(),
             down: BTreeSet::new(),
             start_asked: false,
@@ -152,6 +155,7 @@ impl Game {
             }
             NodeEvent::Refused(why) => self.status = format!("Not allowed: {why}"),
             NodeEvent::Waiting(seats) => self.waiting = seats,
+            NodeEvent::Clock { seat, left_ms } => self.clock = Some((seat, left_ms)),
             NodeEvent::Link { seat, up } => {
                 if up {
                     self.down.remove(&seat);
@@ -176,6 +180,11 @@ impl Game {
                 if self.conn.record.table != name {
                     controller::rename(&self.conn.game_dir, &name);
                     self.conn.record.table = name;
+                }
+                if c.move_clock_ms > 0 {
+                    self.rules_words.push_str("; ");
+                    self.rules_words
+                        .push_str(&super::start::clock_words(c.move_clock_ms.div_ceil(60_000)));
                 }
                 self.config = Some(*c);
                 controller::mark(&self.conn.game_dir, true, false);
@@ -207,6 +216,44 @@ impl Game {
                 };
                 self.status = format!(
                     "Hand {hand_no} is void: {what}; a computer player takes the seat and the hand is dealt again."
+                );
+                self.log.push(self.status.clone());
+            }
+            TableEvent::SeatHeld { .. } => {
+                self.status = "A computer player played your seat while you were away; you get it back at the start of the next hand.".to_owned();
+                self.log.push(self.status.clone());
+                self.view = None;
+                self.my_turn = false;
+            }
+            TableEvent::SeatBack { seat } => {
+                let me = self.view.as_ref().map(PlayerView::seat);
+                let line = if me == Some(seat) || self.view.is_none() {
+                    "You have your seat back.".to_owned()
+                } else {
+                    format!(
+                        "{} is back and plays {} again.",
+                        self.name(seat),
+                        seat.name()
+                    )
+                };
+                self.log.push(line);
+            }
+            TableEvent::HandForfeited {
+                hand_no,
+                seat,
+                scores,
+                ..
+            } => {
+                self.totals = [
+                    self.totals[0].saturating_add(scores[0]),
+                    self.totals[1].saturating_add(scores[1]),
+                ];
+                self.status = format!(
+                    "Hand {hand_no} is forfeited by {}'s team: {} withheld what the check of the deal needs. It counts {} to team A, {} to team B; a computer player takes the seat.",
+                    seat.name(),
+                    self.name(seat),
+                    scores[0],
+                    scores[1]
                 );
                 self.log.push(self.status.clone());
             }

@@ -48,7 +48,11 @@ pub struct Listed {
 
 impl From<FoundTable> for Listed {
     fn from(table: FoundTable) -> Self {
-        let words = house_words(table.info.preset, &house_from_json(&table.info.house));
+        let mut words = house_words(table.info.preset, &house_from_json(&table.info.house));
+        if table.info.move_clock_ms > 0 {
+            words.push_str("; ");
+            words.push_str(&clock_words(table.info.move_clock_ms.div_ceil(60_000)));
+        }
         Self { table, words }
     }
 }
@@ -191,8 +195,25 @@ fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartActi
                     }
                 });
                 ui.end_row();
+                let l = ui.label("Move clock");
+                egui::ComboBox::from_id_salt("move clock")
+                    .selected_text(clock_words(s.move_clock_min))
+                    .show_ui(ui, |ui| {
+                        for m in [0, 1, 2, 5] {
+                            ui.selectable_value(&mut s.move_clock_min, m, clock_words(m));
+                        }
+                    })
+                    .response
+                    .labelled_by(l.id)
+                    .on_hover_text("When the time is up, the player's own client plays a computer move for them. Off: everyone may think as long as they like.");
+                ui.end_row();
             });
-        ui.label(house_words(s.preset, &s.house()));
+        let clock = if s.move_clock_min > 0 {
+            format!("; {}", clock_words(s.move_clock_min))
+        } else {
+            String::new()
+        };
+        ui.label(format!("{}{clock}", house_words(s.preset, &s.house())));
         ui.small("You sit South and choose the other seats in the lobby; computer players take the seats left empty when you start.");
         if ui.button("Open the table").clicked() {
             action = Some(StartAction::Host);
@@ -269,4 +290,13 @@ fn right(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartAct
         }
     });
     action
+}
+
+/// The move clock in words ("no move clock", "2 minutes a turn").
+pub fn clock_words(minutes: u64) -> String {
+    match minutes {
+        0 => "no move clock".to_owned(),
+        1 => "1 minute a turn".to_owned(),
+        m => format!("{m} minutes a turn"),
+    }
 }

@@ -48,7 +48,12 @@ fn felt(ui: &Ui) -> Color32 {
 pub fn table_ui(ui: &mut Ui, g: &mut Game, prefs: &mut TablePrefs) {
     // The view is lent out of the game for the frame (not cloned every frame) and put back.
     let Some(view) = g.view.take() else {
-        ui.centered_and_justified(|ui| ui.label(RichText::new(&g.status).size(20.0)));
+        let text = if g.status.is_empty() {
+            "Waiting for the table: the next hand is being dealt…"
+        } else {
+            &g.status
+        };
+        ui.centered_and_justified(|ui| ui.label(RichText::new(text).size(20.0)));
         return;
     };
     table_body(ui, g, &view, prefs);

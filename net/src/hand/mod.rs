@@ -474,6 +474,11 @@ impl HandSession {
         self.mine.map(|(_, scores)| scores)
     }
 
+    /// Moves played so far in the hand (each draw, meld, discard... counts one).
+    pub fn turn_count(&self) -> usize {
+        self.log.len()
+    }
+
     /// How far the hand has come: grows with every message processed (a stuck hand stays put).
     pub fn progress(&self) -> usize {
         self.transcript.len() + self.results.iter().flatten().count()

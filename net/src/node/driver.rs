@@ -34,6 +34,47 @@ pub(crate) struct Node {
     finishing: Option<tokio::time::Instant>,
     prompted: Option<u64>,
     clock: std::time::Instant,
+    drop_out: DropOut,
+    /// Peers found on the LAN (asked again while looking for a table by name).
+    lan: BTreeSet<PeerId>,
+    ticks: u64,
+}
+
+/// The most LAN peers remembered while looking for a table (a flood of announcements cannot
+/// grow the list without bound).
+const MAX_LAN_PEERS: usize = 128;
+
+/// A test knob: `FAIRDEAL_DROP_OUT_PERCENT=N` makes the node lose about N % of the requests
+/// it sends, as a lossy network would (the table must still finish: resyncs fetch what was
+/// lost). Deterministic: request k is lost when a hash of k falls under N %.
+#[derive(Debug, Default)]
+struct DropOut {
+    percent: u64,
+    sent: u64,
+}
+
+impl DropOut {
+    fn from_env() -> Self {
+        let percent = std::env::var("FAIRDEAL_DROP_OUT_PERCENT")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0u64)
+            .min(100);
+        if percent > 0 {
+            tracing::warn!(percent, "test knob: losing outgoing requests on purpose");
+        }
+        Self { percent, sent: 0 }
+    }
+
+    /// Whether to lose the next request.
+    fn drops(&mut self) -> bool {
+        if self.percent == 0 {
+            return false;
+        }
+        self.sent += 1;
+        let h = fairdeal_crypto::hash::hash256(b"fairdeal/test/drop", &[&self.sent.to_le_bytes()]);
+        u64::from(h[0]) * 100 < self.percent * 256
+    }
 }
 
 impl Node {
@@ -71,11 +112,15 @@ impl Node {
                 addrs.push(address);
             }
         }
+        // Other events of these first moments (an mDNS discovery is reported once) are kept
+        // and handled once the node is built.
+        let mut early = Vec::new();
         while let Ok(Some(event)) =
             tokio::time::timeout(Duration::from_millis(100), swarm.next()).await
         {
-            if let SwarmEvent::NewListenAddr { address, .. } = event {
-                addrs.push(address);
+            match event {
+                SwarmEvent::NewListenAddr { address, .. } => addrs.push(address),
+                other => early.push(other),
             }
         }
         let restoring = !loaded.records.is_empty();
@@ -115,6 +160,7 @@ impl Node {
                 host: None,
                 hold: opts.hold,
                 want: opts.want,
+                move_clock_ms: opts.move_clock_ms,
             };
             log.append(&Record::Meta(Box::new(meta.clone())))?;
             restore::session_from_meta(secret, &meta)
@@ -143,6 +189,9 @@ impl Node {
             finishing: None,
             prompted: None,
             clock: std::time::Instant::now(),
+            drop_out: DropOut::from_env(),
+            lan: BTreeSet::new(),
+            ticks: 0,
         };
         if let Some(ms) = node.opts.grace_ms {
             node.session.set_grace_ms(ms);
@@ -161,6 +210,17 @@ impl Node {
             let seats: Vec<SeatInfo> = node.session.roster().iter().flatten().cloned().collect();
             node.learn_addresses(&seats);
             node.dial_missing();
+        }
+        if let Role::Join {
+            table: Some(name), ..
+        } = &node.opts.role
+            && !node.joined
+        {
+            let line = format!("looking for {name} on the LAN…");
+            let _ = node.events.send(NodeEvent::Status(line)).await;
+        }
+        for event in early {
+            node.on_swarm_event(event).await?;
         }
         Ok(node)
     }
@@ -198,6 +258,9 @@ impl Node {
                     for a in self.book.get(&key).cloned().unwrap_or_default() {
                         self.swarm.add_peer_address(peer, a);
                     }
+                }
+                if self.drop_out.drops() {
+                    continue;
                 }
                 self.swarm
                     .behaviour_mut()
@@ -368,10 +431,29 @@ impl Node {
         }
     }
 
-    /// Once a second: report who the table waits for, and redial lost seats.
+    /// Once a second: report who the table waits for, and redial lost seats; while looking for
+    /// a table by name, ask the peers found on the LAN again every few seconds.
     pub(crate) async fn on_tick(&mut self) {
         let now = self.now_ms();
         self.session.handle_timeout(now);
+        if let Some((seat, left_ms)) = self.session.move_clock() {
+            let _ = self.events.send(NodeEvent::Clock { seat, left_ms }).await;
+        }
+        if let Some(mv) = self.session.timed_out_move() {
+            // The move clock ran out on the person's turn: their client plays for them,
+            // logged as their own move.
+            if let Err(e) = self.play(mv).await {
+                tracing::warn!("playing the move the clock chose: {e}");
+            }
+        }
+        self.ticks += 1;
+        if self.ticks.is_multiple_of(3) && !self.joined {
+            self.queried.clear();
+            let found: Vec<PeerId> = self.lan.iter().copied().collect();
+            for peer in found {
+                self.query(peer);
+            }
+        }
         let waiting = self.session.waiting_on();
         if waiting != self.last_waiting {
             self.last_waiting.clone_from(&waiting);
@@ -495,20 +577,27 @@ impl Node {
             SwarmEvent::Behaviour(BehaviourEvent::Mdns(mdns::Event::Discovered(list))) => {
                 for (peer, addr) in list {
                     self.swarm.add_peer_address(peer, addr);
-                    let looking =
-                        matches!(self.opts.role, Role::Join { table: Some(_), .. }) && !self.joined;
-                    if looking && self.queried.insert(peer) {
-                        self.swarm
-                            .behaviour_mut()
-                            .rr
-                            .send_request(&peer, TableMsg::Query.encode());
-                        self.pending += 1;
+                    if self.lan.len() < MAX_LAN_PEERS {
+                        self.lan.insert(peer);
                     }
+                    self.query(peer);
                 }
             }
             _ => {}
         }
         Ok(())
+    }
+
+    /// While looking for a table by name: asks `peer` what table it is (once per round).
+    fn query(&mut self, peer: PeerId) {
+        let looking = matches!(self.opts.role, Role::Join { table: Some(_), .. }) && !self.joined;
+        if looking && self.queried.insert(peer) {
+            self.swarm
+                .behaviour_mut()
+                .rr
+                .send_request(&peer, TableMsg::Query.encode());
+            self.pending += 1;
+        }
     }
 
     /// A message from a peer: logged, then handled; the reply carries our state.

@@ -71,6 +71,8 @@ pub struct NodeOptions {
     /// How long this seat's computer player (and one it runs for a seat taken over) waits
     /// before each move, so that people can follow (0: at once).
     pub think_ms: u64,
+    /// Host: the move clock, ms a turn (0: none; the default).
+    pub move_clock_ms: u64,
 }
 
 /// What a node reports to its front end.
@@ -90,6 +92,14 @@ pub enum NodeEvent {
     YourTurn(Box<fairdeal_core::PlayerView>),
     /// What this seat sees changed (a person plays it).
     View(Box<fairdeal_core::PlayerView>),
+    /// The table's move clock (once a second while a turn is played): whose turn, and how
+    /// long is left before that player's client plays for them.
+    Clock {
+        /// Whose turn.
+        seat: fairdeal_core::Seat,
+        /// Time left (ms).
+        left_ms: u64,
+    },
     /// The connection to a seated player came up or went down.
     Link {
         /// The seat.

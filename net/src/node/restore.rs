@@ -27,6 +27,7 @@ pub fn session_from_meta(secret: [u8; 32], meta: &Meta) -> TableSession {
     if meta.hold {
         session.hold_start();
     }
+    session.set_move_clock_ms(meta.move_clock_ms);
     session.want_seat(meta.want);
     session
 }

@@ -52,8 +52,10 @@ pub(crate) fn build(secret: [u8; 32], with_mdns: bool) -> Result<Swarm<Behaviour
             Behaviour {
                 rr,
                 identify,
+                // Pings are the sign of life of a player who is thinking (see
+                // `table::MIN_GRACE_MS`): one a second, a few bytes each.
                 ping: ping::Behaviour::new(
-                    ping::Config::new().with_interval(Duration::from_secs(5)),
+                    ping::Config::new().with_interval(Duration::from_secs(1)),
                 ),
                 mdns: Toggle::from(mdns),
             }

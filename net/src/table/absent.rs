@@ -19,6 +19,10 @@ use crate::hand::{HandSession, REPLACEMENT_STRATEGY, Stage, replacement_rng};
 /// The default grace period before a silent seat's hand is voided.
 pub const DEFAULT_GRACE_MS: u64 = 60_000;
 
+/// The shortest grace period: three of the node's pings (one a second), so that a connected
+/// peer is always heard from well within it.
+pub const MIN_GRACE_MS: u64 = 3_000;
+
 /// A computer player this peer runs for a seat whose player left.
 pub(crate) struct Proxy {
     pub(crate) seat: u8,
@@ -51,9 +55,10 @@ pub enum Gone {
 }
 
 impl TableSession {
-    /// Sets the grace period (default one minute).
+    /// Sets the grace period (default one minute; never under [`MIN_GRACE_MS`], so that a
+    /// connected peer's pings always arrive within it).
     pub fn set_grace_ms(&mut self, ms: u64) {
-        self.grace_ms = ms;
+        self.grace_ms = ms.max(MIN_GRACE_MS);
     }
 
     /// The seat this peer runs a computer player for, if any.
@@ -115,6 +120,7 @@ impl TableSession {
         self.presence
             .observe(now_ms, self.hand_no, self.hand.as_ref());
         self.drain_hand();
+        self.watch_turn();
         if self.hand.is_none() {
             if !std::mem::take(&mut self.presence.reported).is_empty() {
                 self.events.push_back(TableEvent::Resumed);
@@ -125,7 +131,9 @@ impl TableSession {
         let proxy = self.proxy.as_ref().map(|p| p.seat);
         let quiet: Vec<u8> = (0..4u8)
             .filter(|&s| Some(s) != me && Some(s) != proxy)
-            .filter(|&s| self.presence.awaited(s) && self.presence.absence(s) >= QUIET_MS)
+            .filter(|&s| {
+                self.presence.awaited(s) && self.presence.absence(s) >= QUIET_MS.min(self.grace_ms)
+            })
             .collect();
         if quiet != self.presence.reported {
             self.events.push_back(if quiet.is_empty() {

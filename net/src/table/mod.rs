@@ -11,7 +11,7 @@ mod back;
 pub mod msg;
 mod presence;
 
-pub use self::absent::{DEFAULT_GRACE_MS, Gone};
+pub use self::absent::{DEFAULT_GRACE_MS, Gone, MIN_GRACE_MS};
 pub use self::presence::{QUIET_MS, RESYNC_MAX_MS, RESYNC_MS};
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -203,6 +203,10 @@ pub struct TableSession {
     pending_return: Option<msg::ReturnState>,
     /// How long computer players wait before each move (ms; 0: at once).
     think_ms: u64,
+    /// Host, before the start: the move clock to put in the configuration (ms; 0: none).
+    move_clock_ms: u64,
+    /// The turn the move clock runs for: (hand, actor) and since when.
+    turn_clock: Option<((u32, Seat), u64)>,
     /// When this seat's and the proxy's computer players may move next.
     bot_due: [Option<u64>; 2],
     /// Every signed hand envelope of the last two hands, by (hand, sender, seq), to resend.
@@ -277,6 +281,8 @@ impl TableSession {
             returning: BTreeSet::new(),
             pending_return: None,
             think_ms: 0,
+            move_clock_ms: 0,
+            turn_clock: None,
             bot_due: [None; 2],
             held: BTreeMap::new(),
             awaiting_replacement: None,
@@ -441,6 +447,7 @@ impl TableSession {
             house: self.house.clone(),
             seated: self.roster.clone().map(|s| s.map(|s| s.name)),
             version: msg::AGENT_VERSION.to_owned(),
+            move_clock_ms: self.move_clock_ms,
         })
     }
 
@@ -468,6 +475,7 @@ impl TableSession {
         };
         hand.submit(mv)?;
         self.drain_hand();
+        self.watch_turn();
         Ok(())
     }
 
@@ -497,6 +505,12 @@ impl TableSession {
     ///
     /// Undecodable or out-of-place messages; nothing changes.
     pub fn handle_message(&mut self, from: PublicKey, bytes: &[u8]) -> Result<(), TableError> {
+        let result = self.take_message(from, bytes);
+        self.watch_turn();
+        result
+    }
+
+    fn take_message(&mut self, from: PublicKey, bytes: &[u8]) -> Result<(), TableError> {
         let msg = TableMsg::decode(bytes)?;
         let now = self.presence.now;
         self.heard(from, now);
@@ -721,6 +735,7 @@ impl TableSession {
             first_dealer: 3,
             proofs: fairdeal_crypto::ProofMode::default(),
             nonce: derive(&self.master, b"nonce", &[]),
+            move_clock_ms: self.move_clock_ms,
         };
         let me = self.me.key;
         for k in config.seats.into_iter().filter(|k| *k != me) {
@@ -1115,5 +1130,66 @@ impl TableSession {
             self.send(Dest::Peer(from), TableMsg::Hand { bytes });
         }
         Ok(())
+    }
+}
+
+impl TableSession {
+    /// Host, before the start: a move clock of `ms` a turn (0: none). It goes into the
+    /// signed configuration, so every seat sees the same countdown.
+    pub fn set_move_clock_ms(&mut self, ms: u64) {
+        if self.config.is_none() {
+            self.move_clock_ms = ms;
+        }
+    }
+
+    /// The move clock of the turn being played: whose turn, and how long is left (ms), when
+    /// the table has a clock.
+    pub fn move_clock(&self) -> Option<(Seat, u64)> {
+        let clock = self.config.as_ref()?.move_clock_ms;
+        let ((_, actor), since) = self.turn_clock?;
+        (clock > 0).then(|| (actor, (since + clock).saturating_sub(self.presence.now)))
+    }
+
+    /// Starts the move clock when a new turn begins (another seat to act), and keeps it
+    /// through the several moves of one turn.
+    fn watch_turn(&mut self) {
+        let turn = self.hand.as_ref().and_then(|h| {
+            let r = h.replica()?;
+            (h.stage() == crate::hand::Stage::Play && !r.is_over())
+                .then(|| (self.hand_no, r.actor()))
+        });
+        self.turn_clock = match (turn, self.turn_clock) {
+            (None, _) => None,
+            (Some(t), Some((k, since))) if k == t => Some((k, since)),
+            (Some(t), _) => Some((t, self.presence.now)),
+        };
+    }
+
+    /// When the move clock of this seat's turn has run out and a person plays it: the move
+    /// their client plays for them (the node plays it as the person's own, so that it is
+    /// logged like one). Deterministic from the position, so a rebuilt client agrees.
+    pub fn timed_out_move(&self) -> Option<Move> {
+        if self.bot.is_some() {
+            return None;
+        }
+        let (seat, left) = self.move_clock()?;
+        let hand = self.hand.as_ref()?;
+        if left > 0 || Some(seat.index() as u8) != self.my_seat_index() || !hand.my_turn() {
+            return None;
+        }
+        let view = hand.view()?;
+        let mut strategy = by_name(crate::hand::REPLACEMENT_STRATEGY)?;
+        let seed = derive(
+            &self.master,
+            b"move-clock",
+            &[
+                &self.hand_no.to_le_bytes()[..],
+                &(hand.turn_count() as u64).to_le_bytes(),
+            ]
+            .concat(),
+        );
+        let mut first = [0u8; 8];
+        first.copy_from_slice(&seed[..8]);
+        strategy.choose(&view, &mut SplitMix64::new(u64::from_le_bytes(first)))
     }
 }

@@ -34,6 +34,9 @@ pub struct TableConfig {
     pub proofs: ProofMode,
     /// The host's random nonce, making every table's id unique.
     pub nonce: [u8; 32],
+    /// The move clock: how long a player has for a turn before their own client plays a
+    /// computer move for them (ms; 0: no clock, the default).
+    pub move_clock_ms: u64,
 }
 
 impl TableConfig {
@@ -246,6 +249,8 @@ pub struct TableInfo {
     pub seated: [Option<String>; 4],
     /// The software's version.
     pub version: String,
+    /// The move clock (ms a turn; 0: none).
+    pub move_clock_ms: u64,
 }
 
 /// The answer to every request.

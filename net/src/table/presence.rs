@@ -13,8 +13,9 @@
 use crate::hand::{Awaiting, HandSession};
 
 /// How long without any sign of life (or with an automatic message overdue) before a seat is
-/// shown as having lost its connection. The node pings every 5 s, so this is two missed pings.
-pub const QUIET_MS: u64 = 12_000;
+/// shown as having lost its connection (or the grace period, if shorter). The node pings
+/// every second, so this is many missed pings.
+pub const QUIET_MS: u64 = 10_000;
 
 /// How long a hand may stand still before this peer asks the others for what it may have
 /// missed (`Resync`); doubled after each ask while nothing moves, up to [`RESYNC_MAX_MS`].
