@@ -547,35 +547,11 @@ impl FairdealApp {
                     }
                 }
                 Some(g) => {
-                    let leave = g.config.is_some()
-                        && g.over.is_none()
-                        && ui
-                            .horizontal(|ui| {
-                                ui.with_layout(
-                                    egui::Layout::right_to_left(egui::Align::Center),
-                                    |ui| {
-                                        if let Some((seat, left)) = g.clock {
-                                            let secs = left.div_ceil(1000);
-                                            ui.label(format!(
-                                                "{} to play: {}:{:02} left on the move clock",
-                                                g.name(seat),
-                                                secs / 60,
-                                                secs % 60
-                                            ));
-                                        }
-                                        ui.button("Leave the table")
-                                            .on_hover_text("A computer player takes your seat at once; Resume on the start screen gives it back to you from the next hand.")
-                                            .clicked()
-                                    },
-                                )
-                                .inner
-                            })
-                            .inner;
-                    if leave {
+                    table_ui(ui, g, &mut self.settings.prefs);
+                    if std::mem::take(&mut g.leave_asked) {
                         self.leave_game();
                         return;
                     }
-                    table_ui(ui, g, &mut self.settings.prefs);
                     report_window(ui, g);
                     let kind = g.conn.record.kind;
                     match game_over_window(ui, g) {

@@ -44,6 +44,8 @@ pub struct Game {
     pub(crate) over: Option<String>,
     /// The move clock: whose turn and how long is left (ms), when the table has one.
     pub(crate) clock: Option<(Seat, u64)>,
+    /// The player asked to leave the table (the app acts on it after the frame).
+    pub(crate) leave_asked: bool,
     pub(crate) waiting: Vec<Seat>,
     /// Seats whose connection is down now.
     pub(crate) down: BTreeSet<Seat>,
@@ -91,6 +93,7 @@ impl Game {
             totals: [0, 0],
             over: None,
             clock: None,
+            leave_asked: false,
             waiting: Vec::new(),
             down: BTreeSet::new(),
             start_asked: false,

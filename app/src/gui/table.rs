@@ -161,8 +161,24 @@ fn header(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePrefs) 
             ui.label(format!("· they need {them_need}"));
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if ui
+                .small_button("Leave the table")
+                .on_hover_text("A computer player takes your seat at once; Resume on the start screen gives it back to you from the next hand.")
+                .clicked()
+            {
+                g.leave_asked = true;
+            }
             if ui.small_button("How to play (F1)").clicked() {
                 g.help = !g.help;
+            }
+            if let Some((seat, left)) = g.clock {
+                let secs = left.div_ceil(1000);
+                ui.label(format!(
+                    "{} to play: {}:{:02} left on the move clock",
+                    g.name(seat),
+                    secs / 60,
+                    secs % 60
+                ));
             }
             ui.menu_button("Table settings", |ui| {
                 ui.label("Sort the hand");
