@@ -8,6 +8,16 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The multi-process tests run one at a time: each starts four peers, and on two cores several
+/// games at once would starve peers of the CPU for longer than the short grace periods here.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_fairdeal"));
     c.env("FAIRDEAL_LOG", "warn");
@@ -166,6 +176,7 @@ fn verify(data: &Path) -> (bool, String) {
 
 #[test]
 fn four_processes_play_a_game_and_every_log_verifies() {
+    let _one = serial();
     let d = dir("game");
     let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
     let (mut h, address) = host(&seats[0], "1000");
@@ -206,6 +217,7 @@ fn four_processes_play_a_game_and_every_log_verifies() {
 /// afterwards. The kill is made while the trace shows the peer in the middle of hand 1.
 #[test]
 fn a_peer_killed_mid_hand_restarts_from_its_log_and_the_game_finishes() {
+    let _one = serial();
     let d = dir("kill");
     let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
     let (mut h, address) = host(&seats[0], "1000");
@@ -264,19 +276,20 @@ fn a_peer_killed_mid_hand_restarts_from_its_log_and_the_game_finishes() {
 /// voiding and replacing it (the host's output says both, in words).
 #[test]
 fn a_peer_gone_for_good_is_replaced_by_a_computer_player_and_the_game_finishes() {
+    let _one = serial();
     let d = dir("gone");
     let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
-    let (mut h, address) = host_with(&seats[0], "1000", &["--grace-secs", "3"]);
+    let (mut h, address) = host_with(&seats[0], "1000", &["--grace-secs", "5"]);
     let trace = d.join("trace");
     let mut joins: Vec<Child> = vec![
-        join_with(&seats[1], &address, &["--grace-secs".into(), "3".into()]),
-        join_with(&seats[2], &address, &["--grace-secs".into(), "3".into()]),
+        join_with(&seats[1], &address, &["--grace-secs".into(), "5".into()]),
+        join_with(&seats[2], &address, &["--grace-secs".into(), "5".into()]),
         join_with(
             &seats[3],
             &address,
             &[
                 "--grace-secs".into(),
-                "3".into(),
+                "5".into(),
                 "--trace".into(),
                 trace.display().to_string(),
             ],
@@ -323,17 +336,18 @@ fn strs(v: &[&str]) -> Vec<String> {
 /// voted out and its hand voided, which the host's output would say).
 #[test]
 fn a_seat_thinking_longer_than_the_grace_period_finishes_the_game_with_no_void_hand() {
+    let _one = serial();
     let d = dir("think");
     let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
-    let (mut h, address) = host_with(&seats[0], "50", &["--grace-secs", "3"]);
+    let (mut h, address) = host_with(&seats[0], "50", &["--grace-secs", "4"]);
     let mut joins = vec![
         join_with(
             &seats[1],
             &address,
-            &strs(&["--grace-secs", "3", "--think-ms", "3500"]),
+            &strs(&["--grace-secs", "4", "--think-ms", "4500"]),
         ),
-        join_with(&seats[2], &address, &strs(&["--grace-secs", "3"])),
-        join_with(&seats[3], &address, &strs(&["--grace-secs", "3"])),
+        join_with(&seats[2], &address, &strs(&["--grace-secs", "5"])),
+        join_with(&seats[3], &address, &strs(&["--grace-secs", "5"])),
     ];
     assert!(
         wait(&mut h, Duration::from_secs(400)),
@@ -355,17 +369,18 @@ fn a_seat_thinking_longer_than_the_grace_period_finishes_the_game_with_no_void_h
 /// never gets its seat back, or whose log does not verify after it came back.
 #[test]
 fn a_peer_stopped_past_the_grace_period_is_replaced_and_takes_its_seat_back() {
+    let _one = serial();
     let d = dir("stop");
     let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
-    let (mut h, address) = host_with(&seats[0], "3000", &["--grace-secs", "3"]);
+    let (mut h, address) = host_with(&seats[0], "5000", &["--grace-secs", "5"]);
     let trace = d.join("trace");
     let mut joins = vec![
-        join_with(&seats[1], &address, &strs(&["--grace-secs", "3"])),
-        join_with(&seats[2], &address, &strs(&["--grace-secs", "3"])),
+        join_with(&seats[1], &address, &strs(&["--grace-secs", "5"])),
+        join_with(&seats[2], &address, &strs(&["--grace-secs", "5"])),
         join_with(
             &seats[3],
             &address,
-            &strs(&["--grace-secs", "3", "--trace", &trace.display().to_string()]),
+            &strs(&["--grace-secs", "5", "--trace", &trace.display().to_string()]),
         ),
     ];
     let t = wait_trace(&trace, "moved 1 3 ");
@@ -413,6 +428,7 @@ fn a_peer_stopped_past_the_grace_period_is_replaced_and_takes_its_seat_back() {
 /// Sabotage caught: no resync (a lost request leaves a hand standing for ever).
 #[test]
 fn a_peer_that_loses_a_tenth_of_its_requests_still_finishes() {
+    let _one = serial();
     let d = dir("lossy");
     let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
     let (mut h, address) = host(&seats[0], "1000");

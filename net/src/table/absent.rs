@@ -281,11 +281,7 @@ impl TableSession {
         });
         if result != GameResult::Continue {
             self.hand = None;
-            self.finished = Some(result);
-            self.events.push_back(TableEvent::GameOver {
-                totals: self.totals,
-                result,
-            });
+            self.game_over(result);
             return;
         }
         self.put_out(seat);

@@ -3,7 +3,7 @@
 //! so at once (`SeatHeld`), and at the start of the next hand hands the seat back with a
 //! signed `Return` carrying the table's state, which every peer applies at that hand.
 
-use fairdeal_core::Seat;
+use fairdeal_core::{GameResult, Seat, game_result};
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{ReturnState, TableConfig, TableMsg, return_digest};
@@ -200,5 +200,47 @@ impl TableSession {
             self.apply_return(&state);
         }
         self.give_back(hand_no);
+    }
+}
+
+impl TableSession {
+    /// The game is over: reported, and players whose seat a computer player holds are told.
+    pub(crate) fn game_over(&mut self, result: GameResult) {
+        self.finished = Some(result);
+        self.events.push_back(TableEvent::GameOver {
+            totals: self.totals,
+            result,
+        });
+        let held: Vec<PublicKey> = (0..4u8)
+            .filter_map(|s| self.original(s).filter(|k| self.keys[usize::from(s)] != *k))
+            .filter(|k| *k != self.me.key)
+            .collect();
+        for key in held {
+            let totals = self.totals;
+            self.send(Dest::Peer(key), TableMsg::Over { totals });
+        }
+    }
+
+    /// A player whose seat was held hears that the game is over.
+    pub(crate) fn on_over(&mut self, from: PublicKey, totals: [i32; 2]) -> Result<(), TableError> {
+        let Some(config) = &self.config else {
+            return Err(TableError::Unexpected("over"));
+        };
+        if config.seat_of(&from).is_none() {
+            return Err(TableError::NotSeated);
+        }
+        if !self.left || self.finished.is_some() {
+            return Err(TableError::Unexpected("over"));
+        }
+        let rules = config.rules();
+        let result = game_result(totals, rules.target, rules.tie_rule);
+        if result == GameResult::Continue {
+            return Err(TableError::Unexpected("over"));
+        }
+        self.totals = totals;
+        self.finished = Some(result);
+        self.events
+            .push_back(TableEvent::GameOver { totals, result });
+        Ok(())
     }
 }

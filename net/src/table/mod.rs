@@ -538,6 +538,7 @@ impl TableSession {
             TableMsg::Resync { hand_no, have } => self.on_resync(from, hand_no, have),
             TableMsg::Quit { hand_no, sig } => self.on_quit(from, hand_no, &sig),
             TableMsg::SeatHeld { .. } => self.on_seat_held(from),
+            TableMsg::Over { totals } => self.on_over(from, totals),
             TableMsg::Return { state, sig } => self.on_return(from, state, &sig),
             TableMsg::Query => Ok(()),
             TableMsg::Leave => self.on_leave(from),
@@ -1059,11 +1060,7 @@ impl TableSession {
             self.dealer = self.dealer.next();
             self.start_hand();
         } else {
-            self.finished = Some(result);
-            self.events.push_back(TableEvent::GameOver {
-                totals: self.totals,
-                result,
-            });
+            self.game_over(result);
         }
     }
 }

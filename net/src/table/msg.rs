@@ -174,6 +174,11 @@ pub enum TableMsg {
         /// The runner's current hand.
         hand_no: u32,
     },
+    /// The game is over: sent to players whose seat a computer player held at the end.
+    Over {
+        /// Final totals, team A and B.
+        totals: [i32; 2],
+    },
     /// The runner gives a seat back at the start of hand `state.hand_no` (signed over
     /// [`return_digest`]); sent to every seat and to the returning player.
     Return {
