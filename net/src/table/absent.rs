@@ -12,7 +12,7 @@ use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{TableMsg, quit_digest, replace_digest, timeout_digest};
-use super::presence::QUIET_MS;
+use super::presence::{QUIET_MS, RESYNC_MS};
 use super::{Dest, TableError, TableEvent, TableSession, derive};
 use crate::hand::{HandSession, REPLACEMENT_STRATEGY, Stage, replacement_rng};
 
@@ -125,6 +125,7 @@ impl TableSession {
             if !std::mem::take(&mut self.presence.reported).is_empty() {
                 self.events.push_back(TableEvent::Resumed);
             }
+            self.ask_again(now_ms);
             return;
         }
         let me = self.my_seat_index();
@@ -495,6 +496,38 @@ impl TableSession {
             && let Some(r) = self.early_replace.take()
         {
             let _ = self.on_replace(r.from, r.hand_no, r.seat, r.key, r.seed, &r.sig);
+        }
+    }
+}
+
+impl TableSession {
+    /// Before the first hand: a join or an acceptance that may have been lost is asked for
+    /// again every [`RESYNC_MS`] (a joiner not seated yet sends its `Join` again; a peer whose
+    /// game has not started asks the seats to send their acceptances again).
+    fn ask_again(&mut self, now_ms: u64) {
+        if self.left || self.finished.is_some() || self.hand_no > 0 {
+            return;
+        }
+        if self
+            .last_ask
+            .is_some_and(|t| now_ms < t.saturating_add(RESYNC_MS))
+        {
+            return;
+        }
+        self.last_ask = Some(now_ms);
+        if self.config.is_some() {
+            self.send(
+                Dest::Seats,
+                TableMsg::Resync {
+                    hand_no: 0,
+                    have: [0; 4],
+                },
+            );
+        } else if !self.is_host
+            && self.seat().is_none()
+            && let Some(host) = self.host
+        {
+            self.join(host);
         }
     }
 }

@@ -197,6 +197,8 @@ pub struct TableSession {
     left: bool,
     /// Hands void in a row with no seat to blame.
     unexplained: u32,
+    /// When a join or the acceptances were last asked for again (before the first hand).
+    last_ask: Option<u64>,
     /// Runner: seats whose players are back, given back at the next hand.
     returning: BTreeSet<u8>,
     /// A seat given back from a hand not started here yet.
@@ -278,6 +280,7 @@ impl TableSession {
             gone: BTreeSet::new(),
             left: false,
             unexplained: 0,
+            last_ask: None,
             returning: BTreeSet::new(),
             pending_return: None,
             think_ms: 0,
@@ -1116,6 +1119,11 @@ impl TableSession {
     ) -> Result<(), TableError> {
         if self.config.is_none() || !self.keys.contains(&from) || from == self.me.key {
             return Err(TableError::NotSeated);
+        }
+        if hand_no == 0 {
+            // Its game has not started: our acceptance (and the host's configuration) again.
+            self.peer_connected(from);
+            return Ok(());
         }
         let missing: Vec<Vec<u8>> = self
             .held
