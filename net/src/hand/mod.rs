@@ -187,6 +187,8 @@ pub struct HandSession {
     deck: Vec<Ciphertext>,
     shares: BTreeMap<(u16, u8), RistrettoPoint>,
     faces: BTreeMap<u16, Card>,
+    /// The position each card id opened at (two positions with one id are a fault at once).
+    ids: BTreeMap<u16, u16>,
     owner: BTreeMap<u16, u8>,
     cursor: u16,
     pile_positions: Vec<u16>,
@@ -209,6 +211,9 @@ pub struct HandSession {
     /// Test knob (feature `cheats`): hide red threes instead of showing them.
     conceal: bool,
     concealed: std::collections::BTreeSet<u16>,
+    /// Test knob (feature `cheats`): in our shuffle step, overwrite position `.1` with a
+    /// re-randomised copy of position `.0`.
+    copy_card: Option<(u16, u16)>,
 }
 
 impl std::fmt::Debug for HandSession {
@@ -219,6 +224,22 @@ impl std::fmt::Debug for HandSession {
             .field("need", &self.need)
             .finish_non_exhaustive()
     }
+}
+
+/// The `cheats` knob: `deck[to]` becomes a re-randomised copy of `deck[from]`.
+fn copy_card(msg: &mut ShuffleMsg, out: &[Ciphertext], keys: &HandKeys, from: u16, to: u16) {
+    let (Some(src), Some(slot)) = (
+        out.get(usize::from(from)),
+        msg.deck.get_mut(usize::from(to)),
+    ) else {
+        return;
+    };
+    let r = curve25519_dalek::Scalar::from(7u8);
+    *slot = Ciphertext {
+        c1: src.c1 + r * curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT,
+        c2: src.c2 + r * keys.joint(),
+    }
+    .to_bytes();
 }
 
 /// The core card of a card id (face `id % 54`; both jokers are the joker).
@@ -272,6 +293,7 @@ impl HandSession {
             deck: Vec::new(),
             shares: BTreeMap::new(),
             faces: BTreeMap::new(),
+            ids: BTreeMap::new(),
             owner: BTreeMap::new(),
             cursor: (dealt + 1).min(deck_size),
             pile_positions: vec![dealt],
@@ -293,6 +315,7 @@ impl HandSession {
             events: VecDeque::new(),
             conceal: false,
             concealed: std::collections::BTreeSet::new(),
+            copy_card: None,
         }
     }
 
@@ -300,6 +323,13 @@ impl HandSession {
     #[cfg(feature = "cheats")]
     pub fn cheat_conceal_red_threes(&mut self) {
         self.conceal = true;
+    }
+
+    /// Makes this seat cheat in its shuffle step: position `to` becomes a re-randomised copy of
+    /// position `from` (its proof, if any, is left as it was), for tests of card identities.
+    #[cfg(feature = "cheats")]
+    pub fn cheat_copy_card(&mut self, from: u16, to: u16) {
+        self.copy_card = Some((from, to));
     }
 
     /// The face of `pos` as this seat's replica may use it (concealed cards stay hidden).
@@ -564,6 +594,7 @@ impl HandSession {
                             let evidence = if matches!(
                                 fault,
                                 Fault::ShuffleMismatch
+                                    | Fault::DuplicateCard
                                     | Fault::BadShuffleProof
                                     | Fault::ProofMode
                                     | Fault::SeedMismatch
@@ -576,7 +607,9 @@ impl HandSession {
                             } else {
                                 vec![signed]
                             };
-                            self.blame(Some(s), fault, evidence);
+                            // A card opening twice is nobody's provable fault yet.
+                            let offender = (fault != Fault::DuplicateCard).then_some(s);
+                            self.blame(offender, fault, evidence);
                             return;
                         }
                     }
@@ -822,30 +855,44 @@ impl HandSession {
             return Err(Fault::IllegalMove);
         }
         self.store_share(s, item)?;
-        let face = self.open_position(item.pos).ok_or(Fault::IllegalMove)?;
+        let face = self.open_position(item.pos)?.ok_or(Fault::IllegalMove)?;
         self.owner.remove(&item.pos);
         Ok(face)
     }
 
-    /// Decrypts `pos` with the four shares held, or privately if it is ours and three are held.
-    fn open_position(&mut self, pos: u16) -> Option<Card> {
+    /// Decrypts `pos` with the four shares held, or privately if it is ours and three are held
+    /// (`None` if it does not open to a card).
+    ///
+    /// # Errors
+    ///
+    /// [`Fault::DuplicateCard`] if it opens to a card id another position already opened to:
+    /// some shuffler copied a card, which no single message proves, so no seat is named.
+    fn open_position(&mut self, pos: u16) -> Result<Option<Card>, Fault> {
         if let Some(&f) = self.faces.get(&pos) {
-            return Some(f);
+            return Ok(Some(f));
         }
-        let ct = *self.deck.get(usize::from(pos))?;
+        let Some(&ct) = self.deck.get(usize::from(pos)) else {
+            return Ok(None);
+        };
         let ds: Vec<RistrettoPoint> = (0..4u8)
             .filter_map(|s| self.shares.get(&(pos, s)).copied())
             .collect();
         let id = if ds.len() == 4 {
-            open_public(&self.table, &ct, &ds)?
+            open_public(&self.table, &ct, &ds)
         } else if ds.len() == 3 && !self.shares.contains_key(&(pos, self.me)) {
-            self.secret.open_own(&self.table, &ct, &ds)?
+            self.secret.open_own(&self.table, &ct, &ds)
         } else {
-            return None;
+            None
         };
+        let Some(id) = id else {
+            return Ok(None);
+        };
+        if self.ids.insert(id, pos).is_some_and(|other| other != pos) {
+            return Err(Fault::DuplicateCard);
+        }
         let face = card_of_id(id);
         self.faces.insert(pos, face);
-        Some(face)
+        Ok(Some(face))
     }
 
     /// Sends what the script expects from this seat, once per need.
@@ -887,7 +934,12 @@ impl HandSession {
                 // The proof exists for every deck the rules deal (108, 162); were it refused,
                 // the step goes out without one and the peers name this seat.
                 let msg = match make_step(&self.secret, &ctx) {
-                    Ok((msg, _)) => msg,
+                    Ok((mut msg, out)) => {
+                        if let Some((from, to)) = self.copy_card {
+                            copy_card(&mut msg, &out, keys, from, to);
+                        }
+                        msg
+                    }
                     Err(_) => {
                         let out = self.secret.shuffle(keys, &self.deck);
                         ShuffleMsg {
@@ -983,11 +1035,11 @@ impl HandSession {
                 for p in 0..dealt {
                     let seat = self.deal_seat(p);
                     if seat == self.me {
-                        self.open_position(p).ok_or(Fault::ShuffleMismatch)?;
+                        self.open_position(p)?.ok_or(Fault::ShuffleMismatch)?;
                     }
                     self.owner.insert(p, seat);
                 }
-                self.open_position(dealt).ok_or(Fault::ShuffleMismatch)?;
+                self.open_position(dealt)?.ok_or(Fault::ShuffleMismatch)?;
                 self.script = Some(Script::Deal { k: 0 });
                 self.continue_deal()
             }
@@ -995,13 +1047,13 @@ impl HandSession {
                 match to {
                     None => {
                         for &p in &positions {
-                            self.open_position(p).ok_or(Fault::ShuffleMismatch)?;
+                            self.open_position(p)?.ok_or(Fault::ShuffleMismatch)?;
                         }
                     }
                     Some(t) => {
                         for &p in &positions {
                             if t == self.me {
-                                self.open_position(p).ok_or(Fault::ShuffleMismatch)?;
+                                self.open_position(p)?.ok_or(Fault::ShuffleMismatch)?;
                             }
                             self.owner.insert(p, t);
                         }
