@@ -154,6 +154,17 @@ enum Script {
     Draw { seat: u8, consumed: Vec<u16> },
 }
 
+/// How far ahead of the next expected sequence number a sender's message is kept while the
+/// ones before it are missing (messages overtake each other in flight). A seat sends a few
+/// hundred messages in a whole hand, so an honest gap is much smaller; a message further
+/// ahead is dropped (the sender resends it), which bounds the per-sender `future` buffer.
+const MAX_FUTURE: u32 = 1024;
+
+/// The most messages kept per sender that arrived in order but that the script does not need
+/// yet. An honest seat is never that far ahead (the script waits on every seat in turn); past
+/// it a message is dropped before its chain advances, as if it had not arrived.
+const MAX_INBOX: usize = 1024;
+
 /// A declaration of red threes, kept for the audit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Declared {
@@ -516,18 +527,25 @@ impl HandSession {
 
     fn accept(&mut self, v: Verified) {
         let s = usize::from(v.envelope.sender);
+        if self.inbox[s].len() >= MAX_INBOX {
+            return;
+        }
         match self.chains[s].accept(&v) {
             Accept::Next => {
                 self.enqueue(v);
-                while let Some(next) = self.future[s].remove(&self.chains[s].next_seq()) {
+                while self.inbox[s].len() < MAX_INBOX
+                    && let Some(next) = self.future[s].remove(&self.chains[s].next_seq())
+                {
                     if self.chains[s].accept(&next) == Accept::Next {
                         self.enqueue(next);
                     }
                 }
             }
             Accept::Duplicate => {}
-            Accept::Gap { .. } => {
-                self.future[s].insert(v.envelope.seq, v);
+            Accept::Gap { expected } => {
+                if v.envelope.seq - expected < MAX_FUTURE {
+                    self.future[s].insert(v.envelope.seq, v);
+                }
             }
             Accept::Equivocation(pair) => {
                 let [a, b] = *pair;

@@ -228,23 +228,25 @@ impl TableSession {
         key: PublicKey,
         sig: &Sig,
     ) -> Result<(), TableError> {
-        if self.awaiting_replacement != Some((hand_no, seat)) {
-            // Before we voided ourselves: keep it until our own votes agree.
-            self.early_replace = Some((from, hand_no, seat, key, sig.clone()));
-            return Ok(());
-        }
         let sid = self
             .config
             .as_ref()
             .map(super::msg::TableConfig::sid)
             .ok_or(TableError::Unexpected("replace"))?;
         let runner = (0..4u8).find(|&s| s != seat).unwrap_or(0);
-        if self.keys[usize::from(runner)] != from
+        // Checked before it is kept, so that nobody but the runner can take its place.
+        if seat > 3
+            || self.keys[usize::from(runner)] != from
             || from
                 .verify(&replace_digest(&sid, hand_no, seat, &key), sig)
                 .is_err()
         {
             return Err(TableError::BadSignature);
+        }
+        if self.awaiting_replacement != Some((hand_no, seat)) {
+            // Before we voided ourselves: keep it until our own votes agree.
+            self.early_replace = Some((from, hand_no, seat, key, sig.clone()));
+            return Ok(());
         }
         self.awaiting_replacement = None;
         self.keys[usize::from(seat)] = key;

@@ -7,9 +7,11 @@
 //! plays this seat's turns.
 
 mod absent;
+mod gate;
 pub mod msg;
 
 pub use self::absent::DEFAULT_GRACE_MS;
+pub use self::gate::{Admit, Refused};
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -90,8 +92,13 @@ pub enum TableError {
     Hand(#[from] crate::hand::SessionError),
 }
 
-/// Limits on buffered messages of hands not yet started.
-const MAX_EARLY: usize = 4096;
+/// The most messages kept per sending seat for a hand not started here yet. A seat ahead of
+/// this one sends the next hand's first messages (its commitment, or its share of a redeal),
+/// and a seat coming back resends its previous and current hand (the old one is dropped when
+/// the next hand starts); a hand takes a seat well under this many messages. Hand messages
+/// are at most 64 KiB, so one seated peer can hold at most 32 MiB here, and a stranger none
+/// (the gate refuses hand messages from peers not seated).
+pub(crate) const MAX_EARLY_PER_SEAT: usize = 512;
 /// The longest player name accepted at a table (characters).
 pub const MAX_NAME: usize = 40;
 
@@ -136,7 +143,8 @@ pub struct TableSession {
     totals: [i32; 2],
     prev_result: [u8; 32],
     hand: Option<HandSession>,
-    early: Vec<Vec<u8>>,
+    /// Hand messages for a hand not started yet, with the seat of the peer that sent them.
+    early: Vec<(usize, Vec<u8>)>,
     /// The current seat identities (a computer player may have replaced one).
     keys: [PublicKey; 4],
     grace_ms: u64,
@@ -445,7 +453,13 @@ impl TableSession {
             }
             TableMsg::Start { config } => self.on_start(from, config),
             TableMsg::Accept { sid, sig } => self.on_accept(from, sid, &sig),
-            TableMsg::Hand { bytes } => self.on_hand_bytes(&bytes),
+            TableMsg::Hand { bytes } => {
+                let sender = self.keys.iter().position(|k| *k == from);
+                match sender.filter(|_| self.config.is_some() && from != self.me.key) {
+                    Some(seat) => self.on_hand_bytes(seat, &bytes),
+                    None => Err(TableError::NotSeated),
+                }
+            }
             TableMsg::Resync { .. } => {
                 self.peer_connected(from);
                 Ok(())
@@ -472,8 +486,7 @@ impl TableSession {
             return Err(TableError::Unexpected("join"));
         }
         // A name as clean peers send it, and a bounded seat card (it is sent to every seat).
-        let name_ok = clean_name(&seat.name) == seat.name;
-        if !name_ok || seat.addrs.len() > MAX_ADDRS || seat.addrs.iter().any(|a| a.len() > 200) {
+        if !gate::seat_card_ok(&seat) {
             return Err(TableError::Unexpected("join (bad name or addresses)"));
         }
         if !self.roster.iter().flatten().any(|s| s.key == from) {
@@ -717,7 +730,9 @@ impl TableSession {
         sig: &fairdeal_crypto::Sig,
     ) -> Result<(), TableError> {
         let Some(config) = &self.config else {
-            if self.pending_accepts.len() < 16 {
+            // Kept until the configuration comes: one per player seated in the lobby.
+            let seated = self.roster.iter().flatten().any(|s| s.key == from);
+            if seated && !self.pending_accepts.iter().any(|(k, _, _)| *k == from) {
                 self.pending_accepts.push((from, sid, sig.clone()));
             }
             return Ok(());
@@ -779,15 +794,16 @@ impl TableSession {
         self.events.push_back(TableEvent::HandStarted(self.hand_no));
         // Messages that arrived early for this hand.
         let early = std::mem::take(&mut self.early);
-        for bytes in early {
-            let _ = self.on_hand_bytes(&bytes);
+        for (seat, bytes) in early {
+            let _ = self.on_hand_bytes(seat, &bytes);
         }
         // What this hand did not take belongs to an older hand.
         self.early.clear();
         self.drain_hand();
     }
 
-    fn on_hand_bytes(&mut self, bytes: &[u8]) -> Result<(), TableError> {
+    /// A hand message from the peer in seat `from`.
+    fn on_hand_bytes(&mut self, from: usize, bytes: &[u8]) -> Result<(), TableError> {
         // Route by the envelope's hand context (its sid) without trusting it yet.
         let env = SignedEnvelope::from_wire(bytes)?;
         let header: Envelope = fairdeal_crypto::encoding::decode(&env.bytes)?;
@@ -805,8 +821,8 @@ impl TableSession {
         if !handled {
             // Maybe the next hand's (another seat voided or finished this one first): keep it,
             // bounded, until that hand starts; an old hand's message is dropped then.
-            if self.early.len() < MAX_EARLY {
-                self.early.push(bytes.to_vec());
+            if self.early.iter().filter(|(s, _)| *s == from).count() < MAX_EARLY_PER_SEAT {
+                self.early.push((from, bytes.to_vec()));
             }
             return Ok(());
         }
