@@ -1,5 +1,7 @@
 //! The node's state between events: the swarm, the session, the log and who is connected.
 
+mod guard;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
@@ -15,7 +17,7 @@ use tokio::sync::mpsc;
 use super::swarm::{Behaviour, BehaviourEvent, build};
 use super::{NodeError, NodeEvent, NodeOptions, Outcome, Role, key_of, net, peer_of, restore};
 use crate::store::{GameLog, Meta, Record};
-use crate::table::msg::{Ack, PROTOCOL, Reply, SeatInfo, TableMsg, house_to_json};
+use crate::table::msg::{PROTOCOL, Reply, SeatInfo, TableMsg, house_to_json};
 use crate::table::{Dest, TableEvent, TableSession};
 
 pub(crate) struct Node {
@@ -34,6 +36,7 @@ pub(crate) struct Node {
     finishing: Option<tokio::time::Instant>,
     prompted: Option<u64>,
     clock: std::time::Instant,
+    guard: guard::Guard,
 }
 
 impl Node {
@@ -143,7 +146,9 @@ impl Node {
             finishing: None,
             prompted: None,
             clock: std::time::Instant::now(),
+            guard: guard::Guard::default(),
         };
+        node.sync_bypass();
         if let Some(ms) = node.opts.grace_ms {
             node.session.set_grace_ms(ms);
         }
@@ -204,8 +209,10 @@ impl Node {
                 TableEvent::Roster(seats) => {
                     let seats: Vec<SeatInfo> = seats.iter().flatten().cloned().collect();
                     self.learn_addresses(&seats);
+                    self.sync_bypass();
                 }
                 TableEvent::Started(_) => {
+                    self.sync_bypass();
                     self.dial_missing();
                     // Seats are known now: say who is connected already.
                     let keys: Vec<PublicKey> = self.connected.iter().filter_map(key_of).collect();
@@ -214,7 +221,10 @@ impl Node {
                     }
                 }
                 TableEvent::GameOver { .. } => self.finishing = Some(tokio::time::Instant::now()),
-                TableEvent::HandVoided { .. } => self.dial_missing(),
+                TableEvent::HandVoided { .. } => {
+                    self.sync_bypass();
+                    self.dial_missing();
+                }
                 TableEvent::Hand { .. }
                 | TableEvent::Closed
                 | TableEvent::HandStarted(_)
@@ -333,6 +343,7 @@ impl Node {
             let _ = self.events.send(NodeEvent::Waiting(waiting)).await;
         }
         self.dial_missing();
+        self.guard_tick();
     }
 
     /// Tells the front end that a seated player's connection came up or went down.
@@ -356,6 +367,7 @@ impl Node {
         self.joined = true;
         self.log.append(&Record::Joined { host: key.0 })?;
         self.session.join(key);
+        self.sync_bypass();
         Ok(())
     }
 
@@ -372,23 +384,28 @@ impl Node {
                 peer_id, endpoint, ..
             } => {
                 self.connected.insert(peer_id);
+                self.check_memory();
                 let Some(key) = key_of(&peer_id) else {
                     return Ok(());
                 };
                 if endpoint.is_dialer() {
-                    self.book
-                        .entry(key)
-                        .or_default()
-                        .push(endpoint.get_remote_address().clone());
+                    let addrs = self.book.entry(key).or_default();
+                    let addr = endpoint.get_remote_address();
+                    if !addrs.contains(addr) {
+                        addrs.push(addr.clone());
+                    }
                 }
+                // The host is the peer we dialled (a stranger dialling us first is not).
                 if !self.joined
-                    && matches!(
-                        self.opts.role,
-                        Role::Join {
-                            address: Some(_),
-                            ..
-                        }
-                    )
+                    && endpoint.is_dialer()
+                    && let Role::Join {
+                        address: Some(addr),
+                        ..
+                    } = &self.opts.role
+                    && addr.iter().all(|p| match p {
+                        Protocol::P2p(id) => id == peer_id,
+                        _ => true,
+                    })
                 {
                     self.set_host(key)?;
                 }
@@ -411,12 +428,14 @@ impl Node {
                 Message::Request {
                     request, channel, ..
                 } => {
-                    let reply = self.on_request(&peer, &request)?;
-                    let _ = self
-                        .swarm
-                        .behaviour_mut()
-                        .rr
-                        .send_response(channel, reply.encode());
+                    // No reply to a refused stranger: its stream is dropped.
+                    if let Some(reply) = self.on_request(&peer, &request)? {
+                        let _ = self
+                            .swarm
+                            .behaviour_mut()
+                            .rr
+                            .send_response(channel, reply.encode());
+                    }
                 }
                 Message::Response { response, .. } => {
                     self.pending = self.pending.saturating_sub(1);
@@ -431,6 +450,11 @@ impl Node {
                 self.pending = self.pending.saturating_sub(1);
                 tracing::debug!(%peer, "send failed: {error}");
             }
+            SwarmEvent::Behaviour(BehaviourEvent::Rr(RrEvent::InboundFailure {
+                peer,
+                error,
+                ..
+            })) => self.on_inbound_failure(&peer, &error),
             SwarmEvent::Behaviour(BehaviourEvent::Identify(identify::Event::Received {
                 peer_id,
                 info,
@@ -444,7 +468,7 @@ impl Node {
                     self.swarm.add_peer_address(peer, addr);
                     let looking =
                         matches!(self.opts.role, Role::Join { table: Some(_), .. }) && !self.joined;
-                    if looking && self.queried.insert(peer) {
+                    if looking && self.queried.len() < MAX_QUERIED && self.queried.insert(peer) {
                         self.swarm
                             .behaviour_mut()
                             .rr
@@ -458,32 +482,27 @@ impl Node {
         Ok(())
     }
 
-    /// A message from a peer: logged, then handled; the reply carries our state.
-    fn on_request(&mut self, peer: &PeerId, request: &[u8]) -> Result<Reply, NodeError> {
-        let Some(key) = key_of(peer) else {
-            return Ok(Reply {
-                ack: Ack {
-                    hand_no: 0,
-                    state: [0; 32],
-                },
-                info: None,
-            });
-        };
-        // A stranger asking what this table is: answered, never logged (the log holds the
-        // game, and strangers must not be able to grow it).
-        if !TableMsg::is_query(request) {
-            self.log.append(&Record::Recv {
-                from: key.0,
-                bytes: request.to_vec(),
-            })?;
+    /// A message from a peer: checked, then logged, then handled; the reply carries our
+    /// state (`None`: a refused stranger gets no reply).
+    fn on_request(&mut self, peer: &PeerId, request: &[u8]) -> Result<Option<Reply>, NodeError> {
+        match self.gate(peer, request) {
+            guard::Gate::Store(key) => {
+                self.log.append(&Record::Recv {
+                    from: key.0,
+                    bytes: request.to_vec(),
+                })?;
+                if let Err(e) = self.session.handle_message(key, request) {
+                    tracing::debug!(%peer, "rejected message: {e}");
+                }
+            }
+            // A question about the table: answered, never logged.
+            guard::Gate::Answer | guard::Gate::Refuse { answer: true } => {}
+            guard::Gate::Refuse { answer: false } => return Ok(None),
         }
-        if let Err(e) = self.session.handle_message(key, request) {
-            tracing::debug!(%peer, "rejected message: {e}");
-        }
-        Ok(Reply {
+        Ok(Some(Reply {
             ack: self.session.ack(),
             info: self.session.info(),
-        })
+        }))
     }
 
     /// A reply: while looking for a table by name, a matching host is joined.
@@ -506,6 +525,9 @@ impl Node {
         Ok(())
     }
 }
+
+/// The most LAN peers asked "what table is this?" while looking for a table by name.
+const MAX_QUERIED: usize = 128;
 
 /// `listen` with the TCP port of the first of `previous` (text multiaddrs), if any.
 fn same_port(listen: &Multiaddr, previous: &[String]) -> Option<Multiaddr> {
