@@ -299,7 +299,10 @@ fn the_handlers_refuse_a_forged_replacement_even_without_the_gate() {
     let bytes = SignedEnvelope::seal(&stranger, &env).to_wire();
     let hand = TableMsg::Hand { bytes }.encode();
     assert!(peers[1].handle_message(stranger.public(), &hand).is_err());
-    assert!(peers[1].handle_message(keys[2], &hand).is_ok(), "a seat's is kept");
+    assert!(
+        peers[1].handle_message(keys[2], &hand).is_ok(),
+        "a seat's is kept"
+    );
 }
 
 #[test]
@@ -348,7 +351,10 @@ fn one_seat_cannot_fill_the_buffer_of_early_messages_for_the_others() {
             Err(r) => assert!(!r.stale, "refused for a reason: {}", r.what),
         }
     }
-    assert!(kept > 0 && kept < 1_000, "kept {kept} of North's early messages");
+    assert!(
+        kept > 0 && kept < 1_000,
+        "kept {kept} of North's early messages"
+    );
     // South's early messages still have room.
     let south = Identity::from_secret(seat(0).0);
     let msg = early(&south, 0, 0);
