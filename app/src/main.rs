@@ -9,7 +9,11 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("FAIRDEAL_LOG").unwrap_or_else(|_| {
-                tracing_subscriber::EnvFilter::new("warn,fairdeal=info,fairdeal_net=info")
+                // libp2p's per-stream lines ("dropping inbound stream ...") say nothing about
+                // who; fairdeal_net writes one rate-limited line per refused peer instead.
+                tracing_subscriber::EnvFilter::new(
+                    "warn,fairdeal=info,fairdeal_net=info,libp2p_request_response=error,libp2p_yamux=error",
+                )
             }),
         )
         .init();

@@ -42,6 +42,9 @@ pub enum Fault {
     /// not ask for).
     #[error("shuffle proof missing, or sent to a table that did not ask for one")]
     ProofMode,
+    /// Two deck positions opened to the same card id (a copied card: some shuffler cheated).
+    #[error("two deck positions open to the same card")]
+    DuplicateCard,
     /// A revealed seed that does not match its commitment.
     #[error("revealed seed does not match its commitment")]
     SeedMismatch,

@@ -10,6 +10,10 @@
 //! A record cut short or garbled at the very end (a crash mid-write) is cut off when the log
 //! is opened ("repaired"); a bad record anywhere else is corruption, reported and never
 //! silently skipped.
+//!
+//! Everything here is for one user only: data directories are made `0700`, and the log, the
+//! lock and the identity file `0600` (on Unix), since the log's first record holds the
+//! game's master secret.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -162,6 +166,69 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
     }
 }
 
+/// Creates `dir` and its missing parents for this user only (`0700` on Unix), and makes
+/// `dir` itself so if it already existed.
+///
+/// # Errors
+///
+/// IO errors.
+pub fn private_dir(dir: &Path) -> Result<(), StoreError> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir).map_err(io(dir))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).map_err(io(dir))?;
+    }
+    Ok(())
+}
+
+/// Options that create a file readable and writable by this user only (`0600` on Unix).
+fn private_options() -> OpenOptions {
+    let mut o = OpenOptions::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.mode(0o600);
+    }
+    o
+}
+
+/// Makes an existing file this user's only (`0600` on Unix; files made before this rule).
+fn make_private(path: &Path) -> Result<(), StoreError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).map_err(io(path))?;
+    }
+    let _ = path;
+    Ok(())
+}
+
+/// Writes `bytes` to `path` (replacing it), synced, readable by this user only.
+///
+/// # Errors
+///
+/// IO errors.
+pub fn write_private(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    let mut f = private_options()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(path)
+        .map_err(io(path))?;
+    make_private(path)?;
+    f.write_all(bytes)
+        .and_then(|()| f.sync_all())
+        .map_err(io(path))
+}
+
 /// What reading a log found.
 #[derive(Debug, Default)]
 pub struct Loaded {
@@ -256,9 +323,9 @@ impl GameLog {
     ///
     /// The directory is in use, IO errors, or corruption before the end.
     pub fn open(dir: &Path) -> Result<(Self, Loaded), StoreError> {
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        private_dir(dir)?;
         let lock_path = dir.join("LOCK");
-        let lock = OpenOptions::new()
+        let lock = private_options()
             .create(true)
             .truncate(false)
             .write(true)
@@ -269,11 +336,10 @@ impl GameLog {
             _ => return Err(StoreError::Locked(dir.to_owned())),
         }
         let path = dir.join("GAME.fdlog");
-        if !path.exists() {
-            let mut f = File::create(&path).map_err(io(&path))?;
-            f.write_all(MAGIC)
-                .and_then(|()| f.sync_all())
-                .map_err(io(&path))?;
+        if path.exists() {
+            make_private(&path)?;
+        } else {
+            write_private(&path, MAGIC)?;
         }
         let loaded = read(&path)?;
         let mut file = OpenOptions::new()
@@ -341,24 +407,17 @@ pub fn identity_secret(
     dir: &Path,
     fresh: impl FnOnce() -> [u8; 32],
 ) -> Result<[u8; 32], StoreError> {
-    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    private_dir(dir)?;
     let path = dir.join("identity.key");
     if let Ok(bytes) = std::fs::read(&path) {
+        make_private(&path)?;
         return bytes
             .as_slice()
             .try_into()
             .map_err(|_| StoreError::NotALog(path.clone()));
     }
     let secret = fresh();
-    let mut f = File::create(&path).map_err(io(&path))?;
-    f.write_all(&secret)
-        .and_then(|()| f.sync_all())
-        .map_err(io(&path))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600));
-    }
+    write_private(&path, &secret)?;
     Ok(secret)
 }
 
@@ -401,6 +460,32 @@ mod tests {
         let (_, loaded) = GameLog::open(&d).unwrap();
         assert_eq!(loaded.records, sample());
         assert_eq!(loaded.repaired_bytes, 0);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_data_directory_and_its_files_are_the_users_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = dir("private");
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        // A log from before the rule, readable by all, is made private when opened again.
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o755)).unwrap();
+        drop(GameLog::open(&d).unwrap());
+        std::fs::set_permissions(d.join("GAME.fdlog"), std::fs::Permissions::from_mode(0o644))
+            .unwrap();
+        drop(GameLog::open(&d).unwrap());
+        identity_secret(&d, || [5; 32]).unwrap();
+        assert_eq!(mode(&d), 0o700);
+        for f in ["GAME.fdlog", "LOCK", "identity.key"] {
+            assert_eq!(mode(&d.join(f)), 0o600, "{f}");
+        }
+        let nested = d.join("a").join("b");
+        private_dir(&nested).unwrap();
+        assert_eq!(mode(&d.join("a")), 0o700);
+        assert_eq!(mode(&nested), 0o700);
+        write_private(&nested.join("game.json"), b"{}").unwrap();
+        assert_eq!(mode(&nested.join("game.json")), 0o600);
     }
 
     #[test]

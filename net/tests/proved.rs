@@ -1,6 +1,7 @@
 //! Proved shuffles at session level (issue 12 item 1): the cheats on the deck that the covert
 //! scheme only catches at the audit are refused when the step arrives, every honest seat names
-//! the shuffler, and `adjudicate` reaches the same verdict from each seat's evidence alone.
+//! the shuffler, and `adjudicate` reaches the same verdict from each seat's evidence alone. And
+//! card identities (item 2): at a covert table a card that opens twice is a fault at once.
 
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 
@@ -207,5 +208,48 @@ fn a_covert_table_plays_without_proofs_and_refuses_one() {
         let b = blames(es);
         assert_eq!(b.len(), 1, "seat {i}");
         assert_eq!((b[0].offender, b[0].fault), (Some(0), Fault::ProofMode));
+    }
+}
+
+#[test]
+fn a_card_opening_twice_at_a_covert_table_is_a_fault_at_once() {
+    // Dealer S shuffles last and copies position 4 (dealt to W, seat 1) into the upcard. W
+    // opens both and stops at once; nobody can be named from the messages yet, and no honest
+    // seat is.
+    let (preset, dealer) = (Preset::Samba, Seat::S);
+    let upcard = (Rules::preset(preset).hand_size * 4) as u16;
+    let mut cfg = config(preset, dealer, 1);
+    cfg.proofs = ProofMode::Covert;
+    let t = table(preset);
+    let mut seats: Vec<HandSession> = (0..4u8)
+        .map(|i| HandSession::new(cfg.clone(), i, identity(i), seed(i, 6), t.clone()))
+        .collect();
+    seats[0].cheat_copy_card(4, upcard);
+    let events = play_with(
+        &mut seats,
+        &mut SplitMix64::new(6),
+        &mut Wire::default(),
+        &mut |_, _, b| Some(b.to_vec()),
+        300,
+    );
+    let b = blames(&events[1]);
+    assert_eq!(b.len(), 1, "{b:?}");
+    assert_eq!((b[0].offender, b[0].fault), (None, Fault::DuplicateCard));
+    assert!(!events[1].contains(&Event::Dealt));
+    for (i, es) in events.iter().enumerate().skip(1) {
+        for b in blames(es) {
+            assert!(b.offender.is_none_or(|o| o == 0), "seat {i} blamed {b:?}");
+        }
+    }
+    // At a proved table the same cheat is refused with the step, and the dealer named.
+    let mut seats = sessions(preset, dealer, 6);
+    seats[0].cheat_copy_card(4, upcard);
+    let events = play(&mut seats, 6);
+    for es in &events[1..] {
+        let b = blames(es);
+        assert_eq!(
+            (b[0].offender, b[0].fault),
+            (Some(0), Fault::BadShuffleProof)
+        );
     }
 }

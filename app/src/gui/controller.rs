@@ -83,7 +83,7 @@ impl GameRecord {
 
     fn write(&self, dir: &Path) -> Result<()> {
         let text = serde_json::to_string_pretty(self)?;
-        std::fs::write(dir.join("game.json"), text)
+        fairdeal_net::store::write_private(&dir.join("game.json"), text.as_bytes())
             .with_context(|| format!("writing {}", dir.join("game.json").display()))
     }
 
@@ -256,7 +256,7 @@ fn start_game(
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
     let game_dir = data_dir.join("games").join(format!("{stamp:024}"));
-    std::fs::create_dir_all(game_dir.join("me"))
+    fairdeal_net::store::private_dir(&game_dir.join("me"))
         .with_context(|| format!("creating {}", game_dir.display()))?;
     record.write(&game_dir)?;
     // The player's identity lives outside the game folders (its fingerprint is theirs); a

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use curve25519_dalek::ristretto::{RistrettoPoint, VartimeRistrettoPrecomputation};
 use curve25519_dalek::scalar::Scalar;
-use curve25519_dalek::traits::{Identity, VartimePrecomputedMultiscalarMul};
+use curve25519_dalek::traits::{Identity, MultiscalarMul, VartimePrecomputedMultiscalarMul};
 
 use super::ProofError;
 use crate::hash::{hash512, label};
@@ -62,6 +62,8 @@ pub struct ShuffleParams {
     n: usize,
     /// `g_1..g_n`.
     g: Vec<RistrettoPoint>,
+    /// `[h, g_1..g_n]`.
+    key: Vec<RistrettoPoint>,
     /// `h`.
     h: RistrettoPoint,
     /// Precomputed tables for `[h, g_1..g_n]`.
@@ -97,11 +99,13 @@ impl ShuffleParams {
         let table = VartimeRistrettoPrecomputation::new(&points);
         let h = points[0];
         let g = points[1..].to_vec();
+        let key = points;
         Ok(Self {
             cards,
             m,
             n,
             g,
+            key,
             h,
             table,
         })
@@ -127,11 +131,19 @@ impl ShuffleParams {
         &self.h
     }
 
-    /// The commitment `com(v; r) = r·h + Σ v_l·g_l` (`v` at most `n` long, zero-padded).
+    /// The commitment `com(v; r) = r·h + Σ v_l·g_l` (`v` at most `n` long, zero-padded), in
+    /// variable time: for vectors whose operation count says nothing about the permutation
+    /// (uniformly blinded ones).
     pub(crate) fn commit(&self, v: &[Scalar], r: &Scalar) -> RistrettoPoint {
         debug_assert!(v.len() <= self.n);
         self.table
             .vartime_multiscalar_mul(std::iter::once(r).chain(v.iter()))
+    }
+
+    /// `com(v; r)` in constant time, for vectors that are functions of the permutation.
+    pub(crate) fn commit_ct(&self, v: &[Scalar], r: &Scalar) -> RistrettoPoint {
+        debug_assert!(v.len() <= self.n);
+        RistrettoPoint::multiscalar_mul(std::iter::once(r).chain(v.iter()), &self.key[..=v.len()])
     }
 }
 
@@ -171,6 +183,8 @@ mod tests {
         let expect = r * p.h() + v[0] * p.g()[0] + v[1] * p.g()[1];
         assert_eq!(p.commit(&v, &r), expect);
         assert_eq!(p.commit(&[], &r), r * p.h());
+        assert_eq!(p.commit_ct(&v, &r), expect);
+        assert_eq!(p.commit_ct(&[], &r), r * p.h());
         assert_ne!(*p.h(), p.g()[0]);
     }
 }

@@ -68,9 +68,9 @@ pub(crate) fn prove(
     let mut sigma = vec![rand[0]];
     sigma.extend(nonces.scalars(m - 2));
     sigma.push(s_u);
-    w.point(&params.commit(&beta[m - 1], &s_u));
+    w.point(&params.commit_ct(&beta[m - 1], &s_u));
     for k in 1..m - 1 {
-        w.point(&params.commit(&beta[k], &sigma[k]));
+        w.point(&params.commit_ct(&beta[k], &sigma[k]));
     }
     tr.absorb(b"hadamard/commit", w.round());
     let hx = tr.challenge(b"hx");

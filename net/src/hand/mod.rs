@@ -208,6 +208,17 @@ enum Script {
     Draw { seat: u8, consumed: Vec<u16> },
 }
 
+/// How far ahead of the next expected sequence number a sender's message is kept while the
+/// ones before it are missing (messages overtake each other in flight). A seat sends a few
+/// hundred messages in a whole hand, so an honest gap is much smaller; a message further
+/// ahead is dropped (the sender resends it), which bounds the per-sender `future` buffer.
+const MAX_FUTURE: u32 = 1024;
+
+/// The most messages kept per sender that arrived in order but that the script does not need
+/// yet. An honest seat is never that far ahead (the script waits on every seat in turn); past
+/// it a message is dropped before its chain advances, as if it had not arrived.
+const MAX_INBOX: usize = 1024;
+
 /// A declaration of red threes, kept for the audit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Declared {
@@ -241,6 +252,8 @@ pub struct HandSession {
     deck: Vec<Ciphertext>,
     shares: BTreeMap<(u16, u8), RistrettoPoint>,
     faces: BTreeMap<u16, Card>,
+    /// The position each card id opened at (two positions with one id are a fault at once).
+    ids: BTreeMap<u16, u16>,
     owner: BTreeMap<u16, u8>,
     cursor: u16,
     pile_positions: Vec<u16>,
@@ -263,6 +276,9 @@ pub struct HandSession {
     /// Test knob (feature `cheats`): hide red threes instead of showing them.
     conceal: bool,
     concealed: std::collections::BTreeSet<u16>,
+    /// Test knob (feature `cheats`): in our shuffle step, overwrite position `.1` with a
+    /// re-randomised copy of position `.0`.
+    copy_card: Option<(u16, u16)>,
 }
 
 impl std::fmt::Debug for HandSession {
@@ -273,6 +289,22 @@ impl std::fmt::Debug for HandSession {
             .field("need", &self.need)
             .finish_non_exhaustive()
     }
+}
+
+/// The `cheats` knob: `deck[to]` becomes a re-randomised copy of `deck[from]`.
+fn copy_card(msg: &mut ShuffleMsg, out: &[Ciphertext], keys: &HandKeys, from: u16, to: u16) {
+    let (Some(src), Some(slot)) = (
+        out.get(usize::from(from)),
+        msg.deck.get_mut(usize::from(to)),
+    ) else {
+        return;
+    };
+    let r = curve25519_dalek::Scalar::from(7u8);
+    *slot = Ciphertext {
+        c1: src.c1 + r * curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT,
+        c2: src.c2 + r * keys.joint(),
+    }
+    .to_bytes();
 }
 
 /// The core card of a card id (face `id % 54`; both jokers are the joker).
@@ -326,6 +358,7 @@ impl HandSession {
             deck: Vec::new(),
             shares: BTreeMap::new(),
             faces: BTreeMap::new(),
+            ids: BTreeMap::new(),
             owner: BTreeMap::new(),
             cursor: (dealt + 1).min(deck_size),
             pile_positions: vec![dealt],
@@ -347,6 +380,7 @@ impl HandSession {
             events: VecDeque::new(),
             conceal: false,
             concealed: std::collections::BTreeSet::new(),
+            copy_card: None,
         }
     }
 
@@ -354,6 +388,13 @@ impl HandSession {
     #[cfg(feature = "cheats")]
     pub fn cheat_conceal_red_threes(&mut self) {
         self.conceal = true;
+    }
+
+    /// Makes this seat cheat in its shuffle step: position `to` becomes a re-randomised copy of
+    /// position `from` (its proof, if any, is left as it was), for tests of card identities.
+    #[cfg(feature = "cheats")]
+    pub fn cheat_copy_card(&mut self, from: u16, to: u16) {
+        self.copy_card = Some((from, to));
     }
 
     /// The face of `pos` as this seat's replica may use it (concealed cards stay hidden).
@@ -589,18 +630,25 @@ impl HandSession {
 
     fn accept(&mut self, v: Verified) {
         let s = usize::from(v.envelope.sender);
+        if self.inbox[s].len() >= MAX_INBOX {
+            return;
+        }
         match self.chains[s].accept(&v) {
             Accept::Next => {
                 self.enqueue(v);
-                while let Some(next) = self.future[s].remove(&self.chains[s].next_seq()) {
+                while self.inbox[s].len() < MAX_INBOX
+                    && let Some(next) = self.future[s].remove(&self.chains[s].next_seq())
+                {
                     if self.chains[s].accept(&next) == Accept::Next {
                         self.enqueue(next);
                     }
                 }
             }
             Accept::Duplicate => {}
-            Accept::Gap { .. } => {
-                self.future[s].insert(v.envelope.seq, v);
+            Accept::Gap { expected } => {
+                if v.envelope.seq - expected < MAX_FUTURE {
+                    self.future[s].insert(v.envelope.seq, v);
+                }
             }
             Accept::Equivocation(pair) => {
                 let [a, b] = *pair;
@@ -667,6 +715,7 @@ impl HandSession {
                             let evidence = if matches!(
                                 fault,
                                 Fault::ShuffleMismatch
+                                    | Fault::DuplicateCard
                                     | Fault::BadShuffleProof
                                     | Fault::ProofMode
                                     | Fault::SeedMismatch
@@ -679,7 +728,9 @@ impl HandSession {
                             } else {
                                 vec![signed]
                             };
-                            self.blame(Some(s), fault, evidence);
+                            // A card opening twice is nobody's provable fault yet.
+                            let offender = (fault != Fault::DuplicateCard).then_some(s);
+                            self.blame(offender, fault, evidence);
                             return;
                         }
                     }
@@ -925,30 +976,44 @@ impl HandSession {
             return Err(Fault::IllegalMove);
         }
         self.store_share(s, item)?;
-        let face = self.open_position(item.pos).ok_or(Fault::IllegalMove)?;
+        let face = self.open_position(item.pos)?.ok_or(Fault::IllegalMove)?;
         self.owner.remove(&item.pos);
         Ok(face)
     }
 
-    /// Decrypts `pos` with the four shares held, or privately if it is ours and three are held.
-    fn open_position(&mut self, pos: u16) -> Option<Card> {
+    /// Decrypts `pos` with the four shares held, or privately if it is ours and three are held
+    /// (`None` if it does not open to a card).
+    ///
+    /// # Errors
+    ///
+    /// [`Fault::DuplicateCard`] if it opens to a card id another position already opened to:
+    /// some shuffler copied a card, which no single message proves, so no seat is named.
+    fn open_position(&mut self, pos: u16) -> Result<Option<Card>, Fault> {
         if let Some(&f) = self.faces.get(&pos) {
-            return Some(f);
+            return Ok(Some(f));
         }
-        let ct = *self.deck.get(usize::from(pos))?;
+        let Some(&ct) = self.deck.get(usize::from(pos)) else {
+            return Ok(None);
+        };
         let ds: Vec<RistrettoPoint> = (0..4u8)
             .filter_map(|s| self.shares.get(&(pos, s)).copied())
             .collect();
         let id = if ds.len() == 4 {
-            open_public(&self.table, &ct, &ds)?
+            open_public(&self.table, &ct, &ds)
         } else if ds.len() == 3 && !self.shares.contains_key(&(pos, self.me)) {
-            self.secret.open_own(&self.table, &ct, &ds)?
+            self.secret.open_own(&self.table, &ct, &ds)
         } else {
-            return None;
+            None
         };
+        let Some(id) = id else {
+            return Ok(None);
+        };
+        if self.ids.insert(id, pos).is_some_and(|other| other != pos) {
+            return Err(Fault::DuplicateCard);
+        }
         let face = card_of_id(id);
         self.faces.insert(pos, face);
-        Some(face)
+        Ok(Some(face))
     }
 
     /// Sends what the script expects from this seat, once per need.
@@ -990,7 +1055,12 @@ impl HandSession {
                 // The proof exists for every deck the rules deal (108, 162); were it refused,
                 // the step goes out without one and the peers name this seat.
                 let msg = match make_step(&self.secret, &ctx) {
-                    Ok((msg, _)) => msg,
+                    Ok((mut msg, out)) => {
+                        if let Some((from, to)) = self.copy_card {
+                            copy_card(&mut msg, &out, keys, from, to);
+                        }
+                        msg
+                    }
                     Err(_) => {
                         let out = self.secret.shuffle(keys, &self.deck);
                         ShuffleMsg {
@@ -1086,11 +1156,11 @@ impl HandSession {
                 for p in 0..dealt {
                     let seat = self.deal_seat(p);
                     if seat == self.me {
-                        self.open_position(p).ok_or(Fault::ShuffleMismatch)?;
+                        self.open_position(p)?.ok_or(Fault::ShuffleMismatch)?;
                     }
                     self.owner.insert(p, seat);
                 }
-                self.open_position(dealt).ok_or(Fault::ShuffleMismatch)?;
+                self.open_position(dealt)?.ok_or(Fault::ShuffleMismatch)?;
                 self.script = Some(Script::Deal { k: 0 });
                 self.continue_deal()
             }
@@ -1098,13 +1168,13 @@ impl HandSession {
                 match to {
                     None => {
                         for &p in &positions {
-                            self.open_position(p).ok_or(Fault::ShuffleMismatch)?;
+                            self.open_position(p)?.ok_or(Fault::ShuffleMismatch)?;
                         }
                     }
                     Some(t) => {
                         for &p in &positions {
                             if t == self.me {
-                                self.open_position(p).ok_or(Fault::ShuffleMismatch)?;
+                                self.open_position(p)?.ok_or(Fault::ShuffleMismatch)?;
                             }
                             self.owner.insert(p, t);
                         }

@@ -5,8 +5,9 @@ use futures::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use libp2p::StreamProtocol;
 use libp2p::request_response::Codec;
 
-/// Larger than any table message (64 KiB) with room for framing.
-const MAX_FRAME: usize = 256 * 1024;
+/// The largest frame read or written: no table message or reply decodes beyond this size, so
+/// a longer frame is refused from its length alone, before any of it is read.
+const MAX_FRAME: usize = fairdeal_crypto::encoding::MAX_MESSAGE_BYTES;
 
 /// `u32_be length ‖ bytes`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -22,8 +23,16 @@ async fn read_frame<T: AsyncRead + Unpin + Send>(io: &mut T) -> std::io::Result<
             "frame too large",
         ));
     }
-    let mut buf = vec![0u8; len];
-    io.read_exact(&mut buf).await?;
+    // Grown as bytes arrive (not allocated from the announced length): a frame cut short
+    // holds only what was sent.
+    let mut buf = Vec::new();
+    io.take(len as u64).read_to_end(&mut buf).await?;
+    if buf.len() != len {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::UnexpectedEof,
+            "frame cut short",
+        ));
+    }
     Ok(buf)
 }
 

@@ -1,5 +1,7 @@
 //! The node's state between events: the swarm, the session, the log and who is connected.
 
+mod guard;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
@@ -15,7 +17,7 @@ use tokio::sync::mpsc;
 use super::swarm::{Behaviour, BehaviourEvent, build};
 use super::{NodeError, NodeEvent, NodeOptions, Outcome, Role, key_of, net, peer_of, restore};
 use crate::store::{GameLog, Meta, Record};
-use crate::table::msg::{Ack, PROTOCOL, Reply, SeatInfo, TableMsg, house_to_json};
+use crate::table::msg::{PROTOCOL, Reply, SeatInfo, TableMsg, house_to_json};
 use crate::table::{Dest, TableEvent, TableSession};
 
 pub(crate) struct Node {
@@ -34,6 +36,7 @@ pub(crate) struct Node {
     finishing: Option<tokio::time::Instant>,
     prompted: Option<u64>,
     clock: std::time::Instant,
+    guard: guard::Guard,
     drop_out: DropOut,
     /// Peers found on the LAN (asked again while looking for a table by name).
     lan: BTreeSet<PeerId>,
@@ -192,7 +195,9 @@ impl Node {
             drop_out: DropOut::from_env(),
             lan: BTreeSet::new(),
             ticks: 0,
+            guard: guard::Guard::default(),
         };
+        node.sync_bypass();
         if let Some(ms) = node.opts.grace_ms {
             node.session.set_grace_ms(ms);
         }
@@ -274,8 +279,10 @@ impl Node {
                 TableEvent::Roster(seats) => {
                     let seats: Vec<SeatInfo> = seats.iter().flatten().cloned().collect();
                     self.learn_addresses(&seats);
+                    self.sync_bypass();
                 }
                 TableEvent::Started(_) => {
+                    self.sync_bypass();
                     self.dial_missing();
                     // Seats are known now: say who is connected already.
                     let keys: Vec<PublicKey> = self.connected.iter().filter_map(key_of).collect();
@@ -284,7 +291,10 @@ impl Node {
                     }
                 }
                 TableEvent::GameOver { .. } => self.finishing = Some(tokio::time::Instant::now()),
-                TableEvent::HandVoided { .. } => self.dial_missing(),
+                TableEvent::HandVoided { .. } => {
+                    self.sync_bypass();
+                    self.dial_missing();
+                }
                 TableEvent::Hand { .. }
                 | TableEvent::Closed
                 | TableEvent::HandStarted(_)
@@ -460,6 +470,7 @@ impl Node {
             let _ = self.events.send(NodeEvent::Waiting(waiting)).await;
         }
         self.dial_missing();
+        self.guard_tick();
     }
 
     /// Tells the front end that a seated player's connection came up or went down.
@@ -483,6 +494,7 @@ impl Node {
         self.joined = true;
         self.log.append(&Record::Joined { host: key.0 })?;
         self.session.join(key);
+        self.sync_bypass();
         Ok(())
     }
 
@@ -500,23 +512,28 @@ impl Node {
             } => {
                 self.connected.insert(peer_id);
                 self.heard(&peer_id);
+                self.check_memory();
                 let Some(key) = key_of(&peer_id) else {
                     return Ok(());
                 };
                 if endpoint.is_dialer() {
-                    self.book
-                        .entry(key)
-                        .or_default()
-                        .push(endpoint.get_remote_address().clone());
+                    let addrs = self.book.entry(key).or_default();
+                    let addr = endpoint.get_remote_address();
+                    if !addrs.contains(addr) {
+                        addrs.push(addr.clone());
+                    }
                 }
+                // The host is the peer we dialled (a stranger dialling us first is not).
                 if !self.joined
-                    && matches!(
-                        self.opts.role,
-                        Role::Join {
-                            address: Some(_),
-                            ..
-                        }
-                    )
+                    && endpoint.is_dialer()
+                    && let Role::Join {
+                        address: Some(addr),
+                        ..
+                    } = &self.opts.role
+                    && addr.iter().all(|p| match p {
+                        Protocol::P2p(id) => id == peer_id,
+                        _ => true,
+                    })
                 {
                     self.set_host(key)?;
                 }
@@ -540,12 +557,14 @@ impl Node {
                     request, channel, ..
                 } => {
                     self.heard(&peer);
-                    let reply = self.on_request(&peer, &request)?;
-                    let _ = self
-                        .swarm
-                        .behaviour_mut()
-                        .rr
-                        .send_response(channel, reply.encode());
+                    // No reply to a refused stranger: its stream is dropped.
+                    if let Some(reply) = self.on_request(&peer, &request)? {
+                        let _ = self
+                            .swarm
+                            .behaviour_mut()
+                            .rr
+                            .send_response(channel, reply.encode());
+                    }
                 }
                 Message::Response { response, .. } => {
                     self.heard(&peer);
@@ -561,6 +580,11 @@ impl Node {
                 self.pending = self.pending.saturating_sub(1);
                 tracing::debug!(%peer, "send failed: {error}");
             }
+            SwarmEvent::Behaviour(BehaviourEvent::Rr(RrEvent::InboundFailure {
+                peer,
+                error,
+                ..
+            })) => self.on_inbound_failure(&peer, &error),
             SwarmEvent::Behaviour(BehaviourEvent::Identify(identify::Event::Received {
                 peer_id,
                 info,
@@ -591,7 +615,7 @@ impl Node {
     /// While looking for a table by name: asks `peer` what table it is (once per round).
     fn query(&mut self, peer: PeerId) {
         let looking = matches!(self.opts.role, Role::Join { table: Some(_), .. }) && !self.joined;
-        if looking && self.queried.insert(peer) {
+        if looking && self.queried.len() < MAX_QUERIED && self.queried.insert(peer) {
             self.swarm
                 .behaviour_mut()
                 .rr
@@ -600,32 +624,27 @@ impl Node {
         }
     }
 
-    /// A message from a peer: logged, then handled; the reply carries our state.
-    fn on_request(&mut self, peer: &PeerId, request: &[u8]) -> Result<Reply, NodeError> {
-        let Some(key) = key_of(peer) else {
-            return Ok(Reply {
-                ack: Ack {
-                    hand_no: 0,
-                    state: [0; 32],
-                },
-                info: None,
-            });
-        };
-        // A stranger asking what this table is: answered, never logged (the log holds the
-        // game, and strangers must not be able to grow it).
-        if !TableMsg::is_query(request) {
-            self.log.append(&Record::Recv {
-                from: key.0,
-                bytes: request.to_vec(),
-            })?;
+    /// A message from a peer: checked, then logged, then handled; the reply carries our
+    /// state (`None`: a refused stranger gets no reply).
+    fn on_request(&mut self, peer: &PeerId, request: &[u8]) -> Result<Option<Reply>, NodeError> {
+        match self.gate(peer, request) {
+            guard::Gate::Store(key) => {
+                self.log.append(&Record::Recv {
+                    from: key.0,
+                    bytes: request.to_vec(),
+                })?;
+                if let Err(e) = self.session.handle_message(key, request) {
+                    tracing::debug!(%peer, "rejected message: {e}");
+                }
+            }
+            // A question about the table: answered, never logged.
+            guard::Gate::Answer | guard::Gate::Refuse { answer: true } => {}
+            guard::Gate::Refuse { answer: false } => return Ok(None),
         }
-        if let Err(e) = self.session.handle_message(key, request) {
-            tracing::debug!(%peer, "rejected message: {e}");
-        }
-        Ok(Reply {
+        Ok(Some(Reply {
             ack: self.session.ack(),
             info: self.session.info(),
-        })
+        }))
     }
 
     /// A reply: while looking for a table by name, a matching host is joined.
@@ -648,6 +667,9 @@ impl Node {
         Ok(())
     }
 }
+
+/// The most LAN peers asked "what table is this?" while looking for a table by name.
+const MAX_QUERIED: usize = 128;
 
 /// `listen` with the TCP port of the first of `previous` (text multiaddrs), if any.
 fn same_port(listen: &Multiaddr, previous: &[String]) -> Option<Multiaddr> {

@@ -9,6 +9,7 @@
 mod browse;
 mod codec;
 mod driver;
+mod refusals;
 mod restore;
 mod swarm;
 

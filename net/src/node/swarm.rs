@@ -1,18 +1,53 @@
-//! Building the libp2p swarm.
+//! Building the libp2p swarm, with the limits that keep a stranger on the LAN from
+//! exhausting a peer: connections (seated peers bypass them), memory, and streams per
+//! connection.
 
 use std::time::Duration;
 
 use libp2p::swarm::NetworkBehaviour;
 use libp2p::swarm::behaviour::toggle::Toggle;
-use libp2p::{StreamProtocol, Swarm, identify, mdns, noise, ping, request_response, tcp, yamux};
+use libp2p::{
+    StreamProtocol, Swarm, allow_block_list, connection_limits, identify, mdns,
+    memory_connection_limits, noise, ping, request_response, tcp, yamux,
+};
 
 use super::codec::TableCodec;
 use super::{NodeError, net};
 use crate::table::msg::{AGENT_VERSION, PROTOCOL};
 
+/// Incoming connections still in their handshake (TCP, noise, yamux; each at most the
+/// transport's 10 s upgrade timeout). Seats redial each other from both sides, so a stranger
+/// holding these open delays a seat's reconnection by at most one handshake timeout.
+const MAX_PENDING_INCOMING: u32 = 16;
+/// Established incoming connections of peers not seated here (seated peers bypass every
+/// connection limit): enough for players joining and a room of lobby browsers.
+const MAX_ESTABLISHED_INCOMING: u32 = 16;
+/// Established connections in all (seats bypass it): a table needs three.
+const MAX_ESTABLISHED: u32 = 32;
+/// Connections per peer not seated here: one, plus one for a simultaneous dial.
+const MAX_PER_PEER: u32 = 2;
+/// Process memory above which no new connection is accepted or dialled (a last resort: a
+/// seat normally runs in a few tens of MiB; the driver already drops strangers' connections
+/// well below this, at [`super::driver`]'s stranger memory limit).
+const MAX_MEMORY: usize = 512 * 1024 * 1024;
+/// Streams of the table protocol at once per connection, both directions (each reads at most
+/// one 64 KiB frame, grown as it arrives): bounds what one connection can hold, while a seat
+/// coming back, which is resent up to two hands of a seat's messages (about 60 each) while it
+/// resends its own, still fits.
+const MAX_STREAMS: usize = 128;
+/// Inbound streams still choosing their protocol, per connection (libp2p's default is 128).
+const MAX_NEGOTIATING: usize = 16;
+/// How long a request may take, either way: a stream held open without finishing its frame
+/// is dropped after this.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
+
 /// The protocols a table peer speaks.
 #[derive(NetworkBehaviour)]
 pub(crate) struct Behaviour {
+    /// Strangers refused a moment ago (kept out for a while by the driver).
+    pub(crate) banned: allow_block_list::Behaviour<allow_block_list::BlockedPeers>,
+    pub(crate) limits: connection_limits::Behaviour,
+    pub(crate) memory: memory_connection_limits::Behaviour,
     pub(crate) rr: request_response::Behaviour<TableCodec>,
     pub(crate) identify: identify::Behaviour,
     pub(crate) ping: ping::Behaviour,
@@ -37,7 +72,9 @@ pub(crate) fn build(secret: [u8; 32], with_mdns: bool) -> Result<Swarm<Behaviour
                     StreamProtocol::new(PROTOCOL),
                     request_response::ProtocolSupport::Full,
                 )],
-                request_response::Config::default().with_request_timeout(Duration::from_secs(30)),
+                request_response::Config::default()
+                    .with_request_timeout(REQUEST_TIMEOUT)
+                    .with_max_concurrent_streams(MAX_STREAMS),
             );
             let identify = identify::Behaviour::new(
                 identify::Config::new(PROTOCOL.to_owned(), key.public())
@@ -49,7 +86,15 @@ pub(crate) fn build(secret: [u8; 32], with_mdns: bool) -> Result<Swarm<Behaviour
                         .ok()
                 })
                 .flatten();
+            let limits = connection_limits::ConnectionLimits::default()
+                .with_max_pending_incoming(Some(MAX_PENDING_INCOMING))
+                .with_max_established_incoming(Some(MAX_ESTABLISHED_INCOMING))
+                .with_max_established(Some(MAX_ESTABLISHED))
+                .with_max_established_per_peer(Some(MAX_PER_PEER));
             Behaviour {
+                banned: allow_block_list::Behaviour::default(),
+                limits: connection_limits::Behaviour::new(limits),
+                memory: memory_connection_limits::Behaviour::with_max_bytes(MAX_MEMORY),
                 rr,
                 identify,
                 // Pings are the sign of life of a player who is thinking (see
@@ -62,6 +107,9 @@ pub(crate) fn build(secret: [u8; 32], with_mdns: bool) -> Result<Swarm<Behaviour
         })
         .map_err(net)?
         // A game can sit idle while a person thinks: never drop a quiet connection.
-        .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(24 * 3600)))
+        .with_swarm_config(|c| {
+            c.with_idle_connection_timeout(Duration::from_secs(24 * 3600))
+                .with_max_negotiating_inbound_streams(MAX_NEGOTIATING)
+        })
         .build())
 }

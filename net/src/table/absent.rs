@@ -341,7 +341,7 @@ impl TableSession {
 
     /// Who runs a computer player for `seat`: its partner, if that is a player who runs none
     /// yet, else the lowest such seat.
-    fn runner_for(&self, seat: u8) -> Option<u8> {
+    pub(crate) fn runner_for(&self, seat: u8) -> Option<u8> {
         let free = |s: u8| {
             s != seat
                 && self.runners[usize::from(s)].is_none()
@@ -467,10 +467,13 @@ impl TableSession {
         {
             return Err(TableError::BadSignature);
         }
+        // The runner follows from the seating alone, so it is known before our own verdict.
+        if self.runner_for(seat) != Some(sender) {
+            return Err(TableError::Unexpected("replace (not the seat's runner)"));
+        }
         if self.awaiting_replacement != Some((hand_no, seat)) {
-            // Before we voided ourselves: keep it (from the seat that would run it) until our
-            // own observation agrees.
-            if hand_no == self.hand_no && sender != seat {
+            // Before we voided ourselves: keep it until our own observation agrees.
+            if hand_no == self.hand_no {
                 self.early_replace = Some(EarlyReplace {
                     from,
                     hand_no,
@@ -481,9 +484,6 @@ impl TableSession {
                 });
             }
             return Ok(());
-        }
-        if self.runner_for(seat) != Some(sender) {
-            return Err(TableError::Unexpected("replace (not the seat's runner)"));
         }
         self.awaiting_replacement = None;
         self.seat_taken(seat, key, seed, sender);

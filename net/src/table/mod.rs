@@ -8,10 +8,12 @@
 
 mod absent;
 mod back;
+mod gate;
 pub mod msg;
 mod presence;
 
 pub use self::absent::{DEFAULT_GRACE_MS, Gone, MIN_GRACE_MS};
+pub use self::gate::{Admit, Refused};
 pub use self::presence::{QUIET_MS, RESYNC_MAX_MS, RESYNC_MS};
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -128,8 +130,13 @@ pub enum TableError {
     Hand(#[from] crate::hand::SessionError),
 }
 
-/// Limits on buffered messages of hands not yet started.
-const MAX_EARLY: usize = 4096;
+/// The most messages kept per sending seat for a hand not started here yet. A seat ahead of
+/// this one sends the next hand's first messages (its commitment, or its share of a redeal),
+/// and a seat coming back resends its previous and current hand (the old one is dropped when
+/// the next hand starts); a hand takes a seat well under this many messages. Hand messages
+/// are at most 64 KiB, so one seated peer can hold at most 32 MiB here, and a stranger none
+/// (the gate refuses hand messages from peers not seated).
+pub(crate) const MAX_EARLY_PER_SEAT: usize = 512;
 /// Hands void in a row with nobody to blame after which the table stops instead of dealing
 /// again (something is broken that another deal will not mend).
 pub const MAX_UNEXPLAINED_VOIDS: u32 = 3;
@@ -179,7 +186,8 @@ pub struct TableSession {
     totals: [i32; 2],
     prev_result: [u8; 32],
     hand: Option<HandSession>,
-    early: Vec<Vec<u8>>,
+    /// Hand messages for a hand not started yet, with the seat of the peer that sent them.
+    early: Vec<(usize, Vec<u8>)>,
     /// The current seat identities (a computer player may have replaced one).
     keys: [PublicKey; 4],
     grace_ms: u64,
@@ -537,7 +545,13 @@ impl TableSession {
             }
             TableMsg::Start { config } => self.on_start(from, config),
             TableMsg::Accept { sid, sig } => self.on_accept(from, sid, &sig),
-            TableMsg::Hand { bytes } => self.on_hand_bytes(&bytes),
+            TableMsg::Hand { bytes } => {
+                let sender = self.keys.iter().position(|k| *k == from);
+                match sender.filter(|_| self.config.is_some() && from != self.me.key) {
+                    Some(seat) => self.on_hand_bytes(seat, &bytes),
+                    None => Err(TableError::NotSeated),
+                }
+            }
             TableMsg::Resync { hand_no, have } => self.on_resync(from, hand_no, have),
             TableMsg::Quit { hand_no, sig } => self.on_quit(from, hand_no, &sig),
             TableMsg::SeatHeld { .. } => self.on_seat_held(from),
@@ -566,8 +580,7 @@ impl TableSession {
             return Err(TableError::Unexpected("join"));
         }
         // A name as clean peers send it, and a bounded seat card (it is sent to every seat).
-        let name_ok = clean_name(&seat.name) == seat.name;
-        if !name_ok || seat.addrs.len() > MAX_ADDRS || seat.addrs.iter().any(|a| a.len() > 200) {
+        if !gate::seat_card_ok(&seat) {
             return Err(TableError::Unexpected("join (bad name or addresses)"));
         }
         if !self.roster.iter().flatten().any(|s| s.key == from) {
@@ -816,7 +829,9 @@ impl TableSession {
         sig: &fairdeal_crypto::Sig,
     ) -> Result<(), TableError> {
         let Some(config) = &self.config else {
-            if self.pending_accepts.len() < 16 {
+            // Kept until the configuration comes: one per player seated in the lobby.
+            let seated = self.roster.iter().flatten().any(|s| s.key == from);
+            if seated && !self.pending_accepts.iter().any(|(k, _, _)| *k == from) {
                 self.pending_accepts.push((from, sid, sig.clone()));
             }
             return Ok(());
@@ -893,15 +908,16 @@ impl TableSession {
         self.events.push_back(TableEvent::HandStarted(self.hand_no));
         // Messages that arrived early for this hand.
         let early = std::mem::take(&mut self.early);
-        for bytes in early {
-            let _ = self.on_hand_bytes(&bytes);
+        for (seat, bytes) in early {
+            let _ = self.on_hand_bytes(seat, &bytes);
         }
         // What this hand did not take belongs to an older hand.
         self.early.clear();
         self.drain_hand();
     }
 
-    fn on_hand_bytes(&mut self, bytes: &[u8]) -> Result<(), TableError> {
+    /// A hand message from the peer in seat `from`.
+    fn on_hand_bytes(&mut self, from: usize, bytes: &[u8]) -> Result<(), TableError> {
         // Route by the envelope's hand context (its sid) without trusting it yet.
         let env = SignedEnvelope::from_wire(bytes)?;
         let header: Envelope = fairdeal_crypto::encoding::decode(&env.bytes)?;
@@ -923,8 +939,8 @@ impl TableSession {
         if !handled {
             // Maybe the next hand's (another seat voided or finished this one first): keep it,
             // bounded, until that hand starts; an old hand's message is dropped then.
-            if self.early.len() < MAX_EARLY {
-                self.early.push(bytes.to_vec());
+            if self.early.iter().filter(|(s, _)| *s == from).count() < MAX_EARLY_PER_SEAT {
+                self.early.push((from, bytes.to_vec()));
             }
             return Ok(());
         }

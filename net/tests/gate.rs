@@ -1,0 +1,364 @@
+//! Check first, store after: a stranger, and separately a seated peer, send validly signed
+//! `Timeout`, `Replace`, `Accept`, `Start` and `Hand` messages while a game is played and a
+//! silent seat is taken over. Every one is refused by the gate (so the node neither logs nor
+//! handles it), the game finishes, and the runner's legitimate `Replace` still applies.
+
+#![expect(clippy::unwrap_used, reason = "test set-up")]
+
+use fairdeal_core::{HouseRules, Preset, Seat};
+use fairdeal_crypto::encoding;
+use fairdeal_crypto::{Envelope, Identity, PublicKey, SignedEnvelope};
+use fairdeal_net::table::msg::{SeatInfo, TableConfig, TableMsg, replace_digest, timeout_digest};
+use fairdeal_net::table::{Admit, Dest, TableEvent, TableSession};
+
+fn seat(i: u8) -> ([u8; 32], SeatInfo) {
+    let secret = [i + 61; 32];
+    (
+        secret,
+        SeatInfo {
+            key: Identity::from_secret(secret).public(),
+            name: format!("p{i}"),
+            bot: true,
+            addrs: Vec::new(),
+        },
+    )
+}
+
+fn table() -> Vec<TableSession> {
+    let house = HouseRules {
+        target: Some(1500),
+        ..HouseRules::default()
+    };
+    let (s0, i0) = seat(0);
+    let mut peers = vec![TableSession::host(
+        s0,
+        [70; 32],
+        i0,
+        Some("expert"),
+        "gate",
+        Preset::Canasta,
+        house,
+    )];
+    let host = peers[0].key();
+    for i in 1..4u8 {
+        let (s, info) = seat(i);
+        let mut p = TableSession::joiner(s, [70 + i; 32], info, Some("greedy"));
+        p.join(host);
+        peers.push(p);
+    }
+    peers
+}
+
+/// Validly signed messages of every kind that `who` may not send to `to` now.
+fn forged(
+    who: &Identity,
+    seated_as: Option<u8>,
+    to: &TableSession,
+) -> Vec<(&'static str, Vec<u8>)> {
+    let config = to.config().unwrap();
+    let sid = config.sid();
+    let hand_no = to.hand_no();
+    let key = who.public();
+    let mut fake: TableConfig = config.clone();
+    fake.nonce = [1; 32];
+    fake.seats[3] = key;
+    let other_sid = fake.sid();
+    // A seated peer votes against itself; a stranger against East.
+    let vote_seat = seated_as.unwrap_or(3);
+    let mut out = vec![
+        (
+            "timeout",
+            TableMsg::Timeout {
+                hand_no,
+                seat: vote_seat,
+                sig: who.sign(&timeout_digest(&sid, hand_no, vote_seat)),
+            },
+        ),
+        (
+            "timeout for a later hand",
+            TableMsg::Timeout {
+                hand_no: hand_no + 3,
+                seat: 1,
+                sig: who.sign(&timeout_digest(&sid, hand_no + 3, 1)),
+            },
+        ),
+        (
+            "replace",
+            TableMsg::Replace {
+                hand_no,
+                seat: 3,
+                key,
+                seed: [0; 32],
+                sig: who.sign(&replace_digest(&sid, hand_no, 3, &key, &[0; 32])),
+            },
+        ),
+        (
+            "accept of another table",
+            TableMsg::Accept {
+                sid: other_sid,
+                sig: who.sign(&other_sid),
+            },
+        ),
+        ("start", TableMsg::Start { config: fake }),
+    ];
+    if seated_as.is_none() {
+        out.push((
+            "accept",
+            TableMsg::Accept {
+                sid,
+                sig: who.sign(&sid),
+            },
+        ));
+    }
+    if let Some(hand) = to.hand() {
+        // Signed by `who`, claiming West's seat (a stranger has none of its own).
+        let env = Envelope {
+            version: fairdeal_crypto::envelope::PROTOCOL_VERSION,
+            sid: hand.hctx(),
+            sender: 1,
+            seq: 0,
+            prev: [0; 32],
+            body: vec![7; 40],
+        };
+        let bytes = SignedEnvelope::seal(who, &env).to_wire();
+        out.push(("hand", TableMsg::Hand { bytes }));
+    }
+    out.into_iter()
+        .map(|(k, m)| (k, encoding::encode(&m)))
+        .collect()
+}
+
+#[test]
+fn a_stranger_and_a_seat_cannot_speak_out_of_turn_and_the_real_replacement_applies() {
+    let mut peers = table();
+    let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
+    let stranger = Identity::from_secret([99; 32]);
+    let north = Identity::from_secret(seat(2).0);
+    // What each peer's node would have logged: every message the gate let through.
+    let mut stored: Vec<Vec<(PublicKey, Vec<u8>)>> = vec![Vec::new(); 4];
+    let mut events = vec![Vec::new(); 4];
+    let mut refused = std::collections::BTreeMap::<(&str, &str), usize>::new();
+    let mut silent = false;
+    let mut now = 0u64;
+    let mut delivered = 0usize;
+    for round in 0..200_000usize {
+        let mut moved = false;
+        for i in 0..4 {
+            if silent && i == 3 {
+                continue;
+            }
+            while let Some((dest, bytes)) = peers[i].poll_transmit() {
+                moved = true;
+                let targets: Vec<usize> = match dest {
+                    Dest::Peer(k) => keys.iter().position(|x| *x == k).into_iter().collect(),
+                    Dest::Seats => (0..4).filter(|&j| j != i).collect(),
+                };
+                let table_level = !matches!(TableMsg::decode(&bytes), Ok(TableMsg::Hand { .. }));
+                for j in targets {
+                    if silent && j == 3 {
+                        continue;
+                    }
+                    // Around every table-level message (the start, votes, the replacement)
+                    // and now and then, the stranger and North try their forgeries.
+                    if peers[j].config().is_some() && (table_level || round % 64 == 0) {
+                        let mut tries = vec![("stranger", stranger.public(), &stranger, None)];
+                        if j != 2 {
+                            tries.push(("north", keys[2], &north, Some(2)));
+                        }
+                        for (who, from, id, seated_as) in tries {
+                            for (kind, msg) in forged(id, seated_as, &peers[j]) {
+                                let verdict = peers[j].admit(from, &msg);
+                                assert!(verdict.is_err(), "{who}'s {kind} to {j} was let in");
+                                *refused.entry((who, kind)).or_default() += 1;
+                            }
+                        }
+                    }
+                    match peers[j].admit(keys[i], &bytes) {
+                        Ok(Admit::Store) => {
+                            stored[j].push((keys[i], bytes.clone()));
+                            peers[j].handle_message(keys[i], &bytes).unwrap();
+                        }
+                        Ok(Admit::Answer) => {}
+                        Err(r) => assert!(r.stale, "a real message refused: {}", r.what),
+                    }
+                    delivered += 1;
+                }
+            }
+            while let Some(e) = peers[i].poll_event() {
+                events[i].push(e);
+            }
+        }
+        if delivered > 300 {
+            // East's machine goes away in the middle of the first hand.
+            silent = true;
+        }
+        if !moved {
+            if peers[..3].iter().all(|p| p.finished().is_some()) {
+                break;
+            }
+            now += 30_000;
+            for p in &mut peers[..3] {
+                p.handle_timeout(now);
+            }
+        }
+    }
+    for (i, p) in peers[..3].iter().enumerate() {
+        assert!(p.finished().is_some(), "peer {i} did not finish");
+        assert!(
+            events[i]
+                .iter()
+                .any(|e| matches!(e, TableEvent::HandVoided { seat: Seat::E, .. })),
+            "peer {i} voided East's hand"
+        );
+        assert!(
+            stored[i].iter().all(|(from, _)| *from != stranger.public()),
+            "nothing of the stranger's is stored"
+        );
+        assert!(
+            stored[i]
+                .iter()
+                .all(|(from, bytes)| *from != keys[2] || !forged_by_north(bytes)),
+            "none of North's forgeries is stored at {i}"
+        );
+    }
+    // The runner (South) took East; West and North applied its replacement.
+    assert_eq!(peers[0].proxy_seat(), Some(Seat::E));
+    let totals: Vec<[i32; 2]> = peers[..3].iter().map(TableSession::totals).collect();
+    assert!(totals.iter().all(|t| *t == totals[0]));
+    for who in ["stranger", "north"] {
+        for kind in [
+            "timeout",
+            "replace",
+            "accept of another table",
+            "start",
+            "hand",
+        ] {
+            assert!(
+                refused.get(&(who, kind)).copied().unwrap_or(0) > 0,
+                "{who}'s {kind} was tried"
+            );
+        }
+    }
+    println!("refused forgeries: {refused:?}");
+}
+
+/// Whether North's message is one of the forgeries (a real message of North's is none of
+/// these: it never votes against itself, replaces nobody, and accepts only the real table).
+fn forged_by_north(bytes: &[u8]) -> bool {
+    match TableMsg::decode(bytes) {
+        Ok(TableMsg::Timeout { seat, .. }) => seat == 2,
+        Ok(TableMsg::Replace { .. } | TableMsg::Start { .. }) => true,
+        Ok(TableMsg::Hand { bytes }) => SignedEnvelope::from_wire(&bytes)
+            .ok()
+            .and_then(|e| encoding::decode::<Envelope>(&e.bytes).ok())
+            .is_some_and(|e| e.sender == 1),
+        _ => false,
+    }
+}
+
+#[test]
+fn the_handlers_refuse_a_forged_replacement_even_without_the_gate() {
+    // A seat that has not voided yet keeps an early replacement; only the runner's may be
+    // kept, so a forged one can neither be kept nor push the real one out.
+    let mut peers = table();
+    let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
+    for _ in 0..50 {
+        for i in 0..4 {
+            while let Some((dest, bytes)) = peers[i].poll_transmit() {
+                let targets: Vec<usize> = match dest {
+                    Dest::Peer(k) => keys.iter().position(|x| *x == k).into_iter().collect(),
+                    Dest::Seats => (0..4).filter(|&j| j != i).collect(),
+                };
+                for j in targets {
+                    let _ = peers[j].handle_message(keys[i], &bytes);
+                }
+            }
+        }
+    }
+    let sid = peers[1].config().unwrap().sid();
+    let hand_no = peers[1].hand_no();
+    let north = Identity::from_secret(seat(2).0);
+    let key = Identity::from_secret([5; 32]).public();
+    let msg = TableMsg::Replace {
+        hand_no,
+        seat: 3,
+        key,
+        seed: [0; 32],
+        sig: north.sign(&replace_digest(&sid, hand_no, 3, &key, &[0; 32])),
+    };
+    assert!(peers[1].handle_message(keys[2], &msg.encode()).is_err());
+    // A hand message from a peer that is not seated is not even routed (one for a hand not
+    // started here would otherwise wait in the buffer of early messages).
+    let stranger = Identity::from_secret([98; 32]);
+    let env = Envelope {
+        version: fairdeal_crypto::envelope::PROTOCOL_VERSION,
+        sid: [3; 32],
+        sender: 1,
+        seq: 0,
+        prev: [0; 32],
+        body: vec![7; 40],
+    };
+    let bytes = SignedEnvelope::seal(&stranger, &env).to_wire();
+    let hand = TableMsg::Hand { bytes }.encode();
+    assert!(peers[1].handle_message(stranger.public(), &hand).is_err());
+    assert!(
+        peers[1].handle_message(keys[2], &hand).is_ok(),
+        "a seat's is kept"
+    );
+}
+
+#[test]
+fn one_seat_cannot_fill_the_buffer_of_early_messages_for_the_others() {
+    let mut peers = table();
+    let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
+    for _ in 0..50 {
+        for i in 0..4 {
+            while let Some((dest, bytes)) = peers[i].poll_transmit() {
+                let targets: Vec<usize> = match dest {
+                    Dest::Peer(k) => keys.iter().position(|x| *x == k).into_iter().collect(),
+                    Dest::Seats => (0..4).filter(|&j| j != i).collect(),
+                };
+                for j in targets {
+                    let _ = peers[j].handle_message(keys[i], &bytes);
+                }
+            }
+        }
+    }
+    assert!(peers[1].hand().is_some());
+    // North sends message after message for a hand nobody has started.
+    let north = Identity::from_secret(seat(2).0);
+    let early = |who: &Identity, sender: u8, seq: u32| {
+        let env = Envelope {
+            version: fairdeal_crypto::envelope::PROTOCOL_VERSION,
+            sid: [4; 32],
+            sender,
+            seq,
+            prev: [0; 32],
+            body: vec![7; 1000],
+        };
+        TableMsg::Hand {
+            bytes: SignedEnvelope::seal(who, &env).to_wire(),
+        }
+        .encode()
+    };
+    let mut kept = 0;
+    for seq in 0..5_000 {
+        let msg = early(&north, 2, seq);
+        match peers[1].admit(keys[2], &msg) {
+            Ok(Admit::Store) => {
+                peers[1].handle_message(keys[2], &msg).unwrap();
+                kept += 1;
+            }
+            Ok(Admit::Answer) => panic!("not a query"),
+            Err(r) => assert!(!r.stale, "refused for a reason: {}", r.what),
+        }
+    }
+    assert!(
+        kept > 0 && kept < 1_000,
+        "kept {kept} of North's early messages"
+    );
+    // South's early messages still have room.
+    let south = Identity::from_secret(seat(0).0);
+    let msg = early(&south, 0, 0);
+    assert_eq!(peers[1].admit(keys[0], &msg), Ok(Admit::Store));
+}
