@@ -1,8 +1,6 @@
 //! Small contracts of the crate's API that no bigger test pinned: each test here was written
 //! for a mutant that `cargo mutants` found alive (docs/TESTING.md), and names it.
 
-#![expect(clippy::unwrap_used, reason = "test set-up")]
-
 use curve25519_dalek::ristretto::RistrettoPoint;
 use fairdeal_crypto::encoding::{self, DecodeError, MAX_MESSAGE_BYTES};
 use fairdeal_crypto::hand::{hand_context, open_public};
