@@ -81,7 +81,7 @@ pub enum Command {
         /// Data directory (identity, game log).
         #[arg(long = "data-dir")]
         data_dir: PathBuf,
-        /// Computer strategy for this seat (random, greedy, expert, easy, medium, hard).
+        /// Computer strategy for this seat (random, greedy, expert, easy, medium, hard, master).
         #[arg(long)]
         bot: Option<String>,
         /// Listen address.

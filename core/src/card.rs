@@ -186,25 +186,17 @@ impl Card {
 
     /// The rank, or `None` for the joker.
     pub fn rank(self) -> Option<Rank> {
-        if self.0 >= 52 {
-            None
-        } else {
-            Rank::from_index(self.0 as usize % 13)
-        }
+        RANK_OF[usize::from(self.0)]
     }
 
     /// The suit, or `None` for the joker.
     pub fn suit(self) -> Option<Suit> {
-        if self.0 >= 52 {
-            None
-        } else {
-            Suit::ALL.get(self.0 as usize / 13).copied()
-        }
+        SUIT_OF[usize::from(self.0)]
     }
 
     /// Whether the card is wild (every two and every joker).
     pub fn is_wild(self) -> bool {
-        self.is_joker() || self.rank() == Some(Rank::Two)
+        WILD[usize::from(self.0)]
     }
 
     /// Whether the card is a three (red or black).
@@ -239,6 +231,39 @@ impl Card {
         }
     }
 }
+
+/// [`Card::rank`] by index (a table: the engine asks this in every inner loop).
+const RANK_OF: [Option<Rank>; 256] = {
+    let mut t = [None; 256];
+    let mut i = 0;
+    while i < 52 {
+        t[i] = Some(Rank::ALL[i % 13]);
+        i += 1;
+    }
+    t
+};
+
+/// [`Card::suit`] by index.
+const SUIT_OF: [Option<Suit>; 256] = {
+    let mut t = [None; 256];
+    let mut i = 0;
+    while i < 52 {
+        t[i] = Some(Suit::ALL[i / 13]);
+        i += 1;
+    }
+    t
+};
+
+/// [`Card::is_wild`] by index: the four twos and the joker.
+const WILD: [bool; 256] = {
+    let mut t = [false; 256];
+    t[0] = true;
+    t[13] = true;
+    t[26] = true;
+    t[39] = true;
+    t[52] = true;
+    t
+};
 
 impl fmt::Display for Card {
     /// Scenario-file form: `KS`, `TH`, `2C`, `JK`.
@@ -335,6 +360,20 @@ mod tests {
         for i in 0..Card::FACES {
             let c = Card::from_index(i).unwrap();
             assert_eq!(c.to_string().parse::<Card>().unwrap(), c);
+        }
+    }
+
+    #[test]
+    fn rank_suit_and_wild_tables_follow_the_index() {
+        for i in 0..Card::SLOTS {
+            let c = Card::from_slot(i).unwrap();
+            let (rank, suit) = if i < 52 {
+                (Rank::from_index(i % 13), Suit::ALL.get(i / 13).copied())
+            } else {
+                (None, None)
+            };
+            assert_eq!((c.rank(), c.suit()), (rank, suit), "{i}");
+            assert_eq!(c.is_wild(), i == 52 || rank == Some(Rank::Two), "{i}");
         }
     }
 

@@ -67,10 +67,27 @@ impl Cards {
 
     /// Whether every card of `other` (counting copies) is here.
     pub fn contains_all(&self, other: &Self) -> bool {
+        // No early exit: the compiler turns this into a few wide compares.
         self.counts
             .iter()
             .zip(other.counts.iter())
-            .all(|(a, b)| a >= b)
+            .fold(true, |all, (a, b)| all & (a >= b))
+    }
+
+    /// The faces present, as a set of face indices (bit `i` for [`Card::from_slot`]`(i)`).
+    pub(crate) fn faces(&self) -> u64 {
+        // Eight counts at a time: a high bit for each non-zero byte, gathered into a byte.
+        const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+        const GATHER: u64 = 0x0102_0408_1020_4080;
+        let mut set = 0;
+        for (k, chunk) in self.counts.chunks(8).enumerate() {
+            let mut bytes = [0u8; 8];
+            bytes[..chunk.len()].copy_from_slice(chunk);
+            let x = u64::from_le_bytes(bytes);
+            let high = (((x & LOW7) + LOW7) | x) & !LOW7;
+            set |= ((high >> 7).wrapping_mul(GATHER) >> 56) << (8 * k);
+        }
+        set
     }
 
     /// Removes every card of `other`; returns false (and changes nothing) unless all are here.
@@ -95,20 +112,25 @@ impl Cards {
 
     /// The cards, lowest face index first, each copy once.
     pub fn iter(&self) -> impl Iterator<Item = Card> + '_ {
-        self.counts.iter().enumerate().flat_map(|(i, &n)| {
-            Card::from_slot(i)
-                .into_iter()
-                .flat_map(move |c| std::iter::repeat_n(c, usize::from(n)))
-        })
+        Iter {
+            counts: &self.counts,
+            slot: 0,
+            left: self.counts[0],
+            remaining: self.len(),
+        }
     }
 
     /// The distinct faces present.
     pub fn distinct(&self) -> impl Iterator<Item = Card> + '_ {
-        self.counts
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| **n > 0)
-            .filter_map(|(i, _)| Card::from_slot(i))
+        let mut set = self.faces();
+        std::iter::from_fn(move || {
+            if set == 0 {
+                return None;
+            }
+            let i = set.trailing_zeros() as usize;
+            set &= set - 1;
+            Card::from_slot(i)
+        })
     }
 
     /// The cards as a list, in face order.
@@ -133,9 +155,76 @@ impl Cards {
     pub fn points(&self) -> i32 {
         self.counts
             .iter()
-            .enumerate()
-            .filter_map(|(i, &n)| Card::from_slot(i).map(|c| c.points() * i32::from(n)))
+            .zip(SLOT_POINTS.iter())
+            .map(|(&n, &p)| i32::from(n) * p)
             .sum()
+    }
+
+    /// Number of red threes (3♦ and 3♥).
+    pub fn red_three_count(&self) -> usize {
+        self.count(Card::new(Rank::Three, Suit::Diamonds))
+            + self.count(Card::new(Rank::Three, Suit::Hearts))
+    }
+
+    /// Number of black threes (3♣ and 3♠).
+    pub fn black_three_count(&self) -> usize {
+        self.count(Card::new(Rank::Three, Suit::Clubs))
+            + self.count(Card::new(Rank::Three, Suit::Spades))
+    }
+}
+
+/// [`Card::points`] of the card in each multiset slot.
+const SLOT_POINTS: [i32; Card::SLOTS] = {
+    let mut t = [0; Card::SLOTS];
+    let mut i = 0;
+    while i < Card::SLOTS {
+        // Rank index i % 13 in suit i / 13; 52 is the joker, 53 the hidden card.
+        t[i] = if i == 52 {
+            50
+        } else if i > 52 {
+            0
+        } else {
+            let red = i / 13 == 1 || i / 13 == 2;
+            match i % 13 {
+                0 | 12 => 20,
+                1 if red => 0,
+                1..=5 => 5,
+                _ => 10,
+            }
+        };
+        i += 1;
+    }
+    t
+};
+
+/// The iterator of [`Cards::iter`].
+struct Iter<'a> {
+    counts: &'a [u8; Card::SLOTS],
+    slot: usize,
+    /// Copies of `slot` still to give.
+    left: u8,
+    /// Cards still to give in all.
+    remaining: usize,
+}
+
+impl Iterator for Iter<'_> {
+    type Item = Card;
+
+    fn next(&mut self) -> Option<Card> {
+        if self.remaining == 0 {
+            return None;
+        }
+        while self.left == 0 {
+            self.slot += 1;
+            self.left = *self.counts.get(self.slot)?;
+        }
+        self.left -= 1;
+        self.remaining -= 1;
+        Card::from_slot(self.slot)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
     }
 }
 
@@ -196,6 +285,30 @@ mod tests {
         assert!(hand.remove_all(&cards("KS 2C")));
         assert_eq!(hand, cards("KS JK"));
         assert_eq!(hand.len(), 2);
+    }
+
+    #[test]
+    fn slot_points_are_the_card_values() {
+        for (i, points) in SLOT_POINTS.iter().enumerate() {
+            let c = Card::from_slot(i).unwrap();
+            assert_eq!(*points, c.points(), "{c}");
+        }
+        let hand = cards("KS KS 2C 3D 3C JK");
+        let order: Vec<Card> = "2C 3C 3D KS KS JK"
+            .split_whitespace()
+            .map(|c| c.parse().unwrap())
+            .collect();
+        assert_eq!(hand.iter().collect::<Vec<_>>(), order);
+        assert_eq!((hand.red_three_count(), hand.black_three_count()), (1, 1));
+        let mut many = Cards::new();
+        for i in (0..Card::SLOTS).step_by(3) {
+            for _ in 0..(i % 5 + 1) * 40 {
+                many.add(Card::from_slot(i).unwrap());
+            }
+        }
+        let slow = (0..Card::SLOTS).fold(0u64, |s, i| s | u64::from(many.counts[i] > 0) << i);
+        assert_eq!(many.faces(), slow);
+        assert_eq!(hand.faces().count_ones(), 5);
     }
 
     #[test]

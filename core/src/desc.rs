@@ -55,34 +55,94 @@ pub struct PositionDesc {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum RedThrees {
-    /// Only the number (the cards are taken to be 3♥ and 3♦ in turn).
+    /// Only the number: the cards are drawn from the red threes the packs hold beyond those
+    /// named elsewhere in the position (3♥ and 3♦ in turn while both last).
     Count(usize),
     /// The exact cards.
     Cards(Vec<Card>),
 }
 
 impl RedThrees {
-    fn cards(&self) -> Vec<Card> {
+    /// The cards, a count drawn from `left` (the red threes the packs still hold, 3♥ then 3♦
+    /// in turn while both last); `None` if `left` runs out.
+    fn take(&self, left: &mut Cards) -> Option<Vec<Card>> {
         match self {
-            Self::Count(n) => (0..*n)
-                .map(|i| {
-                    Card::new(
-                        Rank::Three,
-                        if i % 2 == 0 {
-                            Suit::Hearts
-                        } else {
-                            Suit::Diamonds
-                        },
-                    )
-                })
-                .collect(),
-            Self::Cards(cards) => cards.clone(),
+            Self::Count(n) => {
+                let hearts = Card::new(Rank::Three, Suit::Hearts);
+                let diamonds = Card::new(Rank::Three, Suit::Diamonds);
+                let mut out = Vec::new();
+                for i in 0..*n {
+                    let (first, second) = if i % 2 == 0 {
+                        (hearts, diamonds)
+                    } else {
+                        (diamonds, hearts)
+                    };
+                    let card = if left.contains(first) { first } else { second };
+                    if !left.remove(card) {
+                        return None;
+                    }
+                    out.push(card);
+                }
+                Some(out)
+            }
+            Self::Cards(cards) => Some(cards.clone()),
         }
     }
 }
 
 fn invalid(reason: impl Into<String>) -> Refusal {
     Refusal::new(Code::InvalidPosition, reason.into())
+}
+
+/// The laid-out red threes of `desc`: exact cards as given, then counts drawn from the red
+/// threes the packs hold beyond those (and beyond any elsewhere in the position).
+fn red_threes_of(
+    rules: &Rules,
+    desc: &PositionDesc,
+    hands: &[Cards; 4],
+    melds: &[Vec<Meld>; 2],
+) -> Result<[Vec<Card>; 2], Refusal> {
+    let pack: Cards = canonical_deck(rules).iter().collect();
+    let mut left: Cards = pack
+        .distinct()
+        .filter(|c| c.is_red_three())
+        .flat_map(|c| std::iter::repeat_n(c, pack.count(c)))
+        .collect();
+    let elsewhere = hands
+        .iter()
+        .flat_map(Cards::iter)
+        .chain(
+            melds
+                .iter()
+                .flatten()
+                .flat_map(|m| m.cards().iter().copied()),
+        )
+        .chain(desc.pile.iter().copied())
+        .chain(desc.stock.iter().copied());
+    let exact = desc.red_threes.values().filter_map(|r| match r {
+        RedThrees::Cards(cards) => Some(cards.iter().copied()),
+        RedThrees::Count(_) => None,
+    });
+    for c in elsewhere.chain(exact.flatten()) {
+        left.remove(c);
+    }
+    let mut out: [Vec<Card>; 2] = Default::default();
+    // Exact cards first, so a count never takes a card another team's list names.
+    let mut order: Vec<(&Team, &RedThrees)> = desc.red_threes.iter().collect();
+    order.sort_by_key(|(_, r)| matches!(r, RedThrees::Count(_)));
+    for (team, given) in order {
+        let refuse = || {
+            invalid(format!(
+                "team {team} cannot have these red threes: {given:?}"
+            ))
+        };
+        let cards = given.take(&mut left).ok_or_else(refuse)?;
+        if cards.len() > rules.packs * 2 || cards.iter().any(|c| !c.is_red_three()) {
+            return Err(refuse());
+        }
+        out[team.index()] = cards;
+    }
+    Ok(out)
 }
 
 impl Position {
@@ -116,16 +176,7 @@ impl Position {
                 melds[team.index()].push(meld);
             }
         }
-        let mut red_threes: [Vec<Card>; 2] = Default::default();
-        for (team, given) in &desc.red_threes {
-            let cards = given.cards();
-            if cards.len() > rules.packs * 2 || cards.iter().any(|c| !c.is_red_three()) {
-                return Err(invalid(format!(
-                    "team {team} cannot have these red threes: {cards:?}"
-                )));
-            }
-            red_threes[team.index()] = cards;
-        }
+        let red_threes = red_threes_of(&rules, desc, &hands, &melds)?;
         if !rules.red_threes_in_hand() && hands.iter().any(|h| h.iter().any(|c| c.is_red_three())) {
             return Err(invalid(
                 "red threes are laid out at once here: none can be in a hand",
@@ -236,6 +287,66 @@ impl Position {
             ),
             turn_state: Some(self.turn_state.clone()),
             end: self.end,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Preset;
+
+    fn position(preset: Preset, red_threes: serde_json::Value) -> Result<Position, Refusal> {
+        let desc: PositionDesc = serde_json::from_value(serde_json::json!({
+            "dealer": "E", "scores": {"A": 0, "B": 0}, "turn": "S", "phase": "play",
+            "hands": {"S": ["5C", "9D"], "W": ["6C"], "N": ["8C"], "E": ["QC"]},
+            "melds": {"A": [], "B": []},
+            "red_threes": red_threes,
+            "pile": ["8S"], "stock": ["4S", "9H"]
+        }))
+        .unwrap();
+        Position::from_desc(Rules::preset(preset), &desc)
+    }
+
+    fn cards(s: &str) -> Vec<Card> {
+        s.split_whitespace().map(|c| c.parse().unwrap()).collect()
+    }
+
+    #[test]
+    fn red_three_counts_draw_from_what_the_packs_hold() {
+        let p = position(Preset::Canasta, serde_json::json!({"A": 3, "B": 1})).unwrap();
+        assert_eq!(p.red_threes(Team::A), cards("3H 3D 3H"));
+        assert_eq!(p.red_threes(Team::B), cards("3D"));
+        let p = position(Preset::Samba, serde_json::json!({"A": 4, "B": 2})).unwrap();
+        assert_eq!(p.red_threes(Team::A), cards("3H 3D 3H 3D"));
+        assert_eq!(p.red_threes(Team::B), cards("3H 3D"));
+        // Exact cards are taken first, whichever team names them.
+        let p = position(Preset::Canasta, serde_json::json!({"A": 2, "B": ["3H"]})).unwrap();
+        assert_eq!(p.red_threes(Team::A), cards("3H 3D"));
+        let p = position(
+            Preset::Canasta,
+            serde_json::json!({"A": ["3D", "3D"], "B": 2}),
+        )
+        .unwrap();
+        assert_eq!(p.red_threes(Team::B), cards("3H 3H"));
+    }
+
+    #[test]
+    fn more_red_threes_than_the_packs_hold_are_refused() {
+        for (preset, given) in [
+            (Preset::Canasta, serde_json::json!({"A": 3, "B": 2})),
+            (
+                Preset::Canasta,
+                serde_json::json!({"A": ["3H", "3H"], "B": 3}),
+            ),
+            (Preset::Samba, serde_json::json!({"A": 5, "B": 2})),
+            (
+                Preset::Canasta,
+                serde_json::json!({"A": ["3H", "3H", "3H"], "B": 0}),
+            ),
+        ] {
+            let err = position(preset, given.clone()).unwrap_err();
+            assert_eq!(err.code, Code::InvalidPosition, "{preset} {given}");
         }
     }
 }

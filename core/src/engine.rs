@@ -79,7 +79,7 @@ impl Position {
         if self.phase == Phase::Over {
             return refuse(Code::WrongPhase, "the hand is over");
         }
-        if mv.cards().iter().any(|c| c.is_hidden()) {
+        if mv.any_card(Card::is_hidden) {
             return refuse(Code::CardNotHeld, "a move must name real cards");
         }
         if self.phase == Phase::Answer {
@@ -313,44 +313,59 @@ impl Position {
         }
 
         let old_limit = self.turn_state.melds_at_start;
-        let mut base = melds.to_vec();
-        let pile_meld = Plan {
-            new: if onto.is_none() {
-                vec![std::iter::once(top).chain(with.iter().copied()).collect()]
-            } else {
-                Vec::new()
+        let pile_cards: Vec<Card> = std::iter::once(top).chain(with.iter().copied()).collect();
+        let pile_meld = match onto {
+            None => Plan {
+                new: vec![pile_cards],
+                ..Plan::default()
             },
-            add: onto
-                .map(|to| crate::moves::Add {
+            Some(to) => Plan {
+                add: vec![crate::moves::Add {
                     to,
-                    cards: std::iter::once(top).chain(with.iter().copied()).collect(),
-                })
-                .into_iter()
-                .collect(),
-            merge: Vec::new(),
+                    cards: pile_cards,
+                }],
+                ..Plan::default()
+            },
         };
         let mut hand_plus_top = hand.clone();
         hand_plus_top.add(top);
-        let rest: Vec<Card> = self.pile[..self.pile.len() - 1].to_vec();
-        let (red_threes, rest_to_hand): (Vec<Card>, Vec<Card>) = rest.into_iter().partition(|c| {
-            c.is_red_three() && self.rules.red_three_mode == RedThreeMode::AutoReplace
-        });
-        let left = hand.len() - all_used.len() + rest_to_hand.len();
+        let rest = &self.pile[..self.pile.len() - 1];
+        let auto = self.rules.red_three_mode == RedThreeMode::AutoReplace;
+        let to_hand = rest.iter().filter(|c| !(auto && c.is_red_three())).count();
+        let left = hand.len() - all_used.len() + to_hand;
         let goes_out = left == 0;
         let first = plan::resolve(
             &self.rules,
-            &base,
+            melds,
             &hand_plus_top,
             &pile_meld,
             goes_out,
             old_limit,
         )?;
-        base = first.melds;
-        let second = plan::resolve(&self.rules, &base, &first.hand, also, goes_out, old_limit)?;
-        self.check_opening(team, first.points + second.points)?;
+        let second = if also.is_empty() {
+            first
+        } else {
+            let points = first.points;
+            let mut second = plan::resolve(
+                &self.rules,
+                &first.melds,
+                &first.hand,
+                also,
+                goes_out,
+                old_limit,
+            )?;
+            second.points += points;
+            second
+        };
+        self.check_opening(team, second.points)?;
         let mut new_hand = second.hand;
-        for c in rest_to_hand {
-            new_hand.add(c);
+        let mut red_threes = Vec::new();
+        for &c in rest {
+            if auto && c.is_red_three() {
+                red_threes.push(c);
+            } else {
+                new_hand.add(c);
+            }
         }
         self.check_hand_left(&second.melds, new_hand.len())?;
         Ok(Effect::Pickup {
@@ -581,7 +596,7 @@ impl Position {
         Ok(Effect::Ask)
     }
 
-    fn commit(&mut self, seat: Seat, effect: Effect) {
+    pub(crate) fn commit(&mut self, seat: Seat, effect: Effect) {
         let team = seat.team().index();
         match effect {
             Effect::Draw => self.commit_draw(seat),

@@ -18,16 +18,29 @@ impl Position {
         if seat != self.turn || !matches!(self.phase, Phase::Play | Phase::Answer) {
             return None;
         }
-        if self.turn_state.answer == Some(false) || !self.could_finish(seat) {
+        if self.turn_state.answer == Some(false) {
             return None;
         }
-        let mut probe = self.clone();
-        probe.phase = Phase::Play;
-        probe.turn_state.answer = Some(true);
+        let only = match self.finish_hope(seat) {
+            Hope::None => return None,
+            Hope::Any => None,
+            Hope::Only(card) => Some(card),
+        };
+        // Judged as if the partner had said yes: on `self` when that changes nothing, else on
+        // a copy (made only once there is a plan to judge).
+        let as_is = self.phase == Phase::Play
+            && (self.turn_state.answer == Some(true) || !self.rules.must_ask);
+        let mut probe: Option<Self> = None;
         let hand = self.hand(seat);
         let melds = self.melds(seat.team());
-        let mut discards: Vec<Option<Card>> = vec![None];
-        discards.extend(hand.distinct().map(Some));
+        let mut discards: Vec<Option<Card>> = Vec::new();
+        match only {
+            Some(card) => discards.push(Some(card)),
+            None => {
+                discards.push(None);
+                discards.extend(hand.distinct().map(Some));
+            }
+        }
         for discard in discards {
             let mut rest = hand.clone();
             if let Some(d) = discard {
@@ -37,7 +50,17 @@ impl Position {
                 continue;
             };
             let mv = Move::GoOut { plan, discard };
-            if probe.validate(seat, &mv).is_ok() {
+            let judge = if as_is {
+                self
+            } else {
+                probe.get_or_insert_with(|| {
+                    let mut p = self.clone();
+                    p.phase = Phase::Play;
+                    p.turn_state.answer = Some(true);
+                    p
+                })
+            };
+            if judge.validate(seat, &mv).is_ok() {
                 return Some(mv);
             }
         }
@@ -45,12 +68,14 @@ impl Position {
     }
 
     /// A quick necessary condition for a finish: at most one card of the hand (the discard)
-    /// has no possible place in a meld.
-    fn could_finish(&self, seat: Seat) -> bool {
+    /// has no possible place in a meld. A card with no place stays without one when another
+    /// card leaves the hand, so when there is one it is the only discard worth trying.
+    fn finish_hope(&self, seat: Seat) -> Hope {
         let hand = self.hand(seat);
         let melds = self.melds(seat.team());
         let has_wild = hand.wild_count() > 0;
         let mut stuck = 0;
+        let mut last_stuck = None;
         for rank in Rank::MELDABLE {
             let c = hand.count_rank(rank);
             if c == 0 || c >= 3 || (c == 2 && has_wild) {
@@ -61,6 +86,10 @@ impl Position {
             }
             if !self.rules.sequences {
                 stuck += c;
+                last_stuck = Suit::ALL
+                    .into_iter()
+                    .map(|s| Card::new(rank, s))
+                    .find(|&card| hand.contains(card));
                 continue;
             }
             for suit in Suit::ALL {
@@ -81,18 +110,28 @@ impl Position {
                 });
                 if !(near(-1) || near(1) || extends) {
                     stuck += hand.count(card);
+                    last_stuck = Some(card);
                 }
             }
         }
-        let blacks = hand.iter().filter(|c| c.is_black_three()).count();
+        let blacks = hand.black_three_count();
         if blacks > 0
             && blacks < 3
             && !(blacks == 2 && has_wild && self.rules.preset == crate::rules::Preset::DutchSamba)
         {
             stuck += blacks;
+            last_stuck = hand.distinct().find(|c| c.is_black_three());
         }
-        stuck += hand.iter().filter(|c| c.is_red_three()).count();
-        stuck <= 1
+        let reds = hand.red_three_count();
+        if reds > 0 {
+            stuck += reds;
+            last_stuck = hand.distinct().find(|c| c.is_red_three());
+        }
+        match (stuck, last_stuck) {
+            (0, _) => Hope::Any,
+            (1, Some(card)) => Hope::Only(card),
+            _ => Hope::None,
+        }
     }
 
     /// A plan that melds every card of `rest` onto `melds`, if the simple search finds one.
@@ -192,6 +231,16 @@ impl Position {
         }
         Some(plan)
     }
+}
+
+/// What [`Position::finish_hope`] found.
+enum Hope {
+    /// No finish is possible.
+    None,
+    /// Any discard (or none) might finish.
+    Any,
+    /// Only discarding this card might finish.
+    Only(Card),
 }
 
 struct Slot {
@@ -325,4 +374,70 @@ fn place_in_sequences(melds: &[Meld], loose: Vec<Card>, plan: &mut Plan) -> Vec<
         left.extend(cards);
     }
     left
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+    use crate::rules::{Preset, Rules};
+
+    /// The search with every discard tried (no shortcut from [`Position::finish_hope`] beyond
+    /// "no finish at all"), always on a copy told "yes".
+    fn finish_trying_every_discard(p: &Position, seat: Seat) -> Option<Move> {
+        if seat != p.turn || !matches!(p.phase, Phase::Play | Phase::Answer) {
+            return None;
+        }
+        if p.turn_state.answer == Some(false) || matches!(p.finish_hope(seat), Hope::None) {
+            return None;
+        }
+        let mut probe = p.clone();
+        probe.phase = Phase::Play;
+        probe.turn_state.answer = Some(true);
+        let hand = p.hand(seat);
+        let discards = std::iter::once(None).chain(hand.distinct().map(Some));
+        for discard in discards {
+            let mut rest = hand.clone();
+            if let Some(d) = discard {
+                rest.remove(d);
+            }
+            let Some(plan) = p.finish_plan(p.melds(seat.team()), &rest) else {
+                continue;
+            };
+            let mv = Move::GoOut { plan, discard };
+            if probe.validate(seat, &mv).is_ok() {
+                return Some(mv);
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn the_discard_shortcut_finds_the_same_finishes() {
+        let mut found = 0;
+        for preset in Preset::ALL {
+            for must_ask in [false, true] {
+                let house = crate::rules::HouseRules {
+                    must_ask: Some(must_ask),
+                    ..Default::default()
+                };
+                let rules = Rules::new(preset, house);
+                let mut rng = SplitMix64::new(11);
+                for _ in 0..60 {
+                    let record = crate::selfplay::random_hand(&rules, Seat::S, [0, 0], &mut rng);
+                    let mut pos =
+                        Position::deal(rules.clone(), Seat::S, [0, 0], &record.deck).unwrap();
+                    for (seat, mv) in &record.moves {
+                        if matches!(pos.phase, Phase::Play | Phase::Answer) {
+                            let fast = pos.find_finish(pos.turn);
+                            assert_eq!(fast, finish_trying_every_discard(&pos, pos.turn));
+                            found += usize::from(fast.is_some());
+                        }
+                        pos.apply(*seat, mv).unwrap();
+                    }
+                }
+            }
+        }
+        assert!(found > 50, "only {found} finishes met");
+    }
 }

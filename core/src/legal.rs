@@ -6,8 +6,10 @@
 
 use crate::card::{Card, Rank, Suit};
 use crate::cards::Cards;
+use crate::engine::Effect;
 use crate::meld::MeldKind;
 use crate::moves::{Add, Move, Plan};
+use crate::opening::{naturals_of, opening_plan};
 use crate::position::{Phase, Position};
 use crate::rng::SplitMix64;
 use crate::seat::Seat;
@@ -106,10 +108,16 @@ impl Position {
     /// or two candidates are validated). `None` when the hand is over.
     pub fn random_legal_move(&self, rng: &mut SplitMix64) -> Option<Move> {
         self.random_legal_move_in(rng, &mut Scratch::default())
+            .map(|(mv, _)| mv)
     }
 
-    /// [`Position::random_legal_move`] with buffers kept between calls.
-    fn random_legal_move_in(&self, rng: &mut SplitMix64, scratch: &mut Scratch) -> Option<Move> {
+    /// [`Position::random_legal_move`] with buffers kept between calls, and what the move
+    /// will do (so playing it needs no second validation).
+    fn random_legal_move_in(
+        &self,
+        rng: &mut SplitMix64,
+        scratch: &mut Scratch,
+    ) -> Option<(Move, Effect)> {
         let seat = self.actor();
         // Described, not built: only the moves drawn are built (and validated).
         let Scratch {
@@ -130,8 +138,8 @@ impl Position {
                     None => continue,
                 },
             };
-            if self.validate(seat, &mv).is_ok() {
-                return Some(mv);
+            if let Ok(effect) = self.effect(seat, &mv) {
+                return Some((mv, effect));
             }
         }
         None
@@ -230,8 +238,8 @@ impl Position {
         if !self.turn_state.asked && !self.turn_state.melded {
             out.push(Cand::Ask);
         }
-        let reds: Vec<Card> = hand.iter().filter(|c| c.is_red_three()).collect();
-        if !reds.is_empty() {
+        if hand.red_three_count() > 0 {
+            let reds: Vec<Card> = hand.iter().filter(|c| c.is_red_three()).collect();
             out.push(Cand::Built(built.len()));
             built.push(Move::LayRedThrees(reds));
         }
@@ -250,13 +258,23 @@ impl Position {
     fn meld_cands(&self, hand: &Cards, distinct: &[Card], out: &mut Vec<Cand>) {
         let team = self.turn.team();
         let melds = self.melds(team);
+        let mut wilds = [Card::JOKER; 5];
+        let mut n_wilds = 0;
+        let mut present = 0u64;
+        for &c in distinct {
+            present |= 1 << c.index();
+            if c.is_wild() && n_wilds < wilds.len() {
+                wilds[n_wilds] = c;
+                n_wilds += 1;
+            }
+        }
         for rank in Rank::MELDABLE {
             let naturals = natural_count(hand, rank);
             if naturals >= 3 {
                 out.push(Cand::Group { rank, wild: None });
             }
             if naturals >= 2 {
-                for &w in distinct.iter().filter(|c| c.is_wild()) {
+                for &w in &wilds[..n_wilds] {
                     out.push(Cand::Group {
                         rank,
                         wild: Some(w),
@@ -265,25 +283,39 @@ impl Position {
             }
         }
         run_cands(hand, out);
+        let merges = self.rules.multiple_groups_per_rank;
         for (i, m) in melds.iter().enumerate() {
-            for &c in distinct {
-                let fits = match m.kind() {
-                    MeldKind::Group(r) => c.is_wild() || c.rank() == Some(r),
-                    MeldKind::Sequence(s) => c.suit() == Some(s) && !c.is_wild(),
-                    MeldKind::BlackThrees => false,
-                };
-                if fits {
-                    out.push(Cand::Add { to: i, card: c });
+            // The faces that may go onto this meld, as a set of face indices.
+            let fits = match m.kind() {
+                MeldKind::Group(r) => WILD_FACES | (RANK_FACES << r.index()),
+                MeldKind::Sequence(s) => SUIT_NATURALS << (13 * s as usize),
+                MeldKind::BlackThrees => 0,
+            };
+            let mut bits = present & fits;
+            while bits != 0 {
+                let k = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if let Some(card) = Card::from_slot(k) {
+                    out.push(Cand::Add { to: i, card });
                 }
             }
-            for (j, other) in melds.iter().enumerate().skip(i + 1) {
-                if m.is_group() && m.kind() == other.kind() && self.rules.multiple_groups_per_rank {
-                    out.push(Cand::Merge { i, j });
+            if merges && m.is_group() {
+                for (j, other) in melds.iter().enumerate().skip(i + 1) {
+                    if m.kind() == other.kind() {
+                        out.push(Cand::Merge { i, j });
+                    }
                 }
             }
         }
     }
 }
+
+/// The wild faces (the four twos and the joker) as a set of face indices.
+const WILD_FACES: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39 | 1 << 52;
+/// The four faces of rank index 0, shifted by a rank's index to get that rank's faces.
+const RANK_FACES: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39;
+/// Clubs three to ace (every face of one suit but the two), shifted by `13 * suit`.
+const SUIT_NATURALS: u64 = ((1 << 13) - 1) & !1;
 
 /// Buffers random play keeps from move to move.
 #[derive(Default)]
@@ -325,7 +357,7 @@ enum Cand {
     Finish,
 }
 
-fn natural_count(hand: &Cards, rank: Rank) -> usize {
+pub(crate) fn natural_count(hand: &Cards, rank: Rank) -> usize {
     Suit::ALL
         .iter()
         .map(|&s| hand.count(Card::new(rank, s)))
@@ -334,139 +366,58 @@ fn natural_count(hand: &Cards, rank: Rank) -> usize {
 
 /// The runs of [`runs`], described.
 fn run_cands(hand: &Cards, out: &mut Vec<Cand>) {
+    let present = hand.faces();
     for suit in Suit::ALL {
-        let mut start = 0u8;
-        let mut len = 0u8;
-        for (k, rank) in Rank::MELDABLE.into_iter().enumerate() {
-            if hand.contains(Card::new(rank, suit)) {
-                if len == 0 {
-                    start = k as u8;
-                }
-                len += 1;
-                if len == 7 {
-                    out.push(Cand::Run { suit, start, len });
-                    len = 0;
-                }
-            } else {
-                if len >= 3 {
-                    out.push(Cand::Run { suit, start, len });
-                }
-                len = 0;
+        // The suit's meldable ranks (four to ace) present, bit k for `Rank::MELDABLE[k]`.
+        let mut ranks = (present >> (13 * suit as usize + 2)) & 0x7FF;
+        let mut at = 0u32;
+        while ranks != 0 {
+            let skip = ranks.trailing_zeros();
+            ranks >>= skip;
+            at += skip;
+            let mut block = ranks.trailing_ones();
+            ranks >>= block;
+            // A block longer than seven is cut into sambas from its low end.
+            while block >= 7 {
+                out.push(Cand::Run {
+                    suit,
+                    start: at as u8,
+                    len: 7,
+                });
+                at += 7;
+                block -= 7;
             }
-        }
-        if len >= 3 {
-            out.push(Cand::Run { suit, start, len });
+            if block >= 3 {
+                out.push(Cand::Run {
+                    suit,
+                    start: at as u8,
+                    len: block as u8,
+                });
+            }
+            at += block;
         }
     }
-}
-
-fn naturals_of(hand: &Cards, rank: Rank) -> Vec<Card> {
-    Suit::ALL
-        .iter()
-        .flat_map(|&s| std::iter::repeat_n(Card::new(rank, s), hand.count(Card::new(rank, s))))
-        .collect()
 }
 
 /// The longest runs (3 to 7 distinct consecutive ranks of one suit) in `hand`.
-fn runs(hand: &Cards) -> Vec<Vec<Card>> {
-    let mut out = Vec::new();
-    for suit in Suit::ALL {
-        let mut run: Vec<Card> = Vec::new();
-        for rank in Rank::MELDABLE {
-            let c = Card::new(rank, suit);
-            if hand.contains(c) {
-                run.push(c);
-                if run.len() == 7 {
-                    out.push(std::mem::take(&mut run));
-                }
-            } else {
-                if run.len() >= 3 {
-                    out.push(run.clone());
-                }
-                run.clear();
-            }
-        }
-        if run.len() >= 3 {
-            out.push(run);
-        }
-    }
-    out
-}
-
-/// A plan that melds as much as it sensibly can from `hand` (groups of three or more, runs,
-/// pairs with a wild, spare wilds where they fit), keeping at least two cards back. Used for
-/// opening and by the pickup generator; the validator decides whether it is enough.
-pub(crate) fn opening_plan(position: &Position, hand: &Cards) -> Plan {
-    let rules = position.rules();
-    let mut left = hand.clone();
-    let mut plan = Plan::default();
-    let mut groups: Vec<Vec<Card>> = Vec::new();
-    for rank in Rank::MELDABLE {
-        let naturals = naturals_of(&left, rank);
-        if naturals.len() >= 3 {
-            for &c in &naturals {
-                left.remove(c);
-            }
-            groups.push(naturals);
-        }
-    }
-    if rules.sequences {
-        for run in runs(&left) {
-            for &c in &run {
-                left.remove(c);
-            }
-            plan.new.push(run);
-        }
-    }
-    let mut wilds: Vec<Card> = left.iter().filter(|c| c.is_wild()).collect();
-    for rank in Rank::MELDABLE {
-        let naturals = naturals_of(&left, rank);
-        if naturals.len() == 2
-            && rules.wild_rule.allows(2, 1)
-            && let Some(w) = wilds.pop()
-        {
-            left.remove(w);
-            for &c in &naturals {
-                left.remove(c);
-            }
-            let mut g = naturals;
-            g.push(w);
-            groups.push(g);
-        }
-    }
-    for g in &mut groups {
-        let n = g.iter().filter(|c| !c.is_wild()).count();
-        let w = g.len() - n;
-        if left.len() > 3
-            && w < rules.wild_rule.max_wilds(n)
-            && let Some(c) = wilds.pop()
-        {
-            left.remove(c);
-            g.push(c);
-        }
-    }
-    plan.new.extend(groups);
-    // Keep cards back so the plan does not try to go out by accident.
-    while left.len() < 2 && !plan.new.is_empty() {
-        if let Some(m) = plan.new.pop() {
-            left.add_all(&m.iter().collect());
-        }
-    }
-    plan
+pub(crate) fn runs(hand: &Cards) -> Vec<Vec<Card>> {
+    let mut found = Vec::new();
+    run_cands(hand, &mut found);
+    found
+        .into_iter()
+        .filter_map(|c| match c {
+            Cand::Run { suit, start, len } => Some(
+                Rank::MELDABLE[usize::from(start)..usize::from(start + len)]
+                    .iter()
+                    .map(|&r| Card::new(r, suit))
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .collect()
 }
 
 impl Position {
-    /// A legal plan that opens for the seat to act, if the simple search finds one (a hint).
-    pub fn opening_hint(&self) -> Option<Move> {
-        let seat = self.turn;
-        let plan = opening_plan(self, self.hand(seat));
-        if plan.is_empty() || self.has_opened(seat.team()) {
-            return None;
-        }
-        let mv = Move::Meld(plan);
-        self.validate(seat, &mv).is_ok().then_some(mv)
-    }
-
     /// Plays random legal moves from `self` until the hand ends (or `max_moves`); returns the
     /// moves with their seats.
     pub fn play_out_randomly(
@@ -478,12 +429,10 @@ impl Position {
         let mut scratch = Scratch::default();
         while log.len() < max_moves {
             let seat = self.actor();
-            let Some(mv) = self.random_legal_move_in(rng, &mut scratch) else {
+            let Some((mv, effect)) = self.random_legal_move_in(rng, &mut scratch) else {
                 break;
             };
-            if self.apply(seat, &mv).is_err() {
-                break;
-            }
+            self.commit(seat, effect);
             log.push((seat, mv));
         }
         log

@@ -34,6 +34,7 @@ mod finish;
 mod legal;
 mod meld;
 mod moves;
+mod opening;
 mod plan;
 mod position;
 mod replica;

@@ -108,6 +108,22 @@ impl Move {
         }
     }
 
+    /// Whether any card the move names satisfies `f` (as [`Move::cards`], without a list).
+    pub(crate) fn any_card(&self, f: impl Fn(Card) -> bool) -> bool {
+        match self {
+            Self::Pickup { with, also, .. } => with.iter().copied().chain(also.cards()).any(f),
+            Self::Meld(plan) => plan.cards().any(f),
+            Self::GoOut { plan, discard } => plan.cards().chain(*discard).any(f),
+            Self::LayRedThrees(cards) => cards.iter().copied().any(f),
+            Self::Discard(c) => f(*c),
+            Self::Draw {}
+            | Self::TakeTop { .. }
+            | Self::Pass {}
+            | Self::AskPartner {}
+            | Self::Answer(_) => false,
+        }
+    }
+
     /// A short name of the move's kind (`draw`, `pickup`, …).
     pub fn kind(&self) -> &'static str {
         match self {

@@ -78,19 +78,26 @@ pub(crate) fn resolve(
         }
     }
 
-    let mut melds = base.to_vec();
-    let mut changed = vec![false; len];
+    let mut melds = Vec::with_capacity(len + plan.new.len());
+    melds.extend_from_slice(base);
+    let mut changed = Changed::new(len);
     let mut touched_old = false;
     for a in &plan.add {
         for &c in &a.cards {
             melds[a.to].push(c);
         }
-        changed[a.to] |= !a.cards.is_empty();
+        if !a.cards.is_empty() {
+            changed.set(a.to);
+        }
         touched_old |= a.to < old_limit && !a.cards.is_empty();
     }
 
     // Merges: `home[i]` is where meld i's cards are now.
-    let mut home: Vec<usize> = (0..len).collect();
+    let mut home: Vec<usize> = if plan.merge.is_empty() {
+        Vec::new()
+    } else {
+        (0..len).collect()
+    };
     for &[i, j] in &plan.merge {
         let (a, b) = (home[i], home[j]);
         if a == b {
@@ -116,11 +123,11 @@ pub(crate) fn resolve(
             }
         }
         let kind = melds[hi].kind();
-        let moved = std::mem::replace(&mut melds[hi], Meld::with_kind(kind, Vec::new()));
+        let moved = std::mem::replace(&mut melds[hi], Meld::empty(kind));
         for &c in moved.cards() {
             melds[lo].push(c);
         }
-        changed[lo] = true;
+        changed.set(lo);
         touched_old |= lo < old_limit || hi < old_limit;
         for h in &mut home {
             if *h == hi {
@@ -131,7 +138,7 @@ pub(crate) fn resolve(
 
     let mut fresh: Vec<Meld> = Vec::new();
     for cards in &plan.new {
-        let meld = Meld::from_cards_unchecked(rules, cards.clone())?;
+        let meld = Meld::from_cards_unchecked(rules, cards)?;
         if meld.kind() == MeldKind::BlackThrees && !going_out {
             return Err(Refusal::new(
                 Code::BlackThrees,
@@ -146,7 +153,7 @@ pub(crate) fn resolve(
                 for &c in meld.cards() {
                     melds[k].push(c);
                 }
-                changed[k] = true;
+                changed.set(k);
                 touched_old |= k < old_limit;
                 continue;
             }
@@ -161,7 +168,7 @@ pub(crate) fn resolve(
     }
 
     for (k, meld) in melds.iter().enumerate() {
-        if changed[k] {
+        if changed.get(k) {
             meld.check_grown(rules, &base[k])?;
         }
     }
@@ -179,4 +186,37 @@ pub(crate) fn resolve(
         points: used.points(),
         touched_old,
     })
+}
+
+/// Which of a team's melds a plan changed: bits for the first 64, a list past them.
+struct Changed {
+    low: u64,
+    high: Vec<bool>,
+}
+
+impl Changed {
+    fn new(len: usize) -> Self {
+        Self {
+            low: 0,
+            high: vec![false; len.saturating_sub(64)],
+        }
+    }
+
+    fn set(&mut self, i: usize) {
+        match i.checked_sub(64) {
+            None => self.low |= 1 << i,
+            Some(k) => {
+                if let Some(b) = self.high.get_mut(k) {
+                    *b = true;
+                }
+            }
+        }
+    }
+
+    fn get(&self, i: usize) -> bool {
+        match i.checked_sub(64) {
+            None => self.low & (1 << i) != 0,
+            Some(k) => self.high.get(k).copied().unwrap_or(false),
+        }
+    }
 }

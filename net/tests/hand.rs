@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use fairdeal_core::{Preset, Rules, Seat, SplitMix64};
-use fairdeal_crypto::{CardTable, Identity};
+use fairdeal_crypto::{Body, CardTable, Identity};
 use fairdeal_net::hand::{Event, HandConfig, HandReport, HandSession, Stage};
 
 #[allow(dead_code)]
@@ -139,43 +139,119 @@ fn four_seats_play_and_verify_whole_hands() {
     }
 }
 
-#[test]
-fn other_seats_never_see_a_hidden_card_before_the_audit() {
-    let mut seats = sessions(Preset::Samba, Seat::S, 5);
-    let mut rng = SplitMix64::new(5);
-    for _ in 0..60 {
+/// What the other seats know of N's (seat 2's) hand, checked after every delivery of a whole
+/// hand: the hand's size, and as faces only cards that N took from the public pile (and still
+/// holds). Right after the deal, and whenever N has taken nothing, every one of N's cards is
+/// hidden to them.
+///
+/// Sabotage caught (checked): `share_positions_from` making each seat share its own deal
+/// positions too (`p == dealt || true`), so that every seat can open every card.
+/// Plays one whole hand, checking after every delivery what the others know of N's hand;
+/// returns how many of N's cards were ever known to another seat at once.
+fn check_what_others_know_of_north(salt: u8) -> usize {
+    use fairdeal_core::{Cards, Move};
+    let north = Seat::N;
+    let mut seats = sessions(Preset::Samba, Seat::S, salt);
+    let mut rng = SplitMix64::new(u64::from(salt));
+    // The cards N took from the pile (everyone saw them), as a multiset.
+    let mut taken = Cards::new();
+    let mut checks = 0usize;
+    let mut max_known = 0usize;
+    for _ in 0..100_000 {
         while deliver(&mut seats) {}
         for s in seats.iter_mut() {
             while s.poll_event().is_some() {}
         }
-        // N's cards in hand are hidden in every other replica.
-        let north = seats[2].replica().map(|r| r.hand(Seat::N).len());
-        for (i, s) in seats.iter().enumerate() {
-            if i == 2 {
-                continue;
-            }
-            if let (Some(r), Some(n)) = (s.replica(), north) {
-                let hidden = r.hidden_in_hand(Seat::N);
-                let known = r.hand(Seat::N).len() - hidden;
-                // Only cards N took from the public pile can be known to others.
-                assert!(hidden + known == n);
-                assert!(known <= r.pile().len() + 60, "seat {i}");
-                assert!(r.hand(Seat::N).iter().filter(|c| !c.is_hidden()).count() == known);
+        if let Some(truth) = seats[2].replica() {
+            let truth = truth.hand(north).clone();
+            assert!(truth.iter().all(|c| !c.is_hidden()), "N knows its own hand");
+            for (i, s) in seats.iter().enumerate().filter(|(i, _)| *i != 2) {
+                let r = s.replica().expect("every seat is dealt together");
+                let seen = r.hand(north);
+                assert_eq!(seen.len(), truth.len(), "seat {i} sees N's hand size");
+                let known: Cards = seen.iter().filter(|c| !c.is_hidden()).collect();
+                assert!(
+                    truth.contains_all(&known),
+                    "seat {i} knows a card N does not hold"
+                );
+                assert!(
+                    taken.contains_all(&known),
+                    "seat {i} knows {known:?} of N's hand, but N only took {taken:?} in public"
+                );
+                max_known = max_known.max(known.len());
+                checks += 1;
             }
         }
-        if let Some(s) = seats.iter_mut().find(|s| s.my_turn()) {
-            let mv = s.view().unwrap().random_legal_move(&mut rng).unwrap();
-            s.submit(mv).unwrap();
+        let Some(i) = seats.iter().position(HandSession::my_turn) else {
+            break;
+        };
+        let view = seats[i].view().unwrap();
+        let mv = view.random_legal_move(&mut rng).unwrap();
+        if i == 2 {
+            match &mv {
+                Move::Pickup { .. } => taken.add_all(&view.pile().iter().copied().collect()),
+                Move::TakeTop { .. } => taken.add_all(&view.pile().last().into_iter().collect()),
+                _ => {}
+            }
+        }
+        seats[i].submit(mv).unwrap();
+    }
+    assert!(
+        seats.iter().all(|s| s.stage() == Stage::Done),
+        "the whole hand was played and audited"
+    );
+    assert!(checks > 100, "{checks} checks");
+    // And nobody could have opened them: a seat never gives its share of a card dealt to it
+    // (only a move that shows the card opens it), so the others hold three shares at most.
+    let dealt = (Rules::preset(Preset::Samba).hand_size * 4) as u16;
+    let mut shares_seen = 0;
+    for signed in seats[0].transcript() {
+        let v = signed.verify(&seats[0].hctx(), &keys()).unwrap();
+        if let Ok(Body::Shares { items, .. }) = Body::decode(&v.envelope.body) {
+            for item in items.iter().filter(|it| it.pos < dealt) {
+                let owner = ((Seat::S.index() as u16 + 1 + item.pos) % 4) as u8;
+                assert_ne!(
+                    owner, v.envelope.sender,
+                    "seat {owner} gave away its share of its own card at {}",
+                    item.pos
+                );
+                shares_seen += 1;
+            }
         }
     }
-    // Right after the deal, every card of N is hidden to the others.
-    let fresh = sessions(Preset::Samba, Seat::S, 6);
-    let mut seats = fresh;
+    assert!(shares_seen > 100, "{shares_seen} deal shares checked");
+    max_known
+}
+
+fn keys() -> [fairdeal_crypto::PublicKey; 4] {
+    [0u8, 1, 2, 3].map(|i| Identity::from_secret([i + 1; 32]).public())
+}
+
+/// What the other seats know of N's (seat 2's) hand, checked after every delivery of whole
+/// hands: the hand's size, and as faces only cards that N took from the public pile (and still
+/// holds). Right after the deal, and whenever N has taken nothing, every one of N's cards is
+/// hidden to them. Hands are played until one in which N took the pile and others knew some
+/// of its cards, so the known-card branch is exercised too.
+///
+/// Sabotage caught (checked): `share_positions_from` making each seat share its own deal
+/// positions too, so that every seat could open every card (the replica would not show it:
+/// the transcript check catches it).
+#[test]
+fn other_seats_never_see_a_hidden_card_before_the_audit() {
+    let north = Seat::N;
+    let exercised = (5..15u8).any(|salt| check_what_others_know_of_north(salt) > 0);
+    assert!(
+        exercised,
+        "in some hand N took the pile and others knew those cards"
+    );
+    // Right after the deal of another hand, every card of N is hidden to the others.
+    let mut seats = sessions(Preset::Samba, Seat::S, 6);
     while deliver(&mut seats) {}
-    for (i, s) in seats.iter().enumerate() {
-        if i != 2 {
-            let r = s.replica().unwrap();
-            assert_eq!(r.hidden_in_hand(Seat::N), r.hand(Seat::N).len());
-        }
+    let n = seats[2].replica().unwrap().hand(north).len();
+    assert_eq!(n, Rules::preset(Preset::Samba).hand_size);
+    for (i, s) in seats.iter().enumerate().filter(|(i, _)| *i != 2) {
+        let seen = s.replica().unwrap().hand(north);
+        assert_eq!(seen.len(), n, "seat {i}");
+        assert!(seen.iter().all(|c| c.is_hidden()), "seat {i}: {seen:?}");
     }
 }

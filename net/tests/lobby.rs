@@ -252,14 +252,27 @@ fn nobody_leaves_a_started_game_by_message() {
 
 /// Lobby messages from anyone, in any order, with any seat wish: never a panic, and the host's
 /// seating stays sound (the host at South, nobody twice, only people who asked).
+///
+/// The generator asks for a real seat (0–3) in most wishes, so seats are actually contested;
+/// the test counts the joins that seated someone and requires them to be common.
+///
+/// Sabotage caught (checked): the host seating a joiner at its wished seat without checking
+/// that it is free (two people at one seat fails "nobody twice").
 #[test]
 fn hostile_lobby_traffic_never_breaks_the_seating() {
     use fairdeal_net::table::msg::TableMsg;
     use proptest::prelude::*;
+    use std::cell::Cell;
 
     let people: Vec<([u8; 32], SeatInfo)> = (1..7u8).map(seat).collect();
-    let op = (0usize..6, 0u8..6, any::<Option<u8>>(), 0u8..4)
-        .prop_map(|(who, kind, want, n)| (who, kind, want, n));
+    // A wish: usually a real seat, sometimes none, sometimes out of range.
+    let want = prop_oneof![
+        6 => (0u8..4).prop_map(Some),
+        2 => Just(None),
+        1 => (4u8..=255).prop_map(Some),
+    ];
+    let op = (0usize..6, 0u8..6, want, 0u8..4);
+    let (joins, seated, wished) = (Cell::new(0u32), Cell::new(0u32), Cell::new(0u32));
     proptest!(ProptestConfig::with_cases(200), |(ops in proptest::collection::vec(op, 0..40))| {
         let (s0, i0) = seat(0);
         let mut host = TableSession::host(s0, [1; 32], i0.clone(), None, "t", Preset::Samba, house());
@@ -291,10 +304,22 @@ fn hostile_lobby_traffic_never_breaks_the_seating() {
                     continue;
                 }
             };
+            let is_join = kind == 0;
+            let before = host.roster().iter().flatten().count();
             let _ = host.handle_message(from, &msg.encode());
             while host.poll_transmit().is_some() {}
             while host.poll_event().is_some() {}
             let roster = host.roster();
+            if is_join {
+                joins.set(joins.get() + 1);
+                if roster.iter().flatten().count() > before {
+                    seated.set(seated.get() + 1);
+                    let at = roster.iter().position(|s| s.as_ref().is_some_and(|s| s.key == from));
+                    if want.is_some() && at.map(|a| a as u8) == want {
+                        wished.set(wished.get() + 1);
+                    }
+                }
+            }
             prop_assert_eq!(roster[0].as_ref().map(|s| s.key), Some(i0.key));
             let keys: Vec<PublicKey> = roster.iter().flatten().map(|s| s.key).collect();
             let mut unique = keys.clone();
@@ -304,6 +329,13 @@ fn hostile_lobby_traffic_never_breaks_the_seating() {
             prop_assert!(keys.iter().all(|k| asked.contains(k)), "only people who asked sit");
         }
     });
+    let (joins, seated, wished) = (joins.get(), seated.get(), wished.get());
+    eprintln!("lobby: {joins} joins, {seated} seated someone, {wished} at the seat wished");
+    assert!(
+        seated * 4 >= joins,
+        "joins seat someone often enough to test the seating"
+    );
+    assert!(wished > 0, "wishes for a free seat are granted at times");
 }
 
 #[test]

@@ -244,6 +244,146 @@ fn arbitrary_bytes_from_any_peer_never_panic_a_table() {
     });
 }
 
+/// Fuzzing from valid traffic at the table: the first hand of a real game, one of its hand
+/// messages mutated in its body and re-signed with its sender's key (so it passes every
+/// envelope check), wrapped as the table sends it. No peer ever names another seat than the
+/// signer's; a peer refuses a message only once its hand is void; the other peers finish the
+/// hand or blame the signer. The test counts the cases that blamed and requires some.
+///
+/// Sabotage caught (checked): `HandSession::process` blaming the next shuffler for a bad
+/// shuffle step.
+#[test]
+fn mutated_hand_traffic_at_a_table_blames_only_its_signer() {
+    use fairdeal_crypto::encoding;
+    use fairdeal_crypto::{Body, Envelope, SignedEnvelope};
+    use fairdeal_net::hand::Event;
+    use fairdeal_net::table::msg::TableMsg;
+    use proptest::prelude::*;
+    use std::cell::Cell;
+
+    /// XOR one byte of the hand message's body and re-sign it as `secret`.
+    fn mutate(bytes: &[u8], secret: [u8; 32], at: usize, mask: u8) -> Option<Vec<u8>> {
+        let TableMsg::Hand { bytes: inner } = TableMsg::decode(bytes).ok()? else {
+            return None;
+        };
+        let signed = SignedEnvelope::from_wire(&inner).ok()?;
+        let mut env: Envelope = encoding::decode(&signed.bytes).ok()?;
+        Body::decode(&env.body).ok()?;
+        let i = at % env.body.len();
+        env.body[i] ^= mask;
+        let resigned = SignedEnvelope::seal(&Identity::from_secret(secret), &env).to_wire();
+        Some(TableMsg::Hand { bytes: resigned }.encode())
+    }
+
+    // The honest first hand, once: how many hand messages the table carries.
+    let total = {
+        let mut peers = table(Preset::Samba, 1);
+        let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
+        let mut n = 0usize;
+        for _ in 0..100_000 {
+            let mut moved = false;
+            for i in 0..4 {
+                while let Some((dest, bytes)) = peers[i].poll_transmit() {
+                    moved = true;
+                    if matches!(TableMsg::decode(&bytes), Ok(TableMsg::Hand { .. })) {
+                        n += 1;
+                    }
+                    let targets: Vec<usize> = match dest {
+                        Dest::Peer(key) => {
+                            keys.iter().position(|x| *x == key).into_iter().collect()
+                        }
+                        Dest::Seats => (0..4).filter(|&j| j != i).collect(),
+                    };
+                    for j in targets {
+                        peers[j].handle_message(keys[i], &bytes).unwrap();
+                    }
+                }
+                while peers[i].poll_event().is_some() {}
+            }
+            if !moved || peers.iter().any(|p| p.hand_no() > 1) {
+                break;
+            }
+        }
+        n
+    };
+    // Half the cases hit the commitments and shuffle steps (the first messages), half any.
+    let target = prop_oneof![0usize..8, 0..total];
+    let (blamed, finished, mutated) = (Cell::new(0u32), Cell::new(0u32), Cell::new(0u32));
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .map_or(16, |c: u32| c.min(16));
+    proptest!(ProptestConfig::with_cases(cases), |(k in target, at in any::<usize>(), mask in 1u8..=255)| {
+        let mut peers = table(Preset::Samba, 1);
+        let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
+        let mut events = vec![Vec::new(); 4];
+        let mut hand_msgs = 0usize;
+        let mut signer: Option<usize> = None;
+        for _ in 0..100_000 {
+            let mut moved = false;
+            for i in 0..4 {
+                while let Some((dest, mut bytes)) = peers[i].poll_transmit() {
+                    moved = true;
+                    if matches!(TableMsg::decode(&bytes), Ok(TableMsg::Hand { .. })) {
+                        if hand_msgs == k && signer.is_none()
+                            && let Some(new) = mutate(&bytes, [i as u8 + 21; 32], at, mask)
+                        {
+                            bytes = new;
+                            signer = Some(i);
+                        }
+                        hand_msgs += 1;
+                    }
+                    let targets: Vec<usize> = match dest {
+                        Dest::Peer(key) => keys.iter().position(|x| *x == key).into_iter().collect(),
+                        Dest::Seats => (0..4).filter(|&j| j != i).collect(),
+                    };
+                    for j in targets {
+                        let r = peers[j].handle_message(keys[i], &bytes);
+                        while let Some(e) = peers[j].poll_event() {
+                            events[j].push(e);
+                        }
+                        let void = events[j].iter().any(|e| matches!(e, TableEvent::Hand { event: Event::Fault(_), .. }));
+                        prop_assert!(r.is_ok() || void, "peer {} refused a message of peer {}: {:?}", j, i, r);
+                    }
+                }
+                while let Some(e) = peers[i].poll_event() {
+                    events[i].push(e);
+                }
+            }
+            if !moved || peers.iter().any(|p| p.hand_no() > 1) {
+                break;
+            }
+        }
+        if signer.is_some() {
+            mutated.set(mutated.get() + 1);
+        }
+        let seat_of = |i: usize| peers[i].config().and_then(|c| c.seat_of(&keys[i]));
+        let signer_seat = signer.and_then(seat_of);
+        for (j, es) in events.iter().enumerate() {
+            if Some(j) == signer {
+                continue;
+            }
+            for e in es {
+                if let TableEvent::Hand { event: Event::Fault(b), .. } = e {
+                    prop_assert_eq!(b.offender, signer_seat, "peer {} blamed {:?}", j, b);
+                    blamed.set(blamed.get() + 1);
+                }
+                if let TableEvent::Hand { event: Event::Complete(_), .. } = e {
+                    finished.set(finished.get() + 1);
+                }
+            }
+        }
+    });
+    eprintln!(
+        "mutated table traffic: {total} hand messages; {} cases mutated one; honest peers \
+         finished the hand {} times, blamed the signer {} times",
+        mutated.get(),
+        finished.get(),
+        blamed.get()
+    );
+    assert!(blamed.get() > 0);
+}
+
 #[test]
 fn a_silent_seat_pauses_the_table_then_a_computer_player_takes_it() {
     let mut peers = table(Preset::Canasta, 2000);

@@ -165,7 +165,7 @@ fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartActi
                 ui,
                 "Computer players",
                 &mut s.difficulty,
-                &["easy", "medium", "hard"],
+                &["easy", "medium", "hard", "master"],
             );
             choice(ui, "Theme", &mut s.theme, &["system", "light", "dark"]);
         });

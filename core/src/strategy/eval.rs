@@ -1,11 +1,16 @@
-//! Heuristic measures shared by the computer players, all from one seat's view.
+//! Heuristic measures shared by the computer players, all from one seat's knowledge: each
+//! reads a position only through the seat's own hand and the public table, so it gives the
+//! same answer on the seat's [`crate::PlayerView`] (`view.position()`) as on the full position
+//! (which is what lets the search play the expert in sampled positions).
 
 use crate::card::{Card, Rank, Suit};
+use crate::cards::Cards;
 use crate::meld::{Meld, MeldKind};
-use crate::view::PlayerView;
+use crate::position::Position;
+use crate::seat::Seat;
 
 /// How much the seat would miss `card` (higher: keep it).
-pub(super) fn usefulness(view: &PlayerView, card: Card) -> i32 {
+pub(super) fn usefulness(pos: &Position, seat: Seat, card: Card) -> i32 {
     if card.is_wild() {
         return 200;
     }
@@ -15,31 +20,31 @@ pub(super) fn usefulness(view: &PlayerView, card: Card) -> i32 {
     if card.is_red_three() {
         return 150;
     }
-    let hand = view.hand();
-    let team = view.seat().team();
+    let hand = pos.hand(seat);
+    let team = seat.team();
     let mut u = card.points() / 5;
     if let Some(rank) = card.rank() {
         let same = hand.count_rank(rank);
         u += 40 * (same as i32 - 1);
-        if view
+        if pos
             .melds(team)
             .iter()
             .any(|m| m.kind() == MeldKind::Group(rank))
         {
             u += 60;
         }
-        if view.rules().sequences
+        if pos.rules().sequences
             && let Some(suit) = card.suit()
         {
-            u += run_usefulness(view, card, rank, suit);
+            u += run_usefulness(pos, seat, card, rank, suit);
         }
     }
     u
 }
 
 /// What `card` adds to runs in hand and to the team's sequences (Samba presets).
-fn run_usefulness(view: &PlayerView, card: Card, rank: Rank, suit: Suit) -> i32 {
-    let hand = view.hand();
+fn run_usefulness(pos: &Position, seat: Seat, card: Card, rank: Rank, suit: Suit) -> i32 {
+    let hand = pos.hand(seat);
     let mut u = 0;
     for d in [-2i32, -1, 1, 2] {
         let r = Rank::from_index((rank.index() as i32 + d) as usize);
@@ -47,8 +52,8 @@ fn run_usefulness(view: &PlayerView, card: Card, rank: Rank, suit: Suit) -> i32 
             u += if d.abs() == 1 { 20 } else { 8 };
         }
     }
-    let extends = view.melds(view.seat().team()).iter().any(|m| {
-        m.kind() == MeldKind::Sequence(suit) && !m.is_samba() && m.accepts_alone(view.rules(), card)
+    let extends = pos.melds(seat.team()).iter().any(|m| {
+        m.kind() == MeldKind::Sequence(suit) && !m.is_samba() && m.accepts_alone(pos.rules(), card)
     });
     if extends {
         u += 60;
@@ -57,60 +62,56 @@ fn run_usefulness(view: &PlayerView, card: Card, rank: Rank, suit: Suit) -> i32 
 }
 
 /// Copies of `rank` this seat has not seen (in its hand, on the table, in the pile).
-fn unseen(view: &PlayerView, rank: Rank) -> i32 {
-    let total = view.rules().packs as i32 * 4;
-    let mut seen = view.hand().count_rank(rank) as i32;
+fn unseen(pos: &Position, seat: Seat, rank: Rank) -> i32 {
+    let total = pos.rules().packs as i32 * 4;
+    let mut seen = pos.hand(seat).count_rank(rank) as i32;
     for team in crate::seat::Team::ALL {
-        seen += view
+        seen += pos
             .melds(team)
             .iter()
             .flat_map(Meld::cards)
             .filter(|c| c.rank() == Some(rank))
             .count() as i32;
     }
-    seen += view
-        .pile()
-        .iter()
-        .filter(|c| c.rank() == Some(rank))
-        .count() as i32;
+    seen += pos.pile().iter().filter(|c| c.rank() == Some(rank)).count() as i32;
     (total - seen).max(0)
 }
 
 /// How much discarding `card` could help the opponents take the pile.
-pub(super) fn danger(view: &PlayerView, card: Card) -> i32 {
+pub(super) fn danger(pos: &Position, seat: Seat, card: Card) -> i32 {
     if card.is_wild() || card.is_three() {
         return 0;
     }
-    let them = view.seat().team().other();
-    let pile = view.pile().len() as i32 + 1;
-    let frozen = view.pile_frozen_for(them);
+    let them = seat.team().other();
+    let pile = pos.pile().len() as i32 + 1;
+    let frozen = pos.pile_frozen_for(them);
     let mut d = 0;
     let steal = !frozen
-        && view.rules().preset != crate::rules::Preset::DutchSamba
-        && view
+        && pos.rules().preset != crate::rules::Preset::DutchSamba
+        && pos
             .melds(them)
             .iter()
-            .any(|m| m.accepts_alone(view.rules(), card));
+            .any(|m| m.accepts_alone(pos.rules(), card));
     if steal {
         d += 60 + 12 * pile;
     }
-    if view.rules().preset == crate::rules::Preset::DutchSamba
-        && view
+    if pos.rules().preset == crate::rules::Preset::DutchSamba
+        && pos
             .melds(them)
             .iter()
-            .any(|m| m.run_bounds().is_some() && m.accepts_alone(view.rules(), card))
+            .any(|m| m.run_bounds().is_some() && m.accepts_alone(pos.rules(), card))
     {
         d += 40;
     }
     if let Some(rank) = card.rank() {
         // A pair in an opponent's hand takes the pile.
-        d += unseen(view, rank) * pile;
+        d += unseen(pos, seat, rank) * pile;
     }
     d
 }
 
 /// Credit for a meld on the way to a canasta or samba.
-fn progress(meld: &Meld) -> i32 {
+pub(super) fn progress(meld: &Meld) -> i32 {
     if meld.is_complete() {
         return 0;
     }
@@ -133,17 +134,21 @@ fn progress(meld: &Meld) -> i32 {
 
 /// The seat's estimate of its team's standing: the table (cards, bonuses, progress toward
 /// canastas and sambas) minus the risk of the cards still in hand, plus wilds kept in reserve.
-pub(super) fn evaluate(view: &PlayerView) -> i32 {
-    let team = view.seat().team();
+pub(super) fn evaluate(pos: &Position, seat: Seat) -> i32 {
+    evaluate_parts(pos, pos.melds(seat.team()), pos.hand(seat))
+}
+
+/// [`evaluate`] of a team with `melds` on the table and `hand` in the seat's hand (the rules
+/// are read from `rules_of`).
+pub(super) fn evaluate_parts(rules_of: &Position, melds: &[Meld], hand: &Cards) -> i32 {
     let mut v = 0;
-    for m in view.melds(team) {
+    for m in melds {
         v += m.card_points() + m.bonus() + progress(m);
     }
-    let hand = view.hand();
     v -= hand.points() / 2;
     v += 25 * hand.wild_count() as i32;
     // Suits with runs in hand are worth something in the Samba presets.
-    if view.rules().sequences {
+    if rules_of.rules().sequences {
         for suit in Suit::ALL {
             let mut run = 0;
             for rank in Rank::MELDABLE {

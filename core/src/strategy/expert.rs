@@ -1,10 +1,15 @@
 //! The expert player: one move of look-ahead with [`super::eval::evaluate`].
+//!
+//! It reads a position only through its own seat's hand and the public table, so the search
+//! ([`super::Master`]) can play it for every seat of a sampled position.
 
 use super::Strategy;
-use super::eval::{danger, evaluate, usefulness};
+use super::eval::{danger, evaluate, evaluate_parts, usefulness};
+use crate::engine::Effect;
 use crate::moves::Move;
-use crate::position::Phase;
+use crate::position::{Phase, Position};
 use crate::rng::SplitMix64;
+use crate::seat::Seat;
 use crate::view::PlayerView;
 
 /// The heuristic player; `slip` is the chance of a random legal move instead (easier levels).
@@ -19,15 +24,36 @@ impl Expert {
         Self { slip }
     }
 
-    fn value_after(view: &PlayerView, mv: &Move) -> Option<i32> {
-        let mut next = view.clone();
-        next.apply_own(mv).ok()?;
-        Some(evaluate(&next))
+    /// The evaluation after `seat` plays `mv`, if it is legal (read from the move's effect,
+    /// without playing it).
+    pub(super) fn value_after(pos: &Position, seat: Seat, mv: &Move) -> Option<i32> {
+        let team = seat.team();
+        match pos.effect(seat, mv).ok()? {
+            Effect::Meld { resolved, .. } => {
+                Some(evaluate_parts(pos, &resolved.melds, &resolved.hand))
+            }
+            Effect::Pickup { hand, melds, .. } => Some(evaluate_parts(pos, &melds, &hand)),
+            Effect::TakeTop { onto } => {
+                let mut melds = pos.melds(team).to_vec();
+                melds[onto].push(pos.pile_top()?);
+                Some(evaluate_parts(pos, &melds, pos.hand(seat)))
+            }
+            _ => {
+                let mut next = pos.clone();
+                next.apply(seat, mv).ok()?;
+                Some(evaluate(&next, seat))
+            }
+        }
     }
 
-    fn draw_phase(view: &PlayerView, moves: &[Move]) -> Move {
-        let now = evaluate(view);
-        let pile = view.pile().len() as i32;
+    /// The pickup (or top-card take) the expert would make, with its score over a stock draw.
+    pub(super) fn best_pickup<'a>(
+        pos: &Position,
+        seat: Seat,
+        moves: &'a [Move],
+    ) -> Option<(i32, &'a Move)> {
+        let now = evaluate(pos, seat);
+        let pile = pos.pile().len() as i32;
         let mut best: Option<(i32, &Move)> = None;
         for mv in moves
             .iter()
@@ -37,53 +63,98 @@ impl Expert {
                 Move::TakeTop { .. } => 20,
                 _ => 18 * (pile - 1),
             };
-            if let Some(v) = Self::value_after(view, mv) {
+            if let Some(v) = Self::value_after(pos, seat, mv) {
                 let score = v - now + gain;
                 if best.is_none_or(|(b, _)| score > b) {
                     best = Some((score, mv));
                 }
             }
         }
-        match best {
+        best
+    }
+
+    fn draw_phase(pos: &Position, seat: Seat, moves: &[Move]) -> Move {
+        match Self::best_pickup(pos, seat, moves) {
             // A stock draw brings two (or one) unknown cards: worth about 30.
-            Some((score, mv)) if score > pickup_threshold(view) => mv.clone(),
+            Some((score, mv)) if score > pickup_threshold(pos) => mv.clone(),
             _ => Move::Draw {},
         }
     }
 
-    fn play_phase(view: &PlayerView, moves: &[Move]) -> Option<Move> {
-        if let Some(mv) = super::go_out_or_ask(view, moves) {
-            return Some(mv);
-        }
-        if let Some(lay) = moves.iter().find(|m| matches!(m, Move::LayRedThrees(_))) {
-            return Some(lay.clone());
-        }
-        let now = evaluate(view);
+    /// The meld that most improves the evaluation, with its gain (positive only).
+    pub(super) fn best_meld<'a>(
+        pos: &Position,
+        seat: Seat,
+        moves: &'a [Move],
+    ) -> Option<(i32, &'a Move)> {
+        let now = evaluate(pos, seat);
         let mut best: Option<(i32, &Move)> = None;
         for mv in moves.iter().filter(|m| matches!(m, Move::Meld(_))) {
-            if let Some(v) = Self::value_after(view, mv) {
+            if let Some(v) = Self::value_after(pos, seat, mv) {
                 let gain = v - now;
                 if gain > 0 && best.is_none_or(|(b, _)| gain > b) {
                     best = Some((gain, mv));
                 }
             }
         }
-        if let Some((_, mv)) = best {
+        best
+    }
+
+    /// The discard key: lower is a better card to let go.
+    pub(super) fn discard_key(pos: &Position, seat: Seat, card: crate::card::Card) -> i32 {
+        usefulness(pos, seat, card) + danger(pos, seat, card)
+    }
+
+    fn play_phase(pos: &Position, seat: Seat, moves: &[Move]) -> Option<Move> {
+        if let Some(mv) = super::go_out_or_ask(pos.rules(), moves) {
+            return Some(mv);
+        }
+        if let Some(lay) = moves.iter().find(|m| matches!(m, Move::LayRedThrees(_))) {
+            return Some(lay.clone());
+        }
+        if let Some((_, mv)) = Self::best_meld(pos, seat, moves) {
             return Some(mv.clone());
         }
-        let discard = super::discards(moves).min_by_key(|&c| usefulness(view, c) + danger(view, c));
+        let discard = super::discards(moves).min_by_key(|&c| Self::discard_key(pos, seat, c));
         discard
             .map(Move::Discard)
             .or_else(|| moves.iter().find(|m| matches!(m, Move::Pass {})).cloned())
             .or_else(|| moves.first().cloned())
+    }
+
+    /// The expert's answer to "May I go out?": yes, unless this hand would cost a lot.
+    pub(super) fn answer(pos: &Position, seat: Seat) -> Move {
+        Move::Answer(pos.hand(seat).points() <= 150)
+    }
+
+    /// The expert's move for `seat` (the seat that may act) in `pos`, which may be the seat's
+    /// masked view or a full position: only the seat's hand and the public table are read.
+    pub(super) fn decide(&self, pos: &Position, seat: Seat, rng: &mut SplitMix64) -> Option<Move> {
+        if pos.actor() != seat {
+            return None;
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        if pos.phase() == Phase::Answer {
+            return Some(Self::answer(pos, seat));
+        }
+        if self.slip > 0.0 && rng.unit() < self.slip {
+            return Some(moves[rng.below(moves.len())].clone());
+        }
+        if pos.phase() == Phase::Draw {
+            return Some(Self::draw_phase(pos, seat, &moves));
+        }
+        Self::play_phase(pos, seat, &moves)
     }
 }
 
 /// How much better than a stock draw a pickup must look before the expert takes the pile
 /// (tuned with `fairdeal arena` against the greedy player; the knob is preset-specific because
 /// the pile's worth differs: Samba piles are large and sambas need stock cards).
-fn pickup_threshold(view: &PlayerView) -> i32 {
-    match view.rules().preset {
+fn pickup_threshold(pos: &Position) -> i32 {
+    match pos.rules().preset {
         crate::rules::Preset::Samba => 150,
         crate::rules::Preset::DutchSamba => 100,
         crate::rules::Preset::Canasta => CANASTA_THRESHOLD,
@@ -102,20 +173,6 @@ impl Strategy for Expert {
     }
 
     fn choose(&mut self, view: &PlayerView, rng: &mut SplitMix64) -> Option<Move> {
-        let moves = view.legal_moves();
-        if moves.is_empty() {
-            return None;
-        }
-        if view.phase() == Phase::Answer {
-            // Yes, unless this hand would cost the team a lot.
-            return Some(Move::Answer(view.hand().points() <= 150));
-        }
-        if self.slip > 0.0 && rng.unit() < self.slip {
-            return Some(moves[rng.below(moves.len())].clone());
-        }
-        if view.phase() == Phase::Draw {
-            return Some(Self::draw_phase(view, &moves));
-        }
-        Self::play_phase(view, &moves)
+        self.decide(view.position(), view.seat(), rng)
     }
 }

@@ -41,7 +41,7 @@ impl Strategy for Greedy {
             }
             _ => {}
         }
-        if let Some(mv) = super::go_out_or_ask(view, &moves) {
+        if let Some(mv) = super::go_out_or_ask(view.rules(), &moves) {
             return Some(mv);
         }
         if let Some(best) = moves
@@ -54,7 +54,8 @@ impl Strategy for Greedy {
         if let Some(lay) = moves.iter().find(|m| matches!(m, Move::LayRedThrees(_))) {
             return Some(lay.clone());
         }
-        let discard = super::discards(&moves).min_by_key(|&c| usefulness(view, c));
+        let discard =
+            super::discards(&moves).min_by_key(|&c| usefulness(view.position(), view.seat(), c));
         discard
             .map(Move::Discard)
             .or_else(|| moves.into_iter().next())

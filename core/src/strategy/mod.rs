@@ -8,13 +8,19 @@
 //!   toward canastas and sambas, keeps wilds for them, takes the pile when it pays, discards
 //!   what the next players can least use, and answers "May I go out?" by its own hand's risk.
 //!   With `slip > 0` it plays a random legal move that often (the easier levels).
+//! - [`Master`]: searches a few candidate moves over positions sampled from its view (the
+//!   hidden hands and stock drawn from the cards it has not seen), with experts playing every
+//!   seat ahead.
 
 mod eval;
 mod expert;
 mod greedy;
+mod master;
+mod sample;
 
 pub use expert::Expert;
 pub use greedy::Greedy;
+pub use master::Master;
 
 use crate::moves::Move;
 use crate::rng::SplitMix64;
@@ -45,11 +51,11 @@ impl Strategy for Random {
 
 /// Going out when a legal finish is among `moves`; under the `must_ask` house rule, asking
 /// first. Both players do this before anything else in their play phase.
-pub(crate) fn go_out_or_ask(view: &PlayerView, moves: &[Move]) -> Option<Move> {
+pub(crate) fn go_out_or_ask(rules: &crate::rules::Rules, moves: &[Move]) -> Option<Move> {
     if let Some(out) = moves.iter().find(|m| matches!(m, Move::GoOut { .. })) {
         return Some(out.clone());
     }
-    if view.rules().must_ask {
+    if rules.must_ask {
         return moves
             .iter()
             .find(|m| matches!(m, Move::AskPartner {}))
@@ -68,9 +74,10 @@ pub(crate) fn discards(moves: &[Move]) -> impl Iterator<Item = crate::card::Card
 
 /// The strategies by name, for the command line and the client: `random`, `greedy`, `expert`,
 /// and the difficulty levels `easy` (greedy), `medium` (expert with 15 % slips), `hard`
-/// (expert).
+/// (expert) and `master` (the search).
 pub fn by_name(name: &str) -> Option<Box<dyn Strategy + Send>> {
     Some(match name {
+        "master" => Box::new(Master::default()),
         "random" => Box::new(Random),
         "greedy" | "easy" => Box::new(Greedy),
         "expert" | "hard" => Box::new(Expert::new(0.0)),
@@ -80,4 +87,6 @@ pub fn by_name(name: &str) -> Option<Box<dyn Strategy + Send>> {
 }
 
 /// The names [`by_name`] knows.
-pub const NAMES: [&str; 6] = ["random", "greedy", "expert", "easy", "medium", "hard"];
+pub const NAMES: [&str; 7] = [
+    "random", "greedy", "expert", "easy", "medium", "hard", "master",
+];

@@ -132,8 +132,9 @@ impl ShuffleParams {
     }
 
     /// The commitment `com(v; r) = r·h + Σ v_l·g_l` (`v` at most `n` long, zero-padded), in
-    /// variable time: for vectors whose operation count says nothing about the permutation
-    /// (uniformly blinded ones).
+    /// variable time: always 256 doublings plus one addition per nonzero digit of each scalar,
+    /// whichever generator it meets. For uniformly blinded vectors, and for the rows of a
+    /// permuted public vector (the rows' total work is that of the whole public vector).
     pub(crate) fn commit(&self, v: &[Scalar], r: &Scalar) -> RistrettoPoint {
         debug_assert!(v.len() <= self.n);
         self.table

@@ -109,7 +109,7 @@ pub(super) fn prove_unchecked(
     let a_rows = rows(&a);
     let r = nonces.scalars(m);
     for (row, rk) in a_rows.iter().zip(&r) {
-        w.point(&params.commit_ct(row, rk));
+        w.point(&params.commit(row, rk));
     }
     tr.absorb(b"shuffle/c_a", w.round());
     let x = tr.challenge(b"x");
@@ -123,7 +123,7 @@ pub(super) fn prove_unchecked(
     let b_rows = rows(&b);
     let s = nonces.scalars(m);
     for (row, sk) in b_rows.iter().zip(&s) {
-        w.point(&params.commit_ct(row, sk));
+        w.point(&params.commit(row, sk));
     }
     tr.absorb(b"shuffle/c_b", w.round());
     let y = tr.challenge(b"y");

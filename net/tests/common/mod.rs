@@ -8,7 +8,7 @@ use std::sync::Arc;
 use fairdeal_core::{Preset, Rules, Seat, SplitMix64};
 use fairdeal_crypto::encoding;
 use fairdeal_crypto::{Body, CardTable, Envelope, Identity, SignedEnvelope};
-use fairdeal_net::hand::{Blame, Event, HandConfig, HandSession};
+use fairdeal_net::hand::{Blame, Event, HandConfig, HandSession, SessionError, Stage};
 
 pub fn identity(seat: u8) -> Identity {
     Identity::from_secret([seat + 1; 32])
@@ -58,6 +58,14 @@ pub struct Wire {
 
 /// Delivers queued messages; `filter` may drop or alter a message (sender, bytes) → bytes per
 /// receiver. Returns true if anything was sent.
+///
+/// Every delivered message must be accepted: the filters only re-sign (never corrupt), so the
+/// one error allowed is [`SessionError::Finished`] at a seat whose hand is void. Anything else
+/// panics, so a session that refuses valid traffic cannot pass unnoticed.
+///
+/// Sabotage caught (checked): `handle_message` processing a hand result but answering it with
+/// an error; the hand still completes, so the old harness (which dropped every error) passed,
+/// while `attack_18` now fails here.
 pub fn deliver_with(seats: &mut [HandSession], wire: &mut Wire, filter: Filter<'_>) -> bool {
     let mut moved = false;
     for i in 0..seats.len() {
@@ -68,7 +76,11 @@ pub fn deliver_with(seats: &mut [HandSession], wire: &mut Wire, filter: Filter<'
                 if j != i
                     && let Some(b) = filter(i as u8, j, &bytes)
                 {
-                    let _ = seat.handle_message(&b);
+                    match seat.handle_message(&b) {
+                        Ok(()) => {}
+                        Err(SessionError::Finished) if seat.stage() == Stage::Void => {}
+                        Err(e) => panic!("seat {j} refused a message from seat {i}: {e}"),
+                    }
                 }
             }
         }
@@ -149,4 +161,71 @@ pub fn body_of(bytes: &[u8]) -> Body {
     let signed = SignedEnvelope::from_wire(bytes).unwrap();
     let env: Envelope = encoding::decode(&signed.bytes).unwrap();
     Body::decode(&env.body).unwrap()
+}
+
+/// How one signed message is changed before its sender re-signs it (fuzzing from valid
+/// traffic): at the level of the body's bytes, so every field of every kind can be hit.
+#[derive(Debug, Clone)]
+pub enum Mutation {
+    /// XOR one byte of the encoded body (position taken modulo the length).
+    Flip { at: usize, mask: u8 },
+    /// Cut the encoded body short.
+    Truncate { keep: usize },
+    /// Copy one element of the body's list (a deck's ciphertext, a share) over another.
+    CopyItem { from: usize, to: usize },
+    /// Copy one share's point `D` onto another share (a valid point, the wrong share).
+    CopyShare { from: usize, to: usize },
+}
+
+pub fn mutation() -> impl proptest::strategy::Strategy<Value = Mutation> {
+    use proptest::prelude::*;
+    prop_oneof![
+        6 => (any::<usize>(), 1u8..=255).prop_map(|(at, mask)| Mutation::Flip { at, mask }),
+        1 => any::<usize>().prop_map(|keep| Mutation::Truncate { keep }),
+        2 => (any::<usize>(), any::<usize>()).prop_map(|(from, to)| Mutation::CopyItem { from, to }),
+        2 => (any::<usize>(), any::<usize>()).prop_map(|(from, to)| Mutation::CopyShare { from, to }),
+    ]
+}
+
+/// Re-signs `bytes` (from `seat`) with its body bytes changed by `m`: same sequence number and
+/// link, validly signed. `None` if the mutation changes nothing.
+pub fn mutate(bytes: &[u8], seat: u8, m: &Mutation) -> Option<Vec<u8>> {
+    let signed = SignedEnvelope::from_wire(bytes).unwrap();
+    let mut env: Envelope = encoding::decode(&signed.bytes).unwrap();
+    let before = env.body.clone();
+    match m {
+        Mutation::Flip { at, mask } => {
+            let i = at % env.body.len();
+            env.body[i] ^= mask;
+        }
+        Mutation::Truncate { keep } => env.body.truncate(keep % env.body.len()),
+        Mutation::CopyItem { from, to } => {
+            let mut body = Body::decode(&env.body).unwrap();
+            fn copy<T: Copy>(list: &mut [T], from: usize, to: usize) {
+                if !list.is_empty() {
+                    let n = list.len();
+                    list[to % n] = list[from % n];
+                }
+            }
+            match &mut body {
+                Body::Shuffle(s) => copy(&mut s.deck, *from, *to),
+                Body::Shares { items, .. } | Body::Move { opened: items, .. } => {
+                    copy(items, *from, *to);
+                }
+                _ => {}
+            }
+            env.body = body.encode();
+        }
+        Mutation::CopyShare { from, to } => {
+            let mut body = Body::decode(&env.body).unwrap();
+            if let Body::Shares { items, .. } | Body::Move { opened: items, .. } = &mut body
+                && !items.is_empty()
+            {
+                let n = items.len();
+                items[to % n].d = items[from % n].d;
+            }
+            env.body = body.encode();
+        }
+    }
+    (env.body != before).then(|| SignedEnvelope::seal(&identity(seat), &env).to_wire())
 }
