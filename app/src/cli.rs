@@ -183,9 +183,8 @@ pub enum Command {
 
 /// The tokio runtime for the network commands.
 fn runtime() -> Result<tokio::runtime::Runtime> {
-    Ok(tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?)
+    let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    Ok(fairdeal_net::node::runtime(workers)?)
 }
 
 /// Refuses an unknown strategy name with the list of known ones.

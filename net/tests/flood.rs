@@ -63,11 +63,7 @@ fn status(field: &str) -> u64 {
 
 /// The child: the host's seat, until the game ends; prints its addresses and peak memory.
 fn child(dir: PathBuf) -> std::process::ExitCode {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = node::runtime(2).unwrap();
     let secret = [7; 32];
     fairdeal_net::store::identity_secret(&dir, || secret).unwrap();
     let house = HouseRules {
@@ -426,19 +422,11 @@ fn parent() {
             .collect::<Vec<String>>()
     });
 
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = node::runtime(2).unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     // The attackers have their own threads: they compete with the seats for the machine, not
     // for the seats' runtime.
-    let attack_rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let attack_rt = node::runtime(2).unwrap();
     let tally = Arc::new(Tally::default());
     let started = Instant::now();
     let outcomes = rt.block_on(async {

@@ -44,8 +44,14 @@ async fn wait_for<T>(
     .expect("timed out")
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_browsed_table_is_joined_filled_with_computer_players_and_started() {
+#[test]
+fn a_browsed_table_is_joined_filled_with_computer_players_and_started() {
+    node::runtime(2)
+        .unwrap()
+        .block_on(browsed_table_joined_filled_and_started());
+}
+
+async fn browsed_table_joined_filled_and_started() {
     let dir = std::env::temp_dir().join(format!("fairdeal-node-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let house = HouseRules {

@@ -27,6 +27,25 @@ use crate::table::TableEvent;
 pub use self::browse::{BrowseEvent, FoundTable, browse};
 pub use self::restore::{VerifyReport, rebuild, replay_log, session_from_meta};
 
+/// The stack of each runtime thread that runs nodes: their futures are deep (libp2p's swarm,
+/// the table and hand sessions), and a debug build's frames are several times a release
+/// build's; tokio's default 2 MiB overflows there.
+pub const NODE_STACK_BYTES: usize = 8 << 20;
+
+/// A multi-threaded runtime fit to run nodes: `workers` threads of [`NODE_STACK_BYTES`].
+///
+/// # Errors
+///
+/// The operating system refuses the threads.
+pub fn runtime(workers: usize) -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers.max(1))
+        .thread_name("fairdeal-net")
+        .thread_stack_size(NODE_STACK_BYTES)
+        .enable_all()
+        .build()
+}
+
 /// How this peer takes part.
 #[derive(Debug, Clone)]
 pub enum Role {
