@@ -10,6 +10,7 @@
 use fairdeal_core::{HouseRules, Preset, Seat, SplitMix64};
 use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::hand::Event as HandEvent;
+use fairdeal_net::store::{Meta, Record};
 use fairdeal_net::table::msg::{SeatInfo, TableMsg, timeout_digest};
 use fairdeal_net::table::{DEFAULT_GRACE_MS, Dest, Gone, TableEvent, TableSession};
 
@@ -67,6 +68,10 @@ struct Sim {
     /// A peer that withholds the messages `f` picks, and is gone once it has withheld one.
     mute: Option<(usize, Picks)>,
     rng: SplitMix64,
+    /// One peer's game log, as its node would write it: (peer, records).
+    log: Option<(usize, Vec<Record>)>,
+    /// Sent (and logged) by the timers, not yet delivered.
+    queued: Vec<(usize, Dest, Vec<u8>)>,
 }
 
 impl Sim {
@@ -81,6 +86,21 @@ impl Sim {
             votes: vec![Vec::new(); 4],
             mute: None,
             rng: SplitMix64::new(7),
+            log: None,
+            queued: Vec::new(),
+        }
+    }
+
+    /// Keeps peer `i`'s game log from now on, starting with `records`.
+    fn keep_log(&mut self, i: usize, records: Vec<Record>) {
+        self.log = Some((i, records));
+    }
+
+    fn record(&mut self, i: usize, r: impl FnOnce() -> Record) {
+        if let Some((who, records)) = &mut self.log
+            && *who == i
+        {
+            records.push(r());
         }
     }
 
@@ -89,32 +109,15 @@ impl Sim {
         let mut any = false;
         loop {
             let mut moved = false;
+            for (i, dest, bytes) in std::mem::take(&mut self.queued) {
+                moved |= self.send_out(i, dest, bytes);
+            }
             for i in 0..4 {
                 while let Some((dest, bytes)) = self.peers[i].poll_transmit() {
-                    if let Some((m, f)) = self.mute
-                        && m == i
-                        && f(&bytes)
-                    {
-                        self.dead[i] = true;
-                    }
-                    if self.dead[i] {
-                        continue;
-                    }
-                    moved = true;
-                    if let Ok(TableMsg::Timeout { hand_no, seat, .. }) = TableMsg::decode(&bytes) {
-                        self.votes[i].push((hand_no, seat));
-                    }
-                    let targets: Vec<usize> = match dest {
-                        Dest::Peer(k) => {
-                            self.keys.iter().position(|x| *x == k).into_iter().collect()
-                        }
-                        Dest::Seats => (0..4).filter(|&j| j != i).collect(),
-                    };
-                    for j in targets {
-                        if !self.dead[j] {
-                            let _ = self.peers[j].handle_message(self.keys[i], &bytes);
-                        }
-                    }
+                    self.record(i, || Record::Sent {
+                        bytes: bytes.clone(),
+                    });
+                    moved |= self.send_out(i, dest, bytes);
                 }
                 while let Some(e) = self.peers[i].poll_event() {
                     self.events[i].push(e);
@@ -125,6 +128,37 @@ impl Sim {
             }
             any = true;
         }
+    }
+
+    /// Peer `i` sends `bytes` (already logged): delivered to every live target.
+    fn send_out(&mut self, i: usize, dest: Dest, bytes: Vec<u8>) -> bool {
+        if let Some((m, f)) = self.mute
+            && m == i
+            && f(&bytes)
+        {
+            self.dead[i] = true;
+        }
+        if self.dead[i] {
+            return false;
+        }
+        if let Ok(TableMsg::Timeout { hand_no, seat, .. }) = TableMsg::decode(&bytes) {
+            self.votes[i].push((hand_no, seat));
+        }
+        let targets: Vec<usize> = match dest {
+            Dest::Peer(k) => self.keys.iter().position(|x| *x == k).into_iter().collect(),
+            Dest::Seats => (0..4).filter(|&j| j != i).collect(),
+        };
+        for j in targets {
+            if !self.dead[j] {
+                let from = self.keys[i];
+                self.record(j, || Record::Recv {
+                    from: from.0,
+                    bytes: bytes.clone(),
+                });
+                let _ = self.peers[j].handle_message(from, &bytes);
+            }
+        }
+        true
     }
 
     /// Advances the clock by `ms`: pings between live peers, then every live peer's timers.
@@ -141,6 +175,16 @@ impl Sim {
         for i in 0..4 {
             if !self.dead[i] {
                 self.peers[i].handle_timeout(self.now);
+            }
+        }
+        // What the signs of life and the timers made a peer send is logged now, before
+        // anything else it receives (as the node does).
+        for i in 0..4 {
+            while let Some((dest, bytes)) = self.peers[i].poll_transmit() {
+                self.record(i, || Record::Sent {
+                    bytes: bytes.clone(),
+                });
+                self.queued.push((i, dest, bytes));
             }
         }
     }
@@ -509,11 +553,35 @@ fn a_runner_that_steers_the_computer_player_is_named_at_the_audit() {
 }
 
 /// Sabotage caught: a returning player who is never told, or who gets the seat back in the
-/// middle of a hand (the hand cannot go on), or never.
+/// middle of a hand (the hand cannot go on), or never; a runner whose log does not replay to
+/// the seat given back (checked: `replay_sent` ignoring `SeatHeld` faults the replay in the
+/// next hand, as `fairdeal verify` did on a runner's log with `BadShuffleProof`).
 #[test]
 fn a_player_who_comes_back_gets_the_seat_back_at_the_next_hand() {
-    let (peers, _) = table(Preset::Canasta, 100_000);
+    let (peers, secrets) = table(Preset::Canasta, 100_000);
+    let host = peers[0].key();
     let mut sim = Sim::new(peers);
+    // West runs East's computer player while East is away: its log must replay to the same
+    // table (it gave the seat back because East was heard from, which is not logged).
+    let (_, west) = card(1, true);
+    let meta = Meta {
+        role: "join".into(),
+        me: west,
+        bot: Some("greedy".into()),
+        master: [41; 32],
+        table: None,
+        host: None,
+        hold: false,
+        want: None,
+        move_clock_ms: 0,
+    };
+    sim.keep_log(
+        1,
+        vec![
+            Record::Meta(Box::new(meta)),
+            Record::Joined { host: host.0 },
+        ],
+    );
     sim.run(0, 60_000, &|s| s.peers[1].view().is_some());
     sim.peers[3].quit().unwrap();
     sim.deliver();
@@ -544,6 +612,23 @@ fn a_player_who_comes_back_gets_the_seat_back_at_the_next_hand() {
     assert!(sim.completed(3) >= 1, "the hand with East back finishes");
     let totals: Vec<_> = sim.peers.iter().map(TableSession::totals).collect();
     assert!(totals.iter().all(|t| *t == totals[0]), "{totals:?}");
+    // The runner's log replays to where it is, with no fault on the way.
+    let (_, records) = sim.log.take().unwrap();
+    let (mut rebuilt, _) = fairdeal_net::node::rebuild(secrets[1], &records).unwrap();
+    let mut faults = Vec::new();
+    while let Some(e) = rebuilt.poll_event() {
+        if let TableEvent::Hand {
+            event: HandEvent::Fault(b),
+            ..
+        } = e
+        {
+            faults.push((b.offender, b.fault));
+        }
+    }
+    assert!(faults.is_empty(), "the replay found {faults:?}");
+    assert_eq!(rebuilt.hand_no(), sim.peers[1].hand_no());
+    assert_eq!(rebuilt.totals(), sim.peers[1].totals());
+    assert_eq!(rebuilt.runners(), sim.peers[1].runners());
 }
 
 /// Sabotage caught: a clock that is not in the signed configuration (the others would not see

@@ -426,11 +426,16 @@ impl Node {
     }
 
     /// A sign of life from `peer`.
-    fn heard(&mut self, peer: &PeerId) {
+    /// A sign of life from `peer`. What the session sends because of it (a returning player
+    /// told that its seat is held) is logged at once, before anything else that peer sent, so
+    /// that a replay of the log reaches the same decisions in the same order.
+    async fn heard(&mut self, peer: &PeerId) -> Result<(), NodeError> {
         if let Some(key) = key_of(peer) {
             let now = self.now_ms();
             self.session.heard(key, now);
+            self.flush().await?;
         }
+        Ok(())
     }
 
     /// A person leaves a game under way: the others are told (signed) and a computer player
@@ -511,7 +516,7 @@ impl Node {
                 peer_id, endpoint, ..
             } => {
                 self.connected.insert(peer_id);
-                self.heard(&peer_id);
+                self.heard(&peer_id).await?;
                 self.check_memory();
                 let Some(key) = key_of(&peer_id) else {
                     return Ok(());
@@ -556,7 +561,7 @@ impl Node {
                 Message::Request {
                     request, channel, ..
                 } => {
-                    self.heard(&peer);
+                    self.heard(&peer).await?;
                     // No reply to a refused stranger: its stream is dropped.
                     if let Some(reply) = self.on_request(&peer, &request)? {
                         let _ = self
@@ -567,7 +572,7 @@ impl Node {
                     }
                 }
                 Message::Response { response, .. } => {
-                    self.heard(&peer);
+                    self.heard(&peer).await?;
                     self.pending = self.pending.saturating_sub(1);
                     self.on_reply(&peer, &response)?;
                 }
@@ -597,7 +602,7 @@ impl Node {
                 peer,
                 result: Ok(_),
                 ..
-            })) => self.heard(&peer),
+            })) => self.heard(&peer).await?,
             SwarmEvent::Behaviour(BehaviourEvent::Mdns(mdns::Event::Discovered(list))) => {
                 for (peer, addr) in list {
                     self.swarm.add_peer_address(peer, addr);

@@ -35,8 +35,21 @@ impl TableSession {
             Dest::Peer(peer),
             TableMsg::SeatHeld {
                 hand_no: self.hand_no,
+                seat,
             },
         );
+    }
+
+    /// Replaying the runner's own log: it told the player of `seat` that the seat is held
+    /// (the decision came from a liveness signal, which is not logged), so it gives it back at
+    /// the next hand as it did live.
+    pub(crate) fn replay_seat_held(&mut self, seat: u8) {
+        if seat < 4
+            && self.my_seat_index().is_some()
+            && self.runners[usize::from(seat)] == self.my_seat_index()
+        {
+            self.returning.insert(seat);
+        }
     }
 
     /// The runner: at the start of a hand, seats whose players are back are given back.
@@ -90,13 +103,16 @@ impl TableSession {
 
     /// The returning player: the runner of its seat's computer player says it is back from
     /// the next hand on.
-    pub(crate) fn on_seat_held(&mut self, from: PublicKey) -> Result<(), TableError> {
+    pub(crate) fn on_seat_held(&mut self, from: PublicKey, held: u8) -> Result<(), TableError> {
         let me = self.me.key;
         let seat = self
             .config
             .as_ref()
             .and_then(|c| c.seat_of(&me))
             .ok_or(TableError::NotSeated)?;
+        if held != seat {
+            return Err(TableError::Unexpected("a SeatHeld for another seat"));
+        }
         if self
             .config
             .as_ref()

@@ -554,7 +554,7 @@ impl TableSession {
             }
             TableMsg::Resync { hand_no, have } => self.on_resync(from, hand_no, have),
             TableMsg::Quit { hand_no, sig } => self.on_quit(from, hand_no, &sig),
-            TableMsg::SeatHeld { .. } => self.on_seat_held(from),
+            TableMsg::SeatHeld { seat, .. } => self.on_seat_held(from, seat),
             TableMsg::Over { totals } => self.on_over(from, totals),
             TableMsg::Return { state, sig } => self.on_return(from, state, &sig),
             TableMsg::Query => Ok(()),
@@ -702,6 +702,7 @@ impl TableSession {
                 let _ = self.on_start(self.me.key, config);
             }
             Ok(TableMsg::Timeout { hand_no, seat, .. }) => self.vote_timeout(hand_no, seat),
+            Ok(TableMsg::SeatHeld { seat, .. }) => self.replay_seat_held(seat),
             Ok(TableMsg::Quit { .. }) => {
                 self.left = true;
                 self.hand = None;

@@ -173,6 +173,9 @@ pub enum TableMsg {
     SeatHeld {
         /// The runner's current hand.
         hand_no: u32,
+        /// The seat held (the runner's log records that it gives this seat back: a replay
+        /// must reach the same decision without the liveness signal that led to it).
+        seat: u8,
     },
     /// The game is over: sent to players whose seat a computer player held at the end.
     Over {
