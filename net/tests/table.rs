@@ -389,7 +389,6 @@ fn a_silent_seat_pauses_the_table_then_a_computer_player_takes_it() {
     let mut peers = table(Preset::Canasta, 2000);
     let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
     let mut events = vec![Vec::new(); 4];
-    let mut delivered = 0usize;
     let mut silent = false;
     let mut now = 0u64;
     for _ in 0..200_000 {
@@ -409,15 +408,26 @@ fn a_silent_seat_pauses_the_table_then_a_computer_player_takes_it() {
                         continue;
                     }
                     peers[j].handle_message(keys[i], &bytes).unwrap();
-                    delivered += 1;
                 }
             }
             while let Some(e) = peers[i].poll_event() {
                 events[i].push(e);
             }
         }
-        if delivered > 300 {
-            // East's machine goes away in the middle of the first hand.
+        // East's machine goes away in the middle of the first hand's play (ten moves in).
+        let moves = events[0]
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    TableEvent::Hand {
+                        event: fairdeal_net::hand::Event::Moved { .. },
+                        ..
+                    }
+                )
+            })
+            .count();
+        if moves >= 10 {
             silent = true;
         }
         if !moved {
@@ -436,7 +446,14 @@ fn a_silent_seat_pauses_the_table_then_a_computer_player_takes_it() {
             events[i]
                 .iter()
                 .any(|e| matches!(e, TableEvent::Paused(s) if s == &vec![fairdeal_core::Seat::E])),
-            "peer {i}"
+            "peer {i} reported East quiet: {:?}",
+            events[i]
+                .iter()
+                .filter(|e| matches!(
+                    e,
+                    TableEvent::Paused(_) | TableEvent::Resumed | TableEvent::HandVoided { .. }
+                ))
+                .collect::<Vec<_>>()
         );
         assert!(
             events[i].iter().any(|e| matches!(
@@ -446,7 +463,11 @@ fn a_silent_seat_pauses_the_table_then_a_computer_player_takes_it() {
                     ..
                 }
             )),
-            "peer {i}"
+            "peer {i} voided East's hand: {:?}",
+            events[i]
+                .iter()
+                .filter(|e| !matches!(e, TableEvent::Hand { .. }))
+                .collect::<Vec<_>>()
         );
     }
     // East's partner, West, runs the computer player that takes the seat.
