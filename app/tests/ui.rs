@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use fairdeal::gui::app::FairdealApp;
+use fairdeal::gui::controller::Timing;
 use fairdeal_core::Preset;
 
 fn harness(seed: u64) -> Harness<'static, FairdealApp> {
@@ -18,6 +19,11 @@ fn harness(seed: u64) -> Harness<'static, FairdealApp> {
 /// The app on data directory `dir` (kept between harnesses: a client closed and reopened).
 fn harness_in(dir: std::path::PathBuf, seed: u64) -> Harness<'static, FairdealApp> {
     let mut app = FairdealApp::for_tests(dir, seed);
+    // Computer players move at once; the grace period is the table's default.
+    app.set_timing(Timing {
+        pace_ms: 0,
+        grace_ms: None,
+    });
     app.settings.preset = Preset::Canasta;
     app.settings.difficulty = "hard".to_owned();
     Harness::builder()
@@ -225,8 +231,23 @@ fn table_with_a_guest(
     host_seed: u64,
     guest_seed: u64,
 ) -> (Harness<'static, FairdealApp>, Harness<'static, FairdealApp>) {
+    table_with_a_guest_timed(host_seed, guest_seed, None)
+}
+
+/// [`table_with_a_guest`] with both clients' grace period `grace_ms`.
+fn table_with_a_guest_timed(
+    host_seed: u64,
+    guest_seed: u64,
+    grace_ms: Option<u64>,
+) -> (Harness<'static, FairdealApp>, Harness<'static, FairdealApp>) {
     let mut host = harness(host_seed);
     let mut guest = harness(guest_seed);
+    for h in [&mut host, &mut guest] {
+        h.state_mut().set_timing(Timing {
+            pace_ms: 0,
+            grace_ms,
+        });
+    }
     host.state_mut().settings.name = "Ann".to_owned();
     guest.state_mut().settings.name = "Bea".to_owned();
     host.step();
@@ -334,4 +355,121 @@ fn a_bad_address_is_explained_and_changes_nothing() {
     );
     assert!(!h.state().in_game(), "no game was started");
     assert!(shows(&h, "Play now"), "the start screen is still there");
+}
+
+/// Steps both windows once (their networks run on meanwhile).
+fn step_both(a: &mut Harness<'static, FairdealApp>, b: &mut Harness<'static, FairdealApp>) {
+    a.step();
+    b.step();
+    std::thread::sleep(Duration::from_millis(20));
+}
+
+/// Steps `h` until `label` shows while `other` runs too, or fails.
+fn wait_for_with(
+    h: &mut Harness<'static, FairdealApp>,
+    other: &mut Harness<'static, FairdealApp>,
+    label: &str,
+    limit: Duration,
+) {
+    let start = Instant::now();
+    while !shows(h, label) {
+        assert!(
+            start.elapsed() < limit,
+            "{label:?} did not show in {limit:?}"
+        );
+        step_both(h, other);
+    }
+}
+
+/// A person who thinks over a turn for three times the grace period keeps the seat: the table
+/// hears their client all along, nobody votes them out, and their move is taken afterwards.
+///
+/// Sabotage caught (checked): the signs of life the node feeds the table ignored
+/// (`TableSession::heard` a no-op), so that a thinking player is judged by the messages they
+/// send: the computer players vote the thinker out within the pause.
+#[test]
+fn a_player_who_thinks_past_the_grace_period_keeps_the_seat() {
+    let mut h = harness(61);
+    h.state_mut().set_timing(Timing {
+        pace_ms: 0,
+        grace_ms: Some(3_000),
+    });
+    h.step();
+    h.get_by_label("Play now").click();
+    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    let before = hand(&h);
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(10) {
+        h.step();
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!shows(&h, "stayed away"), "nobody was voted out");
+    assert!(!shows(&h, "void"), "no hand was void");
+    assert_eq!(hand(&h), before, "the same hand, still our turn");
+    assert!(
+        !h.get_by_label("Draw (D)").accesskit_node().is_disabled(),
+        "still our turn"
+    );
+    h.get_by_label("Draw (D)").click();
+    wait_for(&mut h, "Discard selected (X)", Duration::from_secs(60));
+    assert_eq!(hand(&h).len(), before.len() + 1, "the move was taken");
+}
+
+/// A guest who leaves mid-game goes back to the start screen; a computer player run by the
+/// partner's client takes the seat at once (no grace wait), and Resume gives it back at the
+/// next hand: the guest plays West again.
+///
+/// Sabotage it is meant to catch: a returning seat not given back (the runner keeps playing
+/// it) never shows "You have your seat back." nor an enabled "Draw (D)" in the guest's window
+/// (the same sabotage is checked at session level in net/tests/people.rs).
+#[test]
+fn a_guest_who_leaves_mid_game_takes_the_seat_back_at_the_next_hand() {
+    let (mut host, mut guest) = table_with_a_guest_timed(71, 72, Some(5_000));
+    // The host's own seat plays itself, so that hands go on while the guest is away.
+    host.state_mut().autoplay();
+    host.get_by_label_contains("2 computer players").click();
+    let start = Instant::now();
+    while !(shows(&host, "Stock") && shows(&guest, "Stock")) {
+        assert!(
+            start.elapsed() < Duration::from_secs(180),
+            "the game did not start for both"
+        );
+        step_both(&mut host, &mut guest);
+    }
+    guest.get_by_label("Leave the table").click();
+    wait_for_with(&mut guest, &mut host, "Play now", Duration::from_secs(10));
+    assert!(
+        !guest.state().in_game(),
+        "the guest is back at the start screen"
+    );
+    wait_for_with(
+        &mut host,
+        &mut guest,
+        "now plays West",
+        Duration::from_secs(60),
+    );
+    // The start screen offers the game back once the table has been told.
+    wait_for_with(&mut guest, &mut host, "Resume it", Duration::from_secs(30));
+    guest.get_by_label("Resume it").click();
+    wait_for_with(
+        &mut guest,
+        &mut host,
+        "You have your seat back.",
+        Duration::from_secs(300),
+    );
+    let start = Instant::now();
+    loop {
+        step_both(&mut guest, &mut host);
+        if guest
+            .query_all_by_label("Draw (D)")
+            .any(|n| !n.accesskit_node().is_disabled())
+        {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the guest never got a turn after coming back"
+        );
+    }
+    assert!(hand(&guest).len() >= 10, "the guest holds West's hand");
 }

@@ -111,6 +111,7 @@ impl Settings {
             house,
             difficulty: self.difficulty.clone(),
             move_clock_ms: self.move_clock_min * 60_000,
+            timing: controller::Timing::default(),
         }
     }
 }
@@ -151,6 +152,8 @@ pub struct FairdealApp {
     /// Games left during play, kept a few seconds so that their `Quit` reaches the table
     /// (the computer players this client runs stop when their connection is dropped).
     leaving: Vec<(std::time::Instant, controller::Connection)>,
+    /// The pacing of new games' nodes (tests shorten the grace period).
+    timing: controller::Timing,
 }
 
 /// How long a game left during play is kept running to tell the table.
@@ -169,12 +172,16 @@ struct AutoPlay {
 impl AutoPlay {
     fn from_env() -> Option<Self> {
         let mode = std::env::var("FAIRDEAL_AUTOPLAY").ok()?;
+        Self::new(mode == "sheet")
+    }
+
+    fn new(hold_sheet: bool) -> Option<Self> {
         Some(Self {
             strategy: fairdeal_core::strategy::by_name("greedy")?,
             rng: fairdeal_core::SplitMix64::new(1),
             sheet_since: None,
             started: false,
-            hold_sheet: mode == "sheet",
+            hold_sheet,
         })
     }
 
@@ -237,6 +244,7 @@ impl FairdealApp {
             autoplay: None,
             stats_printed: None,
             leaving: Vec::new(),
+            timing: controller::Timing::default(),
         }
     }
 
@@ -257,6 +265,25 @@ impl FairdealApp {
     /// The app without storage or LAN search, its games dealt from `seed` (tests).
     pub fn for_tests(data_dir: PathBuf, seed: u64) -> Self {
         Self::with(Settings::default(), data_dir, Some(seed), false)
+    }
+
+    /// Tests: the pacing of the games started from now on (a short grace period, no pause
+    /// before computer moves).
+    pub fn set_timing(&mut self, timing: controller::Timing) {
+        self.timing = timing;
+    }
+
+    /// Tests: the player's seat plays itself (the `greedy` strategy) and closes score sheets.
+    pub fn autoplay(&mut self) {
+        self.autoplay = AutoPlay::new(false).map(|a| AutoPlay { started: true, ..a });
+    }
+
+    /// The settings of a new game, with this app's pacing.
+    fn new_setup(&self, house: HouseRules, table: &str) -> Setup {
+        Setup {
+            timing: self.timing,
+            ..self.settings.setup(house, table)
+        }
     }
 
     fn runtime(&mut self) -> anyhow::Result<Arc<Runtime>> {
@@ -283,7 +310,7 @@ impl FairdealApp {
             target: self.settings.house().target,
             ..HouseRules::default()
         };
-        let setup = self.settings.setup(house, "local");
+        let setup = self.new_setup(house, "local");
         let repaint = self.repaint_fn(ctx);
         let result = self
             .runtime()
@@ -308,9 +335,7 @@ impl FairdealApp {
         match action {
             StartAction::PlayNow => self.play_now(ctx),
             StartAction::Host => {
-                let setup = self
-                    .settings
-                    .setup(self.settings.house(), &self.settings.table_name());
+                let setup = self.new_setup(self.settings.house(), &self.settings.table_name());
                 let repaint = self.repaint_fn(ctx);
                 let result = self
                     .runtime()
@@ -354,8 +379,18 @@ impl FairdealApp {
     ) {
         let repaint = self.repaint_fn(ctx);
         let name = self.settings.name.clone();
+        let timing = self.timing;
         let result = self.runtime().and_then(|rt| {
-            controller::join(rt, address, info, want, &name, &self.data_dir, repaint)
+            controller::join(
+                rt,
+                address,
+                info,
+                want,
+                &name,
+                &self.data_dir,
+                timing,
+                repaint,
+            )
         });
         self.begin(result, "Asking the host for a seat…");
     }
@@ -485,6 +520,9 @@ impl FairdealApp {
     /// Takes network events, then draws (what a frame does; used by tests).
     pub fn draw_and_pump(&mut self, ui: &mut Ui) {
         self.pump();
+        if let (Some(auto), Some(g)) = (&mut self.autoplay, &mut self.game) {
+            auto.step(g);
+        }
         self.draw(ui);
     }
 
@@ -533,7 +571,11 @@ impl FairdealApp {
                     let info = StartInfo {
                         fingerprint: &self.fingerprint,
                         tables: &self.tables,
-                        resumable: self.resumable.as_ref(),
+                        // A game still telling the table that we leave is not offered yet
+                        // (its log is in use for a few more seconds).
+                        resumable: self.resumable.as_ref().filter(|(dir, _)| {
+                            !self.leaving.iter().any(|(_, c)| &c.game_dir == dir)
+                        }),
                         lan: self.lan,
                         error: self.error.as_deref(),
                     };

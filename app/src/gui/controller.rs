@@ -61,6 +61,28 @@ pub struct GameRecord {
     /// How long the computer players this client runs wait before each move (ms).
     #[serde(default = "pace_ms")]
     pub pace_ms: u64,
+    /// How long this client's nodes wait for a silent seat before voting it out (ms; `None`:
+    /// the table's default).
+    #[serde(default)]
+    pub grace_ms: Option<u64>,
+}
+
+/// The pacing of a new game's nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timing {
+    /// How long the computer players this client runs wait before each move (ms).
+    pub pace_ms: u64,
+    /// How long a silent seat is waited for (ms; `None`: the table's default).
+    pub grace_ms: Option<u64>,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Self {
+            pace_ms: pace_ms(),
+            grace_ms: None,
+        }
+    }
 }
 
 /// How long computer players wait before each move in the window, so that a person can follow
@@ -145,20 +167,10 @@ pub fn abandon_others(data_dir: &Path, keep: Option<&Path>) {
 
 /// The background runtime (one per app).
 pub fn runtime() -> Result<Arc<Runtime>> {
-    Ok(Arc::new(
-        tokio::runtime::Builder::new_multi_thread()
-            // The UI thread keeps a core of its own on a two-core machine: the nodes' crypto
-            // (four of them in a local game) never delays a frame.
-            .worker_threads(
-                std::thread::available_parallelism()
-                    .map_or(1, |n| n.get().saturating_sub(1).max(1)),
-            )
-            .thread_name("fairdeal-net")
-            // The nodes' futures are deep (libp2p, the sessions): room for debug builds too.
-            .thread_stack_size(8 << 20)
-            .enable_all()
-            .build()?,
-    ))
+    // The UI thread keeps a core of its own on a two-core machine: the nodes' crypto (four of
+    // them in a local game) never delays a frame.
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1));
+    Ok(Arc::new(node::runtime(workers)?))
 }
 
 /// A game seen from the UI thread.
@@ -222,6 +234,8 @@ pub struct Setup {
     pub difficulty: String,
     /// The move clock, ms a turn (0: none).
     pub move_clock_ms: u64,
+    /// The pacing of this client's nodes.
+    pub timing: Timing,
 }
 
 /// A new game of the player's.
@@ -271,7 +285,7 @@ fn start_game(
         role,
         bot: None,
         name: name.to_owned(),
-        grace_ms: None,
+        grace_ms: record.grace_ms,
         hold,
         want,
         think_ms: 0,
@@ -376,7 +390,7 @@ impl Connection {
                 },
                 bot: Some(self.record.difficulty.clone()),
                 name,
-                grace_ms: None,
+                grace_ms: self.record.grace_ms,
                 hold: false,
                 want,
                 think_ms: self.record.pace_ms,
@@ -461,7 +475,8 @@ fn open_table(
         bots: Vec::new(),
         started: false,
         over: false,
-        pace_ms: pace_ms(),
+        pace_ms: setup.timing.pace_ms,
+        grace_ms: setup.timing.grace_ms,
     };
     let role = Role::Host {
         table: setup.table.clone(),
@@ -490,6 +505,7 @@ fn open_table(
 /// # Errors
 ///
 /// The game folder cannot be written.
+#[allow(clippy::too_many_arguments)]
 pub fn join(
     runtime: Arc<Runtime>,
     address: Multiaddr,
@@ -497,6 +513,7 @@ pub fn join(
     want: Option<u8>,
     name: &str,
     data_dir: &Path,
+    timing: Timing,
     repaint: Repaint,
 ) -> Result<Connection> {
     let record = GameRecord {
@@ -509,7 +526,8 @@ pub fn join(
         bots: Vec::new(),
         started: false,
         over: false,
-        pace_ms: pace_ms(),
+        pace_ms: timing.pace_ms,
+        grace_ms: timing.grace_ms,
     };
     let role = Role::Join {
         address: Some(address),
@@ -552,7 +570,7 @@ pub fn resume(runtime: Arc<Runtime>, game_dir: &Path, repaint: Repaint) -> Resul
         },
         bot: None,
         name: String::new(),
-        grace_ms: None,
+        grace_ms: record.grace_ms,
         hold: false,
         want: None,
         think_ms: 0,
@@ -613,6 +631,7 @@ mod tests {
             started,
             over,
             pace_ms: 0,
+            grace_ms: None,
         }
     }
 

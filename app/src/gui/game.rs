@@ -1,6 +1,6 @@
 //! A game on screen: what the UI knows, updated from the node's events (never blocking).
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use fairdeal_core::{Card, Move, PlayerView, Seat, Team};
 use fairdeal_net::hand::{Event as HandEvent, HandReport};
@@ -47,8 +47,8 @@ pub struct Game {
     /// The player asked to leave the table (the app acts on it after the frame).
     pub(crate) leave_asked: bool,
     pub(crate) waiting: Vec<Seat>,
-    /// Seats whose connection is down now.
-    pub(crate) down: BTreeSet<Seat>,
+    /// Seats whose connection is down now, and since when.
+    pub(crate) down: BTreeMap<Seat, std::time::Instant>,
     pub(crate) start_asked: bool,
     pub(crate) stopped: Option<String>,
     /// The host closed the table before the start.
@@ -95,7 +95,7 @@ impl Game {
             clock: None,
             leave_asked: false,
             waiting: Vec::new(),
-            down: BTreeSet::new(),
+            down: BTreeMap::new(),
             start_asked: false,
             stopped: None,
             closed: false,
@@ -163,7 +163,9 @@ impl Game {
                 if up {
                     self.down.remove(&seat);
                 } else {
-                    self.down.insert(seat);
+                    self.down
+                        .entry(seat)
+                        .or_insert_with(std::time::Instant::now);
                 }
             }
             NodeEvent::Status(s) => {

@@ -143,7 +143,7 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
             }
         }
     } else if seated > 0 {
-        if g.down.contains(&Seat::S) {
+        if g.down.contains_key(&Seat::S) {
             ui.colored_label(
                 egui::Color32::from_rgb(200, 120, 0),
                 "The host's connection is lost: waiting for it to come back (or leave the table).",

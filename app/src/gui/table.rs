@@ -200,10 +200,20 @@ fn header(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePrefs) 
 /// Who is gone or awaited.
 fn banner(ui: &mut Ui, g: &Game, view: &PlayerView) {
     if !g.down.is_empty() && g.over.is_none() {
+        // The seconds count on even when nothing arrives.
+        ui.ctx()
+            .request_repaint_after(std::time::Duration::from_secs(1));
         let who: Vec<String> = g
             .down
             .iter()
-            .map(|s| format!("{} ({})", g.name(*s), s.name()))
+            .map(|(s, since)| {
+                format!(
+                    "{} ({}) lost connection ({} s)",
+                    g.name(*s),
+                    s.name(),
+                    since.elapsed().as_secs()
+                )
+            })
             .collect();
         Frame::new()
             .fill(Color32::from_rgba_unmultiplied(200, 120, 0, 40))
@@ -212,7 +222,7 @@ fn banner(ui: &mut Ui, g: &Game, view: &PlayerView) {
                 ui.colored_label(
                     WARN,
                     format!(
-                        "⚠ {} lost connection. The table waits for them to come back; if they stay away past the grace period, the hand is void and a computer player takes the seat.",
+                        "⚠ {}. The table waits for them to come back; if they stay away past the grace period, the hand is void and a computer player takes the seat.",
                         who.join(", ")
                     ),
                 );
