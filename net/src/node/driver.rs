@@ -20,6 +20,14 @@ use crate::store::{GameLog, Meta, Record};
 use crate::table::msg::{PROTOCOL, Reply, SeatInfo, TableMsg, house_to_json};
 use crate::table::{Dest, TableEvent, TableSession};
 
+/// After the game ends, how long a node stays after the last message a seat sent it: long
+/// enough for a seat that lacks a message (lost on the way) to ask again twice (`Resync`
+/// after 2 s standing still, then 4 s).
+const LINGER_QUIET: Duration = Duration::from_secs(8);
+
+/// The longest a node stays after the game ends.
+const LINGER_MAX: Duration = Duration::from_secs(30);
+
 pub(crate) struct Node {
     pub(crate) swarm: Swarm<Behaviour>,
     opts: NodeOptions,
@@ -34,6 +42,8 @@ pub(crate) struct Node {
     queried: BTreeSet<PeerId>,
     last_waiting: Vec<Seat>,
     finishing: Option<tokio::time::Instant>,
+    /// When a seated peer last sent us a message (a late one may still ask us to resend).
+    last_request: Option<tokio::time::Instant>,
     prompted: Option<u64>,
     clock: std::time::Instant,
     guard: guard::Guard,
@@ -190,6 +200,7 @@ impl Node {
             queried: BTreeSet::new(),
             last_waiting: Vec::new(),
             finishing: None,
+            last_request: None,
             prompted: None,
             clock: std::time::Instant::now(),
             drop_out: DropOut::from_env(),
@@ -240,11 +251,19 @@ impl Node {
         self.pending
     }
 
-    /// The outcome once the game is over and the last messages are out.
+    /// The outcome once the game is over, the last messages are out, and nobody has asked
+    /// for anything for [`LINGER_QUIET`]: a seat still missing one of our messages (or one
+    /// we hold of another's) asks for it again within that time, and is answered. Bounded by
+    /// [`LINGER_MAX`].
     pub(crate) fn finished(&self) -> Option<Outcome> {
         let since = self.finishing?;
         let result = self.session.finished()?;
-        (self.pending == 0 || since.elapsed() > Duration::from_secs(10)).then(|| Outcome {
+        let quiet = self
+            .last_request
+            .is_none_or(|t| t.elapsed() >= LINGER_QUIET);
+        let done = (self.pending == 0 && quiet && since.elapsed() >= LINGER_QUIET)
+            || since.elapsed() > LINGER_MAX;
+        done.then(|| Outcome {
             totals: self.session.totals(),
             result,
             hands: self.session.reports().len(),
@@ -634,6 +653,7 @@ impl Node {
     fn on_request(&mut self, peer: &PeerId, request: &[u8]) -> Result<Option<Reply>, NodeError> {
         match self.gate(peer, request) {
             guard::Gate::Store(key) => {
+                self.last_request = Some(tokio::time::Instant::now());
                 self.log.append(&Record::Recv {
                     from: key.0,
                     bytes: request.to_vec(),
