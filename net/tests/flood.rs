@@ -236,6 +236,7 @@ fn attack(rng: &mut SplitMix64, pool: &[u8], me: &Identity) -> Attack {
                         addrs: Vec::new(),
                     },
                     want: None,
+                    nonce: [0; 32],
                 },
             };
             Attack::Frame(msg.encode())

@@ -60,7 +60,7 @@ fn forged(
     let hand_no = to.hand_no();
     let key = who.public();
     let mut fake: TableConfig = config.clone();
-    fake.nonce = [1; 32];
+    fake.nonces[1] = [1; 32];
     fake.seats[3] = key;
     let other_sid = fake.sid();
     // A seated peer votes against itself; a stranger against East.

@@ -284,16 +284,17 @@ fn hostile_lobby_traffic_never_breaks_the_seating() {
             let msg = match kind {
                 0 => {
                     asked.push(from);
-                    TableMsg::Join { seat: info.clone(), want }
+                    TableMsg::Join { seat: info.clone(), want, nonce: [who as u8; 32] }
                 }
                 // A join in someone else's name.
-                1 => TableMsg::Join { seat: people[(who + 1) % 6].1.clone(), want },
+                1 => TableMsg::Join { seat: people[(who + 1) % 6].1.clone(), want, nonce: [0; 32] },
                 2 => TableMsg::Leave,
                 3 => TableMsg::Roster {
                     name: "x".into(),
                     preset: Preset::Canasta,
                     house: "{".into(),
                     seats: [None, Some(info.clone()), None, None],
+                    nonces: [[0; 32]; 4],
                 },
                 4 => {
                     let _ = host.swap_seats(n, want.unwrap_or(0));
@@ -362,9 +363,72 @@ fn names_are_cleaned_and_unreadable_seat_cards_refused() {
         let msg = TableMsg::Join {
             seat: info,
             want: None,
+            nonce: [0; 32],
         }
         .encode();
         assert!(peers[0].handle_message(from, &msg).is_err());
         assert_eq!(peers[0].free_seats(), 3, "nobody was seated");
     }
+}
+
+/// A host replays an old game's configuration (issue 12 item 4): the same four players sit
+/// down again for a new game (fresh master secrets), and the host sends them, as its proposal,
+/// the signed configuration of their first game, whose hand contexts and acceptances they
+/// produced before. No honest player signs it or starts under it: each refuses a
+/// configuration without its own fresh nonce, so no hand context of the old game can repeat
+/// and no old commitment can be passed off as an equivocation. Nobody is blamed (nothing was
+/// played). The honest proposal of the new game then starts, under a new table id.
+///
+/// Sabotage caught (checked): `on_start` without the nonce check (the players then sign the
+/// old configuration and the old game starts again).
+#[test]
+fn a_host_replaying_an_old_games_configuration_gets_no_signature() {
+    let (mut peers, mut log) = held_table([None, None, None]);
+    peers[0].request_start().unwrap();
+    let events = run(&mut peers, &mut log, 2_000);
+    assert!(events.iter().all(|e| started(e)));
+    let old = peers[0].config().unwrap().clone();
+    // The new game: the same identities, fresh masters.
+    let (s0, i0) = seat(0);
+    let mut host = TableSession::host(s0, [51; 32], i0, None, "lobby", Preset::Samba, house());
+    host.hold_start();
+    let mut joiners: Vec<TableSession> = (1..4u8)
+        .map(|i| {
+            let (s, info) = seat(i);
+            let mut p = TableSession::joiner(s, [51 + i; 32], info, None);
+            p.join(host.key());
+            p
+        })
+        .collect();
+    for p in &mut joiners {
+        while let Some((_, bytes)) = p.poll_transmit() {
+            host.handle_message(p.key(), &bytes).unwrap();
+        }
+    }
+    let replay = fairdeal_net::table::msg::TableMsg::Start {
+        config: old.clone(),
+    }
+    .encode();
+    for p in &mut joiners {
+        while p.poll_transmit().is_some() {}
+        assert_eq!(
+            p.handle_message(host.key(), &replay),
+            Err(fairdeal_net::table::TableError::NotOurNonce)
+        );
+        assert!(p.config().is_none(), "{:?} took the old configuration", p);
+        assert!(
+            std::iter::from_fn(|| p.poll_transmit()).next().is_none(),
+            "nothing signed"
+        );
+        assert!(!std::iter::from_fn(|| p.poll_event()).any(|e| started(&[e])));
+    }
+    // The honest proposal carries every seat's new nonce and starts, under a new table id.
+    let mut peers: Vec<TableSession> = std::iter::once(host).chain(joiners).collect();
+    peers[0].request_start().unwrap();
+    let events = run(&mut peers, &mut Vec::new(), 2_000);
+    assert!(events.iter().all(|e| started(e)));
+    let new = peers[0].config().unwrap();
+    assert_ne!(new.sid(), old.sid());
+    assert!((0..4).all(|i| new.nonces[i] != old.nonces[i]));
+    assert_eq!(new.nonces[2], peers[2].nonce());
 }

@@ -104,8 +104,11 @@ impl TableSession {
                 if !known || config.seats[0] != host {
                     return Err(refuse("a table configuration not from the host"));
                 }
-                if config.seat_of(&self.me.key).is_none() {
+                let Some(seat) = config.seat_of(&self.me.key) else {
                     return Err(refuse("a table configuration without this seat"));
+                };
+                if config.nonces[usize::from(seat)] != self.nonce() {
+                    return Err(refuse("a table configuration without this seat's nonce"));
                 }
                 Ok(())
             }

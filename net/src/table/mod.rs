@@ -125,6 +125,10 @@ pub enum TableError {
     /// A signature that does not verify.
     #[error("bad signature on the table configuration")]
     BadSignature,
+    /// A configuration that does not carry this peer's nonce in its seat (an old game's
+    /// configuration replayed, or one the host changed): not signed.
+    #[error("the configuration does not carry this seat's nonce")]
+    NotOurNonce,
     /// The hand rejected the bytes.
     #[error(transparent)]
     Hand(#[from] crate::hand::SessionError),
@@ -170,6 +174,8 @@ pub struct TableSession {
     preset: fairdeal_core::Preset,
     house: String,
     roster: [Option<SeatInfo>; 4],
+    /// Host: the nonce each seated player joined with (zeros for a free seat).
+    nonces: [[u8; 32]; 4],
     /// Host: wait for [`TableSession::request_start`] rather than starting when four sit.
     hold: bool,
     /// Host: the start was asked for (computer players may still be on their way).
@@ -264,6 +270,7 @@ impl TableSession {
             preset: fairdeal_core::Preset::Samba,
             house: "{}".to_owned(),
             roster: Default::default(),
+            nonces: [[0; 32]; 4],
             hold: false,
             start_requested: false,
             want: None,
@@ -327,6 +334,7 @@ impl TableSession {
         s.preset = preset;
         s.house = msg::house_to_json(&house);
         s.roster[0] = Some(me);
+        s.nonces[0] = s.nonce();
         s.events
             .push_back(TableEvent::Roster(Box::new(s.roster.clone())));
         s
@@ -345,8 +353,15 @@ impl TableSession {
             TableMsg::Join {
                 seat: self.me.clone(),
                 want: self.want,
+                nonce: self.nonce(),
             },
         );
+    }
+
+    /// This peer's nonce for this game: fresh with every game's master secret, the same after
+    /// a restart. The configuration must carry it in this peer's seat (issue 12 item 4).
+    pub fn nonce(&self) -> [u8; 32] {
+        derive(&self.master, b"nonce", &[])
     }
 
     /// This peer's identity key.
@@ -526,12 +541,13 @@ impl TableSession {
         let now = self.presence.now;
         self.heard(from, now);
         match msg {
-            TableMsg::Join { seat, want } => self.on_join(from, seat, want),
+            TableMsg::Join { seat, want, nonce } => self.on_join(from, seat, want, nonce),
             TableMsg::Roster {
                 name,
                 preset,
                 house,
                 seats,
+                ..
             } => {
                 if Some(from) != self.host || self.is_host {
                     return Err(TableError::Unexpected("roster"));
@@ -575,6 +591,7 @@ impl TableSession {
         from: PublicKey,
         seat: SeatInfo,
         want: Option<u8>,
+        nonce: [u8; 32],
     ) -> Result<(), TableError> {
         if !self.is_host || self.config.is_some() || seat.key != from {
             return Err(TableError::Unexpected("join"));
@@ -583,7 +600,14 @@ impl TableSession {
         if !gate::seat_card_ok(&seat) {
             return Err(TableError::Unexpected("join (bad name or addresses)"));
         }
-        if !self.roster.iter().flatten().any(|s| s.key == from) {
+        if let Some(i) = self
+            .roster
+            .iter()
+            .position(|s| s.as_ref().is_some_and(|s| s.key == from))
+        {
+            // Joining again (after a restart): its latest nonce is the one it will check.
+            self.nonces[i] = nonce;
+        } else {
             let wanted = want
                 .map(usize::from)
                 .filter(|&w| w < 4 && self.roster[w].is_none());
@@ -591,6 +615,7 @@ impl TableSession {
                 return Err(TableError::Unexpected("join (table full)"));
             };
             self.roster[free] = Some(seat);
+            self.nonces[free] = nonce;
         }
         self.broadcast_roster();
         self.propose_if_ready();
@@ -641,6 +666,7 @@ impl TableSession {
             return Err(TableError::Unexpected("seat change"));
         }
         self.roster.swap(usize::from(a), usize::from(b));
+        self.nonces.swap(usize::from(a), usize::from(b));
         self.broadcast_roster();
         Ok(())
     }
@@ -675,6 +701,7 @@ impl TableSession {
                 return Err(TableError::NotSeated);
             };
             self.roster[i] = None;
+            self.nonces[i] = [0; 32];
             self.broadcast_roster();
             Ok(())
         } else if Some(from) == self.host {
@@ -694,8 +721,9 @@ impl TableSession {
     /// start, and timeout votes, are decisions the received messages cannot re-derive.
     pub fn replay_sent(&mut self, bytes: &[u8]) {
         match TableMsg::decode(bytes) {
-            Ok(TableMsg::Roster { seats, .. }) if self.is_host && self.config.is_none() => {
+            Ok(TableMsg::Roster { seats, nonces, .. }) if self.is_host && self.config.is_none() => {
                 self.roster = seats;
+                self.nonces = nonces;
             }
             Ok(TableMsg::Start { config }) if self.is_host && self.config.is_none() => {
                 self.start_requested = true;
@@ -717,6 +745,7 @@ impl TableSession {
             preset: self.preset,
             house: self.house.clone(),
             seats: self.roster.clone(),
+            nonces: self.nonces,
         };
         self.send_to_seated(&msg);
         self.events
@@ -752,7 +781,7 @@ impl TableSession {
             bots: [0, 1, 2, 3].map(|i| seats[i].bot),
             first_dealer: 3,
             proofs: fairdeal_crypto::ProofMode::default(),
-            nonce: derive(&self.master, b"nonce", &[]),
+            nonces: self.nonces,
             move_clock_ms: self.move_clock_ms,
         };
         let me = self.me.key;
@@ -782,8 +811,13 @@ impl TableSession {
                 return Err(TableError::Unexpected("start"));
             }
         }
-        if config.seat_of(&self.me.key).is_none() {
+        let Some(seat) = config.seat_of(&self.me.key) else {
             return Err(TableError::NotSeated);
+        };
+        if config.nonces[usize::from(seat)] != self.nonce() {
+            // Not this game's configuration (an old game's replayed, or our nonce changed):
+            // signing it could let a hand context of another game repeat.
+            return Err(TableError::NotOurNonce);
         }
         let sid = config.sid();
         self.host = Some(config.seats[0]);

@@ -7,9 +7,9 @@ use fairdeal_crypto::{ProofMode, PublicKey, Sig};
 use serde::{Deserialize, Serialize};
 
 /// The protocol name on the wire (libp2p stream protocol).
-pub const PROTOCOL: &str = "/fairdeal/table/2";
+pub const PROTOCOL: &str = "/fairdeal/table/3";
 /// The version string checked in libp2p identify.
-pub const AGENT_VERSION: &str = concat!("fairdeal/", env!("CARGO_PKG_VERSION"), "/table-2");
+pub const AGENT_VERSION: &str = concat!("fairdeal/", env!("CARGO_PKG_VERSION"), "/table-3");
 
 /// What a table is about, as announced and agreed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -32,8 +32,10 @@ pub struct TableConfig {
     /// Whether every shuffle step must carry a zero-knowledge proof (on by default); a step
     /// without one is refused at a table that asked for proofs.
     pub proofs: ProofMode,
-    /// The host's random nonce, making every table's id unique.
-    pub nonce: [u8; 32],
+    /// Each seat's fresh nonce (S, W, N, E), sent with its join before the configuration is
+    /// signed; a seat signs only a configuration that carries its own, so no table id (and no
+    /// hand context) of a game an honest seat plays repeats another game's.
+    pub nonces: [[u8; 32]; 4],
     /// The move clock: how long a player has for a turn before their own client plays a
     /// computer move for them (ms; 0: no clock, the default).
     pub move_clock_ms: u64,
@@ -94,6 +96,8 @@ pub enum TableMsg {
         /// The seat asked for (0–3, S W N E), if any; the host gives the first free one
         /// when it is taken or absent.
         want: Option<u8>,
+        /// The joiner's fresh nonce for this game, which the configuration must carry.
+        nonce: [u8; 32],
     },
     /// The host's current seating (sent to everyone after every change).
     Roster {
@@ -105,6 +109,9 @@ pub enum TableMsg {
         house: String,
         /// The seats, S, W, N, E.
         seats: [Option<SeatInfo>; 4],
+        /// The nonce each seated player joined with (zeros for a free seat): kept so that a
+        /// host rebuilt from its log still proposes them.
+        nonces: [[u8; 32]; 4],
     },
     /// The host proposes the final configuration.
     Start {
