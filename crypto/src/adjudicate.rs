@@ -1,7 +1,10 @@
 //! `adjudicate`: from signed evidence alone, name the seat that cheated at the crypto level.
 //!
 //! Only validly signed envelopes count, so garbage or forged evidence can never frame an honest
-//! seat. Move legality (the rules) is judged by the layer that knows the rules.
+//! seat. A seat that signed two envelopes for one slot of its chain, or two consecutive
+//! envelopes that do not link (it signed another version of the first), is named for
+//! equivocation before anything else is judged. Seeds count whether revealed at the end of the
+//! hand or in an audit. Move legality (the rules) is judged by the layer that knows the rules.
 
 use std::collections::BTreeMap;
 
@@ -58,6 +61,8 @@ pub struct Court<'a> {
 pub fn adjudicate(court: &Court<'_>, evidence: &[SignedEnvelope]) -> Verdict {
     let mut slots: BTreeMap<(u8, u32), SignedEnvelope> = BTreeMap::new();
     let mut bodies: Vec<(u8, Body)> = Vec::new();
+    // (sender, seq) -> (prev, hash), to find envelopes that do not link to their predecessor.
+    let mut links: BTreeMap<(u8, u32), ([u8; 32], [u8; 32])> = BTreeMap::new();
     for env in evidence {
         let Ok(v) = env.verify(court.sid, court.keys) else {
             continue;
@@ -70,10 +75,18 @@ pub fn adjudicate(court: &Court<'_>, evidence: &[SignedEnvelope]) -> Verdict {
             continue;
         }
         slots.insert((sender, v.envelope.seq), env.clone());
+        links.insert((sender, v.envelope.seq), (v.envelope.prev, v.hash));
         match Body::decode(&v.envelope.body) {
             Ok(body) if body.hctx() == court.hctx => bodies.push((sender, body)),
             Ok(_) => {}
             Err(_) => return Verdict::guilty(sender, Fault::BadEncoding),
+        }
+    }
+    for (&(sender, seq), &(prev, _)) in &links {
+        if let Some(before) = seq.checked_sub(1).and_then(|s| links.get(&(sender, s)))
+            && before.1 != prev
+        {
+            return Verdict::guilty(sender, Fault::Equivocation);
         }
     }
     judge_hand(court, &bodies)
@@ -164,7 +177,7 @@ fn judge_hand(court: &Court<'_>, bodies: &[(u8, Body)]) -> Verdict {
     // Reveals: seeds against commitments, then the whole chain.
     let mut seeds: [Option<[u8; 32]>; 4] = [None; 4];
     for (seat, body) in bodies {
-        if let Body::HandReveal { seed, .. } = body {
+        if let Body::HandReveal { seed, .. } | Body::Audit { seed, .. } = body {
             let s = usize::from(*seat);
             if crate::hand::seed_commit(court.hctx, *seat, seed) != commits[s].seed_commit {
                 return Verdict::guilty(*seat, Fault::SeedMismatch);

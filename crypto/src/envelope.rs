@@ -160,6 +160,21 @@ impl Chain {
         self.next_seq
     }
 
+    /// The hash of the last envelope accepted (zeros before the first).
+    pub fn last(&self) -> [u8; 32] {
+        self.last
+    }
+
+    /// The hash of the envelope accepted at `seq`, if any.
+    pub fn hash_at(&self, seq: u32) -> Option<[u8; 32]> {
+        self.seen.get(seq as usize).map(|(h, _)| *h)
+    }
+
+    /// The envelope accepted at `seq`, if any.
+    pub fn get(&self, seq: u32) -> Option<&SignedEnvelope> {
+        self.seen.get(seq as usize).map(|(_, e)| e)
+    }
+
     /// Classifies `v`; on [`Accept::Next`] the chain advances.
     pub fn accept(&mut self, v: &Verified) -> Accept {
         let seq = v.envelope.seq;

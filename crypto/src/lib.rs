@@ -36,5 +36,5 @@ pub use fault::Fault;
 pub use group::{CardTable, Ciphertext, CtBytes};
 pub use hand::{HandKeys, HandSecret};
 pub use identity::{Identity, PublicKey, Sig};
-pub use message::{Body, HandCommit, ShareItem, ShuffleMsg};
+pub use message::{Body, HandCommit, Head, ShareItem, ShuffleMsg};
 pub use step::{ProofMode, StepContext, check_step, make_step};

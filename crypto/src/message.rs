@@ -47,6 +47,16 @@ pub struct ShareItem {
     pub proof: Proof,
 }
 
+/// What a seat holds of one sender's chain when it starts an audit: how many of its envelopes
+/// it has accepted and the hash of the last one (zeros when none).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Head {
+    /// Envelopes accepted from the sender (its next sequence number).
+    pub count: u32,
+    /// Hash of the last of them (it commits to the whole chain before it).
+    pub last: [u8; 32],
+}
+
 /// Every message body.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Body {
@@ -88,6 +98,19 @@ pub enum Body {
         /// Team scores of the hand.
         scores: [i32; 2],
     },
+    /// A seat stops the hand at a fault (its own finding, or another seat's audit): its seed,
+    /// revealed at once (the hand is void), and what it holds of every seat's chain, so that
+    /// every seat judges the same signed messages and a seat that sent two versions of one
+    /// message to different seats is found (PROTOCOL.md §9.2). Added after every other
+    /// variant, so the encodings of the others are unchanged.
+    Audit {
+        /// The hand context.
+        hctx: [u8; 32],
+        /// The seed.
+        seed: [u8; 32],
+        /// For each seat (S, W, N, E), what this seat holds of its chain (its own: what it sent).
+        heads: [Head; 4],
+    },
 }
 
 impl Body {
@@ -113,6 +136,7 @@ impl Body {
             Self::Shares { hctx, .. }
             | Self::Move { hctx, .. }
             | Self::HandReveal { hctx, .. }
+            | Self::Audit { hctx, .. }
             | Self::HandResult { hctx, .. } => hctx,
         }
     }

@@ -151,45 +151,58 @@ fn attack_17_a_hidden_red_three_is_caught_at_the_audit() {
     );
 }
 
+/// One seat sends two validly signed versions of one message to different peers: W's
+/// commitment to S differs from the one N and E get. Nothing is forwarded by hand here: the
+/// seats' audits (seeds, heads, every envelope passed on) bring both versions to every honest
+/// seat, and each names W for equivocation, with the two envelopes as evidence; nobody waits.
+///
+/// Sabotage caught (checked): `cut` not comparing the heads' hashes (S then judges its own
+/// version alone and names N, whose shuffle step it refused); `pass_on` sending nothing (the
+/// seats wait on each other's heads for ever).
 #[test]
-fn attack_20_equivocation_is_named() {
-    let mut seats = sessions(Preset::Samba, Seat::W, 4);
-    // W (seat 1) sends its commitment to S and a different one, same slot, to N and E; S gets
-    // both through N's forwarding (simulated by delivering the alternative to S as well).
-    let mut alt: Option<Vec<u8>> = None;
-    let events = play_with(
-        &mut seats,
-        &mut SplitMix64::new(4),
-        &mut Wire::default(),
-        &mut |from, to, bytes| {
-            if from == 1 && matches!(body_of(bytes), Body::HandCommit(_)) {
-                let other = tamper(bytes, 1, &|b| {
-                    if let Body::HandCommit(c) = b {
-                        c.seed_commit[0] ^= 1;
-                    }
-                });
-                alt = Some(other.clone());
-                return Some(if to == 0 { bytes.to_vec() } else { other });
-            }
-            Some(bytes.to_vec())
-        },
-        5,
-    );
-    let _ = events;
-    let forwarded = alt.unwrap();
-    seats[0].handle_message(&forwarded).unwrap();
-    let b: Vec<_> = std::iter::from_fn(|| seats[0].poll_event())
-        .filter_map(|e| {
-            if let Event::Fault(b) = e {
-                Some(b)
-            } else {
-                None
-            }
-        })
-        .collect();
-    assert_eq!(b.len(), 1);
-    assert_eq!((b[0].offender, b[0].fault), (Some(1), Fault::Equivocation));
-    assert_eq!(b[0].evidence.len(), 2);
+fn attack_20_two_versions_of_one_message_are_found_by_every_seat() {
+    for (kind, salt) in [("commit", 4u8), ("shares", 7)] {
+        let mut seats = sessions(Preset::Samba, Seat::W, salt);
+        // The message of W's that goes out in two versions.
+        let mut target: Option<Vec<u8>> = None;
+        let events = play_with(
+            &mut seats,
+            &mut SplitMix64::new(u64::from(salt)),
+            &mut Wire::default(),
+            &mut |from, to, bytes| {
+                if from != 1 {
+                    return Some(bytes.to_vec());
+                }
+                let wanted = match (body_of(bytes), kind) {
+                    (Body::HandCommit(_), "commit") | (Body::Shares { .. }, "shares") => true,
+                    _ => false,
+                };
+                if target.is_none() && wanted {
+                    target = Some(bytes.to_vec());
+                }
+                if target.as_deref() != Some(bytes) || to == 0 {
+                    return Some(bytes.to_vec());
+                }
+                Some(tamper(bytes, 1, &|b| match b {
+                    Body::HandCommit(c) => c.seed_commit[0] ^= 1,
+                    Body::Shares { items, .. } => items.reverse(),
+                    _ => {}
+                }))
+            },
+            2_000,
+        );
+        for i in [0usize, 2, 3] {
+            let b = blames(&events[i]);
+            assert_eq!(b.len(), 1, "{kind}: seat {i}: {b:?}");
+            assert_eq!(
+                (b[0].offender, b[0].fault),
+                (Some(1), Fault::Equivocation),
+                "{kind}: seat {i}"
+            );
+            assert_eq!(b[0].evidence.len(), 2);
+            assert_eq!(seats[i].stage(), Stage::Void);
+        }
+    }
 }
 
 #[test]

@@ -9,7 +9,16 @@
 //!
 //! Messages from each sender are processed in that sender's order; a message that arrives
 //! before the script needs it waits, and a message of the wrong kind when the script waits on
-//! its sender is a fault, named with the signed envelope as evidence.
+//! its sender is a fault.
+//!
+//! Blame comes from evidence only (PROTOCOL.md §9.2): any fault, and any other seat's audit,
+//! stops the hand at once and starts an audit. The seat sends its seed and its heads (what it
+//! holds of each seat's chain) and passes on every envelope it holds from the others. When
+//! every seat's audit is in and this seat holds everything the heads name, the verdict is
+//! taken from the signed messages alone: equivocation first (two versions of one slot, or
+//! envelopes that do not link), then `adjudicate` (proofs, shares, seeds, every shuffle
+//! recomputed), then the first rules fault the script found; a card that fails to open or
+//! opens twice names nobody by itself, the recomputed shuffles name the shuffler.
 
 mod replay;
 pub mod wire;
@@ -25,9 +34,9 @@ use fairdeal_crypto::hand::{
     check_shuffle, deck_hash, hand_context, open_public, verify_commit, verify_share,
 };
 use fairdeal_crypto::{
-    Accept, Body, CardTable, Chain, Ciphertext, CtBytes, Fault, HandCommit, HandKeys, HandSecret,
-    Identity, Outbox, ProofMode, PublicKey, ShareItem, ShuffleMsg, SignedEnvelope, StepContext,
-    Verified, check_step, make_step,
+    Accept, Body, CardTable, Chain, Ciphertext, Court, CtBytes, Fault, HandCommit, HandKeys,
+    HandSecret, Head, Identity, Outbox, ProofMode, PublicKey, ShareItem, ShuffleMsg,
+    SignedEnvelope, StepContext, Verified, adjudicate, check_step, make_step,
 };
 
 use self::wire::WireAction;
@@ -157,6 +166,9 @@ pub enum Stage {
     Result,
     /// Verified and signed by all.
     Done,
+    /// Stopped at a fault, its own or another seat's: every seat reveals its seed and what it
+    /// holds; the verdict follows (then [`Stage::Void`]).
+    Audit,
     /// Stopped by a fault.
     Void,
 }
@@ -232,6 +244,15 @@ struct Inbound {
     signed: SignedEnvelope,
 }
 
+/// A seat's audit message as received.
+#[derive(Debug, Clone)]
+struct AuditSeen {
+    /// Its sequence number in the sender's chain.
+    seq: u32,
+    /// What the sender held of each chain.
+    heads: [Head; 4],
+}
+
 /// One seat's side of one hand.
 pub struct HandSession {
     cfg: HandConfig,
@@ -279,6 +300,22 @@ pub struct HandSession {
     /// Test knob (feature `cheats`): in our shuffle step, overwrite position `.1` with a
     /// re-randomised copy of position `.0`.
     copy_card: Option<(u16, u16)>,
+    /// Test knob (feature `cheats`): in our shuffle step, position `.0` becomes a fresh
+    /// encryption of card id `.1`.
+    plant_card: Option<(u16, u16)>,
+    /// Every envelope this seat signed in the hand, in order.
+    sent: Vec<SignedEnvelope>,
+    /// The hand is stopped: seeds and heads are being exchanged (see the module docs).
+    auditing: bool,
+    /// The script found a fault (or a message it cannot take): it processes nothing more.
+    stopped: bool,
+    /// The first fault the script found, with its suspect (`None`: nobody by itself).
+    finding: Option<Blame>,
+    /// Each seat's audit message, once received.
+    audits: [Option<AuditSeen>; 4],
+    /// Proofs of equivocation by (seat, slot): two envelopes for one slot, or two that do
+    /// not link.
+    forks: BTreeMap<(u8, u32), Vec<SignedEnvelope>>,
 }
 
 impl std::fmt::Debug for HandSession {
@@ -381,6 +418,13 @@ impl HandSession {
             conceal: false,
             concealed: std::collections::BTreeSet::new(),
             copy_card: None,
+            plant_card: None,
+            sent: Vec::new(),
+            auditing: false,
+            stopped: false,
+            finding: None,
+            audits: Default::default(),
+            forks: BTreeMap::new(),
         }
     }
 
@@ -395,6 +439,13 @@ impl HandSession {
     #[cfg(feature = "cheats")]
     pub fn cheat_copy_card(&mut self, from: u16, to: u16) {
         self.copy_card = Some((from, to));
+    }
+
+    /// Makes this seat cheat in its shuffle step: position `pos` becomes a fresh encryption of
+    /// card id `id` (a wild card of its choice, say; its proof, if any, is left as it was).
+    #[cfg(feature = "cheats")]
+    pub fn cheat_plant_card(&mut self, pos: u16, id: u16) {
+        self.plant_card = Some((pos, id));
     }
 
     /// The face of `pos` as this seat's replica may use it (concealed cards stay hidden).
@@ -425,6 +476,7 @@ impl HandSession {
             let v = env.verify(&s.hctx, &s.cfg.keys)?;
             if v.envelope.sender == me {
                 s.outbox.resume(v.envelope.seq + 1, v.hash);
+                s.sent.push(v.signed.clone());
                 // Peers may have missed what was sent just before the crash: send it again
                 // (they ignore exact duplicates).
                 s.out.push_back(v.signed.to_wire());
@@ -453,7 +505,11 @@ impl HandSession {
 
     /// Where the hand stands.
     pub fn stage(&self) -> Stage {
-        self.stage
+        if self.auditing && self.stage != Stage::Void {
+            Stage::Audit
+        } else {
+            self.stage
+        }
     }
 
     /// The next message to broadcast to the other three seats.
@@ -485,6 +541,9 @@ impl HandSession {
 
     /// The seats whose message the hand is waiting for (for timeouts).
     pub fn waiting_on(&self) -> Vec<u8> {
+        if self.auditing {
+            return self.audit_waits();
+        }
         (0..4u8)
             .filter(|&s| self.expects(s).is_some() && !self.has_queued(s))
             .collect()
@@ -492,6 +551,13 @@ impl HandSession {
 
     /// What the hand waits for from each seat it waits on.
     pub fn awaiting(&self) -> Vec<(u8, Awaiting)> {
+        if self.auditing {
+            return self
+                .audit_waits()
+                .into_iter()
+                .map(|s| (s, Awaiting::Reveal))
+                .collect();
+        }
         (0..4u8)
             .filter(|&s| !self.has_queued(s))
             .filter_map(|s| {
@@ -522,7 +588,10 @@ impl HandSession {
 
     /// How far the hand has come: grows with every message processed (a stuck hand stays put).
     pub fn progress(&self) -> usize {
-        self.transcript.len() + self.results.iter().flatten().count()
+        self.transcript.len()
+            + self.results.iter().flatten().count()
+            + self.audits.iter().flatten().count()
+            + self.forks.len()
     }
 
     /// The next sequence number expected from each sender (`u32::MAX` for this seat): what a
@@ -545,7 +614,8 @@ impl HandSession {
 
     /// Whether the hand waits for this seat to move.
     pub fn my_turn(&self) -> bool {
-        self.stage == Stage::Play
+        !self.auditing
+            && self.stage == Stage::Play
             && self.need.is_none()
             && self
                 .replica
@@ -652,15 +722,46 @@ impl HandSession {
             }
             Accept::Equivocation(pair) => {
                 let [a, b] = *pair;
-                self.blame(Some(s as u8), Fault::Equivocation, vec![a, b]);
+                self.fork(s as u8, v.envelope.seq, vec![a, b]);
             }
-            Accept::BrokenLink => self.blame(Some(s as u8), Fault::OutOfOrder, vec![v.signed]),
+            Accept::BrokenLink => match v.envelope.seq.checked_sub(1) {
+                // The previous envelope it signed is not the one this links to: it signed
+                // another version of it.
+                Some(before) => {
+                    let first = self.chains[s].get(before).cloned();
+                    self.fork(
+                        s as u8,
+                        before,
+                        first.into_iter().chain([v.signed]).collect(),
+                    );
+                }
+                None => self.blame(Some(s as u8), Fault::OutOfOrder, vec![v.signed]),
+            },
         }
+    }
+
+    /// Keeps a proof that `seat` equivocated at `seq` (once per slot, bounded by the chain).
+    fn fork(&mut self, seat: u8, seq: u32, proof: Vec<SignedEnvelope>) {
+        if self.forks.len() < MAX_FUTURE as usize {
+            self.forks
+                .entry((seat, seq))
+                .or_insert_with(|| proof.clone());
+        }
+        self.blame(Some(seat), Fault::Equivocation, proof);
     }
 
     fn enqueue(&mut self, v: Verified) {
         let s = usize::from(v.envelope.sender);
         match Body::decode(&v.envelope.body) {
+            Ok(body @ Body::Audit { .. }) if body.hctx() == &self.hctx => {
+                self.inbox[s].push_back(Inbound {
+                    body,
+                    signed: v.signed,
+                });
+            }
+            // After its audit a seat's messages count for nothing (but stay in its chain, as
+            // evidence); once our script stopped, nothing more is processed.
+            Ok(_) if self.audits[s].is_some() || self.stopped => {}
             Ok(body) if body.hctx() == &self.hctx => self.inbox[s].push_back(Inbound {
                 body,
                 signed: v.signed,
@@ -673,32 +774,48 @@ impl HandSession {
     fn send(&mut self, body: Body) {
         let signed = self.outbox.seal(&self.identity, body.encode());
         self.out.push_back(signed.to_wire());
+        self.sent.push(signed.clone());
         self.inbox[usize::from(self.me)].push_back(Inbound { body, signed });
     }
 
+    /// A fault found here: the script stops, the first finding is kept, and the audit starts
+    /// (the verdict comes from the evidence, [`HandSession::verdict`]).
     fn blame(&mut self, offender: Option<u8>, fault: Fault, evidence: Vec<SignedEnvelope>) {
-        if self.stage == Stage::Void {
+        if matches!(self.stage, Stage::Void | Stage::Done) {
             return;
         }
-        self.stage = Stage::Void;
-        self.need = None;
-        self.events.push_back(Event::Fault(Blame {
-            offender,
-            fault,
-            evidence,
-        }));
+        self.stopped = true;
+        if self.finding.is_none() {
+            self.finding = Some(Blame {
+                offender,
+                fault,
+                evidence,
+            });
+        }
+        self.start_audit();
     }
 
-    /// Processes queued messages until nothing more can move, then sends what is due.
+    /// Processes queued messages until nothing more can move, then sends what is due; in an
+    /// audit, gives the verdict once the evidence is complete.
     fn pump(&mut self) {
+        self.run_script();
+        if self.auditing && self.stage != Stage::Void {
+            self.verdict();
+        }
+    }
+
+    fn run_script(&mut self) {
         loop {
             self.act();
             let mut progress = false;
             for s in 0..4u8 {
-                while let Some(front) = self.inbox[usize::from(s)].front() {
-                    if self.stage == Stage::Void {
-                        return;
-                    }
+                if self.stage == Stage::Void {
+                    return;
+                }
+                progress |= self.take_audit(s);
+                while !self.stopped
+                    && let Some(front) = self.inbox[usize::from(s)].front()
+                {
                     let body = front.body.clone();
                     let signed = front.signed.clone();
                     match self.process(s, &body, &signed) {
@@ -712,26 +829,22 @@ impl HandSession {
                         }
                         Ok(false) => break,
                         Err(fault) => {
-                            let evidence = if matches!(
+                            let mut evidence = self.transcript.clone();
+                            evidence.push(signed);
+                            // A card that does not open, or opens twice, and a deal that does
+                            // not add up are the deck's fault, not this message's: nobody is
+                            // named by them; the audit's recomputed shuffles name the shuffler.
+                            let offender = (!matches!(
                                 fault,
-                                Fault::ShuffleMismatch
-                                    | Fault::DuplicateCard
-                                    | Fault::BadShuffleProof
-                                    | Fault::ProofMode
-                                    | Fault::SeedMismatch
-                                    | Fault::KeyMismatch
+                                Fault::DuplicateCard
+                                    | Fault::ShuffleMismatch
                                     | Fault::HiddenCard
-                            ) {
-                                let mut e = self.transcript.clone();
-                                e.push(signed);
-                                e
-                            } else {
-                                vec![signed]
-                            };
-                            // A card opening twice is nobody's provable fault yet.
-                            let offender = (fault != Fault::DuplicateCard).then_some(s);
+                                    | Fault::DuplicateKey
+                            ))
+                            .then_some(s);
                             self.blame(offender, fault, evidence);
-                            return;
+                            progress = true;
+                            break;
                         }
                     }
                 }
@@ -740,6 +853,194 @@ impl HandSession {
                 return;
             }
         }
+    }
+
+    /// Takes `s`'s audit message wherever it stands in its queue (what it sent before stays
+    /// to be processed; anything after counts for nothing). Returns whether one was taken.
+    fn take_audit(&mut self, s: u8) -> bool {
+        let i = usize::from(s);
+        if self.audits[i].is_some() {
+            return false;
+        }
+        let Some(at) = self.inbox[i]
+            .iter()
+            .position(|m| matches!(m.body, Body::Audit { .. }))
+        else {
+            return false;
+        };
+        let mut tail = self.inbox[i].split_off(at);
+        let Some(Inbound {
+            body: Body::Audit { heads, .. },
+            signed,
+        }) = tail.pop_front()
+        else {
+            return false;
+        };
+        let Ok(env) = fairdeal_crypto::encoding::decode::<fairdeal_crypto::Envelope>(&signed.bytes)
+        else {
+            return false;
+        };
+        self.audits[i] = Some(AuditSeen {
+            seq: env.seq,
+            heads,
+        });
+        if s == self.me && !self.auditing {
+            // Our own audit, from the log of a seat rebuilt after a crash.
+            self.auditing = true;
+            self.pass_on();
+        }
+        if s != self.me {
+            self.start_audit();
+        }
+        true
+    }
+
+    /// Stops the hand and sends this seat's audit: its seed (the hand is void) and its heads,
+    /// then passes on every envelope it holds from the others.
+    fn start_audit(&mut self) {
+        if self.auditing || matches!(self.stage, Stage::Void | Stage::Done) {
+            return;
+        }
+        self.auditing = true;
+        let heads: [Head; 4] = std::array::from_fn(|s| {
+            if s == usize::from(self.me) {
+                Head {
+                    count: self.sent.len() as u32,
+                    last: self
+                        .sent
+                        .last()
+                        .map(SignedEnvelope::hash)
+                        .unwrap_or_default(),
+                }
+            } else {
+                Head {
+                    count: self.chains[s].next_seq(),
+                    last: self.chains[s].last(),
+                }
+            }
+        });
+        self.send(Body::Audit {
+            hctx: self.hctx,
+            seed: self.secret.seed(),
+            heads,
+        });
+        self.pass_on();
+    }
+
+    /// Queues every envelope held from the other seats, and every proof of equivocation, for
+    /// the others: what one seat holds reaches every seat.
+    fn pass_on(&mut self) {
+        for s in (0..4u8).filter(|&s| s != self.me) {
+            let chain = &self.chains[usize::from(s)];
+            for seq in 0..chain.next_seq() {
+                if let Some(env) = chain.get(seq) {
+                    self.out.push_back(env.to_wire());
+                }
+            }
+        }
+        for proof in self.forks.values() {
+            self.out.extend(proof.iter().map(SignedEnvelope::to_wire));
+        }
+    }
+
+    /// The slots of each seat's chain the verdict judges (every seat's chain up to its audit,
+    /// and up to what any audit says it holds), once every audit is in and this seat holds
+    /// exactly what each names; `Err` with the seats still waited on.
+    fn cut(&self) -> Result<[u32; 4], Vec<u8>> {
+        let missing: Vec<u8> = (0..4u8)
+            .filter(|&s| self.audits[usize::from(s)].is_none())
+            .collect();
+        if !missing.is_empty() {
+            return Err(missing);
+        }
+        let mut cut = [0u32; 4];
+        let mut unmet = Vec::new();
+        for (y, a) in self.audits.iter().enumerate() {
+            let Some(a) = a else { continue };
+            cut[y] = cut[y].max(a.seq + 1);
+            for (s, h) in a.heads.iter().enumerate() {
+                if s == y {
+                    // Its own chain is pinned by its audit's link.
+                    continue;
+                }
+                if s != usize::from(self.me)
+                    && h.count > 0
+                    && self.chains[s].hash_at(h.count - 1) != Some(h.last)
+                {
+                    unmet.push(y as u8);
+                }
+                cut[s] = cut[s].max(h.count);
+            }
+        }
+        let me = usize::from(self.me);
+        cut[me] = cut[me].min(self.sent.len() as u32);
+        if unmet.is_empty() {
+            Ok(cut)
+        } else {
+            unmet.dedup();
+            Err(unmet)
+        }
+    }
+
+    /// The seats an audit waits on: those whose audit is missing, or whose heads name
+    /// envelopes this seat does not hold (yet).
+    fn audit_waits(&self) -> Vec<u8> {
+        if self.stage == Stage::Void {
+            return Vec::new();
+        }
+        match self.cut() {
+            Ok(_) => Vec::new(),
+            Err(mut seats) => {
+                seats.retain(|&s| s != self.me);
+                seats
+            }
+        }
+    }
+
+    /// The verdict of an audit, from signed messages alone (see the module docs).
+    fn verdict(&mut self) {
+        if let Some((&(seat, _), proof)) = self.forks.iter().next() {
+            let proof = proof.clone();
+            return self.conclude(Some(seat), Fault::Equivocation, proof);
+        }
+        let Ok(cut) = self.cut() else { return };
+        let mut evidence: Vec<SignedEnvelope> = Vec::new();
+        for (s, &n) in cut.iter().enumerate() {
+            if s == usize::from(self.me) {
+                evidence.extend(self.sent.iter().take(n as usize).cloned());
+            } else {
+                evidence.extend((0..n).filter_map(|q| self.chains[s].get(q).cloned()));
+            }
+        }
+        let court = Court {
+            sid: &self.hctx,
+            keys: &self.cfg.keys,
+            hctx: &self.hctx,
+            order: self.order,
+            table: &self.table,
+            mode: self.cfg.proofs,
+        };
+        let v = adjudicate(&court, &evidence);
+        if let (Some(seat), Some(fault)) = (v.offender, v.fault) {
+            return self.conclude(Some(seat), fault, evidence);
+        }
+        match self.finding.take() {
+            Some(b) if b.offender.is_some() => self.conclude(b.offender, b.fault, b.evidence),
+            other => {
+                let fault = other.map_or(Fault::OutOfOrder, |b| b.fault);
+                self.conclude(None, fault, evidence);
+            }
+        }
+    }
+
+    fn conclude(&mut self, offender: Option<u8>, fault: Fault, evidence: Vec<SignedEnvelope>) {
+        self.stage = Stage::Void;
+        self.need = None;
+        self.events.push_back(Event::Fault(Blame {
+            offender,
+            fault,
+            evidence,
+        }));
     }
 
     /// What the script expects from `s` now, if anything (by body kind).
@@ -763,7 +1064,7 @@ impl HandSession {
             },
             Stage::Reveal => self.seeds[i].is_none().then_some("reveal"),
             Stage::Result => self.results[i].is_none().then_some("result"),
-            Stage::Done | Stage::Void => None,
+            Stage::Done | Stage::Audit | Stage::Void => None,
         }
     }
 
@@ -976,7 +1277,10 @@ impl HandSession {
             return Err(Fault::IllegalMove);
         }
         self.store_share(s, item)?;
-        let face = self.open_position(item.pos)?.ok_or(Fault::IllegalMove)?;
+        // Its share checked out: a position that does not open is the deck's fault.
+        let face = self
+            .open_position(item.pos)?
+            .ok_or(Fault::ShuffleMismatch)?;
         self.owner.remove(&item.pos);
         Ok(face)
     }
@@ -1016,13 +1320,20 @@ impl HandSession {
         Ok(Some(face))
     }
 
-    /// Sends what the script expects from this seat, once per need.
+    /// Sends what the script expects from this seat, once per need (nothing once the hand is
+    /// stopped; the end-of-hand replay still runs in an audit, it sends nothing).
     fn act(&mut self) {
+        if self.stopped {
+            return;
+        }
         if self.stage == Stage::Reveal
             && self.mine.is_none()
             && self.seeds.iter().all(Option::is_some)
         {
             self.finish_audit();
+            return;
+        }
+        if self.auditing {
             return;
         }
         // One message at a time: ours is processed before we decide to send the next.
@@ -1058,6 +1369,17 @@ impl HandSession {
                     Ok((mut msg, out)) => {
                         if let Some((from, to)) = self.copy_card {
                             copy_card(&mut msg, &out, keys, from, to);
+                        }
+                        if let Some((pos, id)) = self.plant_card
+                            && let (Some(m), Some(slot)) =
+                                (self.table.point(id), msg.deck.get_mut(usize::from(pos)))
+                        {
+                            let r = curve25519_dalek::Scalar::from(11u8);
+                            *slot = Ciphertext {
+                                c1: r * curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT,
+                                c2: m + r * keys.joint(),
+                            }
+                            .to_bytes();
                         }
                         msg
                     }

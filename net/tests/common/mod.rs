@@ -50,14 +50,56 @@ pub fn sessions(preset: Preset, dealer: Seat, salt: u8) -> Vec<HandSession> {
 /// Decides what each receiver gets of a message: (sender, receiver, bytes) → bytes or nothing.
 pub type Filter<'a> = &'a mut dyn FnMut(u8, usize, &[u8]) -> Option<Vec<u8>>;
 
-/// Everything that was broadcast, by sender, for re-delivery after a crash.
+/// Everything that was broadcast, by sender, for re-delivery after a crash; and, per
+/// receiver, the envelopes a filter changed, so that the sender's later envelopes are linked to
+/// what that receiver got.
 #[derive(Default)]
 pub struct Wire {
     pub sent: Vec<(u8, Vec<u8>)>,
+    /// (signer, receiver, hash as signed by the session) -> hash as delivered.
+    links: std::collections::BTreeMap<(u8, usize, [u8; 32]), [u8; 32]>,
+}
+
+impl Wire {
+    /// `delivered` (what the filter made of `orig`, signed by `signer`) linked to the version
+    /// of the previous envelope that `to` got: a cheat that changes a message goes on signing
+    /// from the changed one, as a real cheat would (not a broken chain, which is proof of
+    /// equivocation by itself).
+    fn relink(&mut self, signer: u8, to: usize, orig: &[u8], delivered: Vec<u8>) -> Vec<u8> {
+        let (Ok(o), Ok(d)) = (
+            SignedEnvelope::from_wire(orig),
+            SignedEnvelope::from_wire(&delivered),
+        ) else {
+            return delivered;
+        };
+        let Ok(mut env) = encoding::decode::<Envelope>(&d.bytes) else {
+            return delivered;
+        };
+        let d = match self.links.get(&(signer, to, env.prev)) {
+            Some(&p) => {
+                env.prev = p;
+                SignedEnvelope::seal(&identity(signer), &env)
+            }
+            None => d,
+        };
+        if d.hash() != o.hash() {
+            self.links.insert((signer, to, o.hash()), d.hash());
+        }
+        d.to_wire()
+    }
+}
+
+/// The seat that signed an envelope, if it decodes.
+pub fn signer_of(bytes: &[u8]) -> Option<u8> {
+    let signed = SignedEnvelope::from_wire(bytes).ok()?;
+    let env: Envelope = encoding::decode(&signed.bytes).ok()?;
+    Some(env.sender)
 }
 
 /// Delivers queued messages; `filter` may drop or alter a message (sender, bytes) → bytes per
-/// receiver. Returns true if anything was sent.
+/// receiver. Returns true if anything was sent. Envelopes a seat passes on from another seat
+/// (in an audit) are the relay's honest behaviour and are delivered unfiltered; a changed
+/// message's successors are linked to it (see [`Wire`]).
 ///
 /// Every delivered message must be accepted: the filters only re-sign (never corrupt), so the
 /// one error allowed is [`SessionError::Finished`] at a seat whose hand is void. Anything else
@@ -72,13 +114,20 @@ pub fn deliver_with(seats: &mut [HandSession], wire: &mut Wire, filter: Filter<'
         while let Some(bytes) = seats[i].poll_transmit() {
             moved = true;
             wire.sent.push((i as u8, bytes.clone()));
-            for (j, seat) in seats.iter_mut().enumerate() {
-                if j != i
-                    && let Some(b) = filter(i as u8, j, &bytes)
-                {
-                    match seat.handle_message(&b) {
+            let own = signer_of(&bytes).is_none_or(|s| usize::from(s) == i);
+            for j in 0..seats.len() {
+                if j == i {
+                    continue;
+                }
+                let b = if own {
+                    filter(i as u8, j, &bytes).map(|b| wire.relink(i as u8, j, &bytes, b))
+                } else {
+                    Some(bytes.clone())
+                };
+                if let Some(b) = b {
+                    match seats[j].handle_message(&b) {
                         Ok(()) => {}
-                        Err(SessionError::Finished) if seat.stage() == Stage::Void => {}
+                        Err(SessionError::Finished) if seats[j].stage() == Stage::Void => {}
                         Err(e) => panic!("seat {j} refused a message from seat {i}: {e}"),
                     }
                 }
