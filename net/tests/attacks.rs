@@ -173,10 +173,10 @@ fn attack_20_two_versions_of_one_message_are_found_by_every_seat() {
                 if from != 1 {
                     return Some(bytes.to_vec());
                 }
-                let wanted = match (body_of(bytes), kind) {
-                    (Body::HandCommit(_), "commit") | (Body::Shares { .. }, "shares") => true,
-                    _ => false,
-                };
+                let wanted = matches!(
+                    (body_of(bytes), kind),
+                    (Body::HandCommit(_), "commit") | (Body::Shares { .. }, "shares")
+                );
                 if target.is_none() && wanted {
                     target = Some(bytes.to_vec());
                 }

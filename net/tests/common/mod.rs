@@ -115,7 +115,7 @@ pub fn deliver_with(seats: &mut [HandSession], wire: &mut Wire, filter: Filter<'
             moved = true;
             wire.sent.push((i as u8, bytes.clone()));
             let own = signer_of(&bytes).is_none_or(|s| usize::from(s) == i);
-            for j in 0..seats.len() {
+            for (j, seat) in seats.iter_mut().enumerate() {
                 if j == i {
                     continue;
                 }
@@ -125,9 +125,9 @@ pub fn deliver_with(seats: &mut [HandSession], wire: &mut Wire, filter: Filter<'
                     Some(bytes.clone())
                 };
                 if let Some(b) = b {
-                    match seats[j].handle_message(&b) {
+                    match seat.handle_message(&b) {
                         Ok(()) => {}
-                        Err(SessionError::Finished) if seats[j].stage() == Stage::Void => {}
+                        Err(SessionError::Finished) if seat.stage() == Stage::Void => {}
                         Err(e) => panic!("seat {j} refused a message from seat {i}: {e}"),
                     }
                 }
