@@ -156,9 +156,8 @@ fn attack_17_a_hidden_red_three_is_caught_at_the_audit() {
 /// seats' audits (seeds, heads, every envelope passed on) bring both versions to every honest
 /// seat, and each names W for equivocation, with the two envelopes as evidence; nobody waits.
 ///
-/// Sabotage caught (checked): `cut` not comparing the heads' hashes (S then judges its own
-/// version alone and names N, whose shuffle step it refused); `pass_on` sending nothing (the
-/// seats wait on each other's heads for ever).
+/// Sabotage caught (checked): `pass_on` sending nothing, and `verdict` without the
+/// equivocation step (the seats then wait on each other's heads for ever).
 #[test]
 fn attack_20_two_versions_of_one_message_are_found_by_every_seat() {
     for (kind, salt) in [("commit", 4u8), ("shares", 7)] {

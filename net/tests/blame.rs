@@ -107,8 +107,8 @@ fn play_rewritten(
 /// audit recomputes the dealer's shuffle from its seed, and every honest seat names it, the
 /// same way.
 ///
-/// Sabotage caught (checked): `adjudicate` ignoring the seeds of audit messages and the
-/// end-of-hand reveals alike (nobody is then named: the hand is void, unexplained).
+/// Sabotage caught (checked): `adjudicate` ignoring the seeds in audit messages (the copy is
+/// found when both cards are open, before the end-of-hand reveals: nobody is then named).
 #[test]
 fn the_dealer_copying_an_opponents_card_is_named_by_every_seat() {
     let (preset, dealer) = (Preset::Samba, Seat::W);
@@ -123,9 +123,8 @@ fn the_dealer_copying_an_opponents_card_is_named_by_every_seat() {
 /// The dealer plants a fresh encryption of a joker in its own first position (a valid
 /// ciphertext, so no check at arrival can tell). Every honest seat names the dealer.
 ///
-/// Sabotage caught (checked): `verdict` naming the finding's suspect before asking
-/// `adjudicate` (a seat whose script had stopped on another seat's message would name that
-/// seat; here the seats disagree or name nobody).
+/// Sabotage caught (checked): `blame` concluding at once with the seat's own finding, as
+/// before the audit (the card opening twice names nobody, and the hand is void unexplained).
 #[test]
 fn the_dealer_planting_a_wild_card_is_named_by_every_seat() {
     let (preset, dealer) = (Preset::Canasta, Seat::E);
@@ -143,9 +142,10 @@ fn the_dealer_planting_a_wild_card_is_named_by_every_seat() {
 /// seat's at each seat: before this change each blamed that seat. Now none does; the audit
 /// names the dealer at every seat.
 ///
-/// Sabotage caught (checked): `run_script` naming the sender for a card that does not open
-/// (`ShuffleMismatch` taken out of the faults that name nobody): the seats then blame
-/// whichever seat's shares completed the deal.
+/// Sabotage caught (checked): `blame` concluding at once with the seat's own finding, as
+/// before the audit (nobody is then named; with the old suspect, the sender of the last
+/// share, each seat named another honest seat). Naming the sender for a card that does not
+/// open is, on its own, not caught here: `adjudicate` comes before the finding.
 #[test]
 fn an_upcard_that_does_not_open_names_the_dealer_not_the_last_sender() {
     let (preset, dealer) = (Preset::DutchSamba, Seat::N);
@@ -227,10 +227,13 @@ fn random_mutation(rng: &mut SplitMix64) -> Mutation {
 /// at a proved one; and when one seat cheats, the honest seats that name somebody all name the
 /// same one. The test counts hands in which the cheats were named and requires some.
 ///
-/// Sabotage caught (checked): `verdict` without the equivocation step (forks ignored: a seat
-/// refusing the other version's consequences names an honest seat); the harness passing on
-/// nothing between seats (the audit's pass-on removed: `cut` never completes, so no seat is
-/// named at all and the "some named" count fails).
+/// A cheat's commitment sometimes goes to some seats in another valid version (another seed's),
+/// so that its consequences, not the message, are what those seats refuse; and an honest seat
+/// in an audit never waits on another honest seat.
+///
+/// Sabotage caught (checked): `verdict` without the equivocation step, and `pass_on` sending
+/// nothing (either way honest seats holding different versions wait on each other's heads
+/// for ever).
 #[test]
 fn seats_cheating_at_random_never_get_an_honest_seat_blamed() {
     use proptest::prelude::*;
@@ -263,7 +266,15 @@ fn seats_cheating_at_random_never_get_an_honest_seat_blamed() {
                         return Act::Pass;
                     }
                     let mask = 1 + rng.below(15) as u8;
-                    let other = mutate(bytes, from, &random_mutation(&mut rng));
+                    // A commitment has valid other versions (another seed's): half the time
+                    // that is the other version, the rest a random change.
+                    let other = match body_of(bytes) {
+                        Body::HandCommit(c) if rng.below(2) == 0 => {
+                            let other = fairdeal_crypto::HandSecret::new(c.hctx, from, [rng.below(256) as u8; 32]);
+                            Some(tamper(bytes, from, &|b| *b = Body::HandCommit(other.commit())))
+                        }
+                        _ => mutate(bytes, from, &random_mutation(&mut rng)),
+                    };
                     match (rng.below(3), other) {
                         (0, _) | (_, None) => Act::Drop(mask),
                         (1, Some(o)) => Act::Change(o),
@@ -286,6 +297,13 @@ fn seats_cheating_at_random_never_get_an_honest_seat_blamed() {
             }
             let b = blames(es);
             prop_assert!(b.len() <= 1, "seat {}: {:?}", j, b);
+            // An audit waits on cheats only: what an honest seat's heads name, it passed on.
+            if seats[j].stage() == Stage::Audit {
+                prop_assert!(
+                    seats[j].waiting_on().iter().all(|&w| cheats & (1 << w) != 0),
+                    "honest seat {} waits on {:?} in its audit (cheats {:#06b})", j, seats[j].waiting_on(), cheats
+                );
+            }
             if let Some(b) = b.first() {
                 prop_assert!(
                     b.offender.is_none_or(|o| cheats & (1 << o) != 0),
