@@ -448,3 +448,57 @@ fn decoding_arbitrary_bytes_never_panics() {
         }
     });
 }
+
+/// Equivocation shown by a broken link (issue 12 item 3): seat 2's third envelope links to
+/// another second envelope than the one in evidence, so it signed two versions of that slot
+/// even though only one is at hand. The intact link convicts nobody (not vacuous).
+///
+/// Sabotage caught (checked): `adjudicate` without the link check (nobody is then named).
+#[test]
+fn envelopes_that_do_not_link_name_their_signer() {
+    let sim = Sim::new(108, 1, 1);
+    let body = Body::HandReveal {
+        hctx: sim.hctx,
+        seed: sim.secrets[2].seed(),
+    };
+    let intact = sim.evidence(&[(2, body.clone())]);
+    assert_eq!(adjudicate(&sim.court(), &intact).offender, None);
+    // The same second envelope, linked to a first one that is not in the evidence.
+    let mut evidence = sim.evidence(&[]);
+    let mut other = Outbox::new(SID, 2);
+    let mut c = sim.commits[2].clone();
+    c.seed_commit[5] ^= 1;
+    let _ = other.seal(&sim.ids[2], Body::HandCommit(c).encode());
+    // Dealer W: seat 2 shuffles first, so its step is its second envelope.
+    let _ = other.seal(&sim.ids[2], Body::Shuffle(sim.steps[0].clone()).encode());
+    evidence.push(other.seal(&sim.ids[2], body.encode()));
+    let v = adjudicate(&sim.court(), &evidence);
+    assert_eq!((v.offender, v.fault), (Some(2), Some(Fault::Equivocation)));
+}
+
+/// The seeds of an audit (the hand stopped at a fault, PROTOCOL.md "Audit at a fault") count
+/// like seeds revealed at the end of the hand: a substituted card is found from them.
+///
+/// Sabotage caught (checked): `adjudicate` reading seeds from `HandReveal` only (nobody is
+/// then named).
+#[test]
+fn seeds_sent_in_an_audit_find_a_substituted_card() {
+    let mut sim = Sim::new(162, 0, 1);
+    substitute_last_step(&mut sim, 4);
+    let audits: Vec<(u8, Body)> = (0..4u8)
+        .map(|s| {
+            (
+                s,
+                Body::Audit {
+                    hctx: sim.hctx,
+                    seed: sim.secrets[usize::from(s)].seed(),
+                    heads: Default::default(),
+                },
+            )
+        })
+        .collect();
+    assert_eq!(
+        verdict(&sim, &audits),
+        (Some(0), Some(Fault::ShuffleMismatch))
+    );
+}
