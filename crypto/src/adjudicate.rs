@@ -97,6 +97,11 @@ fn judge_hand(court: &Court<'_>, bodies: &[(u8, Body)]) -> Verdict {
     let mut keys = Vec::new();
     for (seat, body) in bodies {
         if let Body::HandCommit(c) = body {
+            // One commitment per seat and hand: a second one (in another slot of its chain) is
+            // its signer's fault, whatever it says.
+            if commits[usize::from(*seat)].is_some() {
+                return Verdict::guilty(*seat, Fault::OutOfOrder);
+            }
             match verify_commit(court.hctx, *seat, c) {
                 Ok(k) => keys.push(k),
                 Err(f) => return Verdict::guilty(*seat, f),
@@ -125,7 +130,9 @@ fn judge_hand(court: &Court<'_>, bodies: &[(u8, Body)]) -> Verdict {
     for (seat, body) in bodies {
         if let Body::Shuffle(s) = body {
             let k = usize::from(s.step.wrapping_sub(1));
-            if k >= 4 || court.order[k] != *seat {
+            // One message per step, from the seat whose step it is: a second one would be
+            // judged instead of the one the next shuffler built on.
+            if k >= 4 || court.order[k] != *seat || steps[k].is_some() {
                 return Verdict::guilty(*seat, Fault::OutOfOrder);
             }
             steps[k] = Some(s);

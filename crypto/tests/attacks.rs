@@ -502,3 +502,25 @@ fn seeds_sent_in_an_audit_find_a_substituted_card() {
         (Some(0), Some(Fault::ShuffleMismatch))
     );
 }
+
+/// A seat that signs a second shuffle message for its step (in a later slot of its chain) is
+/// named for it; the next shuffler, who built on the first, is not (before, the later message
+/// replaced the first and the next shuffler's step looked built on the wrong deck). The same
+/// for a second commitment.
+///
+/// Sabotage caught (checked): `judge_hand` keeping the last message of a step (the next
+/// shuffler, seat 2, is then named for `WrongInput`).
+#[test]
+fn a_second_message_for_a_step_or_commitment_names_its_signer() {
+    let sim = Sim::new(108, 0, 1);
+    // Dealer S: order 1, 2, 3, 0. Seat 1 signs another step 1 after its first.
+    let mut again = sim.steps[0].clone();
+    again.deck.swap(0, 1);
+    let v = adjudicate(&sim.court(), &sim.evidence(&[(1, Body::Shuffle(again))]));
+    assert_eq!((v.offender, v.fault), (Some(1), Some(Fault::OutOfOrder)));
+    let v = adjudicate(
+        &sim.court(),
+        &sim.evidence(&[(3, Body::HandCommit(sim.commits[3].clone()))]),
+    );
+    assert_eq!((v.offender, v.fault), (Some(3), Some(Fault::OutOfOrder)));
+}
