@@ -9,7 +9,10 @@
 //! hold nothing from an attacker. The figures (flood duration, what was sent, log sizes, the
 //! host's peak memory) are printed, not asserted as timings.
 //!
-//! `FAIRDEAL_FLOOD=0` plays the same game without attackers (for a baseline).
+//! `FAIRDEAL_FLOOD=0` plays the same game without attackers (for a baseline);
+//! `FAIRDEAL_FLOOD_ATTACKERS`, `FAIRDEAL_FLOOD_STREAMS` (requests in flight per attacker) and
+//! `FAIRDEAL_FLOOD_HOLD=1` (only streams held open with half of a frame of
+//! `FAIRDEAL_FLOOD_HOLD_LEN` bytes, 64 KiB by default) change it.
 
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 
@@ -33,6 +36,14 @@ use tokio::sync::mpsc;
 
 const TARGET: i32 = 2000;
 const ATTACKERS: u8 = 6;
+
+/// A knob from the environment, or its default.
+fn knob(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
 /// Requests each attacker keeps in flight.
 const IN_FLIGHT: usize = 48;
 
@@ -100,6 +111,7 @@ fn child(dir: PathBuf) -> std::process::ExitCode {
         out
     });
     println!("VMHWM {}", status("VmHWM:"));
+    println!("VMRSS {}", status("VmRSS:"));
     match outcome {
         Ok(o) => {
             println!("OUTCOME {:?} {:?}", o.totals, o.result);
@@ -207,6 +219,12 @@ fn cut(rng: &mut SplitMix64, pool: &[u8], n: usize) -> Vec<u8> {
 /// One attack, chosen at random.
 fn attack(rng: &mut SplitMix64, pool: &[u8], me: &Identity) -> Attack {
     let len = |rng: &mut SplitMix64| 1 + (rng.next_u64() % 65_536) as usize;
+    if knob("FAIRDEAL_FLOOD_HOLD", 0) == 1 {
+        let n = knob("FAIRDEAL_FLOOD_HOLD_LEN", 1 << 16);
+        let mut b = (n as u32).to_be_bytes().to_vec();
+        b.extend(cut(rng, pool, n / 2));
+        return Attack::Hold(b, Duration::from_secs(20));
+    }
     match rng.next_u64() % 10 {
         0..=3 => {
             let n = len(rng);
@@ -270,6 +288,7 @@ fn attack(rng: &mut SplitMix64, pool: &[u8], me: &Identity) -> Attack {
 async fn attacker(i: u8, host: PeerId, addr: Multiaddr, stop: Arc<AtomicBool>, tally: Arc<Tally>) {
     let mut rng = SplitMix64::new(u64::from(i) + 1);
     let pool = random_bytes(&mut rng, 1 << 20);
+    let in_flight_max = knob("FAIRDEAL_FLOOD_STREAMS", IN_FLIGHT);
     let mut cycle = 0u64;
     while !stop.load(Ordering::Relaxed) {
         cycle += 1;
@@ -296,14 +315,14 @@ async fn attacker(i: u8, host: PeerId, addr: Multiaddr, stop: Arc<AtomicBool>, t
                     )],
                     rr::Config::default()
                         .with_request_timeout(Duration::from_secs(60))
-                        .with_max_concurrent_streams(4 * IN_FLIGHT),
+                        .with_max_concurrent_streams(4 * in_flight_max),
                 )
             })
             .unwrap()
             .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(3600)))
             .build();
         swarm.add_peer_address(host, addr.clone());
-        for _ in 0..IN_FLIGHT {
+        for _ in 0..in_flight_max {
             let a = attack(&mut rng, &pool, &me);
             let n = match &a {
                 Attack::Frame(b) | Attack::Raw(b) | Attack::Hold(b, _) => b.len(),
@@ -312,7 +331,7 @@ async fn attacker(i: u8, host: PeerId, addr: Multiaddr, stop: Arc<AtomicBool>, t
             tally.sent.fetch_add(1, Ordering::Relaxed);
             swarm.behaviour_mut().send_request(&host, a);
         }
-        let mut in_flight = IN_FLIGHT;
+        let mut in_flight = in_flight_max;
         let deadline = tokio::time::sleep(Duration::from_secs(40));
         tokio::pin!(deadline);
         let mut tick = tokio::time::interval(Duration::from_millis(100));
@@ -346,12 +365,18 @@ async fn attacker(i: u8, host: PeerId, addr: Multiaddr, stop: Arc<AtomicBool>, t
 
 /// Where each seat stands, rebuilt from its log (when the game does not finish).
 fn stuck(dir: &Path) {
-    for (name, secret) in [
-        ("host", [7; 32]),
-        ("seat1", [20; 32]),
-        ("seat2", [21; 32]),
-        ("seat3", [22; 32]),
-    ] {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|r| {
+            r.filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    for name in &names {
+        let Some(secret) = fairdeal_net::store::read_identity(&dir.join(name)) else {
+            continue;
+        };
         let Ok(loaded) = fairdeal_net::store::read(&dir.join(name).join("GAME.fdlog")) else {
             continue;
         };
@@ -432,7 +457,7 @@ fn parent() {
     let started = Instant::now();
     let outcomes = rt.block_on(async {
         if flood {
-            for i in 0..ATTACKERS {
+            for i in 0..knob("FAIRDEAL_FLOOD_ATTACKERS", ATTACKERS.into()) as u8 {
                 let bare: Multiaddr = address
                     .iter()
                     .filter(|p| !matches!(p, libp2p::multiaddr::Protocol::P2p(_)))
@@ -539,7 +564,14 @@ fn parent() {
         tally.answered.load(Ordering::Relaxed),
         tally.failed.load(Ordering::Relaxed),
     );
-    println!("flood: host peak memory (VmHWM) {hwm} kB; logs (bytes, records): {sizes:?}");
+    let rss = child_out
+        .iter()
+        .find_map(|l| l.strip_prefix("VMRSS "))
+        .unwrap_or("?")
+        .to_owned();
+    println!(
+        "flood: host peak memory (VmHWM) {hwm} kB, {rss} kB at the end; logs (bytes, records): {sizes:?}"
+    );
     println!("flood: records in the host's log from peers not seated: {from_attackers}");
     assert_eq!(
         from_attackers, 0,

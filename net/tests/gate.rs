@@ -363,3 +363,76 @@ fn one_seat_cannot_fill_the_buffer_of_early_messages_for_the_others() {
     let msg = early(&south, 0, 0);
     assert_eq!(peers[1].admit(keys[0], &msg), Ok(Admit::Store));
 }
+
+/// An acceptance from a seat that West's roster does not name yet (the host's messages to
+/// West are late) is refused as "later", not stored and not held against its sender; once
+/// the host's roster and start reach West, the same bytes are admitted. A stranger's
+/// acceptance, held alike in the lobby, is refused for good once the game has started.
+///
+/// Sabotage caught (checked): `admit_lobby` storing an acceptance from a peer not in the
+/// roster (`Ok(())` instead of `later(..)`), or marking it as not worth asking again.
+#[test]
+fn an_acceptance_that_overtakes_the_roster_is_held_then_admitted() {
+    let mut peers = table();
+    let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
+    let stranger = Identity::from_secret([97; 32]);
+    // Messages from the host to West, held back; acceptances others sent West.
+    let mut late: Vec<Vec<u8>> = Vec::new();
+    let mut accepts: Vec<(usize, Vec<u8>)> = Vec::new();
+    for _ in 0..50 {
+        for i in 0..4 {
+            while let Some((dest, bytes)) = peers[i].poll_transmit() {
+                let targets: Vec<usize> = match dest {
+                    Dest::Peer(k) => keys.iter().position(|x| *x == k).into_iter().collect(),
+                    Dest::Seats => (0..4).filter(|&j| j != i).collect(),
+                };
+                for j in targets {
+                    if j == 1 && i == 0 {
+                        late.push(bytes.clone());
+                    } else if j == 1
+                        && matches!(TableMsg::decode(&bytes), Ok(TableMsg::Accept { .. }))
+                    {
+                        accepts.push((i, bytes.clone()));
+                    } else if j != 1 {
+                        let _ = peers[j].handle_message(keys[i], &bytes);
+                    }
+                }
+            }
+        }
+    }
+    assert!(peers[1].config().is_none() && !late.is_empty());
+    let (from, accept) = accepts
+        .iter()
+        .find(|(i, _)| *i != 0)
+        .cloned()
+        .expect("a joiner accepted the table");
+    assert!(
+        peers[1]
+            .roster()
+            .iter()
+            .flatten()
+            .all(|s| s.key != keys[from])
+    );
+    let r = peers[1].admit(keys[from], &accept).unwrap_err();
+    assert!(r.later && r.stale, "{}", r.what);
+    let sid = peers[0].config().unwrap().sid();
+    let theirs = TableMsg::Accept {
+        sid,
+        sig: stranger.sign(&sid),
+    }
+    .encode();
+    assert!(
+        peers[1]
+            .admit(stranger.public(), &theirs)
+            .unwrap_err()
+            .later
+    );
+    for bytes in &late {
+        assert_eq!(peers[1].admit(keys[0], bytes), Ok(Admit::Store));
+        peers[1].handle_message(keys[0], bytes).unwrap();
+    }
+    assert!(peers[1].config().is_some());
+    assert_eq!(peers[1].admit(keys[from], &accept), Ok(Admit::Store));
+    let r = peers[1].admit(stranger.public(), &theirs).unwrap_err();
+    assert!(!r.later && !r.stale, "{}", r.what);
+}

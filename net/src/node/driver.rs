@@ -118,16 +118,18 @@ impl Node {
                 swarm.listen_on(opts.listen.clone()).map_err(net)?;
             }
         }
-        // Every listen address (one per interface): the others are told all of them.
+        // Every listen address (one per interface): the others are told all of them. Other
+        // events of these first moments (an mDNS discovery is reported once, a seat redialling
+        // a restarted peer and its messages) are kept and handled once the node is built.
         let mut addrs: Vec<Multiaddr> = Vec::new();
+        let mut early = Vec::new();
         while addrs.is_empty() {
-            if let Some(SwarmEvent::NewListenAddr { address, .. }) = swarm.next().await {
-                addrs.push(address);
+            match swarm.next().await {
+                Some(SwarmEvent::NewListenAddr { address, .. }) => addrs.push(address),
+                Some(other) => early.push(other),
+                None => {}
             }
         }
-        // Other events of these first moments (an mDNS discovery is reported once) are kept
-        // and handled once the node is built.
-        let mut early = Vec::new();
         while let Ok(Some(event)) =
             tokio::time::timeout(Duration::from_millis(100), swarm.next()).await
         {
@@ -526,6 +528,7 @@ impl Node {
         &mut self,
         event: SwarmEvent<BehaviourEvent>,
     ) -> Result<(), NodeError> {
+        self.check_memory();
         match event {
             SwarmEvent::NewListenAddr { address, .. } => {
                 let full = address.with(Protocol::P2p(*self.swarm.local_peer_id()));
@@ -536,7 +539,6 @@ impl Node {
             } => {
                 self.connected.insert(peer_id);
                 self.heard(&peer_id).await?;
-                self.check_memory();
                 let Some(key) = key_of(&peer_id) else {
                     return Ok(());
                 };
@@ -654,12 +656,10 @@ impl Node {
         match self.gate(peer, request) {
             guard::Gate::Store(key) => {
                 self.last_request = Some(tokio::time::Instant::now());
-                self.log.append(&Record::Recv {
-                    from: key.0,
-                    bytes: request.to_vec(),
-                })?;
-                if let Err(e) = self.session.handle_message(key, request) {
-                    tracing::debug!(%peer, "rejected message: {e}");
+                self.store_and_handle(peer, key, request)?;
+                // What was held for later may be admitted now (in the order it came).
+                while let Some((p, k, bytes)) = self.take_admitted() {
+                    self.store_and_handle(&p, k, &bytes)?;
                 }
             }
             // A question about the table: answered, never logged.
@@ -670,6 +670,23 @@ impl Node {
             ack: self.session.ack(),
             info: self.session.info(),
         }))
+    }
+
+    /// Logs a message the gate let through, then hands it to the session.
+    fn store_and_handle(
+        &mut self,
+        peer: &PeerId,
+        key: PublicKey,
+        bytes: &[u8],
+    ) -> Result<(), NodeError> {
+        self.log.append(&Record::Recv {
+            from: key.0,
+            bytes: bytes.to_vec(),
+        })?;
+        if let Err(e) = self.session.handle_message(key, bytes) {
+            tracing::debug!(%peer, "rejected message: {e}");
+        }
+        Ok(())
     }
 
     /// A reply: while looking for a table by name, a matching host is joined.

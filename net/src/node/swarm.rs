@@ -27,8 +27,8 @@ const MAX_ESTABLISHED: u32 = 32;
 /// Connections per peer not seated here: one, plus one for a simultaneous dial.
 const MAX_PER_PEER: u32 = 2;
 /// Process memory above which no new connection is accepted or dialled (a last resort: a
-/// seat normally runs in a few tens of MiB; the driver already drops strangers' connections
-/// well below this, at [`super::driver`]'s stranger memory limit).
+/// seat normally runs in a few tens of MiB, and the driver already drops strangers'
+/// connections when the process grows 32 MiB past its size at the start).
 const MAX_MEMORY: usize = 512 * 1024 * 1024;
 /// Streams of the table protocol at once per connection, both directions (each reads at most
 /// one 64 KiB frame, grown as it arrives): bounds what one connection can hold, while a seat
@@ -40,6 +40,16 @@ const MAX_NEGOTIATING: usize = 16;
 /// How long a request may take, either way: a stream held open without finishing its frame
 /// is dropped after this.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// The connection limits for peers not seated here; with `open` false, no new incoming
+/// connection of theirs is kept (while memory they held is being given back).
+pub(crate) fn limits(open: bool) -> connection_limits::ConnectionLimits {
+    connection_limits::ConnectionLimits::default()
+        .with_max_pending_incoming(Some(MAX_PENDING_INCOMING))
+        .with_max_established_incoming(Some(if open { MAX_ESTABLISHED_INCOMING } else { 0 }))
+        .with_max_established(Some(MAX_ESTABLISHED))
+        .with_max_established_per_peer(Some(MAX_PER_PEER))
+}
 
 /// The protocols a table peer speaks.
 #[derive(NetworkBehaviour)]
@@ -86,11 +96,7 @@ pub(crate) fn build(secret: [u8; 32], with_mdns: bool) -> Result<Swarm<Behaviour
                         .ok()
                 })
                 .flatten();
-            let limits = connection_limits::ConnectionLimits::default()
-                .with_max_pending_incoming(Some(MAX_PENDING_INCOMING))
-                .with_max_established_incoming(Some(MAX_ESTABLISHED_INCOMING))
-                .with_max_established(Some(MAX_ESTABLISHED))
-                .with_max_established_per_peer(Some(MAX_PER_PEER));
+            let limits = limits(true);
             Behaviour {
                 banned: allow_block_list::Behaviour::default(),
                 limits: connection_limits::Behaviour::new(limits),

@@ -38,14 +38,34 @@ pub struct Refused {
     /// over, or one that may be early): not held against its sender, and not worth a
     /// warning when the sender is seated.
     pub stale: bool,
+    /// May be admitted once this peer knows more (an acceptance from a player whose seat
+    /// the host's roster has not told yet): worth asking again after the next message
+    /// stored, without storing it meanwhile.
+    pub later: bool,
 }
 
 fn refuse(what: &'static str) -> Refused {
-    Refused { what, stale: false }
+    Refused {
+        what,
+        stale: false,
+        later: false,
+    }
 }
 
 fn stale(what: &'static str) -> Refused {
-    Refused { what, stale: true }
+    Refused {
+        what,
+        stale: true,
+        later: false,
+    }
+}
+
+fn later(what: &'static str) -> Refused {
+    Refused {
+        what,
+        stale: true,
+        later: true,
+    }
 }
 
 /// Whether a seat card is one the host puts in its roster (it is sent to every seat).
@@ -112,7 +132,7 @@ impl TableSession {
                 }
                 Ok(())
             }
-            TableMsg::Accept { .. } if !self.is_host && self.in_roster(&from) => {
+            TableMsg::Accept { .. } if !self.is_host && known => {
                 if self.pending_accepts.iter().any(|(k, _, _)| *k == from) {
                     Err(stale("a repeated acceptance"))
                 } else {
@@ -122,7 +142,7 @@ impl TableSession {
             // Maybe a player seated after the roster this peer has (the host's next roster is
             // on its way): not kept, and not held against it.
             TableMsg::Accept { .. } if !self.is_host => {
-                Err(stale("an acceptance from a player not in the roster yet"))
+                Err(later("an acceptance from a player not in the roster yet"))
             }
             TableMsg::Leave
                 if (self.is_host && self.in_roster(&from)) || Some(from) == self.host =>

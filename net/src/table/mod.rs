@@ -865,7 +865,8 @@ impl TableSession {
     ) -> Result<(), TableError> {
         let Some(config) = &self.config else {
             // Kept until the configuration comes: one per player seated in the lobby.
-            let seated = self.roster.iter().flatten().any(|s| s.key == from);
+            let seated =
+                self.roster.iter().flatten().any(|s| s.key == from) || Some(from) == self.host;
             if seated && !self.pending_accepts.iter().any(|(k, _, _)| *k == from) {
                 self.pending_accepts.push((from, sid, sig.clone()));
             }

@@ -4,7 +4,7 @@
 //! strangers are dropped when memory runs high. Every refusal is written through the
 //! rate-limited [`Refusals`].
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use fairdeal_crypto::PublicKey;
@@ -16,18 +16,34 @@ use crate::node::refusals::Refusals;
 use crate::node::{key_of, peer_of};
 use crate::table::{Admit, Refused};
 
-/// Process memory above which every connection of a peer not seated here is closed (a seat
-/// plays in a few tens of MiB; this leaves room for the game, well below the swarm's
-/// `MAX_MEMORY`, above which no new connection is accepted).
-const STRANGER_MEMORY_LIMIT: usize = 160 * 1024 * 1024;
+/// How much the process may grow past its size when the node started before every connection
+/// of a peer not seated here is closed. A game grows a seat by a few MiB; what a stranger can
+/// make a peer hold (streams mid-frame, buffers of a multiplexer) is what fills this. Relative,
+/// because the window client holds its node in the same process as its graphics.
+const STRANGER_MEMORY_BUDGET: usize = 32 * 1024 * 1024;
 
-/// How often memory is measured (reading it costs a system call).
-const MEMORY_EVERY: Duration = Duration::from_millis(250);
+/// How long after strangers were dropped for memory the process's size is taken as the new
+/// base (their connections are closed and their buffers freed by then); meanwhile no new
+/// connection of a peer not seated here is kept. The base rises at
+/// most [`STRANGER_MEMORY_BUDGET`] above the first measurement in all, so strangers coming
+/// back after each purge cannot ratchet it up: the process never holds more than twice the
+/// budget for them.
+const PURGE_SETTLES: Duration = Duration::from_secs(2);
+
+/// How often memory is measured (reading it costs a system call, a few microseconds): a
+/// flood over loopback fills about 10 MiB in this time, so the process overshoots the budget
+/// by little more than that before strangers are dropped.
+const MEMORY_EVERY: Duration = Duration::from_millis(50);
 
 /// How long a refused stranger is kept out: its redials then cost a handshake, not a read of
 /// whatever it sends. An honest peer refused (a join at a full table) has nothing to retry
 /// for that long.
 const BAN: Duration = Duration::from_secs(30);
+
+/// The most messages held for later (an acceptance that overtook the roster naming its
+/// sender), one per sender, never stored while held: a stranger making up identities pushes
+/// out only the oldest.
+const MAX_DEFERRED: usize = 8;
 
 /// The most strangers kept out at once (the oldest is let in again first): a stranger making
 /// up identities cannot grow the list without bound.
@@ -53,8 +69,17 @@ pub(super) struct Guard {
     refusals: Refusals,
     /// Seated peers exempted from the connection limits (kept equal to the seats).
     bypassed: BTreeSet<PeerId>,
+    /// Messages the gate may admit once the table knows more: sender, key, bytes.
+    deferred: VecDeque<(PeerId, PublicKey, Vec<u8>)>,
     /// Strangers kept out, and since when.
     banned: BTreeMap<PeerId, Instant>,
+    /// The process's size at the first measurement.
+    memory_start: Option<usize>,
+    /// The size strangers' memory is counted from: the first measurement, or the size once
+    /// the last purge settled (at most one budget above the first).
+    memory_base: Option<usize>,
+    /// When strangers were last dropped for memory.
+    purged: Option<Instant>,
     memory_checked: Option<Instant>,
     memory_warned: Option<Instant>,
 }
@@ -75,7 +100,21 @@ impl Node {
         match self.session.admit(key, request) {
             Ok(Admit::Store) => Gate::Store(key),
             Ok(Admit::Answer) => Gate::Answer,
-            Err(Refused { what, stale }) => {
+            Err(Refused {
+                what, later: true, ..
+            }) => {
+                tracing::debug!(%peer, "held for later: {what}");
+                let held = &mut self.guard.deferred;
+                held.retain(|(p, _, _)| p != peer);
+                if held.len() >= MAX_DEFERRED {
+                    held.pop_front();
+                }
+                held.push_back((*peer, key, request.to_vec()));
+                Gate::Refuse {
+                    answer: self.is_seated(peer),
+                }
+            }
+            Err(Refused { what, stale, .. }) => {
                 let seated = self.is_seated(peer);
                 match (stale, seated) {
                     (true, true) => tracing::debug!(%peer, "ignored: {what}"),
@@ -86,6 +125,21 @@ impl Node {
                 Gate::Refuse { answer: seated }
             }
         }
+    }
+
+    /// The first held message the gate admits now (those it refuses for good are dropped).
+    pub(super) fn take_admitted(&mut self) -> Option<(PeerId, PublicKey, Vec<u8>)> {
+        let mut i = 0;
+        while let Some((_, key, bytes)) = self.guard.deferred.get(i) {
+            match self.session.admit(*key, bytes) {
+                Ok(Admit::Store) => return self.guard.deferred.remove(i),
+                Err(r) if r.later => i += 1,
+                _ => {
+                    self.guard.deferred.remove(i);
+                }
+            }
+        }
+        None
     }
 
     /// Notes a refusal (rate-limited warning); a stranger is disconnected and kept out.
@@ -174,7 +228,7 @@ impl Node {
     }
 
     /// Strangers' connections closed when memory runs high (measured at most every
-    /// [`MEMORY_EVERY`]; called on every tick, refusal and new connection).
+    /// [`MEMORY_EVERY`]; called on every tick and swarm event).
     pub(super) fn check_memory(&mut self) {
         let now = Instant::now();
         if self
@@ -188,7 +242,29 @@ impl Node {
         let Some(used) = memory_stats::memory_stats().map(|m| m.physical_mem) else {
             return;
         };
-        if used <= STRANGER_MEMORY_LIMIT {
+        // Memory freed after a purge often stays with the process (the allocator keeps it
+        // for reuse): once the purge has settled, that size is the new base, so that strangers
+        // are not turned away for memory nobody holds.
+        if self
+            .guard
+            .purged
+            .is_some_and(|t| now.duration_since(t) >= PURGE_SETTLES)
+        {
+            let start = *self.guard.memory_start.get_or_insert(used);
+            self.guard.purged = None;
+            *self.swarm.behaviour_mut().limits.limits_mut() = crate::node::swarm::limits(true);
+            self.guard.memory_base = Some(used.min(start + STRANGER_MEMORY_BUDGET));
+        }
+        self.guard.memory_start.get_or_insert(used);
+        let base = *self.guard.memory_base.get_or_insert(used);
+        // While a purge settles, strangers coming straight back are dropped again only past
+        // twice the budget (what the allocator kept of theirs is not counted twice).
+        let limit = if self.guard.purged.is_some() {
+            base + 2 * STRANGER_MEMORY_BUDGET
+        } else {
+            base + STRANGER_MEMORY_BUDGET
+        };
+        if used <= limit {
             return;
         }
         let strangers: Vec<PeerId> = self
@@ -211,6 +287,12 @@ impl Node {
         }
         for p in strangers {
             let _ = self.swarm.disconnect_peer_id(p);
+        }
+        if self.guard.purged.is_none() {
+            self.guard.purged = Some(now);
+            // Strangers coming straight back (with new identities) would fill it again:
+            // none is let in until the purge settles (seated peers bypass the limit).
+            *self.swarm.behaviour_mut().limits.limits_mut() = crate::node::swarm::limits(false);
         }
     }
 }
