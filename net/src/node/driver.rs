@@ -31,7 +31,9 @@ const LINGER_MAX: Duration = Duration::from_secs(30);
 pub(crate) struct Node {
     pub(crate) swarm: Swarm<Behaviour>,
     opts: NodeOptions,
-    session: TableSession,
+    /// Boxed: a session is tens of KiB, and debug builds copy what an async function holds
+    /// by value many times over in its stack frame (worker threads have 2 MiB).
+    session: Box<TableSession>,
     log: GameLog,
     events: mpsc::Sender<NodeEvent>,
     my_key: PublicKey,
@@ -139,7 +141,7 @@ impl Node {
             }
         }
         let restoring = !loaded.records.is_empty();
-        let session = if restoring {
+        let session = Box::new(if restoring {
             let (session, _) = restore::rebuild(secret, &loaded.records).map_err(NodeError::Net)?;
             let _ = events
                 .send(NodeEvent::Status(format!(
@@ -179,7 +181,7 @@ impl Node {
             };
             log.append(&Record::Meta(Box::new(meta.clone())))?;
             restore::session_from_meta(secret, &meta)
-        };
+        });
         for a in &addrs {
             let _ = events
                 .send(NodeEvent::Listening(
