@@ -156,10 +156,12 @@ pub enum Command {
         #[arg(long = "data-dir")]
         data_dir: PathBuf,
     },
-    /// Re-check a game from its log: signatures, chains, shuffles, openings, moves, scores.
+    /// Check a game's public transcript alone (signatures, chains, shuffle proofs, shuffles,
+    /// openings, red threes, moves, scores, the signed results); prints each hand as verified,
+    /// void (why) or unfinished, then the result; exits non-zero, naming the seat, on a fault.
     Verify {
-        /// The GAME.fdlog file (its identity.key must be beside it).
-        gamelog: PathBuf,
+        /// The game's transcript.fdt (or its private GAME.fdlog, with identity.key beside it).
+        file: PathBuf,
     },
     /// Play in the terminal as South against computer players.
     Terminal {
@@ -362,8 +364,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             println!("{}", crate::peer::game_over_line(&outcome));
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Verify { gamelog }) => {
-            let ok = crate::peer::verify(&gamelog, &mut std::io::stdout().lock())?;
+        Some(Command::Verify { file }) => {
+            let ok = crate::verify::run(&file, &mut std::io::stdout().lock())?;
             Ok(if ok {
                 ExitCode::SUCCESS
             } else {

@@ -11,3 +11,4 @@ pub mod peer;
 pub mod selfplay;
 pub mod table_words;
 pub mod terminal;
+pub mod verify;

@@ -16,3 +16,4 @@ pub mod hand;
 pub mod node;
 pub mod store;
 pub mod table;
+pub mod transcript;

@@ -578,6 +578,7 @@ impl FairdealApp {
                         }),
                         lan: self.lan,
                         error: self.error.as_deref(),
+                        data_dir: &self.data_dir,
                     };
                     if let Some(action) = start_ui(ui, &mut self.settings, &info) {
                         self.act(&ctx, action);

@@ -18,6 +18,7 @@ pub mod seen;
 pub mod sheet;
 pub mod start;
 pub mod table;
+pub mod verify;
 pub mod words;
 
 use anyhow::{Result, anyhow};

@@ -1,5 +1,5 @@
 //! The start screen: Play now, your name and identity, tables on the LAN, create a table,
-//! join by address, and resume an unfinished game.
+//! join by address, resume an unfinished game, and verify a game file.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -69,10 +69,15 @@ pub struct StartInfo<'a> {
     pub lan: bool,
     /// The last error.
     pub error: Option<&'a str>,
+    /// The data directory (this user's games, for the verify screen).
+    pub data_dir: &'a std::path::Path,
 }
 
 /// Draws the start screen; returns what the player chose.
 pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartAction> {
+    if super::verify::verify_ui(ui, info.data_dir) {
+        return None;
+    }
     let mut action = None;
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
@@ -135,6 +140,13 @@ fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartActi
         ui.small("You against three computer players, dealt by the full fair-deal protocol.");
         if ui.button("How to play (F1)").clicked() {
             action = Some(StartAction::Help);
+        }
+        if ui
+            .button("Verify a game file…")
+            .on_hover_text("Check a game's transcript: every shuffle, card, move and score.")
+            .clicked()
+        {
+            super::verify::open(ui);
         }
     });
     ui.add_space(10.0);

@@ -35,6 +35,8 @@ pub(crate) struct Node {
     /// by value many times over in its stack frame (worker threads have 2 MiB).
     session: Box<TableSession>,
     log: GameLog,
+    /// The public transcript beside the log.
+    transcript: crate::transcript::Writer,
     events: mpsc::Sender<NodeEvent>,
     my_key: PublicKey,
     book: BTreeMap<PublicKey, Vec<Multiaddr>>,
@@ -189,12 +191,18 @@ impl Node {
                 ))
                 .await;
         }
+        // The transcript follows from the log: written afresh from the rebuilt session.
+        let mut session = session;
+        let entries: Vec<crate::transcript::Entry> =
+            std::iter::from_fn(|| session.poll_public()).collect();
+        let transcript = crate::transcript::Writer::create(&opts.data_dir, &entries)?;
         let joined = session.host_key().is_some() || session.is_host();
         let mut node = Self {
             swarm,
             opts,
             session,
             log,
+            transcript,
             events,
             my_key,
             book: BTreeMap::new(),
@@ -276,6 +284,9 @@ impl Node {
 
     /// Sends what the session produced (logged first) and reports its events.
     pub(crate) async fn flush(&mut self) -> Result<(), NodeError> {
+        let entries: Vec<crate::transcript::Entry> =
+            std::iter::from_fn(|| self.session.poll_public()).collect();
+        self.transcript.append(&entries)?;
         while let Some((dest, bytes)) = self.session.poll_transmit() {
             self.log.append(&Record::Sent {
                 bytes: bytes.clone(),

@@ -238,6 +238,12 @@ pub struct TableSession {
     own_recent: VecDeque<(u32, Vec<u8>)>,
     out: VecDeque<(Dest, Vec<u8>)>,
     events: VecDeque<TableEvent>,
+    /// The public transcript's entries not yet taken ([`TableSession::poll_public`]).
+    public: VecDeque<crate::transcript::Entry>,
+    /// The acceptances' signatures, for the transcript.
+    accept_sigs: [Option<fairdeal_crypto::Sig>; 4],
+    /// Signed table messages put in the transcript already (they are sent to several peers).
+    public_signed: BTreeSet<Vec<u8>>,
 }
 
 impl std::fmt::Debug for TableSession {
@@ -314,6 +320,9 @@ impl TableSession {
             own_recent: VecDeque::new(),
             out: VecDeque::new(),
             events: VecDeque::new(),
+            public: VecDeque::new(),
+            accept_sigs: Default::default(),
+            public_signed: BTreeSet::new(),
         }
     }
 
@@ -443,7 +452,34 @@ impl TableSession {
     }
 
     fn send(&mut self, dest: Dest, msg: TableMsg) {
-        self.out.push_back((dest, msg.encode()));
+        let bytes = msg.encode();
+        if crate::transcript::is_evidence(&msg) {
+            let at = self.public.len();
+            self.publish_signed(at, self.me.key, &bytes);
+        }
+        self.out.push_back((dest, bytes));
+    }
+
+    /// The next entry of the public transcript (`transcript.fdt`): the configuration, each
+    /// deal's header, every signed envelope of it this peer accepted or sent, and the signed
+    /// table messages that explain a void or a change of seat.
+    #[must_use]
+    pub fn poll_public(&mut self) -> Option<crate::transcript::Entry> {
+        self.public.pop_front()
+    }
+
+    /// Puts a signed table message into the transcript at `at` (once).
+    fn publish_signed(&mut self, at: usize, from: PublicKey, bytes: &[u8]) {
+        if self.public_signed.len() < MAX_HELD && self.public_signed.insert(bytes.to_vec()) {
+            let at = at.min(self.public.len());
+            self.public.insert(
+                at,
+                crate::transcript::Entry::Signed {
+                    from,
+                    msg: bytes.to_vec(),
+                },
+            );
+        }
     }
 
     /// The acknowledgement for the last message handled.
@@ -538,6 +574,19 @@ impl TableSession {
 
     fn take_message(&mut self, from: PublicKey, bytes: &[u8]) -> Result<(), TableError> {
         let msg = TableMsg::decode(bytes)?;
+        if crate::transcript::is_evidence(&msg) {
+            // Into the transcript if accepted, before whatever its handling produced.
+            let at = self.public.len();
+            let result = self.dispatch(from, msg);
+            if result.is_ok() {
+                self.publish_signed(at, from, bytes);
+            }
+            return result;
+        }
+        self.dispatch(from, msg)
+    }
+
+    fn dispatch(&mut self, from: PublicKey, msg: TableMsg) -> Result<(), TableError> {
         let now = self.presence.now;
         self.heard(from, now);
         match msg {
@@ -732,6 +781,8 @@ impl TableSession {
             Ok(TableMsg::Timeout { hand_no, seat, .. }) => self.vote_timeout(hand_no, seat),
             Ok(TableMsg::SeatHeld { seat, .. }) => self.replay_seat_held(seat),
             Ok(TableMsg::Quit { .. }) => {
+                let at = self.public.len();
+                self.publish_signed(at, self.me.key, bytes);
                 self.left = true;
                 self.hand = None;
             }
@@ -880,7 +931,14 @@ impl TableSession {
         }
         let first = self.accepts.iter().all(|a| *a);
         self.accepts[usize::from(seat)] = true;
+        self.accept_sigs[usize::from(seat)] = Some(sig.clone());
         if !first && self.accepts.iter().all(|a| *a) {
+            if let [Some(a), Some(b), Some(c), Some(d)] = self.accept_sigs.clone() {
+                self.public.push_back(crate::transcript::Entry::Table {
+                    config: Box::new(config.clone()),
+                    accepts: Box::new([a, b, c, d]),
+                });
+            }
             self.events
                 .push_back(TableEvent::Started(Box::new(config.clone())));
             self.start_hand();
@@ -920,6 +978,19 @@ impl TableSession {
                 })
             }),
         };
+        self.public.push_back(crate::transcript::Entry::Hand {
+            hand_no: cfg.hand_no,
+            dealer: cfg.dealer.index() as u8,
+            scores: cfg.scores,
+            prev_result: cfg.prev_result,
+            keys: Box::new(cfg.keys),
+            bots: Box::new(cfg.bots.map(|b| {
+                b.map(|r| crate::transcript::Stand {
+                    runner: r.runner,
+                    seed: r.seed,
+                })
+            })),
+        });
         let hand_no = self.hand_no.to_le_bytes();
         let seed = derive(&self.master, b"hand-seed", &[&sid[..], &hand_no].concat());
         self.hand = Some(HandSession::new(
@@ -1154,10 +1225,12 @@ impl TableSession {
 
     /// Keeps a validly signed envelope of hand `hand_no` (bounded) to pass on in a resync.
     fn hold(&mut self, hand_no: u32, sender: u8, seq: u32, bytes: &[u8]) {
-        if self.held.len() < MAX_HELD {
-            self.held
-                .entry((hand_no, sender, seq))
-                .or_insert_with(|| bytes.to_vec());
+        if self.held.len() < MAX_HELD && !self.held.contains_key(&(hand_no, sender, seq)) {
+            self.held.insert((hand_no, sender, seq), bytes.to_vec());
+            if let Ok(signed) = SignedEnvelope::from_wire(bytes) {
+                self.public
+                    .push_back(crate::transcript::Entry::Envelope { hand_no, signed });
+            }
         }
     }
 

@@ -1,0 +1,155 @@
+//! "Verify a game file…": a transcript's path typed in (or one of this user's recent games
+//! picked), checked in the background, and the same report `fairdeal verify` prints.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use eframe::egui::{self, Color32, RichText, Ui};
+use fairdeal_net::transcript::{FILE_NAME, Report};
+
+/// The check running or done.
+type Outcome = Arc<Mutex<Option<Result<Report, String>>>>;
+
+/// The verify screen's state (kept in egui's memory between frames).
+#[derive(Clone, Default)]
+pub struct VerifyState {
+    /// Whether the screen is shown instead of the start screen.
+    pub open: bool,
+    /// The file's path as typed.
+    pub path: String,
+    /// The path being checked, and its outcome once known.
+    running: Option<(String, Outcome)>,
+}
+
+fn id() -> egui::Id {
+    egui::Id::unique("fairdeal verify screen")
+}
+
+/// The state in `ui`'s memory.
+pub fn state(ui: &Ui) -> VerifyState {
+    ui.data(|d| d.get_temp::<VerifyState>(id()))
+        .unwrap_or_default()
+}
+
+fn store(ui: &Ui, s: VerifyState) {
+    ui.data_mut(|d| d.insert_temp(id(), s));
+}
+
+/// Opens the screen.
+pub fn open(ui: &Ui) {
+    let mut s = state(ui);
+    s.open = true;
+    store(ui, s);
+}
+
+/// The transcripts of this user's games, newest first (at most 8).
+pub fn recent(data_dir: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(data_dir.join("games"))
+        .map(|r| r.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    dirs.sort();
+    dirs.into_iter()
+        .rev()
+        .map(|d| d.join("me").join(FILE_NAME))
+        .filter(|p| p.is_file())
+        .take(8)
+        .collect()
+}
+
+/// Draws the verify screen (when open); returns whether it was drawn.
+pub fn verify_ui(ui: &mut Ui, data_dir: &Path) -> bool {
+    let mut s = state(ui);
+    if !s.open {
+        return false;
+    }
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            ui.heading("Verify a game file");
+            ui.label(
+                "A game's transcript (transcript.fdt in its folder) holds every signed message of the game and no secret: anyone can check it alone.",
+            );
+            ui.add_space(6.0);
+            let mut go = None;
+            ui.horizontal(|ui| {
+                let l = ui.label("File");
+                let field = ui
+                    .add(
+                        egui::TextEdit::singleline(&mut s.path)
+                            .hint_text("/path/to/transcript.fdt")
+                            .desired_width(520.0),
+                    )
+                    .labelled_by(l.id);
+                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                let button = ui.add_enabled(!s.path.trim().is_empty(), egui::Button::new("Verify"));
+                if button.clicked() || enter {
+                    go = Some(s.path.trim().to_owned());
+                }
+                if ui.button("Back").clicked() {
+                    s.open = false;
+                }
+            });
+            let games = recent(data_dir);
+            if !games.is_empty() {
+                ui.label("Your recent games:");
+                for g in games {
+                    let text = g.display().to_string();
+                    if ui.link(&text).clicked() {
+                        s.path.clone_from(&text);
+                        go = Some(text);
+                    }
+                }
+            }
+            if let Some(path) = go {
+                let outcome: Outcome = Arc::default();
+                let done = outcome.clone();
+                let ctx = ui.ctx().clone();
+                let file = PathBuf::from(&path);
+                std::thread::spawn(move || {
+                    let r = crate::verify::check(&file);
+                    if let Ok(mut slot) = done.lock() {
+                        *slot = Some(r);
+                    }
+                    ctx.request_repaint();
+                });
+                s.running = Some((path, outcome));
+            }
+            ui.add_space(8.0);
+            if let Some((path, outcome)) = &s.running {
+                let result = outcome.lock().ok().and_then(|o| o.clone());
+                match result {
+                    None => {
+                        ui.horizontal(|ui| {
+                            ui.spinner();
+                            ui.label(format!("Checking {path}…"));
+                        });
+                    }
+                    Some(Err(e)) if e.starts_with("cannot read") => {
+                        ui.colored_label(Color32::RED, e);
+                    }
+                    Some(Err(e)) => {
+                        ui.colored_label(Color32::RED, format!("FAULT: no seat can be named: {e}"));
+                    }
+                    Some(Ok(report)) => show_report(ui, &report),
+                }
+            }
+        });
+    store(ui, s);
+    true
+}
+
+fn show_report(ui: &mut Ui, report: &Report) {
+    let head = if report.ok() {
+        RichText::new("The game verifies.").color(Color32::from_rgb(0x2e, 0x8b, 0x57))
+    } else {
+        RichText::new("The game does not verify.").color(Color32::RED)
+    };
+    ui.label(head.strong().size(18.0));
+    for line in report.lines() {
+        if line.starts_with("FAULT") {
+            ui.colored_label(Color32::RED, line);
+        } else {
+            ui.monospace(line);
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! `fairdeal verify FILE`: a game's public transcript (`transcript.fdt`) checked alone, or,
+//! for a `GAME.fdlog`, the private log checked with the identity beside it.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::Result;
+use fairdeal_net::transcript::{self, Report};
+
+/// The report on the transcript at `path`, or why it could not be read or decoded (a file that
+/// does not decode is reported as a fault of the file, naming no seat).
+pub fn check(path: &Path) -> Result<Report, String> {
+    let entries = transcript::read(path)?;
+    Ok(transcript::verify(&entries))
+}
+
+/// Whether `path` is a private game log (it starts with the log's magic).
+fn is_game_log(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| &head == fairdeal_net::store::MAGIC)
+}
+
+/// Prints the report on `path`; the last line is `verified: ...` or `FAULT: ...` (or
+/// `cannot read ...`). Returns whether it verified.
+///
+/// # Errors
+///
+/// A failure to write.
+pub fn run(path: &Path, out: &mut impl Write) -> Result<bool> {
+    if let Err(e) = std::fs::File::open(path) {
+        writeln!(out, "cannot read {}: {e}", path.display())?;
+        return Ok(false);
+    }
+    if is_game_log(path) {
+        return crate::peer::verify(path, out);
+    }
+    match check(path) {
+        Ok(report) => {
+            for line in report.lines() {
+                writeln!(out, "{line}")?;
+            }
+            Ok(report.ok())
+        }
+        Err(e) if e.starts_with("cannot read") => {
+            writeln!(out, "{e}")?;
+            Ok(false)
+        }
+        Err(e) => {
+            writeln!(out, "FAULT: no seat can be named: {e}")?;
+            Ok(false)
+        }
+    }
+}

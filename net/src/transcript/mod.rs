@@ -1,0 +1,381 @@
+//! The public transcript `transcript.fdt`: every signed message of a game, in the order this
+//! peer took it, and no secret of anyone; anybody can check it with [`verify`] alone.
+//!
+//! ```text
+//! file   = "FDTRANS\x01" entry*
+//! entry  = u32_le len | bincode(Entry)         (1 ≤ len ≤ MAX_ENTRY)
+//! Entry  = Table { config, accepts[4] }         the co-signed configuration, once, first
+//!        | Hand { hand_no, dealer, scores, prev_result, keys, bots }   a deal begins
+//!        | Envelope { hand_no, signed }         a signed hand envelope (any seat's)
+//!        | Signed { from, msg }                 a signed table message: Timeout, Quit,
+//!                                               Replace or Return (the reasons for a void)
+//! ```
+//!
+//! The table session produces the entries ([`crate::table::TableSession::poll_public`]); the
+//! node writes them beside the game log, bounded by [`MAX_FILE`]. The file is private to its
+//! user like every file of the data folder (`0600`), but nothing in it is secret: it may be
+//! handed to anybody.
+
+mod check;
+mod replay;
+pub mod report;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use fairdeal_crypto::{PublicKey, Sig, SignedEnvelope, encoding};
+use serde::{Deserialize, Serialize};
+
+use crate::store::StoreError;
+use crate::table::msg::TableConfig;
+
+pub use self::check::verify;
+pub use self::report::{HandStatus, Report, TranscriptFault};
+
+/// The file's first bytes.
+pub const MAGIC: &[u8; 8] = b"FDTRANS\x01";
+/// The file's name in a game folder.
+pub const FILE_NAME: &str = "transcript.fdt";
+/// The largest entry (a hand message is at most 64 KiB; the entry adds a few bytes).
+pub const MAX_ENTRY: usize = encoding::MAX_MESSAGE_BYTES + 1024;
+/// The largest transcript written or read (a long game takes a few MiB).
+pub const MAX_FILE: u64 = 256 << 20;
+
+/// A computer player that took a seat over, as a hand header states it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stand {
+    /// The seat whose client runs it.
+    pub runner: u8,
+    /// The seed of its decisions.
+    pub seed: [u8; 32],
+}
+
+/// One entry of the transcript.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Entry {
+    /// The configuration every seat signed, with the four signatures over its id.
+    Table {
+        /// The configuration.
+        config: Box<TableConfig>,
+        /// Each seat's signature over [`TableConfig::sid`], S W N E.
+        accepts: Box<[Sig; 4]>,
+    },
+    /// A deal begins (each of its fields is checked: the hand context binds the first three,
+    /// the envelopes' signatures the keys, the verifier's own sums the scores).
+    Hand {
+        /// Its number in the game (from 1; a redeal takes the next number).
+        hand_no: u32,
+        /// The dealer.
+        dealer: u8,
+        /// Team totals before it.
+        scores: [i32; 2],
+        /// The previous hand's result hash (its transcript root, or the void marker).
+        prev_result: [u8; 32],
+        /// The identities that sign this hand's envelopes.
+        keys: Box<[PublicKey; 4]>,
+        /// Seats played by a computer player that took them over.
+        bots: Box<[Option<Stand>; 4]>,
+    },
+    /// A signed envelope of hand `hand_no`, as sent.
+    Envelope {
+        /// The hand.
+        hand_no: u32,
+        /// The envelope.
+        signed: SignedEnvelope,
+    },
+    /// A signed table message (`Timeout`, `Quit`, `Replace`, `Return`) from `from`.
+    Signed {
+        /// The signer's identity.
+        from: PublicKey,
+        /// The encoded `TableMsg`.
+        msg: Vec<u8>,
+    },
+}
+
+impl Entry {
+    /// The entry as written in the file (length prefix included).
+    pub fn to_record(&self) -> Vec<u8> {
+        let body = encoding::encode(self);
+        let mut out = Vec::with_capacity(body.len() + 4);
+        out.extend_from_slice(&(body.len() as u32).to_le_bytes());
+        out.extend_from_slice(&body);
+        out
+    }
+}
+
+/// Whether a table message is evidence kept in the transcript (a signed reason for a void or
+/// a change of seat).
+pub fn is_evidence(msg: &crate::table::msg::TableMsg) -> bool {
+    use crate::table::msg::TableMsg;
+    matches!(
+        msg,
+        TableMsg::Timeout { .. }
+            | TableMsg::Quit { .. }
+            | TableMsg::Replace { .. }
+            | TableMsg::Return { .. }
+    )
+}
+
+/// Why a transcript file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// Not a transcript.
+    #[error("not a fairdeal transcript (it does not start with FDTRANS)")]
+    NotATranscript,
+    /// Over [`MAX_FILE`].
+    #[error("{0} bytes: larger than any transcript")]
+    TooLarge(u64),
+    /// An entry that does not decode.
+    #[error("entry {index} at byte {offset}: {why}")]
+    Bad {
+        /// Entry number (from 0).
+        index: usize,
+        /// Its byte offset.
+        offset: usize,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+/// An entry and where it is in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Located {
+    /// Entry number (from 0).
+    pub index: usize,
+    /// Byte offset of its length prefix.
+    pub offset: usize,
+    /// The entry.
+    pub entry: Entry,
+}
+
+/// Decodes a whole transcript. Never panics; memory is bounded by the input's size (entries
+/// are at most [`MAX_ENTRY`] bytes, files at most [`MAX_FILE`]).
+///
+/// # Errors
+///
+/// The first thing wrong: the magic, a length, an entry that does not decode, or bytes cut
+/// short (a transcript is written whole, entry by entry, so a torn tail is an error too).
+pub fn decode(bytes: &[u8]) -> Result<Vec<Located>, DecodeError> {
+    if bytes.len() as u64 > MAX_FILE {
+        return Err(DecodeError::TooLarge(bytes.len() as u64));
+    }
+    let Some(mut rest) = bytes.strip_prefix(MAGIC.as_slice()) else {
+        return Err(DecodeError::NotATranscript);
+    };
+    let mut out = Vec::new();
+    let mut offset = MAGIC.len();
+    while !rest.is_empty() {
+        let index = out.len();
+        let bad = |why: String| DecodeError::Bad { index, offset, why };
+        let Some((len, tail)) = rest.split_first_chunk::<4>() else {
+            return Err(bad("cut short in its length".to_owned()));
+        };
+        let len = u32::from_le_bytes(*len) as usize;
+        if len == 0 || len > MAX_ENTRY {
+            return Err(bad(format!("impossible length {len}")));
+        }
+        if tail.len() < len {
+            return Err(bad(format!("cut short ({} of {len} bytes)", tail.len())));
+        }
+        let (body, next) = tail.split_at(len);
+        let entry: Entry = encoding::decode(body).map_err(|e| bad(e.to_string()))?;
+        out.push(Located {
+            index,
+            offset,
+            entry,
+        });
+        offset += 4 + len;
+        rest = next;
+    }
+    Ok(out)
+}
+
+/// Reads and decodes `path`.
+///
+/// # Errors
+///
+/// The file cannot be read (as text), or does not decode.
+pub fn read(path: &Path) -> Result<Vec<Located>, String> {
+    let size = std::fs::metadata(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+        .len();
+    if size > MAX_FILE {
+        return Err(DecodeError::TooLarge(size).to_string());
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    decode(&bytes).map_err(|e| e.to_string())
+}
+
+/// The transcript being written beside a game log.
+#[derive(Debug)]
+pub struct Writer {
+    path: PathBuf,
+    file: std::fs::File,
+    size: u64,
+}
+
+impl Writer {
+    /// Writes `dir/transcript.fdt` afresh with `entries` (a rebuilt session gives them all
+    /// again, so the file always follows the game log).
+    ///
+    /// # Errors
+    ///
+    /// IO errors.
+    pub fn create(dir: &Path, entries: &[Entry]) -> Result<Self, StoreError> {
+        let path = dir.join(FILE_NAME);
+        let mut bytes = MAGIC.to_vec();
+        for e in entries {
+            let r = e.to_record();
+            if (bytes.len() + r.len()) as u64 > MAX_FILE {
+                break;
+            }
+            bytes.extend_from_slice(&r);
+        }
+        crate::store::write_private(&path, &bytes)?;
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .map_err(|source| StoreError::Io {
+                path: path.clone(),
+                source,
+            })?;
+        Ok(Self {
+            path,
+            file,
+            size: bytes.len() as u64,
+        })
+    }
+
+    /// Appends `entries`; past [`MAX_FILE`] nothing more is written.
+    ///
+    /// # Errors
+    ///
+    /// IO errors.
+    pub fn append(&mut self, entries: &[Entry]) -> Result<(), StoreError> {
+        let mut buf = Vec::new();
+        for e in entries {
+            let r = e.to_record();
+            if self.size + (buf.len() + r.len()) as u64 > MAX_FILE {
+                break;
+            }
+            buf.extend_from_slice(&r);
+        }
+        if buf.is_empty() {
+            return Ok(());
+        }
+        self.file.write_all(&buf).map_err(|source| StoreError::Io {
+            path: self.path.clone(),
+            source,
+        })?;
+        self.size += buf.len() as u64;
+        Ok(())
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn sample() -> Vec<Entry> {
+        vec![
+            Entry::Signed {
+                from: PublicKey([3; 32]),
+                msg: vec![1, 2, 3],
+            },
+            Entry::Hand {
+                hand_no: 1,
+                dealer: 3,
+                scores: [0, 0],
+                prev_result: [0; 32],
+                keys: Box::new([PublicKey([1; 32]); 4]),
+                bots: Box::new([
+                    None,
+                    Some(Stand {
+                        runner: 2,
+                        seed: [9; 32],
+                    }),
+                    None,
+                    None,
+                ]),
+            },
+        ]
+    }
+
+    fn file(entries: &[Entry]) -> Vec<u8> {
+        let mut b = MAGIC.to_vec();
+        for e in entries {
+            b.extend_from_slice(&e.to_record());
+        }
+        b
+    }
+
+    #[test]
+    fn entries_round_trip_and_a_cut_is_an_error() {
+        let b = file(&sample());
+        let got: Vec<Entry> = decode(&b).unwrap().into_iter().map(|l| l.entry).collect();
+        assert_eq!(got, sample());
+        // Cut inside an entry: an error; between entries: the entries before the cut.
+        let first = MAGIC.len() + sample()[0].to_record().len();
+        for cut in MAGIC.len() + 1..b.len() {
+            match decode(&b[..cut]) {
+                Ok(entries) => assert!(cut == first && entries.len() == 1, "cut at {cut}"),
+                Err(_) => assert_ne!(cut, first),
+            }
+        }
+        assert_eq!(decode(b"hello"), Err(DecodeError::NotATranscript));
+        assert_eq!(decode(MAGIC).unwrap(), Vec::new());
+    }
+
+    #[test]
+    fn the_writer_appends_what_it_was_given() {
+        let d = std::env::temp_dir().join(format!("fairdeal-fdt-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        let all = sample();
+        let mut w = Writer::create(&d, &all[..1]).unwrap();
+        w.append(&all[1..]).unwrap();
+        assert_eq!(std::fs::read(w.path()).unwrap(), file(&all));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// Random bytes after the magic never panic and give at most one entry per 5 bytes.
+        #[test]
+        fn random_bytes_never_panic(tail in proptest::collection::vec(any::<u8>(), 0..4096)) {
+            let mut b = MAGIC.to_vec();
+            b.extend_from_slice(&tail);
+            if let Ok(entries) = decode(&b) {
+                prop_assert!(entries.len() <= tail.len() / 5);
+            }
+        }
+
+        /// A valid file cut anywhere, or with one byte changed, never panics.
+        #[test]
+        fn cut_or_changed_files_never_panic(cut in any::<usize>(), at in any::<usize>(), x in 1u8..) {
+            let b = file(&sample());
+            let cut = cut % (b.len() + 1);
+            let _ = decode(&b[..cut]);
+            let mut c = b.clone();
+            let at = at % c.len();
+            c[at] ^= x;
+            let _ = decode(&c);
+        }
+
+        /// A huge claimed length is refused without allocating it.
+        #[test]
+        fn huge_lengths_are_refused(len in (MAX_ENTRY as u32 + 1)..) {
+            let mut b = MAGIC.to_vec();
+            b.extend_from_slice(&len.to_le_bytes());
+            b.extend_from_slice(&[0; 16]);
+            let refused = matches!(decode(&b), Err(DecodeError::Bad { .. }));
+            prop_assert!(refused);
+        }
+    }
+}

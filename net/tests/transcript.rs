@@ -1,0 +1,226 @@
+//! The public transcript, from four table peers in one process: each seat's transcript
+//! verifies alone, the four give the same result roots, 40 single-byte corruptions spread over
+//! one are each refused, and a hand voided by a player who left is reported as void, why, with
+//! the signed quit as evidence.
+
+use fairdeal_core::{HouseRules, Preset};
+use fairdeal_crypto::{Identity, PublicKey};
+use fairdeal_net::table::msg::SeatInfo;
+use fairdeal_net::table::{Dest, TableSession};
+use fairdeal_net::transcript::{self, Entry, HandStatus, MAGIC, Report};
+
+fn card(i: u8) -> ([u8; 32], SeatInfo) {
+    let secret = [i + 81; 32];
+    (
+        secret,
+        SeatInfo {
+            key: Identity::from_secret(secret).public(),
+            name: format!("p{i}"),
+            bot: true,
+            addrs: Vec::new(),
+        },
+    )
+}
+
+fn table(preset: Preset, target: i32) -> Vec<TableSession> {
+    let house = HouseRules {
+        target: Some(target),
+        ..HouseRules::default()
+    };
+    let (s0, c0) = card(0);
+    let mut peers = vec![TableSession::host(
+        s0,
+        [70; 32],
+        c0,
+        Some("expert"),
+        "transcript",
+        preset,
+        house,
+    )];
+    let host = peers[0].key();
+    for i in 1..4u8 {
+        let (s, c) = card(i);
+        let mut p = TableSession::joiner(s, [70 + i; 32], c, Some("greedy"));
+        p.join(host);
+        peers.push(p);
+    }
+    peers
+}
+
+/// Delivers everything until quiet (or until `stop` says so, checked between deliveries),
+/// collecting each peer's transcript entries. Peers in `gone` neither send nor receive.
+fn run(
+    peers: &mut [TableSession],
+    files: &mut [Vec<Entry>],
+    gone: &[usize],
+    stop: &dyn Fn(&[TableSession]) -> bool,
+) {
+    let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
+    loop {
+        let mut moved = false;
+        for i in 0..peers.len() {
+            while let Some(e) = peers[i].poll_public() {
+                files[i].push(e);
+            }
+            if stop(peers) {
+                return;
+            }
+            while let Some((dest, bytes)) = peers[i].poll_transmit() {
+                if gone.contains(&i) {
+                    continue;
+                }
+                moved = true;
+                let targets: Vec<usize> = match dest {
+                    Dest::Peer(k) => keys.iter().position(|x| *x == k).into_iter().collect(),
+                    Dest::Seats => (0..peers.len()).filter(|&j| j != i).collect(),
+                };
+                for j in targets.into_iter().filter(|j| !gone.contains(j)) {
+                    let _ = peers[j].handle_message(keys[i], &bytes);
+                }
+            }
+            while peers[i].poll_event().is_some() {}
+            while let Some(e) = peers[i].poll_public() {
+                files[i].push(e);
+            }
+        }
+        if !moved {
+            return;
+        }
+    }
+}
+
+fn bytes_of(entries: &[Entry]) -> Vec<u8> {
+    let mut b = MAGIC.to_vec();
+    for e in entries {
+        b.extend_from_slice(&e.to_record());
+    }
+    b
+}
+
+fn check(bytes: &[u8]) -> Result<Report, String> {
+    let entries = transcript::decode(bytes).map_err(|e| e.to_string())?;
+    Ok(transcript::verify(&entries))
+}
+
+fn passes(bytes: &[u8]) -> bool {
+    check(bytes).is_ok_and(|r| r.ok())
+}
+
+#[test]
+fn each_seats_transcript_verifies_alone_with_the_same_roots_and_corruption_is_refused() {
+    let mut peers = table(Preset::Samba, 2000);
+    let mut files = vec![Vec::new(); 4];
+    run(&mut peers, &mut files, &[], &|_| false);
+    assert!(peers[0].finished().is_some(), "the game ended");
+    assert!(peers[0].reports().len() >= 2, "more than one hand");
+    let mut roots = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let report = check(&bytes_of(f)).unwrap();
+        assert!(report.ok(), "seat {i}: {}", report.text());
+        assert!(!report.roots().is_empty(), "seat {i}: {}", report.text());
+        assert_eq!(report.totals, peers[i].totals(), "seat {i}");
+        assert_eq!(report.result, peers[i].finished(), "seat {i}");
+        let last = report.lines().last().cloned().unwrap();
+        assert!(last.starts_with("verified:"), "{last}");
+        roots.push(report.roots());
+    }
+    assert!(roots.iter().all(|r| *r == roots[0]), "{roots:?}");
+    // The roots are the ones the seats signed.
+    let signed: Vec<[u8; 32]> = peers[0]
+        .reports()
+        .iter()
+        .map(|r| r.transcript_root)
+        .collect();
+    let ours: Vec<[u8; 32]> = roots[0].iter().map(|(_, r)| *r).collect();
+    assert_eq!(ours, signed);
+    // 40 single-byte corruptions spread over the file: every one is refused.
+    let good = bytes_of(&files[1]);
+    for k in 0..40 {
+        let at = MAGIC.len() + (good.len() - MAGIC.len() - 1) * k / 39;
+        let mut bad = good.clone();
+        bad[at] ^= 1 << (k % 8);
+        assert!(
+            !passes(&bad),
+            "a flip at byte {at} of {} passed",
+            good.len()
+        );
+    }
+    // A file cut short fails too, and so do one with a deal's messages left out and one
+    // with a single message of a signed deal left out.
+    assert!(!passes(&good[..good.len() - 1]));
+    let without: Vec<Entry> = files[1]
+        .iter()
+        .filter(|e| !matches!(e, Entry::Envelope { hand_no: 1, .. }))
+        .cloned()
+        .collect();
+    assert!(!passes(&bytes_of(&without)));
+    let mut one_less = files[1].clone();
+    let middle = one_less
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e, Entry::Envelope { hand_no: 1, .. }))
+        .map(|(i, _)| i)
+        .nth(40)
+        .unwrap();
+    one_less.remove(middle);
+    let report = check(&bytes_of(&one_less)).unwrap();
+    assert!(!report.ok(), "{}", report.text());
+}
+
+#[test]
+fn a_hand_voided_by_a_player_who_left_is_reported_void_with_the_signed_quit() {
+    let mut peers = table(Preset::Canasta, 100);
+    let mut files = vec![Vec::new(); 4];
+    run(&mut peers, &mut files, &[], &|p| p[2].view().is_some());
+    peers[2].quit().unwrap();
+    // North's quit goes out, then North is gone; the others play on with its replacement.
+    run(&mut peers, &mut files, &[], &|p| p[0].hand_no() > 1);
+    run(&mut peers, &mut files, &[2], &|_| false);
+    let mut roots = Vec::new();
+    for i in [0, 1, 3] {
+        let report = check(&bytes_of(&files[i])).unwrap();
+        assert!(report.ok(), "seat {i}: {}", report.text());
+        let HandStatus::Void {
+            seat,
+            why,
+            evidence,
+        } = &report.hands[0].status
+        else {
+            panic!("seat {i}: {}", report.text());
+        };
+        assert_eq!(*seat, Some(2), "{}", report.text());
+        assert!(why.contains("left the table"), "{why}");
+        assert!(
+            evidence.iter().any(|e| e.contains("North's signed quit")),
+            "{evidence:?}"
+        );
+        assert!(
+            report
+                .lines()
+                .iter()
+                .any(|l| l.starts_with("hand 1: void: North left")),
+            "{}",
+            report.text()
+        );
+        assert!(
+            report
+                .notes
+                .iter()
+                .any(|n| n.contains("computer player takes North's seat")),
+            "{}",
+            report.text()
+        );
+        assert!(!report.roots().is_empty(), "{}", report.text());
+        roots.push(report.roots());
+    }
+    assert!(roots.iter().all(|r| *r == roots[0]), "{roots:?}");
+    // The quit left out: the void has no signed reason, which the report says.
+    let without: Vec<Entry> = files[0]
+        .iter()
+        .filter(|e| !matches!(e, Entry::Signed { .. }))
+        .cloned()
+        .collect();
+    let report = check(&bytes_of(&without)).unwrap();
+    // Without the replacement's signature the new seat's key is unexplained: a fault.
+    assert!(!report.ok(), "{}", report.text());
+}
