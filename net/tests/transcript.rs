@@ -1,11 +1,11 @@
 //! The public transcript, from four table peers in one process: each seat's transcript
 //! verifies alone, the four give the same result roots, 40 single-byte corruptions spread over
-//! one are each refused, and a hand voided by a player who left is reported as void, why, with
-//! the signed quit as evidence.
+//! one are each refused, a hand voided by a player who left is reported as void, why, with
+//! the signed quit as evidence, and a hand whose seed was withheld as forfeited.
 
 use fairdeal_core::{HouseRules, Preset};
 use fairdeal_crypto::{Identity, PublicKey};
-use fairdeal_net::table::msg::SeatInfo;
+use fairdeal_net::table::msg::{SeatInfo, TableMsg};
 use fairdeal_net::table::{Dest, TableSession};
 use fairdeal_net::transcript::{self, Entry, HandStatus, MAGIC, Report};
 
@@ -85,6 +85,76 @@ fn run(
         }
         if !moved {
             return;
+        }
+    }
+}
+
+/// Whether `bytes` (a table message) carry a seat's seed reveal.
+fn is_reveal(bytes: &[u8]) -> bool {
+    use fairdeal_crypto::{Body, Envelope, SignedEnvelope, encoding};
+    let Ok(TableMsg::Hand { bytes }) = TableMsg::decode(bytes) else {
+        return false;
+    };
+    SignedEnvelope::from_wire(&bytes)
+        .ok()
+        .and_then(|s| encoding::decode::<Envelope>(&s.bytes).ok())
+        .and_then(|e| Body::decode(&e.body).ok())
+        .is_some_and(|b| matches!(b, Body::HandReveal { .. }))
+}
+
+/// Like [`run`], with `muted` withholding its seed and gone from then on, and a clock: every
+/// five simulated seconds the live peers hear each other and their timers run, until `stop`.
+fn run_muted(
+    peers: &mut [TableSession],
+    files: &mut [Vec<Entry>],
+    muted: usize,
+    stop: &dyn Fn(&[TableSession]) -> bool,
+) {
+    let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
+    let mut dead = false;
+    let mut now = 0u64;
+    while now < 3_600_000 && !stop(peers) {
+        loop {
+            let mut moved = false;
+            for i in 0..peers.len() {
+                while let Some((dest, bytes)) = peers[i].poll_transmit() {
+                    if i == muted && is_reveal(&bytes) {
+                        dead = true;
+                    }
+                    if i == muted && dead {
+                        continue;
+                    }
+                    moved = true;
+                    let targets: Vec<usize> = match dest {
+                        Dest::Peer(k) => keys.iter().position(|x| *x == k).into_iter().collect(),
+                        Dest::Seats => (0..peers.len()).filter(|&j| j != i).collect(),
+                    };
+                    for j in targets.into_iter().filter(|&j| !(j == muted && dead)) {
+                        let _ = peers[j].handle_message(keys[i], &bytes);
+                    }
+                }
+                while peers[i].poll_event().is_some() {}
+                while let Some(e) = peers[i].poll_public() {
+                    files[i].push(e);
+                }
+            }
+            if !moved {
+                break;
+            }
+        }
+        now += 5_000;
+        for i in 0..peers.len() {
+            for j in 0..peers.len() {
+                let live = |k: usize| !(k == muted && dead);
+                if i != j && live(i) && live(j) {
+                    peers[i].heard(keys[j], now);
+                }
+            }
+        }
+        for (i, p) in peers.iter_mut().enumerate() {
+            if !(i == muted && dead) {
+                p.handle_timeout(now);
+            }
         }
     }
 }
@@ -223,4 +293,28 @@ fn a_hand_voided_by_a_player_who_left_is_reported_void_with_the_signed_quit() {
     let report = check(&bytes_of(&without)).unwrap();
     // Without the replacement's signature the new seat's key is unexplained: a fault.
     assert!(!report.ok(), "{}", report.text());
+}
+
+#[test]
+fn a_hand_whose_seed_was_withheld_is_reported_forfeited_with_the_rules_scores() {
+    let mut peers = table(Preset::DutchSamba, 100_000);
+    let mut files = vec![Vec::new(); 4];
+    // East sends everything but its seed, then is gone for good.
+    run_muted(&mut peers, &mut files, 3, &|p| p[0].hand_no() > 1);
+    assert!(peers[0].hand_no() > 1, "the next hand started");
+    for i in 0..3 {
+        let report = check(&bytes_of(&files[i])).unwrap();
+        assert!(report.ok(), "seat {i}: {}", report.text());
+        let HandStatus::Forfeited { seat, scores } = &report.hands[0].status else {
+            panic!("seat {i}: {}", report.text());
+        };
+        assert_eq!(*seat, 3, "{}", report.text());
+        assert_eq!(*scores, peers[i].totals(), "seat {i}: the forfeit counts");
+        assert_eq!(report.totals, peers[i].totals(), "seat {i}");
+        assert!(
+            report.lines().iter().any(|l| l.starts_with("hand 1: forfeited: East")),
+            "{}",
+            report.text()
+        );
+    }
 }

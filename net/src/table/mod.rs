@@ -146,6 +146,8 @@ pub(crate) const MAX_EARLY_PER_SEAT: usize = 512;
 pub const MAX_UNEXPLAINED_VOIDS: u32 = 3;
 /// Limit on the signed hand envelopes kept for resending (two hands' worth of any real hand).
 const MAX_HELD: usize = 8192;
+/// Limit on the transcript entries waiting to be taken ([`TableSession::poll_public`]).
+const MAX_PUBLIC: usize = 1 << 17;
 /// The longest player name accepted at a table (characters).
 pub const MAX_NAME: usize = 40;
 
@@ -471,14 +473,23 @@ impl TableSession {
     /// Puts a signed table message into the transcript at `at` (once).
     fn publish_signed(&mut self, at: usize, from: PublicKey, bytes: &[u8]) {
         if self.public_signed.len() < MAX_HELD && self.public_signed.insert(bytes.to_vec()) {
-            let at = at.min(self.public.len());
-            self.public.insert(
-                at,
-                crate::transcript::Entry::Signed {
-                    from,
-                    msg: bytes.to_vec(),
-                },
-            );
+            let entry = crate::transcript::Entry::Signed {
+                from,
+                msg: bytes.to_vec(),
+            };
+            self.publish(Some(at), entry);
+        }
+    }
+
+    /// Queues a transcript entry (at `at`, or last), unless [`MAX_PUBLIC`] are waiting: the
+    /// node takes them after every message, so only a session nobody drains gets there.
+    fn publish(&mut self, at: Option<usize>, entry: crate::transcript::Entry) {
+        if self.public.len() >= MAX_PUBLIC {
+            return;
+        }
+        match at {
+            Some(at) => self.public.insert(at.min(self.public.len()), entry),
+            None => self.public.push_back(entry),
         }
     }
 
@@ -933,14 +944,15 @@ impl TableSession {
         self.accepts[usize::from(seat)] = true;
         self.accept_sigs[usize::from(seat)] = Some(sig.clone());
         if !first && self.accepts.iter().all(|a| *a) {
+            let config = config.clone();
             if let [Some(a), Some(b), Some(c), Some(d)] = self.accept_sigs.clone() {
-                self.public.push_back(crate::transcript::Entry::Table {
+                let entry = crate::transcript::Entry::Table {
                     config: Box::new(config.clone()),
                     accepts: Box::new([a, b, c, d]),
-                });
+                };
+                self.publish(None, entry);
             }
-            self.events
-                .push_back(TableEvent::Started(Box::new(config.clone())));
+            self.events.push_back(TableEvent::Started(Box::new(config)));
             self.start_hand();
         }
         Ok(())
@@ -978,7 +990,8 @@ impl TableSession {
                 })
             }),
         };
-        self.public.push_back(crate::transcript::Entry::Hand {
+        let table = table.clone();
+        self.publish(None, crate::transcript::Entry::Hand {
             hand_no: cfg.hand_no,
             dealer: cfg.dealer.index() as u8,
             scores: cfg.scores,
@@ -1228,8 +1241,7 @@ impl TableSession {
         if self.held.len() < MAX_HELD && !self.held.contains_key(&(hand_no, sender, seq)) {
             self.held.insert((hand_no, sender, seq), bytes.to_vec());
             if let Ok(signed) = SignedEnvelope::from_wire(bytes) {
-                self.public
-                    .push_back(crate::transcript::Entry::Envelope { hand_no, signed });
+                self.publish(None, crate::transcript::Entry::Envelope { hand_no, signed });
             }
         }
     }
