@@ -42,8 +42,6 @@ fn the_verify_screen_checks_a_recent_game_and_explains_a_missing_file() {
     let play = root.join("play");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_fairdeal"))
         .env("FAIRDEAL_LOG", "warn")
-        // Debug builds of the node overflow tokio's default 2 MiB worker stack (in `play`).
-        .env("RUST_MIN_STACK", "16777216")
         .args(["play", "--bots", "4", "--target", "50", "--data-dir"])
         .arg(&play)
         .output()

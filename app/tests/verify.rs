@@ -33,8 +33,6 @@ fn verify(file: &Path) -> (bool, String) {
 fn a_transcript_alone_verifies_and_the_four_seats_agree() {
     let games = temp_dir("game");
     let out = fairdeal()
-        // Debug builds of the node overflow tokio's default 2 MiB worker stack (in `play`).
-        .env("RUST_MIN_STACK", "16777216")
         .args([
             "play",
             "--bots",

@@ -991,19 +991,22 @@ impl TableSession {
             }),
         };
         let table = table.clone();
-        self.publish(None, crate::transcript::Entry::Hand {
-            hand_no: cfg.hand_no,
-            dealer: cfg.dealer.index() as u8,
-            scores: cfg.scores,
-            prev_result: cfg.prev_result,
-            keys: Box::new(cfg.keys),
-            bots: Box::new(cfg.bots.map(|b| {
-                b.map(|r| crate::transcript::Stand {
-                    runner: r.runner,
-                    seed: r.seed,
-                })
-            })),
-        });
+        self.publish(
+            None,
+            crate::transcript::Entry::Hand {
+                hand_no: cfg.hand_no,
+                dealer: cfg.dealer.index() as u8,
+                scores: cfg.scores,
+                prev_result: cfg.prev_result,
+                keys: Box::new(cfg.keys),
+                bots: Box::new(cfg.bots.map(|b| {
+                    b.map(|r| crate::transcript::Stand {
+                        runner: r.runner,
+                        seed: r.seed,
+                    })
+                })),
+            },
+        );
         let hand_no = self.hand_no.to_le_bytes();
         let seed = derive(&self.master, b"hand-seed", &[&sid[..], &hand_no].concat());
         self.hand = Some(HandSession::new(
