@@ -1,5 +1,6 @@
-//! Four `fairdeal` processes on loopback: a whole game, every log verifies; the same with one
-//! process killed mid-hand and restarted; a tampered log fails verification.
+//! Four `fairdeal` processes on loopback: a whole game, every log and every public transcript
+//! verifies (the four transcripts with the same result roots); the same with one process
+//! killed mid-hand and restarted; a tampered log fails verification.
 
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 
@@ -162,16 +163,33 @@ fn wait(child: &mut Child, limit: Duration) -> bool {
     false
 }
 
+/// Verifies a peer's public transcript alone, then its private log; the text is both reports
+/// (the log's last).
 fn verify(data: &Path) -> (bool, String) {
+    let run = |file: &str| {
+        let out = bin().arg("verify").arg(data.join(file)).output().unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (public_ok, public) = run("transcript.fdt");
+    let (log_ok, log) = run("GAME.fdlog");
+    (public_ok && log_ok, format!("{public}{log}"))
+}
+
+/// The result roots a transcript's report names, in order.
+fn roots(data: &Path) -> Vec<String> {
     let out = bin()
         .arg("verify")
-        .arg(data.join("GAME.fdlog"))
+        .arg(data.join("transcript.fdt"))
         .output()
         .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.contains(": verified:"))
+        .filter_map(|l| l.rsplit("result root ").next().map(str::to_owned))
+        .collect()
 }
 
 #[test]
@@ -200,6 +218,12 @@ fn four_processes_play_a_game_and_every_log_verifies() {
             text.lines().last().unwrap().starts_with("verified:"),
             "{text}"
         );
+    }
+    // The four public transcripts name the same result roots.
+    let first = roots(&seats[0]);
+    assert!(!first.is_empty());
+    for s in &seats[1..] {
+        assert_eq!(roots(s), first, "{}", s.display());
     }
     // A tampered log fails: flip one byte in the middle of the host's log.
     let path = seats[0].join("GAME.fdlog");

@@ -246,6 +246,8 @@ pub struct TableSession {
     accept_sigs: [Option<fairdeal_crypto::Sig>; 4],
     /// Signed table messages put in the transcript already (they are sent to several peers).
     public_signed: BTreeSet<Vec<u8>>,
+    /// The hashes of the current deal's envelopes put in the transcript already.
+    published: BTreeSet<[u8; 32]>,
 }
 
 impl std::fmt::Debug for TableSession {
@@ -325,6 +327,7 @@ impl TableSession {
             public: VecDeque::new(),
             accept_sigs: Default::default(),
             public_signed: BTreeSet::new(),
+            published: BTreeSet::new(),
         }
     }
 
@@ -991,6 +994,7 @@ impl TableSession {
             }),
         };
         let table = table.clone();
+        self.published.clear();
         self.publish(
             None,
             crate::transcript::Entry::Hand {
@@ -1241,11 +1245,17 @@ impl TableSession {
 
     /// Keeps a validly signed envelope of hand `hand_no` (bounded) to pass on in a resync.
     fn hold(&mut self, hand_no: u32, sender: u8, seq: u32, bytes: &[u8]) {
-        if self.held.len() < MAX_HELD && !self.held.contains_key(&(hand_no, sender, seq)) {
-            self.held.insert((hand_no, sender, seq), bytes.to_vec());
-            if let Ok(signed) = SignedEnvelope::from_wire(bytes) {
-                self.publish(None, crate::transcript::Entry::Envelope { hand_no, signed });
-            }
+        if self.held.len() < MAX_HELD {
+            self.held
+                .entry((hand_no, sender, seq))
+                .or_insert_with(|| bytes.to_vec());
+        }
+        // Into the transcript once per deal (a deal started again has the same slots).
+        if let Ok(signed) = SignedEnvelope::from_wire(bytes)
+            && self.published.len() < MAX_HELD
+            && self.published.insert(signed.hash())
+        {
+            self.publish(None, crate::transcript::Entry::Envelope { hand_no, signed });
         }
     }
 

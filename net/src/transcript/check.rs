@@ -435,10 +435,14 @@ impl Game {
             if let (None, Some(state)) = (out, back) {
                 // This peer was out of the game and is given its seat back: the deals in
                 // between are not in its file, the table's state is the runner's signed word.
+                let (from, to) = (h.hand_no + 1, state.hand_no.saturating_sub(1));
+                let away = if from >= to {
+                    format!("hand {to} was")
+                } else {
+                    format!("hands {from} to {to} were")
+                };
                 self.report.notes.push(format!(
-                    "hands {} to {} were played while {} was away; the table's state at hand {} is taken from the signed return",
-                    h.hand_no + 1,
-                    state.hand_no.saturating_sub(1),
+                    "{away} played while {} was away; the table's state at hand {} is taken from the signed return",
                     seat_name(state.seat),
                     state.hand_no
                 ));
@@ -543,6 +547,7 @@ impl Game {
             hand_no: h.hand_no,
             status,
         });
+        self.report.totals = after.scores;
         Ok(after)
     }
 }
