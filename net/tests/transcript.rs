@@ -1,7 +1,8 @@
 //! The public transcript, from four table peers in one process: each seat's transcript
 //! verifies alone, the four give the same result roots, 40 single-byte corruptions spread over
 //! one are each refused, a hand voided by a player who left is reported as void, why, with
-//! the signed quit as evidence, and a hand whose seed was withheld as forfeited.
+//! the signed quit as evidence, a hand whose seed was withheld as forfeited, and a runner that
+//! steered the computer player it ran is named, with the check failing.
 
 use fairdeal_core::{HouseRules, Preset};
 use fairdeal_crypto::{Identity, PublicKey};
@@ -327,4 +328,33 @@ fn a_hand_whose_seed_was_withheld_is_reported_forfeited_with_the_rules_scores() 
             report.text()
         );
     }
+}
+
+#[test]
+fn a_runner_that_steered_its_computer_player_is_named_and_the_check_fails() {
+    let mut peers = table(Preset::Samba, 100_000);
+    let mut files = vec![Vec::new(); 4];
+    run(&mut peers, &mut files, &[], &|p| p[2].view().is_some());
+    peers[2].quit().unwrap();
+    run(&mut peers, &mut files, &[], &|p| p[0].hand_no() > 1);
+    // South runs North's computer player now, and steers it.
+    peers[0].cheat_steer_proxy();
+    run(&mut peers, &mut files, &[2], &|p| p[1].hand_no() > 2);
+    let report = check(&bytes_of(&files[1])).unwrap();
+    assert!(!report.ok(), "{}", report.text());
+    assert_eq!(report.faults[0].seat, Some(0), "{}", report.text());
+    assert_eq!(report.faults[0].hand_no, Some(2), "{}", report.text());
+    let HandStatus::Void {
+        seat,
+        why,
+        evidence,
+    } = &report.hands[1].status
+    else {
+        panic!("{}", report.text());
+    };
+    assert_eq!(*seat, Some(0), "{}", report.text());
+    assert!(why.contains("caught cheating"), "{why}");
+    assert!(!evidence.is_empty(), "the signed messages are named");
+    let last = report.lines().last().cloned().unwrap();
+    assert!(last.starts_with("FAULT: seat South: hand 2:"), "{last}");
 }
