@@ -58,6 +58,7 @@ fn describe(env: &SignedEnvelope, hctx: &[u8; 32], keys: &[PublicKey; 4]) -> Str
         Ok(Body::Move { .. }) => "move",
         Ok(Body::HandReveal { .. }) => "seed",
         Ok(Body::HandResult { .. }) => "signed result",
+        Ok(Body::Audit { .. }) => "audit (its seed and the chains it holds)",
         Err(_) => "undecodable body",
     };
     format!(
@@ -112,7 +113,7 @@ pub(super) fn check_hand(
         let s = usize::from(v.envelope.sender);
         match Body::decode(&v.envelope.body) {
             Ok(Body::HandCommit(c)) => commits[s] = Some(c),
-            Ok(Body::HandReveal { seed, .. }) => seeds[s] = Some(seed),
+            Ok(Body::HandReveal { seed, .. } | Body::Audit { seed, .. }) => seeds[s] = Some(seed),
             Ok(Body::HandResult {
                 transcript_root,
                 scores,
