@@ -9,9 +9,10 @@ use std::sync::Arc;
 use fairdeal_core::{Rules, Seat, game_result};
 use fairdeal_crypto::hand::hand_context;
 use fairdeal_crypto::hash::hash256;
-use fairdeal_crypto::{Body, CardTable, Envelope, PublicKey, SignedEnvelope, encoding};
+use fairdeal_crypto::{CardTable, PublicKey, SignedEnvelope};
 
-use super::replay::{Finding, check_hand};
+use super::evidence::{add, claimed_sender, root_of, sender_seq, void_reason};
+use super::replay::check_hand;
 use super::report::{HandLine, HandStatus, Report, TranscriptFault, seat_name, short};
 use super::{Entry, Located, Stand};
 use crate::hand::{HandConfig, Replacement};
@@ -550,96 +551,4 @@ impl Game {
         self.report.totals = after.scores;
         Ok(after)
     }
-}
-
-/// Why seat `out` was put out of deal `hand_no`, with the signed evidence in words.
-fn void_reason(
-    hand_no: u32,
-    out: u8,
-    keys: &[PublicKey; 4],
-    signed: &[(PublicKey, TableMsg)],
-    found: &Finding,
-) -> (String, Vec<String>) {
-    if let Some((Some(s), fault, evidence)) = &found.cheat
-        && *s == out
-    {
-        return (format!("was caught cheating: {fault}"), evidence.clone());
-    }
-    let key = keys[usize::from(out)];
-    if signed.iter().any(|(from, m)| {
-        *from == key && matches!(m, TableMsg::Quit { hand_no: h, .. } if *h == hand_no)
-    }) {
-        return (
-            "left the table; a computer player takes the seat".to_owned(),
-            vec![format!("{}'s signed quit", seat_name(out))],
-        );
-    }
-    let votes: Vec<String> = signed
-        .iter()
-        .filter_map(|(from, m)| match m {
-            TableMsg::Timeout {
-                hand_no: h, seat, ..
-            } if *h == hand_no && *seat == out => Some(format!(
-                "timeout vote signed by {}",
-                keys.iter()
-                    .position(|k| k == from)
-                    .map_or("a former seat", |s| seat_name(s as u8))
-            )),
-            _ => None,
-        })
-        .collect();
-    if !votes.is_empty() {
-        return (
-            format!(
-                "was silent past the grace period ({} signed timeout votes); a computer player takes the seat",
-                votes.len()
-            ),
-            votes,
-        );
-    }
-    (
-        "was put out of the deal; no signed reason is in this file (every seat signed the next deal on it)"
-            .to_owned(),
-        Vec::new(),
-    )
-}
-
-fn add(a: [i32; 2], b: [i32; 2]) -> [i32; 2] {
-    [a[0].saturating_add(b[0]), a[1].saturating_add(b[1])]
-}
-
-/// The seat an envelope claims (without trusting it), for naming a bad one.
-fn claimed_sender(env: &SignedEnvelope) -> Option<u8> {
-    encoding::decode::<Envelope>(&env.bytes)
-        .ok()
-        .map(|e| e.sender)
-        .filter(|s| *s < 4)
-}
-
-fn sender_seq(env: &SignedEnvelope) -> (u8, u32, [u8; 32]) {
-    let e = encoding::decode::<Envelope>(&env.bytes).ok();
-    (
-        e.as_ref().map_or(u8::MAX, |e| e.sender),
-        e.as_ref().map_or(u32::MAX, |e| e.seq),
-        env.hash(),
-    )
-}
-
-/// The deal's result root from the file's envelopes: every envelope but the signed results,
-/// hashed in sorted order (as each seat computes it from what it processed).
-fn root_of(envelopes: &[SignedEnvelope]) -> [u8; 32] {
-    let mut hashes: Vec<[u8; 32]> = envelopes
-        .iter()
-        .filter(|e| {
-            encoding::decode::<Envelope>(&e.bytes)
-                .ok()
-                .and_then(|v| Body::decode(&v.body).ok())
-                .is_some_and(|b| !matches!(b, Body::HandResult { .. }))
-        })
-        .map(SignedEnvelope::hash)
-        .collect();
-    hashes.sort_unstable();
-    hashes.dedup();
-    let refs: Vec<&[u8]> = hashes.iter().map(|h| h.as_slice()).collect();
-    hash256(b"fairdeal/v1/transcript", &refs)
 }

@@ -17,6 +17,7 @@
 //! handed to anybody.
 
 mod check;
+mod evidence;
 mod replay;
 pub mod report;
 
