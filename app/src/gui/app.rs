@@ -559,6 +559,12 @@ impl FairdealApp {
             }
             _ => {}
         }
+        if !self.leaving.is_empty() {
+            // The Resume offer comes back when the table has been told: draw it then, even
+            // if nothing else happens.
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(500));
+        }
         let fill = ui.visuals().panel_fill;
         ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
         egui::Frame::central_panel(ui.style()).show(ui, |ui| {

@@ -46,6 +46,10 @@ pub struct Game {
     pub(crate) clock: Option<(Seat, u64)>,
     /// The player asked to leave the table (the app acts on it after the frame).
     pub(crate) leave_asked: bool,
+    /// A computer player held our seat for some hands of this game.
+    pub(crate) was_held: bool,
+    /// Our seat, once known (from a view, or from the runner holding it).
+    me: Option<Seat>,
     pub(crate) waiting: Vec<Seat>,
     /// Seats whose connection is down now, and since when.
     pub(crate) down: BTreeMap<Seat, std::time::Instant>,
@@ -94,6 +98,8 @@ impl Game {
             over: None,
             clock: None,
             leave_asked: false,
+            was_held: false,
+            me: None,
             waiting: Vec::new(),
             down: BTreeMap::new(),
             start_asked: false,
@@ -140,6 +146,7 @@ impl Game {
             }
             NodeEvent::View(v) => {
                 self.my_turn = false;
+                self.me = Some(v.seat());
                 self.seen.on_view(self.view.as_ref(), &v, &mut self.log);
                 self.view = Some(*v);
             }
@@ -198,7 +205,11 @@ impl Game {
             TableEvent::Hand { hand_no, event } => self.apply_hand(hand_no, event),
             TableEvent::GameOver { totals, result } => {
                 controller::mark(&self.conn.game_dir, true, true);
-                let us = self.view.as_ref().map_or(Team::A, |v| v.seat().team());
+                self.totals = totals;
+                let us = self
+                    .me
+                    .or_else(|| self.view.as_ref().map(PlayerView::seat))
+                    .map_or(Team::A, Seat::team);
                 let (mine, theirs) = (totals[us.index()], totals[us.other().index()]);
                 self.over = Some(match result {
                     fairdeal_core::GameResult::Won(t) if t == us => {
@@ -224,7 +235,9 @@ impl Game {
                 );
                 self.log.push(self.status.clone());
             }
-            TableEvent::SeatHeld { .. } => {
+            TableEvent::SeatHeld { seat } => {
+                self.was_held = true;
+                self.me = Some(seat);
                 self.status = "A computer player played your seat while you were away; you get it back at the start of the next hand.".to_owned();
                 self.log.push(self.status.clone());
                 self.view = None;

@@ -196,6 +196,8 @@ pub fn stock_and_pile(
             }
         });
     });
+    // One line, so that the notes never overlap one another.
+    let mut notes = Vec::new();
     if view.pile_frozen_for(us) {
         let why = if view.pile_frozen() {
             "a wild card is in it"
@@ -204,22 +206,30 @@ pub fn stock_and_pile(
         } else {
             "we have not opened yet"
         };
-        ui.colored_label(
-            Color32::from_rgb(60, 140, 220),
-            format!("❄ Frozen for us ({why}): taking it needs a natural pair of the top card"),
-        );
+        notes.push(format!(
+            "❄ Frozen for us ({why}): taking it needs a natural pair of the top card"
+        ));
     }
     match view.pile().last() {
         Some(c) if c.is_wild() => {
-            ui.label(format!("Blocked: a wild card, {}, is on top", c.label()));
+            notes.push(format!("blocked: a wild card, {}, is on top", c.label()));
         }
         Some(c) if c.is_three() => {
-            ui.label(format!(
-                "Blocked for the next player: a three, {}, is on top",
+            notes.push(format!(
+                "blocked for the next player: a three, {}, is on top",
                 c.label()
             ));
         }
         _ => {}
+    }
+    if !notes.is_empty() {
+        let mut text = notes.join("; ");
+        if let Some(first) = text.get(..1) {
+            text = first.to_uppercase() + &text[1..];
+        }
+        let label =
+            egui::Label::new(RichText::new(text).color(Color32::from_rgb(60, 140, 220))).wrap();
+        ui.add(label);
     }
     dropped
 }

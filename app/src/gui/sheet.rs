@@ -96,10 +96,14 @@ pub fn game_over_window(ui: &mut Ui, g: &Game) -> Option<AfterGame> {
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ui.ctx(), |ui| {
             ui.label(RichText::new(over).size(22.0));
-            ui.label(format!(
-                "{} hands, every deal verified.",
-                g.report.as_ref().map_or(0, |(n, _)| *n)
-            ));
+            let verified = g.report.as_ref().map_or(0, |(n, _)| *n);
+            ui.label(if g.was_held {
+                format!(
+                    "Your client verified {verified} hands; the hands a computer player played in your seat while you were away were verified by the other players' clients."
+                )
+            } else {
+                format!("{verified} hands, every deal verified.")
+            });
             let joined = g.conn.record.kind == GameKind::Join;
             if joined {
                 ui.label("To play again, join the host's next table from the start screen.");

@@ -53,7 +53,24 @@ pub fn table_ui(ui: &mut Ui, g: &mut Game, prefs: &mut TablePrefs) {
         } else {
             &g.status
         };
-        ui.centered_and_justified(|ui| ui.label(RichText::new(text).size(20.0)));
+        // No hand of ours to show (between hands, or while a computer player holds our seat):
+        // what is happening, the score, the latest lines of the log, and the way out.
+        let text = text.to_owned();
+        ui.vertical_centered(|ui| {
+            ui.add_space(ui.available_height() * 0.25);
+            ui.label(RichText::new(text).size(20.0));
+            ui.add_space(8.0);
+            ui.label(format!("We {} · They {}", g.totals[0], g.totals[1]));
+            ui.add_space(8.0);
+            let recent = g.log.len().saturating_sub(12);
+            for line in &g.log[recent..] {
+                ui.weak(line);
+            }
+            ui.add_space(8.0);
+            if g.over.is_none() && ui.button("Leave the table").clicked() {
+                g.leave_asked = true;
+            }
+        });
         return;
     };
     table_body(ui, g, &view, prefs);
