@@ -392,6 +392,15 @@ pub fn verify(path: &Path, out: &mut impl Write) -> Result<bool> {
         writeln!(out, "FAULT: {who}: {fault}")?;
         return Ok(false);
     }
+    if report.hands == 0 {
+        // Nothing was checked: never say "verified" (an unfinished first hand, a damaged last
+        // record, or a log written by another version of fairdeal).
+        writeln!(
+            out,
+            "nothing verified: this log holds no finished hand (a game stopped in its first hand, a damaged last record, or a log from another version of fairdeal)"
+        )?;
+        return Ok(false);
+    }
     let state = match report.result {
         Some(GameResult::Won(t)) => format!("game over, team {t} won"),
         Some(GameResult::Drawn) => "game over, drawn".to_owned(),

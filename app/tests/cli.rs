@@ -185,3 +185,39 @@ fn play_shows_the_hand_and_asks_south_for_a_move() {
     assert!(text.contains("your move (number):"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A log in which no hand finished is never called verified.
+///
+/// Sabotage caught (checked): without the no-hand check, `verify` printed "verified: 0 hands, all
+/// signatures … check out" and exited 0 for a game stopped in its lobby.
+#[test]
+fn verify_never_calls_a_log_without_a_finished_hand_verified() {
+    use std::io::BufRead;
+    use std::process::Stdio;
+    let dir = temp_dir("nohand");
+    let mut host = fairdeal()
+        .args(["host", "--table", "t", "--bot", "greedy", "--no-mdns"])
+        .args(["--listen", "/ip4/127.0.0.1/tcp/0", "--data-dir"])
+        .arg(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(host.stdout.take().unwrap());
+    let mut line = String::new();
+    while out.read_line(&mut line).unwrap() > 0 && !line.starts_with("address: ") {
+        line.clear();
+    }
+    let _ = host.kill();
+    let _ = host.wait();
+    let out = fairdeal()
+        .arg("verify")
+        .arg(dir.join("GAME.fdlog"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("nothing verified"), "{text}");
+    assert!(!text.contains("verified: 0 hands"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -228,7 +228,7 @@ pub fn stock_and_pile(
             text = first.to_uppercase() + &text[1..];
         }
         let label =
-            egui::Label::new(RichText::new(text).color(Color32::from_rgb(60, 140, 220))).wrap();
+            egui::Label::new(RichText::new(text).color(Color32::from_rgb(60, 140, 220))).truncate();
         ui.add(label);
     }
     dropped
