@@ -213,11 +213,7 @@ impl TableSession {
         seat: u8,
         sig: &Sig,
     ) -> Result<(), TableError> {
-        let sid = self
-            .config
-            .as_ref()
-            .map(super::msg::TableConfig::sid)
-            .ok_or(TableError::Unexpected("timeout"))?;
+        let sid = self.started_sid("timeout")?;
         let voter = self.seat_of_sender(&from)?;
         if seat > 3 || voter == seat || hand_no != self.hand_no {
             return Err(TableError::Unexpected("timeout"));
@@ -323,11 +319,7 @@ impl TableSession {
         hand_no: u32,
         sig: &Sig,
     ) -> Result<(), TableError> {
-        let sid = self
-            .config
-            .as_ref()
-            .map(super::msg::TableConfig::sid)
-            .ok_or(TableError::Unexpected("quit"))?;
+        let sid = self.started_sid("quit")?;
         let seat = self.seat_of_sender(&from)?;
         if hand_no != self.hand_no || self.hand.is_none() {
             return Err(TableError::Unexpected("quit"));
@@ -454,11 +446,7 @@ impl TableSession {
         seed: [u8; 32],
         sig: &Sig,
     ) -> Result<(), TableError> {
-        let sid = self
-            .config
-            .as_ref()
-            .map(super::msg::TableConfig::sid)
-            .ok_or(TableError::Unexpected("replace"))?;
+        let sid = self.started_sid("replace")?;
         let sender = self.seat_of_sender(&from)?;
         if seat > 3
             || from

@@ -136,11 +136,7 @@ impl TableSession {
         state: ReturnState,
         sig: &Sig,
     ) -> Result<(), TableError> {
-        let sid = self
-            .config
-            .as_ref()
-            .map(TableConfig::sid)
-            .ok_or(TableError::Unexpected("return"))?;
+        let sid = self.started_sid("return")?;
         let sender = self
             .config
             .as_ref()

@@ -780,6 +780,15 @@ impl TableSession {
         self.roster.iter().filter(|s| s.is_none()).count()
     }
 
+    /// The table id, for a message that only makes sense once the game started (`what`
+    /// names it in the refusal).
+    pub(crate) fn started_sid(&self, what: &'static str) -> Result<[u8; 32], TableError> {
+        self.config
+            .as_ref()
+            .map(TableConfig::sid)
+            .ok_or(TableError::Unexpected(what))
+    }
+
     /// Replays a message this peer sent (rebuilding from the log): the host's seating and
     /// start, and timeout votes, are decisions the received messages cannot re-derive.
     pub fn replay_sent(&mut self, bytes: &[u8]) {
