@@ -178,6 +178,21 @@ fn verify(data: &Path) -> (bool, String) {
     (public_ok && log_ok, format!("{public}{log}"))
 }
 
+/// Every joiner exits successfully within a minute (the host has finished).
+fn joiners_finish(joins: &mut [Child]) {
+    for j in joins {
+        assert!(wait(j, Duration::from_secs(60)), "a joiner did not finish");
+    }
+}
+
+/// Each seat's transcript and log verify.
+fn every_log_verifies(seats: &[PathBuf]) {
+    for s in seats {
+        let (ok, text) = verify(s);
+        assert!(ok, "{}: {text}", s.display());
+    }
+}
+
 /// The result roots a transcript's report names, in order.
 fn roots(data: &Path) -> Vec<String> {
     let out = bin()
@@ -203,9 +218,7 @@ fn four_processes_play_a_game_and_every_log_verifies() {
         wait(&mut h, Duration::from_secs(240)),
         "host did not finish"
     );
-    for j in &mut joins {
-        assert!(wait(j, Duration::from_secs(60)), "a joiner did not finish");
-    }
+    joiners_finish(&mut joins);
     let host_out = host_output();
     assert!(
         host_out.lines().any(|l| l.starts_with("game over:")),
@@ -282,18 +295,13 @@ fn a_peer_killed_mid_hand_restarts_from_its_log_and_the_game_finishes() {
         wait(&mut h, Duration::from_secs(240)),
         "host did not finish after the restart"
     );
-    for j in &mut joins {
-        assert!(wait(j, Duration::from_secs(60)), "a joiner did not finish");
-    }
+    joiners_finish(&mut joins);
     let host_out = host_output();
     assert!(
         !host_out.contains(" void: "),
         "the restarted peer was replaced instead: {host_out}"
     );
-    for s in &seats {
-        let (ok, text) = verify(s);
-        assert!(ok, "{}: {text}", s.display());
-    }
+    every_log_verifies(&seats);
 }
 
 /// Sabotage caught: a table that waits for ever for a seat gone for good, or finishes without
@@ -399,16 +407,11 @@ fn a_seat_thinking_longer_than_the_grace_period_finishes_the_game_with_no_void_h
         wait(&mut h, Duration::from_secs(400)),
         "host did not finish"
     );
-    for j in &mut joins {
-        assert!(wait(j, Duration::from_secs(60)), "a joiner did not finish");
-    }
+    joiners_finish(&mut joins);
     let out = host_output();
     assert!(out.lines().any(|l| l.starts_with("game over:")), "{out}");
     assert!(!out.contains(" void: "), "{out}");
-    for s in &seats {
-        let (ok, text) = verify(s);
-        assert!(ok, "{}: {text}", s.display());
-    }
+    every_log_verifies(&seats);
 }
 
 /// Sabotage caught: a stopped peer that is never replaced (the table waits for ever), or that
@@ -457,19 +460,14 @@ fn a_peer_stopped_past_the_grace_period_is_replaced_and_takes_its_seat_back() {
         wait(&mut h, Duration::from_secs(400)),
         "host did not finish"
     );
-    for j in &mut joins {
-        assert!(wait(j, Duration::from_secs(60)), "a joiner did not finish");
-    }
+    joiners_finish(&mut joins);
     let out = host_output();
     let gone = voided_seat(&out);
     assert!(
         out.contains(&format!("{gone} is back at the table")),
         "{out}"
     );
-    for s in &seats {
-        let (ok, text) = verify(s);
-        assert!(ok, "{}: {text}", s.display());
-    }
+    every_log_verifies(&seats);
 }
 
 /// Sabotage caught: no resync (a lost request leaves a hand standing for ever).
@@ -495,11 +493,6 @@ fn a_peer_that_loses_a_tenth_of_its_requests_still_finishes() {
         wait(&mut h, Duration::from_secs(400)),
         "host did not finish"
     );
-    for j in &mut joins {
-        assert!(wait(j, Duration::from_secs(60)), "a joiner did not finish");
-    }
-    for s in &seats {
-        let (ok, text) = verify(s);
-        assert!(ok, "{}: {text}", s.display());
-    }
+    joiners_finish(&mut joins);
+    every_log_verifies(&seats);
 }
