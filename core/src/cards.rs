@@ -79,14 +79,19 @@ impl Cards {
         // Eight counts at a time: a high bit for each non-zero byte, gathered into a byte.
         const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
         const GATHER: u64 = 0x0102_0408_1020_4080;
+        let nonzero = |x: u64| ((((x & LOW7) + LOW7) | x) & !LOW7) >> 7;
+        let gather = |x: u64| nonzero(x).wrapping_mul(GATHER) >> 56;
         let mut set = 0;
-        for (k, chunk) in self.counts.chunks(8).enumerate() {
+        let chunks = self.counts.chunks_exact(8);
+        let tail = chunks.remainder();
+        for (k, chunk) in chunks.enumerate() {
             let mut bytes = [0u8; 8];
-            bytes[..chunk.len()].copy_from_slice(chunk);
-            let x = u64::from_le_bytes(bytes);
-            let high = (((x & LOW7) + LOW7) | x) & !LOW7;
-            set |= ((high >> 7).wrapping_mul(GATHER) >> 56) << (8 * k);
+            bytes.copy_from_slice(chunk);
+            set |= gather(u64::from_le_bytes(bytes)) << (8 * k);
         }
+        let mut bytes = [0u8; 8];
+        bytes[..tail.len()].copy_from_slice(tail);
+        set |= gather(u64::from_le_bytes(bytes)) << (8 * (Card::SLOTS / 8));
         set
     }
 
@@ -144,6 +149,17 @@ impl Cards {
             .iter()
             .map(|&s| self.count(Card::new(rank, s)))
             .sum()
+    }
+
+    /// Natural cards of each rank (by [`Rank::index`], any suit; twos count as rank 0).
+    pub(crate) fn rank_counts(&self) -> [u8; 13] {
+        let mut n = [0u8; 13];
+        for suit in self.counts[..52].chunks_exact(13) {
+            for (a, b) in n.iter_mut().zip(suit) {
+                *a = a.saturating_add(*b);
+            }
+        }
+        n
     }
 
     /// Number of wild cards (twos and jokers).

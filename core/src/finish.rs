@@ -7,6 +7,7 @@ use crate::card::{Card, Rank, Suit};
 use crate::cards::Cards;
 use crate::meld::{Meld, MeldKind};
 use crate::moves::{Add, Move, Plan};
+use crate::opening::naturals_of;
 use crate::position::{Phase, Position};
 use crate::seat::Seat;
 
@@ -33,15 +34,19 @@ impl Position {
         let mut probe: Option<Self> = None;
         let hand = self.hand(seat);
         let melds = self.melds(seat.team());
-        let mut discards: Vec<Option<Card>> = Vec::new();
+        // No discard, then each face; or only the one that can work.
+        let mut discards = [None; Card::SLOTS + 1];
+        let mut n = 1;
         match only {
-            Some(card) => discards.push(Some(card)),
+            Some(card) => discards[0] = Some(card),
             None => {
-                discards.push(None);
-                discards.extend(hand.distinct().map(Some));
+                for c in hand.distinct() {
+                    discards[n] = Some(c);
+                    n += 1;
+                }
             }
         }
-        for discard in discards {
+        for &discard in &discards[..n] {
             let mut rest = hand.clone();
             if let Some(d) = discard {
                 rest.remove(d);
@@ -73,7 +78,27 @@ impl Position {
     fn finish_hope(&self, seat: Seat) -> Hope {
         let hand = self.hand(seat);
         let melds = self.melds(seat.team());
+        if self.most_completed_after_finish(hand, melds) < self.rules.combos_to_go_out {
+            return Hope::None;
+        }
         let has_wild = hand.wild_count() > 0;
+        let faces = hand.faces();
+        let held = |rank: usize, suit: Suit| faces & (1 << (13 * suit as usize + rank)) != 0;
+        // Ranks (by index) with a team group, and per suit the ranks just past a sequence's ends.
+        let mut grouped = 0u16;
+        let mut past_ends = [0u16; 4];
+        for m in melds {
+            match m.kind() {
+                MeldKind::Group(r) => grouped |= 1 << r.index(),
+                MeldKind::Sequence(suit) => {
+                    if let Some((lo, hi)) = m.run_bounds() {
+                        past_ends[suit as usize] |=
+                            (1 << (hi.index() + 1)) | (1 << lo.index() >> 1);
+                    }
+                }
+                MeldKind::BlackThrees => {}
+            }
+        }
         let mut stuck = 0;
         let mut last_stuck = None;
         for rank in Rank::MELDABLE {
@@ -81,7 +106,8 @@ impl Position {
             if c == 0 || c >= 3 || (c == 2 && has_wild) {
                 continue;
             }
-            if melds.iter().any(|m| m.kind() == MeldKind::Group(rank)) {
+            let r = rank.index();
+            if grouped & (1 << r) != 0 {
                 continue;
             }
             if !self.rules.sequences {
@@ -93,22 +119,15 @@ impl Position {
                 continue;
             }
             for suit in Suit::ALL {
-                let card = Card::new(rank, suit);
-                if !hand.contains(card) {
+                if !held(r, suit) {
                     continue;
                 }
-                let near = |d: isize| {
-                    Rank::from_index(rank.index().wrapping_add_signed(d))
-                        .filter(|r| *r >= Rank::Four)
-                        .is_some_and(|r| hand.contains(Card::new(r, suit)))
-                };
-                let extends = melds.iter().any(|m| {
-                    m.kind() == MeldKind::Sequence(suit)
-                        && m.run_bounds().is_some_and(|(lo, hi)| {
-                            lo.index() == rank.index() + 1 || hi.index() + 1 == rank.index()
-                        })
-                });
-                if !(near(-1) || near(1) || extends) {
+                // A neighbour of the same suit (four and up) in hand, or a sequence to extend.
+                let near = (r > Rank::Four.index() && held(r - 1, suit))
+                    || (r < Rank::Ace.index() && held(r + 1, suit));
+                let extends = past_ends[suit as usize] & (1 << r) != 0;
+                if !(near || extends) {
+                    let card = Card::new(rank, suit);
                     stuck += hand.count(card);
                     last_stuck = Some(card);
                 }
@@ -138,22 +157,25 @@ impl Position {
     fn finish_plan(&self, melds: &[Meld], rest: &Cards) -> Option<Plan> {
         let rules = &self.rules;
         let mut plan = Plan::default();
-        if rest.iter().any(|c| c.is_red_three()) {
+        if rest.red_three_count() > 0 {
             return None;
         }
-        let blacks: Vec<Card> = rest.iter().filter(|c| c.is_black_three()).collect();
-        let mut wilds: Vec<Card> = rest.iter().filter(|c| c.is_wild()).collect();
+        let blacks: Vec<Card> = if rest.black_three_count() > 0 {
+            rest.iter().filter(|c| c.is_black_three()).collect()
+        } else {
+            Vec::new()
+        };
+        let mut wilds: Vec<Card> = if rest.wild_count() > 0 {
+            rest.iter().filter(|c| c.is_wild()).collect()
+        } else {
+            Vec::new()
+        };
         // Group slots: (existing meld index or None for new, cards added, naturals, wilds).
         let mut slots: Vec<Slot> = Vec::new();
         let mut loose: Vec<Card> = Vec::new();
         for rank in Rank::MELDABLE {
-            let cards: Vec<Card> = Suit::ALL
-                .iter()
-                .flat_map(|&s| {
-                    std::iter::repeat_n(Card::new(rank, s), rest.count(Card::new(rank, s)))
-                })
-                .collect();
-            if cards.is_empty() {
+            let n = rest.count_rank(rank);
+            if n == 0 {
                 continue;
             }
             let existing = melds
@@ -163,30 +185,29 @@ impl Position {
                 .max_by_key(|(_, m)| m.len())
                 .map(|(i, _)| i);
             match existing {
-                Some(i) => slots.push(Slot::old(i, &melds[i], cards)),
-                None if cards.len() >= 3 => slots.push(Slot::new(cards)),
-                None => loose.extend(cards),
+                Some(i) => slots.push(Slot::old(i, &melds[i], naturals_of(rest, rank))),
+                None if n >= 3 => slots.push(Slot::new(naturals_of(rest, rank))),
+                None => loose.extend(naturals_of(rest, rank)),
             }
         }
         // Loose naturals: sequences first (Samba presets), then pairs with a wild.
-        if rules.sequences {
+        if rules.sequences && !loose.is_empty() {
             loose = place_in_sequences(melds, loose, &mut plan);
         }
-        let mut left = Vec::new();
         for rank in Rank::MELDABLE {
-            let of_rank: Vec<Card> = loose
-                .iter()
-                .copied()
-                .filter(|c| c.rank() == Some(rank))
-                .collect();
-            if of_rank.len() == 2 {
-                slots.push(Slot::new(of_rank));
-            } else {
-                left.extend(of_rank);
+            let n = loose.iter().filter(|c| c.rank() == Some(rank)).count();
+            match n {
+                0 => {}
+                2 => slots.push(Slot::new(
+                    loose
+                        .iter()
+                        .copied()
+                        .filter(|c| c.rank() == Some(rank))
+                        .collect(),
+                )),
+                // A single card or three of a rank with no place: no finish.
+                _ => return None,
             }
-        }
-        if !left.is_empty() {
-            return None;
         }
         // Wilds: first what each slot needs, then toward canastas, then anywhere they fit.
         for slot in &mut slots {
@@ -230,6 +251,32 @@ impl Position {
             }
         }
         Some(plan)
+    }
+}
+
+impl Position {
+    /// At most how many canastas and sambas the team can have after a finish the search builds
+    /// from `hand` (it never merges): those it has, the unfinished melds that the hand's fitting
+    /// cards could bring to seven, and one new one per seven cards.
+    fn most_completed_after_finish(&self, hand: &Cards, melds: &[Meld]) -> usize {
+        let wilds = hand.wild_count();
+        let mut most = hand.len() / 7;
+        for m in melds {
+            if m.is_complete() {
+                most += 1;
+                continue;
+            }
+            let fit = match m.kind() {
+                MeldKind::Group(rank) => hand.count_rank(rank) + wilds,
+                MeldKind::Sequence(suit) => Rank::MELDABLE
+                    .iter()
+                    .map(|&r| hand.count(Card::new(r, suit)))
+                    .sum(),
+                MeldKind::BlackThrees => 0,
+            };
+            most += usize::from(m.len() + fit >= 7);
+        }
+        most
     }
 }
 
@@ -382,13 +429,13 @@ mod tests {
     use crate::rng::SplitMix64;
     use crate::rules::{Preset, Rules};
 
-    /// The search with every discard tried (no shortcut from [`Position::finish_hope`] beyond
-    /// "no finish at all"), always on a copy told "yes".
+    /// The search with every discard tried (no shortcut from [`Position::finish_hope`]), always
+    /// on a copy told "yes".
     fn finish_trying_every_discard(p: &Position, seat: Seat) -> Option<Move> {
         if seat != p.turn || !matches!(p.phase, Phase::Play | Phase::Answer) {
             return None;
         }
-        if p.turn_state.answer == Some(false) || matches!(p.finish_hope(seat), Hope::None) {
+        if p.turn_state.answer == Some(false) {
             return None;
         }
         let mut probe = p.clone();

@@ -9,10 +9,14 @@ use crate::cards::Cards;
 use crate::engine::Effect;
 use crate::meld::MeldKind;
 use crate::moves::{Add, Move, Plan};
-use crate::opening::{naturals_of, opening_plan};
+use crate::opening::{naturals_of, opening_plan, opening_plan_is_empty};
 use crate::position::{Phase, Position};
 use crate::rng::SplitMix64;
 use crate::seat::Seat;
+
+mod play;
+
+use play::PlayCands;
 
 impl Position {
     /// Candidate moves for the seat that may act now; some may be illegal.
@@ -25,19 +29,22 @@ impl Position {
     }
 
     /// The candidates without the finish search (the expensive one).
-    fn cheap_candidates(&self) -> Vec<Move> {
-        let mut built = Vec::new();
-        let mut cands = Vec::new();
-        self.cheap_cands(&mut cands, &mut built);
+    pub(crate) fn cheap_candidates(&self) -> Vec<Move> {
+        let mut scratch = Scratch::default();
+        self.cheap_cands(&mut scratch);
+        let Scratch { cands, built, .. } = &mut scratch;
         cands
-            .into_iter()
-            .filter_map(|c| self.materialize(c, &mut built))
+            .iter()
+            .filter_map(|&c| self.materialize(c, built))
             .collect()
     }
 
     /// The candidates as small descriptions, in the order [`Position::cheap_candidates`]
     /// lists them; moves that are not worth describing are built into `built`.
-    fn cheap_cands(&self, out: &mut Vec<Cand>, built: &mut Vec<Move>) {
+    fn cheap_cands(&self, scratch: &mut Scratch) {
+        let Scratch {
+            cands: out, built, ..
+        } = scratch;
         out.clear();
         built.clear();
         match self.phase {
@@ -47,11 +54,11 @@ impl Position {
                 built.push(Move::Answer(false));
                 out.extend([Cand::Built(0), Cand::Built(1)]);
             }
-            Phase::Draw => {
-                self.draw_candidates(built);
-                out.extend((0..built.len()).map(Cand::Built));
+            Phase::Draw => self.draw_cands(out),
+            Phase::Play => {
+                let list = PlayCands::new(self, built, false);
+                out.extend((0..list.len()).map(|k| list.get(k)));
             }
-            Phase::Play => self.play_cands(out, built),
         }
     }
 
@@ -59,6 +66,26 @@ impl Position {
     fn materialize(&self, c: Cand, built: &mut [Move]) -> Option<Move> {
         let hand = self.hand(self.turn);
         Some(match c {
+            Cand::Draw => Move::Draw {},
+            Cand::Pickup { with, onto, also } => {
+                let rank = self.pile_top().and_then(Card::rank)?;
+                Move::Pickup {
+                    with: self.with_cards(with, rank),
+                    onto,
+                    also: if also {
+                        opening_plan(self, &self.hand_without(with, rank))
+                    } else {
+                        Plan::default()
+                    },
+                }
+            }
+            Cand::Opening => Move::Meld(opening_plan(self, hand)),
+            Cand::TopAlone { onto } => Move::Pickup {
+                with: Vec::new(),
+                onto: Some(onto),
+                also: Plan::default(),
+            },
+            Cand::TakeTop { onto } => Move::TakeTop { onto },
             Cand::Built(i) => std::mem::replace(&mut built[i], Move::Pass {}),
             Cand::Discard(card) => Move::Discard(card),
             Cand::Pass => Move::Pass {},
@@ -119,19 +146,57 @@ impl Position {
         scratch: &mut Scratch,
     ) -> Option<(Move, Effect)> {
         let seat = self.actor();
+        if self.phase == Phase::Play {
+            return self.random_play_move(rng, scratch);
+        }
         // Described, not built: only the moves drawn are built (and validated).
+        self.cheap_cands(scratch);
         let Scratch {
             cands: candidates,
             built,
+            ..
         } = scratch;
-        self.cheap_cands(candidates, built);
-        if self.phase == Phase::Play {
-            // The finish is searched for only when its slot is drawn.
-            candidates.push(Cand::Finish);
-        }
         while !candidates.is_empty() {
             let i = rng.below(candidates.len());
-            let mv = match self.materialize(candidates.swap_remove(i), built) {
+            let Some(mv) = self.materialize(candidates.swap_remove(i), built) else {
+                continue;
+            };
+            if let Ok(effect) = self.effect(seat, &mv) {
+                return Some((mv, effect));
+            }
+        }
+        None
+    }
+
+    /// [`Position::random_legal_move_in`] in the play phase: the same draws from the same
+    /// list as removing each refused candidate with `swap_remove`, reading the list by index
+    /// (`moved` keeps which candidate each emptied place holds now).
+    fn random_play_move(
+        &self,
+        rng: &mut SplitMix64,
+        scratch: &mut Scratch,
+    ) -> Option<(Move, Effect)> {
+        let seat = self.actor();
+        let Scratch { built, moved, .. } = scratch;
+        built.clear();
+        moved.clear();
+        // The finish is searched for only when its slot is drawn.
+        let list = PlayCands::new(self, built, true);
+        let mut len = list.len();
+        while len > 0 {
+            let i = rng.below(len);
+            let at = |p: usize, moved: &[(usize, usize)]| {
+                moved
+                    .iter()
+                    .rev()
+                    .find(|(q, _)| *q == p)
+                    .map_or(p, |&(_, k)| k)
+            };
+            let picked = at(i, moved);
+            let last = at(len - 1, moved);
+            moved.push((i, last));
+            len -= 1;
+            let mv = match self.materialize(list.get(picked), built) {
                 Some(mv) => mv,
                 None => match self.find_finish(seat) {
                     Some(mv) => mv,
@@ -145,8 +210,11 @@ impl Position {
         None
     }
 
-    fn draw_candidates(&self, out: &mut Vec<Move>) {
-        out.push(Move::Draw {});
+    /// The draw-phase candidates, described: the stock draw, then each pickup (by what goes
+    /// with the top card, onto which meld, with or without the opening plan kept in `plans`),
+    /// then the top card alone onto each meld that takes it.
+    fn draw_cands(&self, out: &mut Vec<Cand>) {
+        out.push(Cand::Draw);
         let Some(top) = self.pile_top() else {
             return;
         };
@@ -157,163 +225,87 @@ impl Position {
         let team = seat.team();
         let hand = self.hand(seat);
         let melds = self.melds(team);
-        let naturals: Vec<Card> = Suit::ALL
-            .iter()
-            .flat_map(|&s| std::iter::repeat_n(Card::new(rank, s), hand.count(Card::new(rank, s))))
-            .collect();
-        let wild = hand.distinct().find(|c| c.is_wild());
-        let mut withs: Vec<Vec<Card>> = Vec::new();
-        if naturals.len() >= 2 {
-            withs.push(naturals[..2].to_vec());
-            if naturals.len() > 2 {
-                withs.push(naturals.clone());
+        let naturals = natural_count(hand, rank);
+        let has_wild = hand.wild_count() > 0;
+        // What may go with the top card: two naturals, all of them, one natural and a wild.
+        let mut withs = [With::Pair; 3];
+        let mut n = 0;
+        if naturals >= 2 {
+            withs[n] = With::Pair;
+            n += 1;
+            if naturals > 2 {
+                withs[n] = With::All;
+                n += 1;
             }
         }
-        if let (Some(&n), Some(w)) = (naturals.first(), wild) {
-            withs.push(vec![n, w]);
+        if naturals >= 1 && has_wild {
+            withs[n] = With::NaturalAndWild;
+            n += 1;
         }
-        let group_targets: Vec<usize> = melds
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.kind() == MeldKind::Group(rank))
-            .map(|(i, _)| i)
-            .collect();
         let opened = self.has_opened(team);
-        for with in withs {
-            let mut rest = hand.clone();
-            for &c in &with {
-                rest.remove(c);
-            }
-            let also = if opened {
-                Plan::default()
-            } else {
-                opening_plan(self, &rest)
-            };
-            let targets = std::iter::once(None).chain(group_targets.iter().map(|&i| Some(i)));
+        for &with in &withs[..n] {
+            let also = !opened && !opening_plan_is_empty(self, &self.hand_without(with, rank));
+            let targets = std::iter::once(None).chain(
+                melds
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, m)| m.kind() == MeldKind::Group(rank))
+                    .map(|(i, _)| Some(i)),
+            );
             for onto in targets {
-                out.push(Move::Pickup {
-                    with: with.clone(),
+                out.push(Cand::Pickup {
+                    with,
                     onto,
-                    also: Plan::default(),
+                    also: false,
                 });
-                if !also.is_empty() {
-                    out.push(Move::Pickup {
-                        with: with.clone(),
+                if also {
+                    out.push(Cand::Pickup {
+                        with,
                         onto,
-                        also: also.clone(),
+                        also: true,
                     });
                 }
             }
         }
         for (i, m) in melds.iter().enumerate() {
             if m.accepts_alone(&self.rules, top) {
-                out.push(Move::Pickup {
-                    with: Vec::new(),
-                    onto: Some(i),
-                    also: Plan::default(),
-                });
+                out.push(Cand::TopAlone { onto: i });
                 if m.run_bounds().is_some() {
-                    out.push(Move::TakeTop { onto: i });
+                    out.push(Cand::TakeTop { onto: i });
                 }
             }
         }
     }
 
-    fn play_cands(&self, out: &mut Vec<Cand>, built: &mut Vec<Move>) {
-        let seat = self.turn;
-        let hand = self.hand(seat);
-        // The distinct faces once, on the stack (read again for every meld below).
-        let mut faces = [Card::JOKER; Card::SLOTS];
-        let mut n = 0;
-        for c in hand.distinct() {
-            faces[n] = c;
-            n += 1;
+    /// The hand of the seat to act without the cards of [`Position::with_cards`].
+    fn hand_without(&self, with: With, rank: Rank) -> Cards {
+        let mut rest = self.hand(self.turn).clone();
+        for c in self.with_cards(with, rank) {
+            rest.remove(c);
         }
-        let distinct = &faces[..n];
-        out.reserve(n + 8);
-        for &c in distinct {
-            out.push(Cand::Discard(c));
-        }
-        out.push(Cand::Pass);
-        if !self.turn_state.asked && !self.turn_state.melded {
-            out.push(Cand::Ask);
-        }
-        if hand.red_three_count() > 0 {
-            let reds: Vec<Card> = hand.iter().filter(|c| c.is_red_three()).collect();
-            out.push(Cand::Built(built.len()));
-            built.push(Move::LayRedThrees(reds));
-        }
-        let team = seat.team();
-        if !self.has_opened(team) {
-            let plan = opening_plan(self, hand);
-            if !plan.is_empty() {
-                out.push(Cand::Built(built.len()));
-                built.push(Move::Meld(plan));
-            }
-        } else {
-            self.meld_cands(hand, distinct, out);
-        }
+        rest
     }
 
-    fn meld_cands(&self, hand: &Cards, distinct: &[Card], out: &mut Vec<Cand>) {
-        let team = self.turn.team();
-        let melds = self.melds(team);
-        let mut wilds = [Card::JOKER; 5];
-        let mut n_wilds = 0;
-        let mut present = 0u64;
-        for &c in distinct {
-            present |= 1 << c.index();
-            if c.is_wild() && n_wilds < wilds.len() {
-                wilds[n_wilds] = c;
-                n_wilds += 1;
+    /// The hand's cards that go with a top card of `rank` in a pickup described by `with`.
+    fn with_cards(&self, with: With, rank: Rank) -> Vec<Card> {
+        let hand = self.hand(self.turn);
+        let mut cards = naturals_of(hand, rank);
+        match with {
+            With::Pair => cards.truncate(2),
+            With::All => {}
+            With::NaturalAndWild => {
+                cards.truncate(1);
+                cards.extend(hand.distinct().find(|c| c.is_wild()));
             }
         }
-        for rank in Rank::MELDABLE {
-            let naturals = natural_count(hand, rank);
-            if naturals >= 3 {
-                out.push(Cand::Group { rank, wild: None });
-            }
-            if naturals >= 2 {
-                for &w in &wilds[..n_wilds] {
-                    out.push(Cand::Group {
-                        rank,
-                        wild: Some(w),
-                    });
-                }
-            }
-        }
-        run_cands(hand, out);
-        let merges = self.rules.multiple_groups_per_rank;
-        for (i, m) in melds.iter().enumerate() {
-            // The faces that may go onto this meld, as a set of face indices.
-            let fits = match m.kind() {
-                MeldKind::Group(r) => WILD_FACES | (RANK_FACES << r.index()),
-                MeldKind::Sequence(s) => SUIT_NATURALS << (13 * s as usize),
-                MeldKind::BlackThrees => 0,
-            };
-            let mut bits = present & fits;
-            while bits != 0 {
-                let k = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if let Some(card) = Card::from_slot(k) {
-                    out.push(Cand::Add { to: i, card });
-                }
-            }
-            if merges && m.is_group() {
-                for (j, other) in melds.iter().enumerate().skip(i + 1) {
-                    if m.kind() == other.kind() {
-                        out.push(Cand::Merge { i, j });
-                    }
-                }
-            }
-        }
+        cards
     }
 }
 
 /// The wild faces (the four twos and the joker) as a set of face indices.
 const WILD_FACES: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39 | 1 << 52;
 /// The four faces of rank index 0, shifted by a rank's index to get that rank's faces.
-const RANK_FACES: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39;
+pub(crate) const RANK_FACES: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39;
 /// Clubs three to ace (every face of one suit but the two), shifted by `13 * suit`.
 const SUIT_NATURALS: u64 = ((1 << 13) - 1) & !1;
 
@@ -322,14 +314,46 @@ const SUIT_NATURALS: u64 = ((1 << 13) - 1) & !1;
 struct Scratch {
     cands: Vec<Cand>,
     built: Vec<Move>,
+    /// Random play: (place, candidate) for the places refused candidates left.
+    moved: Vec<(usize, usize)>,
+}
+
+/// What goes with the top card in a described pickup.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum With {
+    /// The first two naturals of its rank in hand.
+    Pair,
+    /// Every natural of its rank in hand.
+    All,
+    /// The first natural and the first wild.
+    NaturalAndWild,
 }
 
 /// A candidate move, described without allocating (most are never built: random play draws
 /// one and validates it).
 #[derive(Debug, Clone, Copy)]
-enum Cand {
+pub(crate) enum Cand {
     /// A move built already, at this index.
     Built(usize),
+    /// The stock draw.
+    Draw,
+    /// Taking the pile with `with` from hand, onto a team group or a new meld, with the
+    /// opening plan of the rest of the hand when `also`.
+    Pickup {
+        with: With,
+        onto: Option<usize>,
+        also: bool,
+    },
+    /// The opening plan of the whole hand.
+    Opening,
+    /// Taking the pile by putting the top card alone onto meld `onto`.
+    TopAlone {
+        onto: usize,
+    },
+    /// `dutch-samba`: the top card alone onto sequence `onto`.
+    TakeTop {
+        onto: usize,
+    },
     Discard(Card),
     Pass,
     Ask,
@@ -365,8 +389,12 @@ pub(crate) fn natural_count(hand: &Cards, rank: Rank) -> usize {
 }
 
 /// The runs of [`runs`], described.
-fn run_cands(hand: &Cards, out: &mut Vec<Cand>) {
-    let present = hand.faces();
+fn run_cands(hand: &Cards, push: &mut impl FnMut(Cand)) {
+    run_cands_in(hand.faces(), push);
+}
+
+/// [`run_cands`] of a hand with the faces `present` (a set of face indices).
+pub(crate) fn run_cands_in(present: u64, push: &mut impl FnMut(Cand)) {
     for suit in Suit::ALL {
         // The suit's meldable ranks (four to ace) present, bit k for `Rank::MELDABLE[k]`.
         let mut ranks = (present >> (13 * suit as usize + 2)) & 0x7FF;
@@ -379,7 +407,7 @@ fn run_cands(hand: &Cards, out: &mut Vec<Cand>) {
             ranks >>= block;
             // A block longer than seven is cut into sambas from its low end.
             while block >= 7 {
-                out.push(Cand::Run {
+                push(Cand::Run {
                     suit,
                     start: at as u8,
                     len: 7,
@@ -388,7 +416,7 @@ fn run_cands(hand: &Cards, out: &mut Vec<Cand>) {
                 block -= 7;
             }
             if block >= 3 {
-                out.push(Cand::Run {
+                push(Cand::Run {
                     suit,
                     start: at as u8,
                     len: block as u8,
@@ -402,7 +430,7 @@ fn run_cands(hand: &Cards, out: &mut Vec<Cand>) {
 /// The longest runs (3 to 7 distinct consecutive ranks of one suit) in `hand`.
 pub(crate) fn runs(hand: &Cards) -> Vec<Vec<Card>> {
     let mut found = Vec::new();
-    run_cands(hand, &mut found);
+    run_cands(hand, &mut |c| found.push(c));
     found
         .into_iter()
         .filter_map(|c| match c {
@@ -425,7 +453,8 @@ impl Position {
         rng: &mut SplitMix64,
         max_moves: usize,
     ) -> Vec<(Seat, Move)> {
-        let mut log = Vec::new();
+        // Random hands run to about 150 moves.
+        let mut log = Vec::with_capacity(max_moves.min(256));
         let mut scratch = Scratch::default();
         while log.len() < max_moves {
             let seat = self.actor();

@@ -3,7 +3,7 @@
 
 use crate::card::{Card, Rank, Suit};
 use crate::cards::Cards;
-use crate::legal::{natural_count, runs};
+use crate::legal::{Cand, RANK_FACES, run_cands_in, runs};
 use crate::moves::{Move, Plan};
 use crate::position::Position;
 
@@ -22,8 +22,9 @@ pub(crate) fn opening_plan(position: &Position, hand: &Cards) -> Plan {
     let mut left = hand.clone();
     let mut plan = Plan::default();
     let mut groups: Vec<Vec<Card>> = Vec::new();
+    let by_rank = left.rank_counts();
     for rank in Rank::MELDABLE {
-        if natural_count(&left, rank) < 3 {
+        if by_rank[rank.index()] < 3 {
             continue;
         }
         let naturals = naturals_of(&left, rank);
@@ -47,8 +48,9 @@ pub(crate) fn opening_plan(position: &Position, hand: &Cards) -> Plan {
     } else {
         Vec::new()
     };
+    let by_rank = left.rank_counts();
     for rank in Rank::MELDABLE {
-        if wilds.is_empty() || natural_count(&left, rank) != 2 {
+        if wilds.is_empty() || by_rank[rank.index()] != 2 {
             continue;
         }
         let naturals = naturals_of(&left, rank);
@@ -86,6 +88,61 @@ pub(crate) fn opening_plan(position: &Position, hand: &Cards) -> Plan {
     plan
 }
 
+/// Whether [`opening_plan`] of `hand` is empty, worked out without building it (random play
+/// needs only that, to count its candidates): the plan melds something exactly when its first
+/// meld (the first run, else the first group) leaves at least two cards in hand.
+pub(crate) fn opening_plan_is_empty(position: &Position, hand: &Cards) -> bool {
+    let rules = position.rules();
+    let mut by_rank = hand.rank_counts();
+    let mut left = hand.len();
+    // Groups of three or more naturals, in rank order: (naturals, wilds) of the first.
+    let mut first_group: Option<(usize, usize)> = None;
+    let mut grouped_faces = 0u64;
+    for rank in Rank::MELDABLE {
+        let n = usize::from(by_rank[rank.index()]);
+        if n >= 3 {
+            first_group.get_or_insert((n, 0));
+            left -= n;
+            by_rank[rank.index()] = 0;
+            grouped_faces |= RANK_FACES << rank.index();
+        }
+    }
+    let mut first_run = None;
+    if rules.sequences {
+        run_cands_in(hand.faces() & !grouped_faces, &mut |c| {
+            if let Cand::Run { start, len, .. } = c {
+                first_run.get_or_insert(usize::from(len));
+                left -= usize::from(len);
+                for r in &Rank::MELDABLE[usize::from(start)..usize::from(start + len)] {
+                    by_rank[r.index()] -= 1;
+                }
+            }
+        });
+    }
+    let mut wilds = hand.wild_count();
+    let mut groups = usize::from(first_group.is_some());
+    if rules.wild_rule.allows(2, 1) {
+        for rank in Rank::MELDABLE {
+            if wilds > 0 && by_rank[rank.index()] == 2 {
+                wilds -= 1;
+                left -= 3;
+                first_group.get_or_insert((2, 1));
+                groups += 1;
+            }
+        }
+    }
+    let first = match (first_run, first_group) {
+        (Some(run), _) => run,
+        (None, Some((n, w))) => {
+            let extra = left > 3 && w < rules.wild_rule.max_wilds(n) && wilds > 0;
+            n + w + usize::from(extra)
+        }
+        (None, None) => return true,
+    };
+    debug_assert!(groups > 0 || first_run.is_some());
+    hand.len() < first + 2
+}
+
 impl Position {
     /// A legal plan that opens for the seat to act, if the simple search finds one (a hint).
     pub fn opening_hint(&self) -> Option<Move> {
@@ -96,5 +153,40 @@ impl Position {
         }
         let mv = Move::Meld(plan);
         self.validate(seat, &mv).is_ok().then_some(mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deal::canonical_deck;
+    use crate::rng::SplitMix64;
+    use crate::rules::{Preset, Rules};
+    use crate::seat::Seat;
+
+    #[test]
+    fn emptiness_without_the_plan_matches_the_plan() {
+        let mut rng = SplitMix64::new(21);
+        let (mut empty, mut full) = (0, 0);
+        for preset in Preset::ALL {
+            let rules = Rules::preset(preset);
+            let mut deck = canonical_deck(&rules);
+            rng.shuffle(&mut deck);
+            let pos = Position::deal(rules, Seat::S, [0, 0], &deck).unwrap();
+            for _ in 0..4000 {
+                rng.shuffle(&mut deck);
+                let n = rng.below(30);
+                let hand: Cards = deck[..n].iter().collect();
+                let is_empty = opening_plan(&pos, &hand).is_empty();
+                assert_eq!(
+                    opening_plan_is_empty(&pos, &hand),
+                    is_empty,
+                    "{preset} {hand:?}"
+                );
+                empty += usize::from(is_empty);
+                full += usize::from(!is_empty);
+            }
+        }
+        assert!(empty > 1000 && full > 1000, "{empty} empty, {full} not");
     }
 }

@@ -47,6 +47,12 @@ pub(crate) fn resolve(
     going_out: bool,
     old_limit: usize,
 ) -> Result<Resolved, Refusal> {
+    if let ([], [add], []) = (&plan.new[..], &plan.add[..], &plan.merge[..])
+        && let [card] = add.cards[..]
+        && let Some(resolved) = resolve_one_add(rules, base, hand, add.to, card, old_limit)
+    {
+        return resolved;
+    }
     let used: Cards = plan.cards().collect();
     check_held(hand, &used)?;
     if !plan.merge.is_empty() && !rules.multiple_groups_per_rank {
@@ -186,6 +192,40 @@ pub(crate) fn resolve(
         points: used.points(),
         touched_old,
     })
+}
+
+/// What [`resolve`] gives for a plan that adds the one `card` to meld `to` (the commonest meld):
+/// the same result, or `None` for a card not held, a meld that is not there or an empty meld,
+/// which `resolve` judges (and words).
+fn resolve_one_add(
+    rules: &Rules,
+    base: &[Meld],
+    hand: &Cards,
+    to: usize,
+    card: Card,
+    old_limit: usize,
+) -> Option<Result<Resolved, Refusal>> {
+    let target = base.get(to)?;
+    // `resolve` drops empty melds, which a position never has; should it, `resolve` judges.
+    if !hand.contains(card) || base.iter().any(Meld::is_empty) {
+        return None;
+    }
+    let mut grown = target.clone();
+    grown.push(card);
+    // Only this meld changed: `resolve` would refuse with the same check.
+    if let Err(refusal) = grown.check_grown(rules, target) {
+        return Some(Err(refusal));
+    }
+    let mut melds = base.to_vec();
+    melds[to] = grown;
+    let mut hand = hand.clone();
+    hand.remove(card);
+    Some(Ok(Resolved {
+        melds,
+        hand,
+        points: card.points(),
+        touched_old: to < old_limit,
+    }))
 }
 
 /// Which of a team's melds a plan changed: bits for the first 64, a list past them.

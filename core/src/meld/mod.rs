@@ -32,6 +32,8 @@ pub struct Meld {
     len: u8,
     /// How many of the cards are wild.
     wilds: u8,
+    /// The sum of the card values.
+    points: i16,
     overflow: bool,
     cards: [Card; Self::CAPACITY],
 }
@@ -46,6 +48,7 @@ impl Meld {
             kind,
             len: 0,
             wilds: 0,
+            points: 0,
             overflow: false,
             cards: [Card::HIDDEN; Self::CAPACITY],
         }
@@ -57,10 +60,17 @@ impl Meld {
         let n = cards.len().min(Self::CAPACITY);
         meld.cards[..n].copy_from_slice(&cards[..n]);
         meld.len = n as u8;
-        meld.wilds = cards[..n].iter().filter(|c| c.is_wild()).count() as u8;
+        meld.count_cards();
         meld.overflow = cards.len() > Self::CAPACITY;
         meld.cards[..n].sort_unstable();
         meld
+    }
+
+    /// Sets the wild count and the points from the cards held.
+    fn count_cards(&mut self) {
+        let cards = &self.cards[..usize::from(self.len)];
+        self.wilds = cards.iter().filter(|c| c.is_wild()).count() as u8;
+        self.points = cards.iter().map(|c| c.points() as i16).sum();
     }
 
     /// Reads the kind from `cards` and checks the shape under `rules`.
@@ -151,7 +161,7 @@ impl Meld {
 
     /// Sum of the card values.
     pub fn card_points(&self) -> i32 {
-        self.cards().iter().map(|c| c.points()).sum()
+        i32::from(self.points)
     }
 
     /// For a sequence: its lowest and highest rank.
@@ -211,6 +221,7 @@ impl Meld {
         self.cards[at] = card;
         self.len += 1;
         self.wilds += u8::from(card.is_wild());
+        self.points += card.points() as i16;
     }
 
     /// Checks the shape of this meld under `rules`.
@@ -308,7 +319,7 @@ impl<'de> Deserialize<'de> for Meld {
         let mut meld = Self::empty(form.kind);
         meld.cards[..form.cards.len()].copy_from_slice(&form.cards);
         meld.len = form.cards.len() as u8;
-        meld.wilds = form.cards.iter().filter(|c| c.is_wild()).count() as u8;
+        meld.count_cards();
         Ok(meld)
     }
 }

@@ -85,7 +85,7 @@ pub(super) fn check_group(rules: &Rules, rank: Rank, cards: &[Card]) -> Result<(
 }
 
 pub(super) fn check_sequence(suit: Suit, cards: &[Card]) -> Result<(), Refusal> {
-    let bad = |why: &str| Err(Refusal::new(Code::InvalidSequence, why.to_owned()));
+    let bad = |why: &'static str| Err(Refusal::new(Code::InvalidSequence, why));
     if cards.iter().any(|c| c.is_wild()) {
         return bad("sequences hold no wild cards");
     }
