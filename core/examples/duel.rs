@@ -15,6 +15,18 @@ use fairdeal_core::selfplay::random_hand;
 use fairdeal_core::strategy::{Strategy, by_name};
 use fairdeal_core::{GameResult, Position, Preset, Rules, Seat, SplitMix64, Team, canonical_deck};
 
+/// A strategy by name; `master:ROLLOUTS:HORIZON:MARGIN` sets the master's knobs.
+fn player(name: &str) -> Option<Box<dyn Strategy + Send>> {
+    let mut parts = name.split(':');
+    if parts.next() == Some("master") && name.contains(':') {
+        let mut knob = |d: i64| parts.next().and_then(|p| p.parse().ok()).unwrap_or(d);
+        let (w, h, m) = (knob(160), knob(8), knob(20));
+        let master = fairdeal_core::strategy::Master::new(w as usize, h as usize);
+        return Some(Box::new(master.with_margin(m as i32)));
+    }
+    by_name(name)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize, d: &str| args.get(i).cloned().unwrap_or_else(|| d.to_owned());
@@ -57,7 +69,7 @@ fn main() {
     let mut players: Vec<Box<dyn Strategy + Send>> = Vec::new();
     for seat in Seat::ALL {
         let name = if seat.team() == Team::A { &a } else { &b };
-        let Some(p) = by_name(name) else {
+        let Some(p) = player(name) else {
             eprintln!("unknown strategy {name}");
             return;
         };

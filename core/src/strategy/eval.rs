@@ -147,20 +147,13 @@ pub(super) fn evaluate_parts(rules_of: &Position, melds: &[Meld], hand: &Cards) 
     }
     v -= hand.points() / 2;
     v += 25 * hand.wild_count() as i32;
-    // Suits with runs in hand are worth something in the Samba presets.
+    // Suits with runs in hand are worth something in the Samba presets: 6 for each card whose
+    // rank just below (four and up) is in hand too.
     if rules_of.rules().sequences {
+        let faces = hand.faces();
         for suit in Suit::ALL {
-            let mut run = 0;
-            for rank in Rank::MELDABLE {
-                if hand.contains(Card::new(rank, suit)) {
-                    run += 1;
-                    if run >= 2 {
-                        v += 6;
-                    }
-                } else {
-                    run = 0;
-                }
-            }
+            let ranks = (faces >> (13 * suit as usize + 2)) & 0x7FF;
+            v += 6 * (ranks & (ranks << 1)).count_ones() as i32;
         }
     }
     v

@@ -129,7 +129,87 @@ impl Expert {
 
     /// The expert's move for `seat` (the seat that may act) in `pos`, which may be the seat's
     /// masked view or a full position: only the seat's hand and the public table are read.
+    ///
+    /// At full strength it validates only the candidates it needs, in the order it prefers
+    /// them (the search plays this in every seat ahead): the same move as judging every legal
+    /// move ([`Expert::decide_from_legal_moves`], which a test compares).
     pub(super) fn decide(&self, pos: &Position, seat: Seat, rng: &mut SplitMix64) -> Option<Move> {
+        if pos.actor() != seat {
+            return None;
+        }
+        if self.slip > 0.0 {
+            return self.decide_from_legal_moves(pos, seat, rng);
+        }
+        match pos.phase() {
+            Phase::Over => None,
+            Phase::Answer => Some(Self::answer(pos, seat)),
+            Phase::Draw => {
+                let cands = pos.cheap_candidates();
+                let best = Self::best_pickup(pos, seat, &cands);
+                if best.is_none() && pos.validate(seat, &Move::Draw {}).is_err() {
+                    return None;
+                }
+                Some(match best {
+                    Some((score, mv)) if score > pickup_threshold(pos) => mv.clone(),
+                    _ => Move::Draw {},
+                })
+            }
+            Phase::Play => Self::play_phase_lazily(pos, seat),
+        }
+    }
+
+    /// [`Expert::play_phase`] validating candidates only as it needs them.
+    fn play_phase_lazily(pos: &Position, seat: Seat) -> Option<Move> {
+        let legal = |mv: &Move| pos.validate(seat, mv).is_ok();
+        let finish = pos.find_finish(seat).filter(legal);
+        if finish.is_some() {
+            return finish;
+        }
+        let cands = pos.cheap_candidates();
+        if pos.rules().must_ask
+            && let Some(ask) = cands
+                .iter()
+                .find(|m| matches!(m, Move::AskPartner {}))
+                .filter(|m| legal(m))
+        {
+            return Some(ask.clone());
+        }
+        if let Some(lay) = cands
+            .iter()
+            .filter(|m| matches!(m, Move::LayRedThrees(_)))
+            .find(|m| legal(m))
+        {
+            return Some(lay.clone());
+        }
+        if let Some((_, mv)) = Self::best_meld(pos, seat, &cands) {
+            return Some(mv.clone());
+        }
+        let mut discards: Vec<(i32, usize, crate::card::Card)> = super::discards(&cands)
+            .enumerate()
+            .map(|(i, c)| (Self::discard_key(pos, seat, c), i, c))
+            .collect();
+        discards.sort_unstable();
+        if let Some(&(_, _, c)) = discards.iter().find(|(_, _, c)| legal(&Move::Discard(*c))) {
+            return Some(Move::Discard(c));
+        }
+        if let Some(pass) = cands
+            .iter()
+            .filter(|m| matches!(m, Move::Pass {}))
+            .find(|m| legal(m))
+        {
+            return Some(pass.clone());
+        }
+        cands.into_iter().find(|m| legal(m))
+    }
+
+    /// The expert's move judged from the full list of legal moves (the slipping levels, and
+    /// the reference [`Expert::decide`] is tested against).
+    pub(super) fn decide_from_legal_moves(
+        &self,
+        pos: &Position,
+        seat: Seat,
+        rng: &mut SplitMix64,
+    ) -> Option<Move> {
         if pos.actor() != seat {
             return None;
         }
@@ -174,5 +254,42 @@ impl Strategy for Expert {
 
     fn choose(&mut self, view: &PlayerView, rng: &mut SplitMix64) -> Option<Move> {
         self.decide(view.position(), view.seat(), rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{HouseRules, Preset, Rules};
+
+    #[test]
+    fn lazy_validation_makes_the_same_choices() {
+        let expert = Expert::new(0.0);
+        let mut rng = SplitMix64::new(3);
+        let mut compared = 0;
+        for preset in Preset::ALL {
+            for must_ask in [false, true] {
+                let house = HouseRules {
+                    must_ask: Some(must_ask),
+                    ..HouseRules::default()
+                };
+                let rules = Rules::new(preset, house);
+                for _ in 0..8 {
+                    let mut deck = crate::deal::canonical_deck(&rules);
+                    rng.shuffle(&mut deck);
+                    let mut pos = Position::deal(rules.clone(), Seat::S, [0, 0], &deck).unwrap();
+                    while !pos.is_over() && compared < 6_000 {
+                        let seat = pos.actor();
+                        let fast = expert.decide(&pos, seat, &mut rng);
+                        let full = expert.decide_from_legal_moves(&pos, seat, &mut rng);
+                        assert_eq!(fast, full, "{preset} {:?}", pos.to_desc());
+                        compared += 1;
+                        let Some(mv) = fast else { break };
+                        pos.apply(seat, &mv).unwrap();
+                    }
+                }
+            }
+        }
+        assert!(compared > 1000);
     }
 }

@@ -5,8 +5,9 @@
 //! its own [`PlayerView`] ([`super::sample`]), plays each candidate in each sampled position and
 //! lets four experts play on for a few turns (or to the end of the hand), then judges the
 //! result by the hand score as it stands plus credit for melds on the way to canastas and
-//! sambas. The budget is a number of sampled positions per decision (sequential halving
-//! spends it on the candidates still in the running), so a seed always gives the same move.
+//! sambas. The budget is a number of rollouts per decision (sequential halving spends it on
+//! the candidates still in the running, the same positions for each), so a seed always gives
+//! the same move and the time a decision takes hardly depends on how many candidates it has.
 
 use super::Strategy;
 use super::expert::Expert;
@@ -20,8 +21,8 @@ use crate::view::PlayerView;
 /// The search player; see the module docs.
 #[derive(Debug, Clone, Copy)]
 pub struct Master {
-    /// Sampled positions per decision (split over the halving rounds).
-    worlds: usize,
+    /// Rollouts per decision (an equal share for each halving round).
+    rollouts: usize,
     /// Turns each rollout plays before the position is judged.
     horizon: usize,
     /// How many points better than the expert's choice an alternative must look.
@@ -30,7 +31,7 @@ pub struct Master {
 
 impl Default for Master {
     fn default() -> Self {
-        Self::new(48, 8)
+        Self::new(160, 8)
     }
 }
 
@@ -38,13 +39,19 @@ impl Default for Master {
 const MAX_CANDIDATES: usize = 8;
 
 impl Master {
-    /// A master that samples `worlds` positions per decision and looks `horizon` turns ahead.
-    pub fn new(worlds: usize, horizon: usize) -> Self {
+    /// A master that plays `rollouts` rollouts per decision, each `horizon` turns ahead.
+    pub fn new(rollouts: usize, horizon: usize) -> Self {
         Self {
-            worlds: worlds.max(1),
+            rollouts: rollouts.max(1),
             horizon,
             margin: 20,
         }
+    }
+
+    /// The same master, preferring the expert's choice unless another candidate looks at least
+    /// `margin` points better.
+    pub fn with_margin(self, margin: i32) -> Self {
+        Self { margin, ..self }
     }
 
     /// The candidates for `seat` in `pos` (its masked view), the expert's choice first.
@@ -112,8 +119,9 @@ impl Master {
         out
     }
 
-    /// Plays experts from `pos` for `horizon` turns or to the end of the hand.
-    fn rollout(&self, pos: &mut Position, rng: &mut SplitMix64) {
+    /// Plays experts from `pos` for `horizon` turns or to the end of the hand; returns the
+    /// moves played.
+    fn rollout(&self, pos: &mut Position, rng: &mut SplitMix64) -> usize {
         let expert = Expert::new(0.0);
         let mut turns = 0;
         let mut turn = pos.turn();
@@ -132,6 +140,14 @@ impl Master {
                 turns += 1;
             }
         }
+        guard
+    }
+
+    /// The most rollout moves one decision plays (half again the usual four per turn): a bound on
+    /// its time in positions where turns run long, counted in moves so a seed still gives one
+    /// answer.
+    fn move_budget(&self) -> usize {
+        self.rollouts * self.horizon.max(1) * 6
     }
 
     /// The position's worth to `team`: the hand score as it stands (final once the hand is
@@ -173,10 +189,12 @@ impl Master {
         let mut alive: Vec<usize> = (0..candidates.len()).collect();
         let mut total = vec![0i64; candidates.len()];
         let mut runs = vec![0i64; candidates.len()];
-        let rounds = usize::BITS - (candidates.len() - 1).leading_zeros();
-        let per_round = (self.worlds / rounds as usize).max(1);
+        let rounds = (usize::BITS - (candidates.len() - 1).leading_zeros()) as usize;
+        let mut moves = 0;
         for round in 0..rounds {
-            for _ in 0..per_round {
+            // Each round has an equal share of the rollouts, split among those still in it.
+            let worlds = (self.rollouts / rounds / alive.len()).max(1);
+            for _ in 0..worlds {
                 let world = determinise(view, &pool, rng);
                 let seed = rng.next_u64();
                 for &i in &alive {
@@ -187,14 +205,17 @@ impl Master {
                         if p.apply(seat, &candidates[i]).is_err() {
                             continue;
                         }
-                        self.rollout(&mut p, &mut SplitMix64::new(seed));
+                        moves += self.rollout(&mut p, &mut SplitMix64::new(seed));
                         Self::judge(&p, team)
                     };
                     total[i] += i64::from(value);
                     runs[i] += 1;
                 }
+                if moves > self.move_budget() {
+                    break;
+                }
             }
-            if round + 1 == rounds {
+            if round + 1 == rounds || moves > self.move_budget() {
                 break;
             }
             // Keep the better half (the expert's choice always stays).
