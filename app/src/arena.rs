@@ -18,8 +18,8 @@ pub struct ArenaStats {
     pub hands: usize,
     /// Sum of hand scores per team.
     pub hand_points: [i64; 2],
-    /// Every decision's time.
-    pub decisions: Vec<Duration>,
+    /// Every decision's time, per team (A, B).
+    pub decisions: [Vec<Duration>; 2],
     /// Decisions that were not legal (replaced by a random legal move; must stay 0).
     pub illegal: usize,
 }
@@ -30,6 +30,22 @@ pub struct ArenaStats {
 ///
 /// An unknown strategy name.
 pub fn run(rules: &Rules, a: &str, b: &str, games: usize, seed: u64) -> Result<ArenaStats> {
+    run_with_progress(rules, a, b, games, seed, &mut |_, _| Ok(()))
+}
+
+/// [`run`], calling `progress` with the games played and the figures so far after each game.
+///
+/// # Errors
+///
+/// An unknown strategy name, or what `progress` returns.
+pub fn run_with_progress(
+    rules: &Rules,
+    a: &str,
+    b: &str,
+    games: usize,
+    seed: u64,
+    progress: &mut dyn FnMut(usize, &ArenaStats) -> Result<()>,
+) -> Result<ArenaStats> {
     let unknown = |n: &str| {
         anyhow!(
             "unknown strategy {n:?} (use one of {})",
@@ -57,7 +73,7 @@ pub fn run(rules: &Rules, a: &str, b: &str, games: usize, seed: u64) -> Result<A
                 let view = pos.view(seat);
                 let t = Instant::now();
                 let choice = players[seat.index()].choose(&view, &mut rng);
-                stats.decisions.push(t.elapsed());
+                stats.decisions[seat.team().index()].push(t.elapsed());
                 let mv = match choice {
                     Some(mv) if pos.validate(seat, &mv).is_ok() => mv,
                     _ => {
@@ -90,6 +106,7 @@ pub fn run(rules: &Rules, a: &str, b: &str, games: usize, seed: u64) -> Result<A
                 }
             }
         }
+        progress(g + 1, &stats)?;
     }
     Ok(stats)
 }
@@ -120,16 +137,6 @@ pub fn report(
     s: &ArenaStats,
 ) -> Result<()> {
     let (lo, hi) = wilson(s.wins[0], games);
-    let mut times: Vec<Duration> = s.decisions.clone();
-    times.sort_unstable();
-    let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    let median = times.get(times.len() / 2).copied().unwrap_or_default();
-    let worst = times.last().copied().unwrap_or_default();
-    let mean = if times.is_empty() {
-        0.0
-    } else {
-        times.iter().map(|d| ms(*d)).sum::<f64>() / times.len() as f64
-    };
     let hands = s.hands.max(1) as f64;
     writeln!(
         out,
@@ -154,13 +161,32 @@ pub fn report(
         s.hand_points[0] as f64 / hands,
         s.hand_points[1] as f64 / hands
     )?;
-    writeln!(
-        out,
-        "decision time: mean {mean:.3} ms, median {:.3} ms, worst {:.3} ms over {} decisions",
-        ms(median),
-        ms(worst),
-        times.len()
-    )?;
+    for (team, name) in [(0, a), (1, b)] {
+        let mut times = s.decisions[team].clone();
+        times.sort_unstable();
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let at = |q: usize| {
+            times
+                .get(times.len() * q / 100)
+                .copied()
+                .unwrap_or_default()
+        };
+        let worst = times.last().copied().unwrap_or_default();
+        let mean = if times.is_empty() {
+            0.0
+        } else {
+            times.iter().map(|d| ms(*d)).sum::<f64>() / times.len() as f64
+        };
+        writeln!(
+            out,
+            "decision time, team {} ({name}): mean {mean:.3} ms, median {:.3} ms, p99 {:.3} ms, worst {:.3} ms over {} decisions",
+            ["A", "B"][team],
+            ms(at(50)),
+            ms(at(99)),
+            ms(worst),
+            times.len()
+        )?;
+    }
     writeln!(out, "illegal choices: {}", s.illegal)?;
     Ok(())
 }

@@ -1,8 +1,12 @@
 //! `fairdeal bench rules`: single-thread speed of the rules engine (run a release build).
+//!
+//! Each figure is a median of several runs, by the wall clock and, where the system tells
+//! (Linux), by the thread's own CPU time: on a shared machine the second is the engine's speed
+//! on one core, the first also counts the time other programs held that core.
 
 use std::hint::black_box;
 use std::io::Write;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use fairdeal_core::selfplay::random_hand;
@@ -14,6 +18,14 @@ const RUNS: usize = 5;
 fn median_f64(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v.get(v.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// The CPU time this thread has used, where the system reports it (Linux
+/// `/proc/thread-self/schedstat`: nanoseconds on a CPU, then waiting, then slices).
+fn thread_cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
 }
 
 /// Positions met in random play, with the seat to act, for the per-call figures.
@@ -51,9 +63,11 @@ pub fn rules(out: &mut impl Write, hands_per_run: usize) -> Result<()> {
     for preset in Preset::ALL {
         let rules = Rules::preset(preset);
         let mut rates = Vec::new();
+        let mut cpu_rates = Vec::new();
         let mut moves = 0usize;
         for run in 0..RUNS {
             let mut rng = SplitMix64::new(run as u64 + 1);
+            let cpu = thread_cpu_time();
             let start = Instant::now();
             for _ in 0..hands_per_run {
                 let r = random_hand(&rules, Seat::S, [0, 0], &mut rng);
@@ -61,8 +75,14 @@ pub fn rules(out: &mut impl Write, hands_per_run: usize) -> Result<()> {
                 black_box(&r);
             }
             rates.push(hands_per_run as f64 / start.elapsed().as_secs_f64());
+            if let (Some(before), Some(after)) = (cpu, thread_cpu_time())
+                && after > before
+            {
+                cpu_rates.push(hands_per_run as f64 / (after - before).as_secs_f64());
+            }
         }
         let hands_s = median_f64(rates);
+        let cpu_hands_s = (cpu_rates.len() == RUNS).then(|| median_f64(cpu_rates));
         let positions = sample_positions(&rules, 20);
         let candidates: Vec<(Seat, Move, &Position)> = positions
             .iter()
@@ -94,10 +114,13 @@ pub fn rules(out: &mut impl Write, hands_per_run: usize) -> Result<()> {
             median_f64(validate_rates),
             median_f64(gen_rates),
         )?;
-        per_preset.push((preset, hands_s));
+        per_preset.push((preset, hands_s, cpu_hands_s));
     }
-    for (preset, hands_s) in per_preset {
+    for (preset, hands_s, cpu_hands_s) in per_preset {
         writeln!(out, "{preset} hands/s: {hands_s:.0}")?;
+        if let Some(cpu) = cpu_hands_s {
+            writeln!(out, "{preset} hands per CPU second: {cpu:.0}")?;
+        }
     }
     Ok(())
 }

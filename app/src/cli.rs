@@ -1,5 +1,6 @@
 //! Command-line parsing and dispatch.
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -65,6 +66,9 @@ pub enum Command {
         /// Random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Also print the report so far after every this many games (0: only at the end).
+        #[arg(long = "report-every", default_value_t = 0)]
+        report_every: usize,
     },
     /// Open a table on the LAN and play its South seat (with a computer strategy, or from the
     /// terminal without --bot). Prints `address: MULTIADDR` once listening.
@@ -279,9 +283,26 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             team_b,
             games,
             seed,
+            report_every,
         }) => {
             let rules = Rules::preset(preset);
-            let stats = crate::arena::run(&rules, &team_a, &team_b, games, seed)?;
+            let mut so_far = |played: usize, stats: &crate::arena::ArenaStats| {
+                if report_every > 0 && played.is_multiple_of(report_every) && played < games {
+                    let mut out = std::io::stdout().lock();
+                    writeln!(out, "-- after {played} of {games} games")?;
+                    crate::arena::report(&mut out, &rules, &team_a, &team_b, played, stats)?;
+                    out.flush()?;
+                }
+                Ok(())
+            };
+            let stats = crate::arena::run_with_progress(
+                &rules,
+                &team_a,
+                &team_b,
+                games,
+                seed,
+                &mut so_far,
+            )?;
             crate::arena::report(
                 &mut std::io::stdout().lock(),
                 &rules,
