@@ -60,6 +60,7 @@ fn options(dir: &Path, role: Role, name: &str) -> NodeOptions {
         want: None,
         think_ms: 0,
         move_clock_ms: 0,
+        wait_for_person: false,
     }
 }
 

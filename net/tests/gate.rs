@@ -179,6 +179,8 @@ fn a_stranger_and_a_seat_cannot_speak_out_of_turn_and_the_real_replacement_appli
                             peers[j].handle_message(keys[i], &bytes).unwrap();
                         }
                         Ok(Admit::Answer) => {}
+                        // Chat: handled, never stored.
+                        Ok(Admit::Show) => peers[j].handle_message(keys[i], &bytes).unwrap(),
                         Err(r) => assert!(r.stale, "a real message refused: {}", r.what),
                     }
                     delivered += 1;
@@ -350,7 +352,7 @@ fn one_seat_cannot_fill_the_buffer_of_early_messages_for_the_others() {
                 peers[1].handle_message(keys[2], &msg).unwrap();
                 kept += 1;
             }
-            Ok(Admit::Answer) => panic!("not a query"),
+            Ok(Admit::Answer | Admit::Show) => panic!("not a query nor chat"),
             Err(r) => assert!(!r.stale, "refused for a reason: {}", r.what),
         }
     }

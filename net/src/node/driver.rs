@@ -51,6 +51,8 @@ pub(crate) struct Node {
     prompted: Option<u64>,
     clock: std::time::Instant,
     guard: guard::Guard,
+    /// What the front end was last told the next hand waits for: (hand, seats, ready).
+    last_next: Option<(u32, Vec<Seat>, bool)>,
     drop_out: DropOut,
     /// Peers found on the LAN (asked again while looking for a table by name).
     lan: BTreeSet<PeerId>,
@@ -219,6 +221,7 @@ impl Node {
             lan: BTreeSet::new(),
             ticks: 0,
             guard: guard::Guard::default(),
+            last_next: None,
         };
         node.sync_bypass();
         if let Some(ms) = node.opts.grace_ms {
@@ -226,6 +229,7 @@ impl Node {
         }
         // After a rebuild, so that replayed turns are not held back by thinking time.
         node.session.set_think_ms(node.opts.think_ms);
+        node.session.set_wait_for_person(node.opts.wait_for_person);
         if let Role::Join {
             address: Some(addr),
             ..
@@ -337,12 +341,27 @@ impl Node {
                 | TableEvent::SeatHeld { .. }
                 | TableEvent::SeatBack { .. }
                 | TableEvent::HandForfeited { .. }
+                | TableEvent::Chat(_)
                 | TableEvent::Resumed => {}
             }
             let _ = self.events.send(NodeEvent::Table(ev)).await;
         }
         self.prompt_person().await;
+        self.report_next_hand(false).await;
         Ok(())
+    }
+
+    /// Between hands: tells the front end what the next hand waits for when that changed
+    /// (`always`: the countdown too).
+    async fn report_next_hand(&mut self, always: bool) {
+        let next = self.session.next_hand();
+        let key = next.as_ref().map(|n| (n.after, n.waiting.clone(), n.ready));
+        if (always || key != self.last_next)
+            && let Some(next) = next
+        {
+            let _ = self.events.send(NodeEvent::NextHand(next)).await;
+        }
+        self.last_next = key;
     }
 
     fn targets(&self, dest: &Dest) -> Vec<PublicKey> {
@@ -488,6 +507,7 @@ impl Node {
         if let Some((seat, left_ms)) = self.session.move_clock() {
             let _ = self.events.send(NodeEvent::Clock { seat, left_ms }).await;
         }
+        self.report_next_hand(true).await;
         if let Some(mv) = self.session.timed_out_move() {
             // The move clock ran out on the person's turn: their client plays for them,
             // logged as their own move.
@@ -673,6 +693,12 @@ impl Node {
                 // What was held for later may be admitted now (in the order it came).
                 while let Some((p, k, bytes)) = self.take_admitted() {
                     self.store_and_handle(&p, k, &bytes)?;
+                }
+            }
+            guard::Gate::Show(key) => {
+                // Table chat: shown, never logged (no part of the game).
+                if let Err(e) = self.session.handle_message(key, request) {
+                    tracing::debug!(%peer, "rejected chat: {e}");
                 }
             }
             // A question about the table: answered, never logged.

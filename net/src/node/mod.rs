@@ -22,7 +22,7 @@ use futures::StreamExt;
 use libp2p::{Multiaddr, PeerId};
 use tokio::sync::mpsc;
 
-use crate::table::TableEvent;
+use crate::table::{TableEvent, TableSession};
 
 pub use self::browse::{BrowseEvent, FoundTable, browse};
 pub use self::restore::{VerifyReport, rebuild, replay_log, session_from_meta};
@@ -93,6 +93,9 @@ pub struct NodeOptions {
     pub think_ms: u64,
     /// Host: the move clock, ms a turn (0: none; the default).
     pub move_clock_ms: u64,
+    /// A person at a window says when they are ready for the next hand ([`Intent::Ready`]);
+    /// off (the terminal), the seat is ready as soon as a hand is scored.
+    pub wait_for_person: bool,
 }
 
 /// What a node reports to its front end.
@@ -120,6 +123,8 @@ pub enum NodeEvent {
         /// Time left (ms).
         left_ms: u64,
     },
+    /// Between hands (once a second, and when it changes): what the next hand waits for.
+    NextHand(crate::table::NextHand),
     /// The connection to a seated player came up or went down.
     Link {
         /// The seat.
@@ -144,6 +149,10 @@ pub enum Intent {
     Leave,
     /// Leave (the node finishes and returns).
     Quit,
+    /// Between hands: the person is ready for the next hand.
+    Ready,
+    /// Say a line of table chat.
+    Say(String),
 }
 
 /// The end of a game.
@@ -232,6 +241,8 @@ pub async fn run(
                 Some(Intent::Play(mv)) => node.play(mv).await?,
                 Some(Intent::Start) => node.lobby(|s| s.request_start()).await,
                 Some(Intent::SwapSeats(a, b)) => node.lobby(|s| s.swap_seats(a, b)).await,
+                Some(Intent::Ready) => node.lobby(TableSession::ready).await,
+                Some(Intent::Say(text)) => node.lobby(|s| s.say(&text)).await,
                 Some(Intent::Quit) | None => return Err(NodeError::Stopped),
             },
             _ = tick.tick() => node.on_tick().await,

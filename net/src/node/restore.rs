@@ -39,6 +39,7 @@ pub fn rebuild(secret: [u8; 32], records: &[Record]) -> Result<(TableSession, Me
         return Err("the game log does not start with its description".to_owned());
     };
     let mut session = session_from_meta(secret, meta);
+    session.replaying = true;
     for r in &records[1..] {
         match r {
             Record::Recv { from, bytes } => {
@@ -54,6 +55,7 @@ pub fn rebuild(secret: [u8; 32], records: &[Record]) -> Result<(TableSession, Me
             Record::Meta(_) => {}
         }
     }
+    session.replaying = false;
     Ok((session, (**meta).clone()))
 }
 

@@ -119,6 +119,7 @@ impl TableSession {
     pub fn handle_timeout(&mut self, now_ms: u64) {
         self.presence
             .observe(now_ms, self.hand_no, self.hand.as_ref());
+        self.pace_tick();
         self.drain_hand();
         self.watch_turn();
         if self.hand.is_none() {
@@ -305,6 +306,7 @@ impl TableSession {
         self.send(Dest::Seats, TableMsg::Quit { hand_no, sig });
         self.left = true;
         self.hand = None;
+        self.between = None;
         Ok(())
     }
 
@@ -352,11 +354,13 @@ impl TableSession {
     /// `seat` is out of this hand: the hand is void and redealt, with a computer player in the
     /// seat.
     pub(crate) fn void_hand(&mut self, seat: u8, why: Gone) {
-        self.events.push_back(TableEvent::HandVoided {
-            hand_no: self.hand_no,
-            seat: Seat::from_index(usize::from(seat)),
-            why,
-        });
+        if self.between.is_none() {
+            self.events.push_back(TableEvent::HandVoided {
+                hand_no: self.hand_no,
+                seat: Seat::from_index(usize::from(seat)),
+                why,
+            });
+        }
         self.put_out(seat);
     }
 
@@ -374,7 +378,10 @@ impl TableSession {
             p.hand = None;
         }
         self.presence.reported.clear();
-        self.prev_result = hash256(b"fairdeal/v1/void", &[&hctx, &[seat]]);
+        // A hand already scored (the seat left between hands) stands; one in play is void.
+        if self.between.take().is_none() {
+            self.prev_result = hash256(b"fairdeal/v1/void", &[&hctx, &[seat]]);
+        }
         self.gone.insert(seat);
         let runner = self.runner_for(seat);
         if runner.is_some() && runner == self.my_seat_index() {

@@ -26,6 +26,9 @@ pub enum Admit {
     Store,
     /// A question about the table ([`TableMsg::Query`]): answered, never logged.
     Answer,
+    /// A line of table chat: handed to [`TableSession::handle_message`], never logged (it is
+    /// no part of the game).
+    Show,
 }
 
 /// A message refused before anything was stored.
@@ -90,6 +93,12 @@ impl TableSession {
             return Err(refuse("a message under this peer's own identity"));
         }
         let msg = TableMsg::decode(bytes).map_err(|_| refuse("an undecodable message"))?;
+        if let TableMsg::Chat { n, text, sig } = &msg {
+            return self
+                .check_chat(&from, *n, text, sig)
+                .map(|_| Admit::Show)
+                .map_err(refuse);
+        }
         match &self.config {
             None => self.admit_lobby(from, &msg),
             Some(config) => self.admit_playing(from, config, &msg),
@@ -257,6 +266,16 @@ impl TableSession {
                 Ok(())
             }
             TableMsg::SeatHeld { .. } | TableMsg::Over { .. } => Ok(()),
+            TableMsg::Ready { hand_no, sig } => self
+                .check_ready(&from, *hand_no, sig)
+                .map(|_| ())
+                .map_err(
+                    |(what, is_stale)| {
+                        if is_stale { stale(what) } else { refuse(what) }
+                    },
+                ),
+            // Told apart before the stage's rules.
+            TableMsg::Chat { .. } => Err(refuse("a chat line")),
             TableMsg::Join { .. } | TableMsg::Roster { .. } | TableMsg::Leave | TableMsg::Query => {
                 Err(stale("a lobby message after the start"))
             }

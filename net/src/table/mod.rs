@@ -8,12 +8,15 @@
 
 mod absent;
 mod back;
+pub mod chat;
 mod gate;
 pub mod msg;
+mod pace;
 mod presence;
 
 pub use self::absent::{DEFAULT_GRACE_MS, Gone, MIN_GRACE_MS};
 pub use self::gate::{Admit, Refused};
+pub use self::pace::{NEXT_HAND_MS, NextHand};
 pub use self::presence::{QUIET_MS, RESYNC_MAX_MS, RESYNC_MS};
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -101,6 +104,8 @@ pub enum TableEvent {
     },
     /// The host closed the table before the game started.
     Closed,
+    /// A line of table chat (this peer's own too).
+    Chat(chat::ChatLine),
     /// The game is over.
     GameOver {
         /// Final totals, team A and B.
@@ -248,6 +253,22 @@ pub struct TableSession {
     public_signed: BTreeSet<Vec<u8>>,
     /// The hashes of the current deal's envelopes put in the transcript already.
     published: BTreeSet<[u8; 32]>,
+    /// Between two hands: the hand just scored, and the countdown.
+    between: Option<pace::Between>,
+    /// The latest hand after which each seat said it is ready.
+    readies: [u32; 4],
+    /// A person plays this seat and says when they are ready for the next hand.
+    wait_for_person: bool,
+    /// How long the table waits between hands (ms).
+    next_hand_ms: u64,
+    /// Our latest `Ready` (its hand and bytes), sent again to a seat that asks.
+    my_ready: Option<(u32, Vec<u8>)>,
+    /// The hand contexts of the last hands started (newest last).
+    recent_hctx: VecDeque<[u8; 32]>,
+    /// Table chat.
+    chat: chat::Chat,
+    /// A log is being replayed: what this peer said by itself is in the log, not said again.
+    pub(crate) replaying: bool,
 }
 
 impl std::fmt::Debug for TableSession {
@@ -328,6 +349,14 @@ impl TableSession {
             accept_sigs: Default::default(),
             public_signed: BTreeSet::new(),
             published: BTreeSet::new(),
+            between: None,
+            readies: [0; 4],
+            wait_for_person: false,
+            next_hand_ms: NEXT_HAND_MS,
+            my_ready: None,
+            recent_hctx: VecDeque::new(),
+            chat: chat::Chat::default(),
+            replaying: false,
         }
     }
 
@@ -646,6 +675,8 @@ impl TableSession {
                 seed,
                 sig,
             } => self.on_replace(from, hand_no, seat, key, seed, &sig),
+            TableMsg::Ready { hand_no, sig } => self.on_ready(from, hand_no, &sig),
+            TableMsg::Chat { n, text, sig } => self.on_chat(from, n, text, &sig),
         }
     }
 
@@ -803,6 +834,9 @@ impl TableSession {
             }
             Ok(TableMsg::Timeout { hand_no, seat, .. }) => self.vote_timeout(hand_no, seat),
             Ok(TableMsg::SeatHeld { seat, .. }) => self.replay_seat_held(seat),
+            Ok(TableMsg::Ready { hand_no, .. }) => self.replay_ready(hand_no, bytes),
+            Ok(TableMsg::Hand { bytes }) => self.replay_hand_sent(&bytes),
+            Ok(TableMsg::Chat { n, .. }) => self.replay_chat(n),
             Ok(TableMsg::Quit { .. }) => {
                 let at = self.public.len();
                 self.publish_signed(at, self.me.key, bytes);
@@ -1003,6 +1037,7 @@ impl TableSession {
             }),
         };
         let table = table.clone();
+        self.between = None;
         self.published.clear();
         self.publish(
             None,
@@ -1029,6 +1064,11 @@ impl TableSession {
             seed,
             table.clone(),
         ));
+        if self.recent_hctx.len() >= pace::RECENT_HANDS {
+            self.recent_hctx.pop_front();
+        }
+        self.recent_hctx
+            .extend(self.hand.as_ref().map(HandSession::hctx));
         if let Some(p) = &mut self.proxy {
             p.rng =
                 crate::hand::replacement_rng(&self.bot_seeds[usize::from(p.seat)], self.hand_no);
@@ -1213,7 +1253,7 @@ impl TableSession {
         self.unexplained = 0;
         if result == GameResult::Continue {
             self.dealer = self.dealer.next();
-            self.start_hand();
+            self.between_hands();
         } else {
             self.game_over(result);
         }
@@ -1249,7 +1289,12 @@ impl TableSession {
     /// When [`TableSession::handle_timeout`] should next be called for a computer player's
     /// move, if one is thinking (the node's periodic tick covers everything else).
     pub fn poll_timeout(&self) -> Option<u64> {
-        self.bot_due.iter().flatten().min().copied()
+        self.bot_due
+            .iter()
+            .flatten()
+            .copied()
+            .chain(self.pace_deadline())
+            .min()
     }
 
     /// Keeps a validly signed envelope of hand `hand_no` (bounded) to pass on in a resync.
@@ -1293,6 +1338,7 @@ impl TableSession {
         for bytes in missing {
             self.send(Dest::Peer(from), TableMsg::Hand { bytes });
         }
+        self.ready_again(from, hand_no);
         Ok(())
     }
 }

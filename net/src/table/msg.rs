@@ -7,9 +7,9 @@ use fairdeal_crypto::{ProofMode, PublicKey, Sig};
 use serde::{Deserialize, Serialize};
 
 /// The protocol name on the wire (libp2p stream protocol).
-pub const PROTOCOL: &str = "/fairdeal/table/3";
+pub const PROTOCOL: &str = "/fairdeal/table/4";
 /// The version string checked in libp2p identify.
-pub const AGENT_VERSION: &str = concat!("fairdeal/", env!("CARGO_PKG_VERSION"), "/table-3");
+pub const AGENT_VERSION: &str = concat!("fairdeal/", env!("CARGO_PKG_VERSION"), "/table-4");
 
 /// What a table is about, as announced and agreed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -197,6 +197,25 @@ pub enum TableMsg {
         /// The runner's signature.
         sig: Sig,
     },
+    /// Between hands: the sender's player has seen the score of hand `hand_no` and is ready
+    /// for the next one (signed over [`ready_digest`]; the sender's own seat only).
+    Ready {
+        /// The hand just scored.
+        hand_no: u32,
+        /// The sender's signature.
+        sig: Sig,
+    },
+    /// A line of table chat (signed over [`chat_digest`]): shown beside the move log, never
+    /// part of the rules, the hand audit, the log or the result.
+    Chat {
+        /// The sender's line number (each line numbered from 1; a number not above the last
+        /// one seen from that seat is a replay).
+        n: u32,
+        /// The line (at most `chat::MAX_CHAT` characters, no control characters).
+        text: String,
+        /// The sender's signature.
+        sig: Sig,
+    },
 }
 
 /// The table's state at the start of the hand in which a player returns, as the runner of
@@ -222,6 +241,22 @@ pub struct ReturnState {
 /// What the runner signs when it gives a seat back.
 pub fn return_digest(sid: &[u8; 32], state: &ReturnState) -> [u8; 32] {
     hash256(b"fairdeal/v1/return", &[sid, &encoding::encode(state)])
+}
+
+/// What a player signs when ready for the hand after `hand_no`.
+pub fn ready_digest(sid: &[u8; 32], hand_no: u32, seat: u8) -> [u8; 32] {
+    hash256(
+        b"fairdeal/v1/ready",
+        &[sid, &hand_no.to_le_bytes(), &[seat]],
+    )
+}
+
+/// What a player signs for chat line `n`.
+pub fn chat_digest(sid: &[u8; 32], seat: u8, n: u32, text: &str) -> [u8; 32] {
+    hash256(
+        b"fairdeal/v1/chat",
+        &[sid, &[seat], &n.to_le_bytes(), text.as_bytes()],
+    )
 }
 
 /// What a leaver signs.

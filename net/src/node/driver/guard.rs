@@ -55,6 +55,8 @@ pub(super) enum Gate {
     Store(PublicKey),
     /// Answer it, store nothing.
     Answer,
+    /// Handle it without logging it (table chat): from this seated peer.
+    Show(PublicKey),
     /// Refused: answered (a seated peer hears our state) or not (a stranger's stream is
     /// dropped and its connections closed).
     Refuse {
@@ -100,6 +102,7 @@ impl Node {
         match self.session.admit(key, request) {
             Ok(Admit::Store) => Gate::Store(key),
             Ok(Admit::Answer) => Gate::Answer,
+            Ok(Admit::Show) => Gate::Show(key),
             Err(Refused {
                 what, later: true, ..
             }) => {

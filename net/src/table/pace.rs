@@ -1,0 +1,290 @@
+//! Between two hands: the score sheet stays up until every person at the table has said they
+//! are ready for the next hand (a signed `Ready`), or a countdown runs out.
+//!
+//! Computer players, seats a computer player holds, and seats whose player has been away past
+//! the grace period are ready at once; a seat without [`TableSession::set_wait_for_person`]
+//! (a terminal player, a computer player) says it is ready as soon as the hand is scored. The
+//! decision to deal the next hand is each peer's own: a replay of the log reaches it again
+//! from the logged `Ready` messages, or, when the countdown or an away seat decided it, from
+//! the first message of the next hand this peer sent (logged like every message it sends).
+//! A `Ready` that may have been lost is asked for again with a `Resync` of the scored hand,
+//! which every seat answers with its own `Ready`.
+
+use fairdeal_core::Seat;
+use fairdeal_crypto::{Envelope, Identity, PublicKey, Sig, SignedEnvelope};
+
+use super::msg::{TableMsg, ready_digest};
+use super::presence::{RESYNC_MAX_MS, RESYNC_MS};
+use super::{Dest, TableError, TableSession};
+
+/// How long the score sheet waits for the people at the table before the next hand is dealt
+/// anyway (ms).
+pub const NEXT_HAND_MS: u64 = 30_000;
+
+/// The hctx of the last few hands started, to tell a resent old envelope from the first of a
+/// new hand when a log is replayed.
+pub(crate) const RECENT_HANDS: usize = 4;
+
+/// The table between two hands.
+#[derive(Debug, Clone)]
+pub(crate) struct Between {
+    /// The hand just scored.
+    pub(crate) hand_no: u32,
+    /// When it was scored here (the countdown's start).
+    since: u64,
+    /// When to ask again for readiness that may have been lost, and the current interval.
+    ask: Option<(u64, u64)>,
+}
+
+/// What the table waits for between two hands (for the score sheet).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NextHand {
+    /// The hand just scored.
+    pub after: u32,
+    /// How long until the next hand is dealt anyway (ms).
+    pub left_ms: u64,
+    /// The seats whose players have not said they are ready.
+    pub waiting: Vec<Seat>,
+    /// This seat said it is ready.
+    pub ready: bool,
+}
+
+impl TableSession {
+    /// Whether a person plays this seat and says when they are ready for the next hand
+    /// ([`TableSession::ready`]), as the window's "Next hand" does. Off (the default), the
+    /// seat is ready as soon as a hand is scored, as at the terminal.
+    pub fn set_wait_for_person(&mut self, on: bool) {
+        self.wait_for_person = on;
+        if !on && !self.replaying && self.between.is_some() {
+            self.say_ready();
+            self.start_if_ready();
+        }
+    }
+
+    /// How long the table waits between hands for people who have not said they are ready
+    /// (default [`NEXT_HAND_MS`]).
+    pub fn set_next_hand_ms(&mut self, ms: u64) {
+        self.next_hand_ms = ms;
+    }
+
+    /// Between two hands: what the table waits for (`None` while a hand is played).
+    pub fn next_hand(&self) -> Option<NextHand> {
+        let b = self.between.as_ref()?;
+        let me = self.my_seat_index();
+        Some(NextHand {
+            after: b.hand_no,
+            left_ms: b
+                .since
+                .saturating_add(self.next_hand_ms)
+                .saturating_sub(self.presence.now),
+            waiting: (0..4u8)
+                .filter(|&s| !self.seat_ready(s, b.hand_no))
+                .map(|s| Seat::from_index(usize::from(s)))
+                .collect(),
+            ready: me.is_some_and(|s| self.readies[usize::from(s)] >= b.hand_no),
+        })
+    }
+
+    /// The person at this seat is ready for the next hand ("Next hand"): the others are told
+    /// (signed), and the hand is dealt once every seat is ready.
+    ///
+    /// # Errors
+    ///
+    /// No hand was just scored.
+    pub fn ready(&mut self) -> Result<(), TableError> {
+        if self.between.is_none() {
+            return Err(TableError::Unexpected("ready"));
+        }
+        self.say_ready();
+        self.start_if_ready();
+        Ok(())
+    }
+
+    /// A hand was scored and the game goes on: wait for the table.
+    pub(crate) fn between_hands(&mut self) {
+        self.between = Some(Between {
+            hand_no: self.hand_no,
+            since: self.presence.now,
+            ask: None,
+        });
+        // Replaying a log, our `Ready` comes from the log (if we said it).
+        if !self.replaying && (self.bot.is_some() || !self.wait_for_person) {
+            self.say_ready();
+        }
+        self.start_if_ready();
+    }
+
+    /// Says (once) that this seat is ready for the hand after the one just scored.
+    fn say_ready(&mut self) {
+        let (Some(b), Some(me), Some(config)) = (&self.between, self.my_seat_index(), &self.config)
+        else {
+            return;
+        };
+        let (hand_no, i) = (b.hand_no, usize::from(me));
+        if self.readies[i] >= hand_no {
+            return;
+        }
+        self.readies[i] = hand_no;
+        if config.bots[i] {
+            // Every seat counts a computer player ready: nothing to say.
+            return;
+        }
+        let sig =
+            Identity::from_secret(self.secret).sign(&ready_digest(&config.sid(), hand_no, me));
+        let msg = TableMsg::Ready { hand_no, sig };
+        self.my_ready = Some((hand_no, msg.encode()));
+        self.send(Dest::Seats, msg);
+    }
+
+    /// Whether `seat` is ready for the hand after `after`.
+    fn seat_ready(&self, seat: u8, after: u32) -> bool {
+        let i = usize::from(seat);
+        let Some(config) = &self.config else {
+            return true;
+        };
+        self.readies[i] >= after
+            || config.bots[i]
+            || self.runners[i].is_some()
+            || (Some(seat) != self.my_seat_index() && self.presence.absence(seat) >= self.grace_ms)
+    }
+
+    /// Deals the next hand if every seat is ready.
+    fn start_if_ready(&mut self) {
+        let Some(after) = self.between.as_ref().map(|b| b.hand_no) else {
+            return;
+        };
+        if (0..4u8).all(|s| self.seat_ready(s, after)) {
+            self.between = None;
+            self.start_hand();
+        }
+    }
+
+    /// The clock moved: the countdown may have run out, an away seat become ready, or it is
+    /// time to ask again for the `Ready` of seats not heard from.
+    pub(crate) fn pace_tick(&mut self) {
+        let now = self.presence.now;
+        let Some(b) = self.between.clone() else {
+            return;
+        };
+        if now >= b.since.saturating_add(self.next_hand_ms) {
+            self.between = None;
+            self.start_hand();
+            return;
+        }
+        self.start_if_ready();
+        if self.between.is_none() {
+            return;
+        }
+        let (at, every) = b
+            .ask
+            .unwrap_or((b.since.saturating_add(RESYNC_MS), RESYNC_MS));
+        let ask = if now < at {
+            Some((at, every))
+        } else {
+            let have = self.hand.as_ref().map(|h| h.have()).unwrap_or_default();
+            let hand_no = b.hand_no;
+            self.send(Dest::Seats, TableMsg::Resync { hand_no, have });
+            let every = (every * 2).min(RESYNC_MAX_MS);
+            Some((now.saturating_add(every), every))
+        };
+        if let Some(between) = &mut self.between {
+            between.ask = ask;
+        }
+    }
+
+    /// When the countdown runs out (for the node's timer).
+    pub(crate) fn pace_deadline(&self) -> Option<u64> {
+        self.between
+            .as_ref()
+            .map(|b| b.since.saturating_add(self.next_hand_ms))
+    }
+
+    /// A seat asked again for hand `hand_no`: our `Ready` for it, if we said it.
+    pub(crate) fn ready_again(&mut self, to: PublicKey, hand_no: u32) {
+        if let Some((h, bytes)) = &self.my_ready
+            && *h == hand_no
+        {
+            self.out.push_back((Dest::Peer(to), bytes.clone()));
+        }
+    }
+
+    /// Whether a `Ready` from `from` for `hand_no` is one to take (the gate's and the
+    /// handler's check): a seated sender, this hand or the one just scored, new, and signed
+    /// by the sender for its own seat.
+    pub(crate) fn check_ready(
+        &self,
+        from: &PublicKey,
+        hand_no: u32,
+        sig: &Sig,
+    ) -> Result<u8, (&'static str, bool)> {
+        let Some(sid) = self.config.as_ref().map(super::msg::TableConfig::sid) else {
+            return Err(("a ready before the start", true));
+        };
+        let Some(seat) = self
+            .keys
+            .iter()
+            .position(|k| k == from && *k != self.me.key)
+        else {
+            return Err((
+                "a ready from a peer not seated, or under our own name",
+                false,
+            ));
+        };
+        if hand_no == 0 || hand_no > self.hand_no {
+            return Err(("a ready for a hand not played here yet", true));
+        }
+        if hand_no < self.hand_no || self.readies[seat] >= hand_no {
+            return Err(("a ready for an earlier hand, or again", true));
+        }
+        if from
+            .verify(&ready_digest(&sid, hand_no, seat as u8), sig)
+            .is_err()
+        {
+            return Err(("a ready with a bad signature", false));
+        }
+        Ok(seat as u8)
+    }
+
+    /// A seat's player is ready for the hand after `hand_no`.
+    pub(crate) fn on_ready(
+        &mut self,
+        from: PublicKey,
+        hand_no: u32,
+        sig: &Sig,
+    ) -> Result<(), TableError> {
+        let seat = self
+            .check_ready(&from, hand_no, sig)
+            .map_err(|(what, _)| TableError::Unexpected(what))?;
+        self.readies[usize::from(seat)] = hand_no;
+        self.start_if_ready();
+        Ok(())
+    }
+
+    /// Replaying our own `Ready` from the log.
+    pub(crate) fn replay_ready(&mut self, hand_no: u32, bytes: &[u8]) {
+        if let Some(me) = self.my_seat_index() {
+            let r = &mut self.readies[usize::from(me)];
+            *r = (*r).max(hand_no);
+            self.my_ready = Some((hand_no, bytes.to_vec()));
+            self.start_if_ready();
+        }
+    }
+
+    /// Replaying a hand message we sent: between hands, the first one of a hand not started
+    /// yet means we dealt it (the countdown ran out, or an away seat counted as ready).
+    pub(crate) fn replay_hand_sent(&mut self, wire: &[u8]) {
+        if self.between.is_none() {
+            return;
+        }
+        let Ok(env) = SignedEnvelope::from_wire(wire) else {
+            return;
+        };
+        let Ok(header) = fairdeal_crypto::encoding::decode::<Envelope>(&env.bytes) else {
+            return;
+        };
+        if !self.recent_hctx.contains(&header.sid) {
+            self.between = None;
+            self.start_hand();
+        }
+    }
+}

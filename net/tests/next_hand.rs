@@ -1,0 +1,322 @@
+//! Between hands, on a simulated clock: the next hand waits for the person's "Next hand"
+//! (a signed `Ready`), or for the countdown; a `Ready` for another seat or another hand is
+//! refused; a log replayed between hands reaches the same hand as the live peer.
+//!
+//! The harness plays the node's part: it delivers every message, pings, and drives the
+//! clock; the person in South plays greedy moves at once but presses "Next hand" only when
+//! the test says so.
+
+#![expect(clippy::unwrap_used, reason = "test set-up")]
+
+use fairdeal_core::strategy::{Strategy, by_name};
+use fairdeal_core::{HouseRules, Preset, Seat, SplitMix64};
+use fairdeal_crypto::{Identity, PublicKey};
+use fairdeal_net::store::{Meta, Record};
+use fairdeal_net::table::msg::{SeatInfo, TableMsg, ready_digest};
+use fairdeal_net::table::{Dest, NEXT_HAND_MS, TableSession};
+
+fn card(i: u8, bot: bool) -> ([u8; 32], SeatInfo) {
+    let secret = [i + 81; 32];
+    (
+        secret,
+        SeatInfo {
+            key: Identity::from_secret(secret).public(),
+            name: format!("p{i}"),
+            bot,
+            addrs: Vec::new(),
+        },
+    )
+}
+
+/// The person's log's description (South, the host).
+fn person_meta(info: &SeatInfo) -> Meta {
+    Meta {
+        role: "host".into(),
+        me: info.clone(),
+        bot: None,
+        master: [50; 32],
+        table: Some((
+            "pace".into(),
+            Preset::Samba,
+            fairdeal_net::table::msg::house_to_json(&house()),
+        )),
+        host: None,
+        hold: false,
+        want: None,
+        move_clock_ms: 0,
+    }
+}
+
+fn house() -> HouseRules {
+    HouseRules {
+        target: Some(20_000),
+        ..HouseRules::default()
+    }
+}
+
+struct Sim {
+    peers: Vec<TableSession>,
+    keys: Vec<PublicKey>,
+    person: Box<dyn Strategy + Send>,
+    rng: SplitMix64,
+    now: u64,
+    /// The person's game log, as its node writes it.
+    log: Vec<Record>,
+}
+
+impl Sim {
+    /// A person in South who presses "Next hand", computer players elsewhere.
+    fn new() -> Self {
+        let (s0, c0) = card(0, false);
+        let mut host = fairdeal_net::node::session_from_meta(s0, &person_meta(&c0));
+        host.set_wait_for_person(true);
+        let log = vec![Record::Meta(Box::new(person_meta(&c0)))];
+        let mut peers = vec![host];
+        let host_key = peers[0].key();
+        for i in 1..4u8 {
+            let (s, c) = card(i, true);
+            let mut p = TableSession::joiner(s, [50 + i; 32], c, Some("greedy"));
+            p.join(host_key);
+            peers.push(p);
+        }
+        let keys = peers.iter().map(TableSession::key).collect();
+        Self {
+            peers,
+            keys,
+            person: by_name("greedy").unwrap(),
+            rng: SplitMix64::new(3),
+            now: 0,
+            log,
+        }
+    }
+
+    fn send_out(&mut self, i: usize, dest: Dest, bytes: &[u8]) {
+        if i == 0 {
+            self.log.push(Record::Sent {
+                bytes: bytes.to_vec(),
+            });
+        }
+        let targets: Vec<usize> = match dest {
+            Dest::Peer(k) => self.keys.iter().position(|x| *x == k).into_iter().collect(),
+            Dest::Seats => (0..4).filter(|&j| j != i).collect(),
+        };
+        for j in targets {
+            let from = self.keys[i];
+            if j == 0 && self.peers[0].admit(from, bytes).is_ok() {
+                self.log.push(Record::Recv {
+                    from: from.0,
+                    bytes: bytes.to_vec(),
+                });
+            }
+            let _ = self.peers[j].handle_message(from, bytes);
+        }
+    }
+
+    /// Delivers until quiet, the person playing every turn of theirs at once.
+    fn deliver(&mut self) {
+        loop {
+            let mut moved = false;
+            for i in 0..4 {
+                while let Some((dest, bytes)) = self.peers[i].poll_transmit() {
+                    moved = true;
+                    self.send_out(i, dest, &bytes);
+                }
+                while self.peers[i].poll_event().is_some() {}
+            }
+            let p = &mut self.peers[0];
+            if p.hand().is_some_and(|h| h.my_turn())
+                && let Some(mv) = p.view().and_then(|v| self.person.choose(&v, &mut self.rng))
+            {
+                let json = serde_json::to_string(&mv).unwrap();
+                p.submit(mv).unwrap();
+                self.log.push(Record::Intent { json });
+                moved = true;
+            }
+            if !moved {
+                return;
+            }
+        }
+    }
+
+    /// Advances the clock by `ms` (pings, then every peer's timers), and delivers.
+    fn tick(&mut self, ms: u64) {
+        self.now += ms;
+        for i in 0..4 {
+            for j in 0..4 {
+                if i != j {
+                    let k = self.keys[j];
+                    self.peers[i].heard(k, self.now);
+                }
+            }
+            self.peers[i].handle_timeout(self.now);
+        }
+        self.deliver();
+    }
+
+    /// Plays until every peer has scored hand 1 and waits between hands.
+    fn play_to_the_first_score_sheet(&mut self) {
+        for _ in 0..10_000 {
+            self.tick(1_000);
+            if self.peers.iter().all(|p| p.next_hand().is_some()) {
+                return;
+            }
+        }
+        panic!("hand 1 was never scored");
+    }
+
+    fn hands(&self) -> Vec<u32> {
+        self.peers.iter().map(TableSession::hand_no).collect()
+    }
+}
+
+/// Sabotage caught: dealing at once after the score (the old behaviour) fails the first
+/// assertion; ignoring the person's `Ready` fails the last.
+#[test]
+fn the_next_hand_waits_for_the_persons_next_hand() {
+    let mut sim = Sim::new();
+    assert!(sim.peers[0].ready().is_err(), "no score sheet to leave yet");
+    sim.play_to_the_first_score_sheet();
+    for _ in 0..20 {
+        sim.tick(1_000);
+    }
+    assert_eq!(
+        sim.hands(),
+        [1; 4],
+        "nobody deals before the person is ready"
+    );
+    for p in &sim.peers {
+        let next = p.next_hand().unwrap();
+        assert_eq!(next.after, 1);
+        assert_eq!(
+            next.waiting,
+            [Seat::S],
+            "computer players are ready at once"
+        );
+        assert!(next.left_ms <= NEXT_HAND_MS - 20_000 && next.left_ms > 0);
+    }
+    assert!(!sim.peers[0].next_hand().unwrap().ready);
+    sim.peers[0].ready().unwrap();
+    sim.deliver();
+    assert_eq!(
+        sim.hands(),
+        [2; 4],
+        "every peer deals hand 2 once South is ready"
+    );
+    // (The harness plays a whole hand in one delivery: hand 2 may be scored already.)
+    assert!(
+        sim.peers
+            .iter()
+            .all(|p| p.next_hand().is_none_or(|n| n.after == 2))
+    );
+}
+
+/// Sabotage caught: without the countdown the table waits for ever for a person who walked
+/// away from the score sheet.
+#[test]
+fn the_countdown_deals_the_next_hand_anyway() {
+    let mut sim = Sim::new();
+    sim.play_to_the_first_score_sheet();
+    let mut left = Vec::new();
+    while sim.hands() == [1; 4] && left.len() < 100 {
+        left.push(sim.peers[1].next_hand().unwrap().left_ms);
+        sim.tick(1_000);
+    }
+    assert_eq!(sim.hands(), [2; 4], "the countdown ran out everywhere");
+    assert!(
+        left.windows(2).all(|w| w[1] < w[0]),
+        "counts down: {left:?}"
+    );
+    let waited = left.len() as u64 * 1_000;
+    assert!(
+        (NEXT_HAND_MS - 2_000..=NEXT_HAND_MS + 2_000).contains(&waited),
+        "dealt after the countdown ({waited} ms)"
+    );
+}
+
+/// Sabotage caught: a gate or handler that takes a `Ready` on the sender's word for the seat
+/// or the hand lets West start the hand for South (the first or second refusal fails).
+#[test]
+fn a_ready_for_another_seat_or_another_hand_is_refused() {
+    let mut sim = Sim::new();
+    sim.play_to_the_first_score_sheet();
+    let sid = sim.peers[0].config().unwrap().sid();
+    let south = Identity::from_secret(card(0, false).0);
+    let west = Identity::from_secret(card(1, true).0);
+    let ready = |id: &Identity, hand_no: u32, seat: u8| {
+        TableMsg::Ready {
+            hand_no,
+            sig: id.sign(&ready_digest(&sid, hand_no, seat)),
+        }
+        .encode()
+    };
+    let (south_key, west_key) = (sim.keys[0], sim.keys[1]);
+    let hostile = [
+        // West sends South's readiness, signed by South (as if passed on).
+        (west_key, ready(&south, 1, 0)),
+        // West signs South's readiness itself.
+        (west_key, ready(&west, 1, 0)),
+        // South's own, for hands not scored.
+        (south_key, ready(&south, 2, 0)),
+        (south_key, ready(&south, 0, 0)),
+        (south_key, ready(&south, 7, 0)),
+        // South's own signature over another seat.
+        (south_key, ready(&south, 1, 2)),
+    ];
+    for (n, (from, bytes)) in hostile.iter().enumerate() {
+        for j in 1..4 {
+            if sim.keys[j] == *from {
+                continue;
+            }
+            assert!(sim.peers[j].admit(*from, bytes).is_err(), "case {n} at {j}");
+            assert!(
+                sim.peers[j].handle_message(*from, bytes).is_err(),
+                "case {n} at {j}"
+            );
+        }
+    }
+    sim.deliver();
+    assert_eq!(sim.hands(), [1; 4]);
+    assert!(
+        (1..4).all(|j| sim.peers[j].next_hand().unwrap().waiting == [Seat::S]),
+        "still waiting for South"
+    );
+    // South's real one is taken (once).
+    let real = ready(&south, 1, 0);
+    assert!(sim.peers[2].admit(south_key, &real).is_ok());
+    sim.peers[2].handle_message(south_key, &real).unwrap();
+    assert!(
+        sim.peers[2].admit(south_key, &real).is_err(),
+        "again: stale"
+    );
+    assert_eq!(sim.peers[2].hand_no(), 2);
+}
+
+/// Sabotage caught: a replay that says "ready" by itself, or that never deals what the
+/// countdown dealt live, leaves the rebuilt peer at another hand than the live one.
+#[test]
+fn a_log_replayed_between_hands_reaches_the_hand_the_live_peer_was_at() {
+    let secret = card(0, false).0;
+    // South pressed "Next hand": the logged Ready deals hand 2 in the replay too.
+    let mut sim = Sim::new();
+    sim.play_to_the_first_score_sheet();
+    let (waiting, _) = fairdeal_net::node::rebuild(secret, &sim.log).unwrap();
+    assert_eq!(waiting.hand_no(), 1, "still at the score sheet");
+    assert!(
+        !waiting.next_hand().unwrap().ready,
+        "no Ready the person never gave"
+    );
+    sim.peers[0].ready().unwrap();
+    sim.deliver();
+    let (pressed, _) = fairdeal_net::node::rebuild(secret, &sim.log).unwrap();
+    assert_eq!(pressed.hand_no(), 2);
+    assert_eq!(pressed.view(), sim.peers[0].view());
+    // The countdown dealt hand 3: the replay deals it where this peer's first message is.
+    while sim.hands()[0] == 2 {
+        sim.tick(1_000);
+    }
+    let live = sim.hands()[0];
+    let (rebuilt, _) = fairdeal_net::node::rebuild(secret, &sim.log).unwrap();
+    assert_eq!(rebuilt.hand_no(), live);
+    assert_eq!(rebuilt.totals(), sim.peers[0].totals());
+    assert_eq!(rebuilt.view(), sim.peers[0].view());
+}
