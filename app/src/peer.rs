@@ -251,6 +251,7 @@ pub async fn host(a: HostArgs, trace: Option<PathBuf>) -> Result<Outcome> {
         want: None,
         think_ms: a.think_ms,
         move_clock_ms: a.move_clock_secs * 1000,
+        wait_for_person: false,
     };
     run_node_traced(opts, false, trace).await
 }
@@ -296,6 +297,7 @@ pub async fn play_local(
         want: None,
         think_ms: 0,
         move_clock_ms: 0,
+        wait_for_person: false,
     };
     // A person plays South at the terminal unless four computer players were asked for; the
     // computer players then pause before each move so that the person can follow.
@@ -326,6 +328,7 @@ pub async fn play_local(
             want: None,
             think_ms,
             move_clock_ms: 0,
+            wait_for_person: false,
         };
         joiners.push(tokio::spawn(run_node(opts, true)));
     }

@@ -185,19 +185,19 @@ impl AutoPlay {
         })
     }
 
-    /// Plays the seat's turn, and closes the score sheet after two seconds.
+    /// Plays the seat's turn, and presses "Next hand" on a score sheet after two seconds.
     fn step(&mut self, g: &mut Game) {
         if g.show_report {
             if self.hold_sheet {
                 return;
             }
             let since = *self.sheet_since.get_or_insert_with(std::time::Instant::now);
-            if since.elapsed().as_secs() >= 2 {
-                g.show_report = false;
-                self.sheet_since = None;
+            if since.elapsed().as_secs() >= 2 && !g.ready_sent {
+                g.next_hand();
             }
             return;
         }
+        self.sheet_since = None;
         if !g.my_turn {
             return;
         }
@@ -273,9 +273,15 @@ impl FairdealApp {
         self.timing = timing;
     }
 
-    /// Tests: the player's seat plays itself (the `greedy` strategy) and closes score sheets.
+    /// Tests: the player's seat plays itself (the `greedy` strategy) and presses "Next hand"
+    /// on score sheets.
     pub fn autoplay(&mut self) {
         self.autoplay = AutoPlay::new(false).map(|a| AutoPlay { started: true, ..a });
+    }
+
+    /// Tests: the player's seat plays itself, but leaves score sheets to the test.
+    pub fn autoplay_to_sheets(&mut self) {
+        self.autoplay = AutoPlay::new(true).map(|a| AutoPlay { started: true, ..a });
     }
 
     /// The settings of a new game, with this app's pacing.

@@ -290,6 +290,7 @@ fn start_game(
         want,
         think_ms: 0,
         move_clock_ms,
+        wait_for_person: true,
     };
     let master = secrets.fresh("master", 0);
     Ok(spawn_player(
@@ -395,6 +396,7 @@ impl Connection {
                 want,
                 think_ms: self.record.pace_ms,
                 move_clock_ms: 0,
+                wait_for_person: false,
             };
             let master = secrets.fresh("bot-master", i as u64 + 1);
             let mut stop = self.stop.subscribe();
@@ -575,6 +577,7 @@ pub fn resume(runtime: Arc<Runtime>, game_dir: &Path, repaint: Repaint) -> Resul
         want: None,
         think_ms: 0,
         move_clock_ms: 0,
+        wait_for_person: true,
     };
     let bots = record.bots.len();
     let conn = spawn_player(

@@ -69,7 +69,18 @@ pub struct Game {
     pub(crate) seen: super::seen::Seen,
     /// The order the player gave the hand.
     pub(crate) order: super::hand::HandOrder,
+    /// Between hands: what the next hand waits for.
+    pub(crate) next: Option<fairdeal_net::table::NextHand>,
+    /// The player pressed "Next hand" for the hand just scored.
+    pub(crate) ready_sent: bool,
+    /// Table chat, oldest first (at most [`CHAT_LINES`]).
+    pub(crate) chat: std::collections::VecDeque<fairdeal_net::table::chat::ChatLine>,
+    /// The chat line being written.
+    pub(crate) chat_draft: String,
 }
+
+/// The chat lines the window keeps.
+const CHAT_LINES: usize = fairdeal_net::table::chat::CHAT_LINES;
 
 impl Game {
     /// A game starting on `conn`.
@@ -110,6 +121,10 @@ impl Game {
             hand_no: 0,
             seen: super::seen::Seen::default(),
             order: super::hand::HandOrder::default(),
+            next: None,
+            ready_sent: false,
+            chat: std::collections::VecDeque::new(),
+            chat_draft: String::new(),
         }
     }
 
@@ -166,6 +181,7 @@ impl Game {
             NodeEvent::Refused(why) => self.status = format!("Not allowed: {why}"),
             NodeEvent::Waiting(seats) => self.waiting = seats,
             NodeEvent::Clock { seat, left_ms } => self.clock = Some((seat, left_ms)),
+            NodeEvent::NextHand(next) => self.next = Some(next),
             NodeEvent::Link { seat, up } => {
                 if up {
                     self.down.remove(&seat);
@@ -284,7 +300,21 @@ impl Game {
                 );
                 self.log.push(line);
             }
-            TableEvent::HandStarted(_) => {}
+            TableEvent::HandStarted(n) => {
+                // The score sheet of an earlier hand is done with (also when a resumed game
+                // replays its hands: the sheet is not shown again).
+                if self.report.as_ref().is_some_and(|(h, _)| *h < n) {
+                    self.show_report = false;
+                }
+                self.next = None;
+                self.ready_sent = false;
+            }
+            TableEvent::Chat(line) => {
+                if self.chat.len() >= CHAT_LINES {
+                    self.chat.pop_front();
+                }
+                self.chat.push_back(line);
+            }
             TableEvent::Closed => {
                 self.closed = true;
                 self.status = "The host closed the table.".to_owned();
@@ -328,6 +358,24 @@ impl Game {
                 );
                 self.log.push(self.status.clone());
             }
+        }
+    }
+
+    /// "Next hand" on the score sheet: the table is told we are ready (at the end of the
+    /// game, the sheet just closes).
+    pub fn next_hand(&mut self) {
+        if self.over.is_some() {
+            self.show_report = false;
+        } else if !self.ready_sent && self.conn.intents.try_send(Intent::Ready).is_ok() {
+            self.ready_sent = true;
+        }
+    }
+
+    /// Says `text` to the table.
+    pub fn say(&mut self, text: &str) {
+        let text = fairdeal_net::table::chat::clean_chat(text);
+        if !text.is_empty() && self.conn.intents.try_send(Intent::Say(text)).is_err() {
+            self.status = "The game is busy; try again.".to_owned();
         }
     }
 

@@ -4,6 +4,7 @@
 pub mod actions;
 pub mod app;
 pub mod cards;
+pub mod chat;
 pub mod controller;
 pub mod frames;
 pub mod game;

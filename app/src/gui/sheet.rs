@@ -75,12 +75,55 @@ pub fn report_window(ui: &mut Ui, g: &mut Game) {
                 ),
             );
             ui.small("Every player's seed was revealed and every shuffle and card re-checked against the signed log.");
-            if ui.button("Continue (Enter)").clicked()
-                || ui.input(|i| i.key_pressed(egui::Key::Enter))
-            {
-                g.show_report = false;
-            }
+            ui.separator();
+            next_hand_row(ui, g);
         });
+}
+
+/// "Next hand", or who the table still waits for and the countdown (the same at every
+/// seat); at the end of the game, "Continue".
+fn next_hand_row(ui: &mut Ui, g: &mut Game) {
+    let enter = super::actions::key(ui, egui::Key::Enter);
+    if g.over.is_some() {
+        if ui.button("Continue (Enter)").clicked() || enter {
+            g.show_report = false;
+        }
+        return;
+    }
+    let left = g
+        .next
+        .as_ref()
+        .map(|n| n.left_ms.div_ceil(1000))
+        .map_or(String::new(), |s| format!(" in {s} s"));
+    let ready = g.ready_sent || g.next.as_ref().is_some_and(|n| n.ready);
+    if ready {
+        let waiting: Vec<String> = g
+            .next
+            .as_ref()
+            .map(|n| n.waiting.clone())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|s| format!("{} ({})", g.name(s), s.name()))
+            .collect();
+        ui.label(if waiting.is_empty() {
+            "Dealing the next hand…".to_owned()
+        } else {
+            format!(
+                "Waiting for {} to press Next hand; the next hand starts{left} anyway.",
+                waiting.join(", ")
+            )
+        });
+        return;
+    }
+    ui.horizontal(|ui| {
+        let next = ui.button("Next hand (Enter)").on_hover_text(
+            "The next hand is dealt once every player at the table has pressed Next hand, or when the countdown runs out.",
+        );
+        if next.clicked() || enter {
+            g.next_hand();
+        }
+        ui.label(format!("The next hand starts{left}, or once everyone is ready."));
+    });
 }
 
 /// The end of the game: the winner, and play again or leave.

@@ -93,15 +93,20 @@ fn table_body(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePre
             actions::hints(ui, g, view, &mut asked);
             ui.separator();
             ui.heading("Moves");
+            // The moves above, the chat below it (a third of what is left, at least 150).
+            let chat_height = (ui.available_height() / 3.0).max(150.0);
             egui::ScrollArea::vertical()
                 .id_salt("moves")
                 .stick_to_bottom(true)
                 .auto_shrink([false, false])
+                .max_height((ui.available_height() - chat_height - 30.0).max(60.0))
                 .show(ui, |ui| {
                     for line in &g.log {
                         ui.label(line);
                     }
                 });
+            ui.separator();
+            super::chat::chat_box(ui, g, chat_height);
         });
     egui::Panel::bottom("hand-area")
         .exact_size(BOTTOM)

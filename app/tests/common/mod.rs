@@ -1,0 +1,144 @@
+//! What the window tests share: an app on a data directory, stepping until a label shows,
+//! a table with a guest in a second window.
+
+#![allow(dead_code, reason = "each test file uses some of these")]
+
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use fairdeal::gui::app::FairdealApp;
+use fairdeal::gui::controller::Timing;
+use fairdeal_core::Preset;
+
+pub fn harness(seed: u64) -> Harness<'static, FairdealApp> {
+    let dir = std::env::temp_dir().join(format!("fairdeal-ui-{seed}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    harness_in(dir, seed)
+}
+
+/// The app on data directory `dir` (kept between harnesses: a client closed and reopened).
+pub fn harness_in(dir: std::path::PathBuf, seed: u64) -> Harness<'static, FairdealApp> {
+    let mut app = FairdealApp::for_tests(dir, seed);
+    // Computer players move at once; the grace period is the table's default.
+    app.set_timing(Timing {
+        pace_ms: 0,
+        grace_ms: None,
+    });
+    app.settings.preset = Preset::Canasta;
+    app.settings.difficulty = "hard".to_owned();
+    Harness::builder()
+        .with_size([1180.0, 780.0])
+        .build_ui_state(|ui, app: &mut FairdealApp| app.draw_and_pump(ui), app)
+}
+
+/// Steps the UI (the network runs in the background) until `label` shows, or fails.
+pub fn wait_for(h: &mut Harness<'static, FairdealApp>, label: &str, limit: Duration) {
+    let start = Instant::now();
+    loop {
+        h.step();
+        if shows(h, label) {
+            return;
+        }
+        if start.elapsed() >= limit {
+            let labels: Vec<String> = h
+                .get_all_by(|_| true)
+                .filter_map(|n| n.accesskit_node().label())
+                .collect();
+            panic!("{label:?} did not show in {limit:?}; the window shows {labels:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Whether any widget's name or text contains `text`.
+pub fn shows(h: &Harness<'static, FairdealApp>, text: &str) -> bool {
+    h.get_all_by(|_| true).any(|n| {
+        let node = n.accesskit_node();
+        node.label().is_some_and(|l| l.contains(text))
+            || node.value().is_some_and(|v| v.contains(text))
+    })
+}
+
+/// The accessible names of the cards in the hand.
+pub fn hand(h: &Harness<'static, FairdealApp>) -> Vec<String> {
+    h.get_all_by_role(egui::accesskit::Role::CheckBox)
+        .filter_map(|n| n.accesskit_node().label())
+        .filter(|l| l.ends_with("in your hand"))
+        .collect()
+}
+
+/// Ann opens a table for friends; Bea, in another client, joins it by the address its lobby
+/// shows; both are in the lobby and the host is offered to start with two computer players.
+pub fn table_with_a_guest(
+    host_seed: u64,
+    guest_seed: u64,
+) -> (Harness<'static, FairdealApp>, Harness<'static, FairdealApp>) {
+    table_with_a_guest_timed(host_seed, guest_seed, None)
+}
+
+/// [`table_with_a_guest`] with both clients' grace period `grace_ms`.
+pub fn table_with_a_guest_timed(
+    host_seed: u64,
+    guest_seed: u64,
+    grace_ms: Option<u64>,
+) -> (Harness<'static, FairdealApp>, Harness<'static, FairdealApp>) {
+    let mut host = harness(host_seed);
+    let mut guest = harness(guest_seed);
+    for h in [&mut host, &mut guest] {
+        h.state_mut().set_timing(Timing {
+            pace_ms: 0,
+            grace_ms,
+        });
+    }
+    host.state_mut().settings.name = "Ann".to_owned();
+    guest.state_mut().settings.name = "Bea".to_owned();
+    host.step();
+    guest.step();
+    host.get_by_label("Create a table for friends on the LAN")
+        .click();
+    // Let the section finish opening before clicking in it.
+    for _ in 0..20 {
+        host.step();
+    }
+    host.get_by_label("Open the table").click();
+    wait_for(&mut host, "join by this address", Duration::from_secs(60));
+    let address = host
+        .state()
+        .table_address()
+        .expect("the lobby shows an address");
+    guest.state_mut().settings.address = address;
+    guest.step();
+    guest.get_by_label("Join").click();
+    wait_for(
+        &mut guest,
+        "Waiting for the host to start",
+        Duration::from_secs(60),
+    );
+    wait_for(&mut host, "2 computer players", Duration::from_secs(60));
+    (host, guest)
+}
+
+/// Steps both windows once (their networks run on meanwhile).
+pub fn step_both(a: &mut Harness<'static, FairdealApp>, b: &mut Harness<'static, FairdealApp>) {
+    a.step();
+    b.step();
+    std::thread::sleep(Duration::from_millis(20));
+}
+
+/// Steps `h` until `label` shows while `other` runs too, or fails.
+pub fn wait_for_with(
+    h: &mut Harness<'static, FairdealApp>,
+    other: &mut Harness<'static, FairdealApp>,
+    label: &str,
+    limit: Duration,
+) {
+    let start = Instant::now();
+    while !shows(h, label) {
+        assert!(
+            start.elapsed() < limit,
+            "{label:?} did not show in {limit:?}"
+        );
+        step_both(h, other);
+    }
+}

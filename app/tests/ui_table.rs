@@ -1,0 +1,63 @@
+//! Two people at one table, through their windows (egui_kittest): the next hand waits for
+//! "Next hand" on the score sheet; a chat line said in one window shows in the other.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use egui_kittest::kittest::Queryable;
+
+use common::{harness, shows, step_both, table_with_a_guest, wait_for, wait_for_with};
+
+/// Sabotage caught: dealing at once after the score (the table not waiting for `Ready`)
+/// shows hand 2 while the sheet of hand 1 is still up; a "Next hand" that sends nothing
+/// leaves the sheet up for the whole countdown (past the limit below).
+#[test]
+fn the_next_hand_waits_for_next_hand() {
+    let mut h = harness(81);
+    h.state_mut().autoplay_to_sheets();
+    h.step();
+    h.get_by_label("Play now").click();
+    wait_for(&mut h, "Hand 1: score sheet", Duration::from_secs(600));
+    wait_for(&mut h, "Next hand (Enter)", Duration::from_secs(10));
+    // Ten seconds on the sheet: nothing is dealt, the countdown shows.
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(10) {
+        h.step();
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(shows(&h, "Hand 1: score sheet"), "the sheet is still up");
+    assert!(!shows(&h, "— Hand 2 —"), "hand 2 was not dealt");
+    assert!(shows(&h, "The next hand starts in "), "the countdown shows");
+    h.get_by_label("Next hand (Enter)").click();
+    wait_for(&mut h, "— Hand 2 —", Duration::from_secs(15));
+    assert!(!shows(&h, "Hand 1: score sheet"), "the sheet is gone");
+}
+
+/// Sabotage caught: chat not sent (or not shown when it comes) never shows Bea's line in
+/// Ann's window.
+#[test]
+fn a_chat_line_reaches_the_other_window() {
+    let (mut host, mut guest) = table_with_a_guest(91, 92);
+    host.get_by_label_contains("2 computer players").click();
+    let start = Instant::now();
+    while !(shows(&host, "Stock") && shows(&guest, "Stock")) {
+        assert!(
+            start.elapsed() < Duration::from_secs(180),
+            "the game did not start for both"
+        );
+        step_both(&mut host, &mut guest);
+    }
+    assert!(shows(&host, "Nothing said yet."));
+    guest.get_by_label("Good luck").click();
+    wait_for_with(
+        &mut host,
+        &mut guest,
+        "Bea: Good luck",
+        Duration::from_secs(30),
+    );
+    assert!(
+        shows(&guest, "Bea: Good luck"),
+        "the guest sees its own line"
+    );
+}
