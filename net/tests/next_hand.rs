@@ -320,3 +320,45 @@ fn a_log_replayed_between_hands_reaches_the_hand_the_live_peer_was_at() {
     assert_eq!(rebuilt.totals(), sim.peers[0].totals());
     assert_eq!(rebuilt.view(), sim.peers[0].view());
 }
+
+/// Sabotage caught: a seat that leaves between hands voiding the hand already scored (the
+/// old path) makes the scores differ from hand 1's and the transcript's next deal follow a
+/// void instead of the scored result, which the transcript check refuses.
+#[test]
+fn a_seat_that_leaves_between_hands_keeps_the_scored_hand() {
+    let mut sim = Sim::new();
+    sim.play_to_the_first_score_sheet();
+    let scored = sim.peers[0].totals();
+    let mut public: Vec<fairdeal_net::transcript::Entry> =
+        std::iter::from_fn(|| sim.peers[0].poll_public()).collect();
+    // West leaves while the others look at the score sheet; its partner's client takes over.
+    sim.peers[1].quit().unwrap();
+    sim.deliver();
+    for j in [0, 2, 3] {
+        assert_eq!(sim.peers[j].hand_no(), 1, "peer {j} still waits for South");
+        assert_eq!(sim.peers[j].runners()[1], Some(Seat::E), "East runs West");
+    }
+    sim.peers[0].ready().unwrap();
+    sim.deliver();
+    public.extend(std::iter::from_fn(|| sim.peers[0].poll_public()));
+    for j in [0, 2, 3] {
+        assert!(sim.peers[j].hand_no() >= 2, "peer {j} went on to hand 2");
+    }
+    let located: Vec<fairdeal_net::transcript::Located> = public
+        .into_iter()
+        .enumerate()
+        .map(|(index, entry)| fairdeal_net::transcript::Located {
+            index,
+            offset: 0,
+            entry,
+        })
+        .collect();
+    let report = fairdeal_net::transcript::verify(&located);
+    assert!(report.faults.is_empty(), "{:?}", report.faults);
+    match &report.hands[0].status {
+        fairdeal_net::transcript::HandStatus::Verified { scores, .. } => {
+            assert_eq!(*scores, scored, "hand 1 counts as scored");
+        }
+        other => panic!("hand 1 stands: {other:?}"),
+    }
+}

@@ -378,8 +378,9 @@ impl TableSession {
             p.hand = None;
         }
         self.presence.reported.clear();
-        // A hand already scored (the seat left between hands) stands; one in play is void.
-        if self.between.take().is_none() {
+        // A hand already scored (the seat left between hands) stands, and the table still
+        // waits for the people at it; a hand in play is void.
+        if self.between.is_none() {
             self.prev_result = hash256(b"fairdeal/v1/void", &[&hctx, &[seat]]);
         }
         self.gone.insert(seat);
@@ -441,7 +442,11 @@ impl TableSession {
             seat: Seat::from_index(usize::from(seat)),
             runner: Seat::from_index(usize::from(runner)),
         });
-        self.start_hand();
+        if self.between.is_some() {
+            self.start_if_ready();
+        } else {
+            self.start_hand();
+        }
     }
 
     pub(crate) fn on_replace(

@@ -149,7 +149,7 @@ impl TableSession {
     }
 
     /// Deals the next hand if every seat is ready.
-    fn start_if_ready(&mut self) {
+    pub(crate) fn start_if_ready(&mut self) {
         let Some(after) = self.between.as_ref().map(|b| b.hand_no) else {
             return;
         };

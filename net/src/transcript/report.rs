@@ -134,7 +134,8 @@ impl Report {
         if self.faults.is_empty() {
             let verified = self.roots().len();
             out.push(format!(
-                "verified: {verified} hands verified, {} entries: signatures, chains, shuffle proofs, shuffles, openings, red threes, moves, scores and the signed results check out",
+                "verified: {verified} hand{} verified, {} entries: signatures, chains, shuffle proofs, shuffles, openings, red threes, moves, scores and the signed results check out",
+                if verified == 1 { "" } else { "s" },
                 self.entries
             ));
         }
