@@ -98,8 +98,8 @@ pub enum Command {
         #[arg(long, default_value = "Host")]
         name: String,
         /// Seconds a silent player may pause the table before the hand is voided and a
-        /// computer player takes the seat.
-        #[arg(long = "grace-secs", default_value_t = 60)]
+        /// computer player takes the seat (at least 3).
+        #[arg(long = "grace-secs", default_value_t = 60, value_parser = grace_secs)]
         grace_secs: u64,
         /// The move clock: seconds a player has for a turn before their own client plays a
         /// computer move for them (0: no clock).
@@ -133,8 +133,8 @@ pub enum Command {
         /// Your display name.
         #[arg(long, default_value = "Guest")]
         name: String,
-        /// Seconds a silent player may pause the table before the hand is voided.
-        #[arg(long = "grace-secs", default_value_t = 60)]
+        /// Seconds a silent player may pause the table before the hand is voided (at least 3).
+        #[arg(long = "grace-secs", default_value_t = 60, value_parser = grace_secs)]
         grace_secs: u64,
         /// Milliseconds this seat's computer player waits before each of its moves, so that
         /// people at the table can follow (0: at once).
@@ -409,4 +409,19 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `--grace-secs`: whole seconds, at least the table's shortest grace period (its pings come
+/// once a second, so a shorter one would put out players whose connection is fine).
+fn grace_secs(text: &str) -> Result<u64, String> {
+    let min = fairdeal_net::table::MIN_GRACE_MS / 1000;
+    let secs: u64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a whole number of seconds"))?;
+    if secs < min {
+        return Err(format!(
+            "{secs} s is too short: the grace period is at least {min} s (players' clients are heard once a second)"
+        ));
+    }
+    Ok(secs)
 }

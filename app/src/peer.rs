@@ -21,14 +21,17 @@ pub fn game_over_line(o: &Outcome) -> String {
     let [a, b] = o.totals;
     match o.result {
         GameResult::Won(Team::A) => format!(
-            "game over: team A (South and North) wins {a} to {b} after {} hands",
-            o.hands
+            "game over: team A (South and North) wins {a} to {b} after {}",
+            crate::table_words::hands(o.hands)
         ),
         GameResult::Won(Team::B) => format!(
-            "game over: team B (West and East) wins {b} to {a} after {} hands",
-            o.hands
+            "game over: team B (West and East) wins {b} to {a} after {}",
+            crate::table_words::hands(o.hands)
         ),
-        GameResult::Drawn => format!("game over: drawn at {a} each after {} hands", o.hands),
+        GameResult::Drawn => format!(
+            "game over: drawn at {a} each after {}",
+            crate::table_words::hands(o.hands)
+        ),
         GameResult::Continue => format!("game over: stopped at {a} to {b}"),
     }
 }
@@ -411,8 +414,8 @@ pub fn verify(path: &Path, out: &mut impl Write) -> Result<bool> {
     };
     writeln!(
         out,
-        "verified: {} hands, all signatures, chains, shuffles, openings, moves and scores check out; {state}",
-        report.hands
+        "verified: {}, all signatures, chains, shuffles, openings, moves and scores check out; {state}",
+        crate::table_words::hands(report.hands)
     )?;
     Ok(true)
 }

@@ -3,6 +3,11 @@
 
 use fairdeal_net::table::{Gone, TableEvent};
 
+/// "1 hand", "2 hands".
+pub fn hands(n: usize) -> String {
+    format!("{n} hand{}", if n == 1 { "" } else { "s" })
+}
+
 /// One line for a table event that changes who plays (empty for the others).
 pub fn table_line(ev: &TableEvent) -> String {
     match ev {

@@ -221,3 +221,28 @@ fn verify_never_calls_a_log_without_a_finished_hand_verified() {
     assert!(!text.contains("verified: 0 hands"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--grace-secs` under the table's shortest grace period is refused with the reason (it was
+/// silently raised to 3 s), before anything starts.
+#[test]
+fn a_grace_period_too_short_is_refused_with_the_reason() {
+    let dir = temp_dir("grace");
+    for cmd in [
+        vec!["host", "--table", "t", "--no-mdns"],
+        vec!["join", "--address", "/ip4/127.0.0.1/tcp/1"],
+    ] {
+        let out = fairdeal()
+            .args(&cmd)
+            .args(["--data-dir", dir.to_str().unwrap(), "--grace-secs", "1"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("1 s is too short: the grace period is at least 3 s"),
+            "{err}"
+        );
+    }
+    assert!(!dir.join("game.log").exists(), "nothing started");
+    let _ = std::fs::remove_dir_all(&dir);
+}

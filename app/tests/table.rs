@@ -371,7 +371,7 @@ fn following_a_hand_at_1024x700() {
         if enabled(&h, "Discard selected (X)") {
             h.get_by_label("Discard selected (X)").click();
         } else {
-            h.get_by_label("Pass").click();
+            h.get_by_label("Pass (keep your last card)").click();
         }
         h.step();
         // Out of turn, a key says whose turn it is (X: harmless if the turn came back).

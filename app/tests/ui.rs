@@ -127,7 +127,7 @@ fn play_a_hand_through_the_window() {
                         .query_by_label("Discard selected (X)")
                         .is_some_and(|_| true)
                 {
-                    h.get_by_label("Pass").click();
+                    h.get_by_label("Pass (keep your last card)").click();
                 } else {
                     h.get_by_label("Discard selected (X)").click();
                 }

@@ -35,7 +35,8 @@ fn the_next_hand_waits_for_next_hand() {
 }
 
 /// Sabotage caught: chat not sent (or not shown when it comes) never shows Bea's line in
-/// Ann's window.
+/// Ann's window; so did quick phrases laid out past the bottom of the panel (as they were at
+/// 780 px high, where a click on them did nothing).
 #[test]
 fn a_chat_line_reaches_the_other_window() {
     let (mut host, mut guest) = table_with_a_guest(91, 92);
@@ -50,6 +51,12 @@ fn a_chat_line_reaches_the_other_window() {
     }
     assert!(shows(&host, "Nothing said yet."));
     guest.get_by_label("Good luck").click();
+    wait_for_with(
+        &mut guest,
+        &mut host,
+        "Bea: Good luck",
+        Duration::from_secs(30),
+    );
     wait_for_with(
         &mut host,
         &mut guest,

@@ -279,16 +279,20 @@ fn play_buttons(ui: &mut Ui, g: &mut Game, view: &PlayerView, legal: &[Move], ou
     };
     move_button(ui, view, "Discard selected (X)", discard, Some(Key::X), out);
     for mv in legal {
-        let label = match mv {
-            Move::GoOut { .. } => Some("Go out"),
-            Move::Pass {} => Some("Pass"),
-            Move::AskPartner {} => Some("Ask partner: may I go out?"),
-            Move::LayRedThrees(_) => Some("Lay out red threes"),
-            _ => None,
+        let (label, why) = match mv {
+            Move::GoOut { .. } => ("Go out", "Meld and discard your last cards: the hand ends"),
+            Move::Pass {} => (
+                "Pass (keep your last card)",
+                "You hold one card and may not go out yet: keep it and end your turn without discarding (the pile stays as it is)",
+            ),
+            Move::AskPartner {} => (
+                "Ask partner: may I go out?",
+                "Your partner's answer binds you: yes, you must go out this turn; no, you may not",
+            ),
+            Move::LayRedThrees(_) => ("Lay out red threes", "Put your red threes on the table"),
+            _ => continue,
         };
-        if let Some(label) = label
-            && ui.button(label).clicked()
-        {
+        if ui.button(label).on_hover_text(why).clicked() {
             out.mv = Some(mv.clone());
         }
     }
@@ -404,8 +408,10 @@ fn hint_list(ui: &mut Ui, g: &Game, view: &PlayerView, out: &mut Asked) {
         .id_salt("hint-moves")
         .max_height(140.0)
         .show(ui, |ui| {
+            // Wrapped: a long move would otherwise widen the panel over the table.
             for mv in legal {
-                if ui.small_button(mv.describe(me)).clicked() {
+                let text = RichText::new(mv.describe(me)).small();
+                if ui.add(egui::Button::new(text).wrap()).clicked() {
                     out.mv = Some(mv.clone());
                 }
             }

@@ -256,6 +256,10 @@ impl FairdealApp {
             .unwrap_or_default();
         let mut app = Self::with(settings, data_dir, None, true);
         app.autoplay = AutoPlay::from_env();
+        // Screenshots: `FAIRDEAL_THEME=light` (or `dark`, `system`) for this run.
+        if let Ok(theme) = std::env::var("FAIRDEAL_THEME") {
+            app.settings.theme = theme;
+        }
         app.stats_printed = std::env::var_os("FAIRDEAL_FRAME_STATS")
             .is_some()
             .then(std::time::Instant::now);

@@ -6,14 +6,23 @@ use fairdeal_net::table::chat::{MAX_CHAT, QUICK_PHRASES};
 
 use super::game::Game;
 
-/// The chat box (fills the width it is given, `height` high at most).
+/// The height of everything in the chat box but its lines: the heading, two rows of quick
+/// phrases, the line to write, and the spacing between them.
+fn fixed_height(ui: &Ui) -> f32 {
+    let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+    let heading = ui.text_style_height(&egui::TextStyle::Heading) + ui.spacing().item_spacing.y;
+    heading + 3.0 * row + ui.spacing().item_spacing.y
+}
+
+/// The chat box, exactly `height` high (its lines get what the rest leaves), the width it is
+/// given.
 pub fn chat_box(ui: &mut Ui, g: &mut Game, height: f32) {
     ui.heading("Chat");
-    let lines_height = (height - 70.0).max(40.0);
+    let lines_height = (height - fixed_height(ui)).max(24.0);
     egui::ScrollArea::vertical()
         .id_salt("chat")
         .stick_to_bottom(true)
-        .auto_shrink([false, true])
+        .auto_shrink([false, false])
         .max_height(lines_height)
         .show(ui, |ui| {
             if g.chat.is_empty() {
@@ -28,33 +37,46 @@ pub fn chat_box(ui: &mut Ui, g: &mut Game, height: f32) {
             }
         });
     let mut said = None;
-    ui.horizontal_wrapped(|ui| {
-        for phrase in QUICK_PHRASES {
-            if ui
-                .small_button(phrase)
-                .on_hover_text("Say it to the table")
-                .clicked()
-            {
-                said = Some(phrase.to_owned());
+    // Two fixed rows of two (a wrapped row would change the box's height with its width).
+    egui::Grid::new("quick-phrases")
+        .num_columns(2)
+        .show(ui, |ui| {
+            for (i, phrase) in QUICK_PHRASES.iter().enumerate() {
+                if ui
+                    .small_button(*phrase)
+                    .on_hover_text("Say it to the table")
+                    .clicked()
+                {
+                    said = Some((*phrase).to_owned());
+                }
+                if i % 2 == 1 {
+                    ui.end_row();
+                }
             }
-        }
-    });
-    ui.horizontal(|ui| {
-        let send_width = 48.0;
-        let edit = ui.add(
-            egui::TextEdit::singleline(&mut g.chat_draft)
-                .hint_text("Say something…")
-                .char_limit(MAX_CHAT)
-                .desired_width((ui.available_width() - send_width).max(60.0)),
-        );
-        let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        if (ui.button("Send").clicked() || enter) && !g.chat_draft.trim().is_empty() {
-            said = Some(std::mem::take(&mut g.chat_draft));
-            if enter {
-                edit.request_focus();
+        });
+    // The Send button first, from the right, then the line in exactly the width left (a
+    // line asking for more would widen the panel a little every frame).
+    let row = egui::vec2(ui.available_width(), ui.spacing().interact_size.y);
+    ui.allocate_ui_with_layout(
+        row,
+        egui::Layout::right_to_left(egui::Align::Center),
+        |ui| {
+            let send = ui.button("Send");
+            let edit = ui.add(
+                egui::TextEdit::singleline(&mut g.chat_draft)
+                    .hint_text("Say something…")
+                    .char_limit(MAX_CHAT)
+                    .desired_width(ui.available_width()),
+            );
+            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if (send.clicked() || enter) && !g.chat_draft.trim().is_empty() {
+                said = Some(std::mem::take(&mut g.chat_draft));
+                if enter {
+                    edit.request_focus();
+                }
             }
-        }
-    });
+        },
+    );
     if let Some(text) = said {
         g.say(&text);
     }

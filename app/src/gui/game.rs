@@ -48,6 +48,8 @@ pub struct Game {
     pub(crate) leave_asked: bool,
     /// A computer player held our seat for some hands of this game.
     pub(crate) was_held: bool,
+    /// A computer player holds our seat now.
+    pub(crate) held: bool,
     /// Our seat, once known (from a view, or from the runner holding it).
     me: Option<Seat>,
     pub(crate) waiting: Vec<Seat>,
@@ -110,6 +112,7 @@ impl Game {
             clock: None,
             leave_asked: false,
             was_held: false,
+            held: false,
             me: None,
             waiting: Vec::new(),
             down: BTreeMap::new(),
@@ -126,6 +129,13 @@ impl Game {
             chat: std::collections::VecDeque::new(),
             chat_draft: String::new(),
         }
+    }
+
+    /// Our team (team A until our seat is known).
+    pub fn our_team(&self) -> Team {
+        self.me
+            .or_else(|| self.view.as_ref().map(PlayerView::seat))
+            .map_or(Team::A, Seat::team)
     }
 
     /// The name at `seat`, when known.
@@ -161,6 +171,7 @@ impl Game {
             }
             NodeEvent::View(v) => {
                 self.my_turn = false;
+                self.held = false;
                 self.me = Some(v.seat());
                 self.seen.on_view(self.view.as_ref(), &v, &mut self.log);
                 self.view = Some(*v);
@@ -253,6 +264,7 @@ impl Game {
             }
             TableEvent::SeatHeld { seat } => {
                 self.was_held = true;
+                self.held = true;
                 self.me = Some(seat);
                 self.status = "A computer player played your seat while you were away; you get it back at the start of the next hand.".to_owned();
                 self.log.push(self.status.clone());

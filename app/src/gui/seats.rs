@@ -79,13 +79,20 @@ pub fn seats_row(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
                 "opponent"
             };
             let turn = if playing { "  ◀ playing" } else { "" };
-            inner.label(
-                RichText::new(format!("{} · {} ({who}){turn}", seat.name(), g.name(seat)))
-                    .strong()
-                    .color(colour),
+            // One line each, cut to the box (a long name ends in "…"; the full line on hover).
+            inner.set_clip_rect(rect);
+            inner.add(
+                egui::Label::new(
+                    RichText::new(format!("{} · {} ({who}){turn}", seat.name(), g.name(seat)))
+                        .strong()
+                        .color(colour),
+                )
+                .truncate(),
             );
             let n = view.hand_size(seat);
-            inner.label(format!("{n} card{}", if n == 1 { "" } else { "s" }));
+            inner.add(
+                egui::Label::new(format!("{n} card{}", if n == 1 { "" } else { "s" })).truncate(),
+            );
             let last = &g.seen.last[seat.index()];
             let words = last.words();
             inner.horizontal(|ui| {

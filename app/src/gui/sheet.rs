@@ -142,10 +142,14 @@ pub fn game_over_window(ui: &mut Ui, g: &Game) -> Option<AfterGame> {
             let verified = g.report.as_ref().map_or(0, |(n, _)| *n);
             ui.label(if g.was_held {
                 format!(
-                    "Your client verified {verified} hands; the hands a computer player played in your seat while you were away were verified by the other players' clients."
+                    "Your client verified {}; the hands a computer player played in your seat while you were away were verified by the other players' clients.",
+                    crate::table_words::hands(verified as usize)
                 )
             } else {
-                format!("{verified} hands, every deal verified.")
+                format!(
+                    "{}, every deal verified.",
+                    crate::table_words::hands(verified as usize)
+                )
             });
             let joined = g.conn.record.kind == GameKind::Join;
             if joined {

@@ -48,33 +48,72 @@ fn felt(ui: &Ui) -> Color32 {
 pub fn table_ui(ui: &mut Ui, g: &mut Game, prefs: &mut TablePrefs) {
     // The view is lent out of the game for the frame (not cloned every frame) and put back.
     let Some(view) = g.view.take() else {
-        let text = if g.status.is_empty() {
-            "Waiting for the table: the next hand is being dealt…"
-        } else {
-            &g.status
-        };
-        // No hand of ours to show (between hands, or while a computer player holds our seat):
-        // what is happening, the score, the latest lines of the log, and the way out.
-        let text = text.to_owned();
-        ui.vertical_centered(|ui| {
-            ui.add_space(ui.available_height() * 0.25);
-            ui.label(RichText::new(text).size(20.0));
-            ui.add_space(8.0);
-            ui.label(format!("We {} · They {}", g.totals[0], g.totals[1]));
-            ui.add_space(8.0);
-            let recent = g.log.len().saturating_sub(12);
-            for line in &g.log[recent..] {
-                ui.weak(line);
-            }
-            ui.add_space(8.0);
-            if g.over.is_none() && ui.button("Leave the table").clicked() {
-                g.leave_asked = true;
-            }
-        });
+        away_ui(ui, g);
         return;
     };
     table_body(ui, g, &view, prefs);
     g.view = Some(view);
+}
+
+/// No hand of ours to show (between hands, or while a computer player holds our seat): what
+/// is happening, the score, the latest moves and the chat, and the way out, on one card.
+fn away_ui(ui: &mut Ui, g: &mut Game) {
+    ui.painter().rect_filled(ui.max_rect(), 0.0, felt(ui));
+    let (title, text) = if g.held && g.over.is_none() {
+        (
+            "A computer player is playing your seat",
+            if g.status.is_empty() {
+                "You get it back at the start of the next hand.".to_owned()
+            } else {
+                g.status.clone()
+            },
+        )
+    } else if g.status.is_empty() {
+        (
+            "Waiting for the table",
+            "The next hand is being dealt…".to_owned(),
+        )
+    } else {
+        ("Waiting for the table", g.status.clone())
+    };
+    let width = (ui.available_width() - 32.0).clamp(300.0, 620.0);
+    ui.vertical_centered(|ui| {
+        ui.add_space((ui.available_height() * 0.08).min(60.0));
+        Frame::group(ui.style())
+            .fill(ui.visuals().panel_fill)
+            .inner_margin(Margin::same(16))
+            .show(ui, |ui| {
+                ui.set_width(width);
+                ui.vertical(|ui| {
+                    ui.heading(title);
+                    ui.label(text);
+                    ui.add_space(6.0);
+                    ui.label(
+                        RichText::new(format!(
+                            "Score: we {} · they {}",
+                            g.totals[g.our_team().index()],
+                            g.totals[g.our_team().other().index()]
+                        ))
+                        .strong(),
+                    );
+                    ui.separator();
+                    ui.strong("Latest moves");
+                    let recent = g.log.len().saturating_sub(10);
+                    if g.log.is_empty() {
+                        ui.weak("Nothing yet.");
+                    }
+                    for line in &g.log[recent..] {
+                        ui.add(egui::Label::new(RichText::new(line).weak()).wrap());
+                    }
+                    ui.separator();
+                    super::chat::chat_box(ui, g, 170.0);
+                    ui.add_space(6.0);
+                    if g.over.is_none() && ui.button("Leave the table").clicked() {
+                        g.leave_asked = true;
+                    }
+                });
+            });
+    });
 }
 
 fn table_body(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePrefs) {
@@ -85,21 +124,26 @@ fn table_body(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePre
     let mut asked = Asked::default();
     let mut dropped: Option<(Drop, Dragged)> = None;
     let mut feedback = Rect::NOTHING;
+    // At most about a third of the window: wider content wraps or is cut, never pushes the
+    // panel over the melds and the hand.
+    let log_max = (ui.available_width() * 0.34).clamp(300.0, 440.0);
     egui::Panel::right("log")
         .resizable(true)
         .default_size(250.0)
         .min_size(220.0)
+        .max_size(log_max)
         .show(ui, |ui| {
             actions::hints(ui, g, view, &mut asked);
             ui.separator();
             ui.heading("Moves");
-            // The moves above, the chat below it (a third of what is left, at least 150).
-            let chat_height = (ui.available_height() / 3.0).max(150.0);
+            // The moves above, the chat below them (a third of what is left, at least 170).
+            let chat_height = (ui.available_height() / 3.0).max(170.0);
+            let separator = ui.spacing().item_spacing.y * 2.0 + 2.0;
             egui::ScrollArea::vertical()
                 .id_salt("moves")
                 .stick_to_bottom(true)
                 .auto_shrink([false, false])
-                .max_height((ui.available_height() - chat_height - 30.0).max(60.0))
+                .max_height((ui.available_height() - chat_height - separator).max(60.0))
                 .show(ui, |ui| {
                     for line in &g.log {
                         ui.label(line);

@@ -41,11 +41,10 @@ pub fn wait_for(h: &mut Harness<'static, FairdealApp>, label: &str, limit: Durat
             return;
         }
         if start.elapsed() >= limit {
-            let labels: Vec<String> = h
-                .get_all_by(|_| true)
-                .filter_map(|n| n.accesskit_node().label())
-                .collect();
-            panic!("{label:?} did not show in {limit:?}; the window shows {labels:?}");
+            panic!(
+                "{label:?} did not show in {limit:?}; the window shows {:?}",
+                labels(h)
+            );
         }
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -135,10 +134,19 @@ pub fn wait_for_with(
 ) {
     let start = Instant::now();
     while !shows(h, label) {
-        assert!(
-            start.elapsed() < limit,
-            "{label:?} did not show in {limit:?}"
-        );
+        if start.elapsed() >= limit {
+            panic!(
+                "{label:?} did not show in {limit:?}; the window shows {:?}",
+                labels(h)
+            );
+        }
         step_both(h, other);
     }
+}
+
+/// Every widget's name, for a failure's message.
+pub fn labels(h: &Harness<'static, FairdealApp>) -> Vec<String> {
+    h.get_all_by(|_| true)
+        .filter_map(|n| n.accesskit_node().label())
+        .collect()
 }

@@ -1,0 +1,145 @@
+//! The table's layout at the window sizes players use (egui_kittest, no GPU): with the hints
+//! open on our turn, nothing of the table (the hand, its sort buttons, the move buttons, the
+//! melds) sits under the move list at the right.
+
+mod common;
+
+use std::time::Duration;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use fairdeal::gui::app::FairdealApp;
+use fairdeal::gui::controller::Timing;
+use fairdeal_core::Preset;
+
+use common::{labels, wait_for};
+
+/// The table's controls and cards (by the start of their names) that must stay left of the
+/// move list.
+const TABLE: [&str; 6] = [
+    "By suit",
+    "By rank",
+    "Discard selected (X)",
+    "Meld selected now (M)",
+    "Our meld",
+    "Their meld",
+];
+
+/// A check, not a reproduction: with this build the panel did not grow over the table at
+/// these sizes even without its largest size and with unwrapped hint buttons (tried); the test
+/// keeps it so once the hints offer a long move, at three sizes in both themes.
+#[test]
+fn nothing_sits_under_the_move_list() {
+    let mut long_seen = false;
+    for (n, size) in [[1024.0, 700.0], [1180.0, 780.0], [1920.0, 1080.0]]
+        .into_iter()
+        .enumerate()
+    {
+        let dir = std::env::temp_dir().join(format!("fairdeal-layout-{n}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut app = FairdealApp::for_tests(dir.clone(), 40 + n as u64);
+        app.set_timing(Timing {
+            pace_ms: 0,
+            grace_ms: None,
+        });
+        app.settings.preset = Preset::Samba;
+        app.settings.theme = if n % 2 == 0 { "light" } else { "dark" }.to_owned();
+        let mut h = Harness::builder()
+            .with_size(size)
+            .build_ui_state(|ui, app: &mut FairdealApp| app.draw_and_pump(ui), app);
+        h.step();
+        h.get_by_label("Play now").click();
+        wait_for(&mut h, "Draw (D)", Duration::from_secs(180));
+        wait_for_enabled(&mut h, "Draw (D)");
+        h.get_by_label("Hints: can I take the pile, how to open, how to finish")
+            .click();
+        h.step();
+        // Turns until the hints offer a long move (a meld of several groups, say): one that
+        // would widen the panel if anything could.
+        let mut long = false;
+        for _ in 0..12 {
+            wait_for_enabled(&mut h, "Draw (D)");
+            h.get_by_label("Draw (D)").click();
+            wait_for(&mut h, "Discard selected (X)", Duration::from_secs(60));
+            wait_for(&mut h, "Every legal move:", Duration::from_secs(10));
+            for _ in 0..5 {
+                h.step();
+            }
+            long = h.query_all_by_role(egui::accesskit::Role::Button).any(|n| {
+                n.accesskit_node()
+                    .label()
+                    .is_some_and(|l| l.starts_with("South ") && l.len() > 70)
+            });
+            if long {
+                break;
+            }
+            let first = h
+                .query_all_by(|n| n.label().is_some_and(|l| l.ends_with("in your hand")))
+                .next()
+                .map(|n| n.accesskit_node().label().unwrap_or_default());
+            if let Some(name) = first {
+                h.get_all_by_label(&name).next().unwrap().click();
+                h.step();
+                h.step();
+            }
+            match h.query_by_label("Discard selected (X)") {
+                Some(d) if !d.accesskit_node().is_disabled() => d.click(),
+                _ => h.get_by_label_contains("Pass").click(),
+            }
+            h.step();
+        }
+        long_seen |= long;
+        let moves = h
+            .query_all_by(|n| {
+                n.label() == Some("Moves".into()) || n.value() == Some("Moves".into())
+            })
+            .next()
+            .unwrap_or_else(|| panic!("no move list: {:?}", labels(&h)))
+            .rect();
+        assert!(
+            moves.left() >= size[0] * 0.6,
+            "{size:?}: the move list takes at most about a third of the window ({moves:?})"
+        );
+        let mut checked = 0;
+        for node in h.query_all_by(|n| {
+            n.label().is_some_and(|l| {
+                TABLE.iter().any(|t| l.starts_with(t)) || l.ends_with("in your hand")
+            })
+        }) {
+            let r = node.rect();
+            assert!(
+                r.right() <= moves.left() + 1.0,
+                "{size:?}: {:?} at {r:?} is under the move list at {moves:?}",
+                node.accesskit_node().label()
+            );
+            checked += 1;
+        }
+        assert!(
+            checked > 10,
+            "{size:?}: the hand and the buttons were checked ({checked})"
+        );
+        drop(h);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert!(
+        long_seen,
+        "a long move was offered in the hints at some size"
+    );
+}
+
+/// Steps until the button `label` is enabled.
+fn wait_for_enabled(h: &mut Harness<'static, FairdealApp>, label: &str) {
+    let start = std::time::Instant::now();
+    while !h
+        .query_all_by_label(label)
+        .any(|n| !n.accesskit_node().is_disabled())
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(180),
+            "{label} never enabled: {:?}",
+            labels(h)
+        );
+        h.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
