@@ -85,14 +85,16 @@ pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<S
             ui.vertical_centered(|ui| {
                 ui.add_space(16.0);
                 ui.heading(RichText::new("fairdeal").size(36.0));
-                ui.label("Samba, Dutch Samba and Canasta for four, with a deal nobody can rig.");
-                ui.add_space(8.0);
-                if let Some(e) = info.error {
-                    ui.colored_label(Color32::RED, e);
-                }
-                if let Some((dir, r)) = info.resumable {
-                    ui.horizontal(|ui| {
-                        ui.label(if r.kind == super::controller::GameKind::Local {
+                // One line: the tagline, or the game left to resume in its place (the screen
+                // below stays where it is either way).
+                match info.resumable {
+                    None => centred_row(ui, |ui| {
+                        ui.label(
+                            "Samba, Dutch Samba and Canasta for four, with a deal nobody can rig.",
+                        );
+                    }),
+                    Some((dir, r)) => {
+                        let text = if r.kind == super::controller::GameKind::Local {
                             format!(
                                 "You left a game of {} against three computer players.",
                                 preset_title(r.preset)
@@ -103,14 +105,25 @@ pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<S
                                 preset_title(r.preset),
                                 r.table
                             )
-                        });
-                        if ui.button("Resume it").clicked() {
-                            action = Some(StartAction::Resume(dir.clone()));
+                        };
+                        if let Some(a) = centred_row(ui, |ui| {
+                            ui.strong(text);
+                            let mut action = None;
+                            if ui.button("Resume it").clicked() {
+                                action = Some(StartAction::Resume(dir.clone()));
+                            }
+                            if ui.button("Abandon it").clicked() {
+                                action = Some(StartAction::Abandon(dir.clone()));
+                            }
+                            action
+                        }) {
+                            action = Some(a);
                         }
-                        if ui.button("Abandon it").clicked() {
-                            action = Some(StartAction::Abandon(dir.clone()));
-                        }
-                    });
+                    }
+                }
+                ui.add_space(8.0);
+                if let Some(e) = info.error {
+                    ui.colored_label(Color32::RED, e);
                 }
             });
             ui.add_space(8.0);
@@ -124,6 +137,21 @@ pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<S
             });
         });
     action
+}
+
+/// A row of widgets centred in the width (its width is the one it took last frame).
+fn centred_row<R>(ui: &mut Ui, add: impl FnOnce(&mut Ui) -> R) -> R {
+    let id = ui.make_persistent_id("centred-row");
+    let last: f32 = ui.data(|d| d.get_temp(id)).unwrap_or(0.0);
+    ui.horizontal(|ui| {
+        ui.add_space(((ui.available_width() - last) / 2.0).max(0.0));
+        let start = ui.cursor().min.x;
+        let out = add(ui);
+        let width = ui.min_rect().right() - start;
+        ui.data_mut(|d| d.insert_temp(id, width));
+        out
+    })
+    .inner
 }
 
 /// Play now, name, identity, game and level.
