@@ -356,6 +356,7 @@ impl Game {
                 ];
                 self.report = Some((hand_no, r));
                 self.show_report = true;
+                self.status = format!("Hand {hand_no} verified and scored.");
                 self.plan.clear();
                 self.plan_adds.clear();
                 self.selected.clear();

@@ -198,13 +198,20 @@ fn table_body(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePre
 fn header(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePrefs) {
     let us = view.seat().team();
     let them = us.other();
+    // Once this hand is scored (the score sheet is up), the totals after it.
+    let mut scores = view.scores();
+    if let Some((n, r)) = &g.report
+        && *n == g.hand_no
+    {
+        scores = [0, 1].map(|t| scores[t].saturating_add(r.scores[t]));
+    }
     ui.horizontal(|ui| {
         ui.label(
-            RichText::new(format!("We {}", view.scores()[us.index()]))
+            RichText::new(format!("We {}", scores[us.index()]))
                 .strong()
                 .size(18.0),
         );
-        ui.label(RichText::new(format!("They {}", view.scores()[them.index()])).size(18.0));
+        ui.label(RichText::new(format!("They {}", scores[them.index()])).size(18.0));
         ui.label(format!("Target {}", view.rules().target));
         ui.separator();
         if g.hand_no > 0 {
