@@ -32,38 +32,31 @@ impl Position {
     pub(crate) fn cheap_candidates(&self) -> Vec<Move> {
         let mut scratch = Scratch::default();
         self.cheap_cands(&mut scratch);
-        let Scratch { cands, built, .. } = &mut scratch;
-        cands
+        scratch
+            .cands
             .iter()
-            .filter_map(|&c| self.materialize(c, built))
+            .filter_map(|&c| self.materialize(c))
             .collect()
     }
 
     /// The candidates as small descriptions, in the order [`Position::cheap_candidates`]
-    /// lists them; moves that are not worth describing are built into `built`.
+    /// lists them.
     fn cheap_cands(&self, scratch: &mut Scratch) {
-        let Scratch {
-            cands: out, built, ..
-        } = scratch;
+        let out = &mut scratch.cands;
         out.clear();
-        built.clear();
         match self.phase {
             Phase::Over => {}
-            Phase::Answer => {
-                built.push(Move::Answer(true));
-                built.push(Move::Answer(false));
-                out.extend([Cand::Built(0), Cand::Built(1)]);
-            }
+            Phase::Answer => out.extend([Cand::Answer(true), Cand::Answer(false)]),
             Phase::Draw => self.draw_cands(out),
             Phase::Play => {
-                let list = PlayCands::new(self, built, false);
+                let list = PlayCands::new(self, false);
                 out.extend((0..list.len()).map(|k| list.get(k)));
             }
         }
     }
 
     /// The move a description stands for (`None` for the finish slot).
-    fn materialize(&self, c: Cand, built: &mut [Move]) -> Option<Move> {
+    fn materialize(&self, c: Cand) -> Option<Move> {
         let hand = self.hand(self.turn);
         Some(match c {
             Cand::Draw => Move::Draw {},
@@ -80,13 +73,14 @@ impl Position {
                 }
             }
             Cand::Opening => Move::Meld(opening_plan(self, hand)),
+            Cand::LayReds => Move::LayRedThrees(hand.iter().filter(|c| c.is_red_three()).collect()),
             Cand::TopAlone { onto } => Move::Pickup {
                 with: Vec::new(),
                 onto: Some(onto),
                 also: Plan::default(),
             },
             Cand::TakeTop { onto } => Move::TakeTop { onto },
-            Cand::Built(i) => std::mem::replace(&mut built[i], Move::Pass {}),
+            Cand::Answer(yes) => Move::Answer(yes),
             Cand::Discard(card) => Move::Discard(card),
             Cand::Pass => Move::Pass {},
             Cand::Ask => Move::AskPartner {},
@@ -151,14 +145,10 @@ impl Position {
         }
         // Described, not built: only the moves drawn are built (and validated).
         self.cheap_cands(scratch);
-        let Scratch {
-            cands: candidates,
-            built,
-            ..
-        } = scratch;
+        let candidates = &mut scratch.cands;
         while !candidates.is_empty() {
             let i = rng.below(candidates.len());
-            let Some(mv) = self.materialize(candidates.swap_remove(i), built) else {
+            let Some(mv) = self.materialize(candidates.swap_remove(i)) else {
                 continue;
             };
             if let Ok(effect) = self.effect(seat, &mv) {
@@ -177,11 +167,10 @@ impl Position {
         scratch: &mut Scratch,
     ) -> Option<(Move, Effect)> {
         let seat = self.actor();
-        let Scratch { built, moved, .. } = scratch;
-        built.clear();
+        let moved = &mut scratch.moved;
         moved.clear();
         // The finish is searched for only when its slot is drawn.
-        let list = PlayCands::new(self, built, true);
+        let list = PlayCands::new(self, true);
         let mut len = list.len();
         while len > 0 {
             let i = rng.below(len);
@@ -196,7 +185,7 @@ impl Position {
             let last = at(len - 1, moved);
             moved.push((i, last));
             len -= 1;
-            let mv = match self.materialize(list.get(picked), built) {
+            let mv = match self.materialize(list.get(picked)) {
                 Some(mv) => mv,
                 None => match self.find_finish(seat) {
                     Some(mv) => mv,
@@ -279,9 +268,23 @@ impl Position {
 
     /// The hand of the seat to act without the cards of [`Position::with_cards`].
     fn hand_without(&self, with: With, rank: Rank) -> Cards {
-        let mut rest = self.hand(self.turn).clone();
-        for c in self.with_cards(with, rank) {
-            rest.remove(c);
+        let hand = self.hand(self.turn);
+        let mut rest = hand.clone();
+        // The naturals go in suit order, as `naturals_of` lists them.
+        let mut naturals = match with {
+            With::Pair => 2,
+            With::All => usize::MAX,
+            With::NaturalAndWild => 1,
+        };
+        for suit in Suit::ALL {
+            while naturals > 0 && rest.remove(Card::new(rank, suit)) {
+                naturals -= 1;
+            }
+        }
+        if matches!(with, With::NaturalAndWild)
+            && let Some(wild) = hand.distinct().find(|c| c.is_wild())
+        {
+            rest.remove(wild);
         }
         rest
     }
@@ -313,7 +316,6 @@ const SUIT_NATURALS: u64 = ((1 << 13) - 1) & !1;
 #[derive(Default)]
 struct Scratch {
     cands: Vec<Cand>,
-    built: Vec<Move>,
     /// Random play: (place, candidate) for the places refused candidates left.
     moved: Vec<(usize, usize)>,
 }
@@ -333,8 +335,8 @@ pub(crate) enum With {
 /// one and validates it).
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Cand {
-    /// A move built already, at this index.
-    Built(usize),
+    /// An answer to "May I go out?".
+    Answer(bool),
     /// The stock draw.
     Draw,
     /// Taking the pile with `with` from hand, onto a team group or a new meld, with the
@@ -346,6 +348,8 @@ pub(crate) enum Cand {
     },
     /// The opening plan of the whole hand.
     Opening,
+    /// Laying out the red threes in hand.
+    LayReds,
     /// Taking the pile by putting the top card alone onto meld `onto`.
     TopAlone {
         onto: usize,

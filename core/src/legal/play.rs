@@ -6,7 +6,6 @@
 use super::{Cand, RANK_FACES, SUIT_NATURALS, WILD_FACES, run_cands};
 use crate::card::{Card, Rank};
 use crate::meld::{Meld, MeldKind};
-use crate::moves::Move;
 use crate::opening::opening_plan_is_empty;
 use crate::position::Position;
 
@@ -20,8 +19,8 @@ pub(super) struct PlayCands<'a> {
     /// The hand's distinct faces, as a set of face indices.
     faces: u64,
     ask: bool,
-    /// Moves built ahead (red threes): `Cand::Built(0..built)`.
-    built: usize,
+    /// Whether the hand holds red threes to lay out.
+    reds: bool,
     /// Whether the opening plan (next, unopened teams only) melds anything.
     opening: bool,
     opened: bool,
@@ -65,25 +64,19 @@ fn nth_bit(mut bits: u64, k: usize) -> usize {
 }
 
 impl<'a> PlayCands<'a> {
-    /// The list for `pos` (in its play phase), building the red-three and opening moves into
-    /// `built`; with the finish slot last when `finish`.
-    pub(super) fn new(pos: &'a Position, built: &mut Vec<Move>, finish: bool) -> Self {
+    /// The list for `pos` (in its play phase), with the finish slot last when `finish`.
+    pub(super) fn new(pos: &'a Position, finish: bool) -> Self {
         let seat = pos.turn;
         let hand = pos.hand(seat);
         let faces = hand.faces();
         let ask = !pos.turn_state.asked && !pos.turn_state.melded;
-        if hand.red_three_count() > 0 {
-            built.push(Move::LayRedThrees(
-                hand.iter().filter(|c| c.is_red_three()).collect(),
-            ));
-        }
         let opened = pos.has_opened(seat.team());
         let opening = !opened && !opening_plan_is_empty(pos, hand);
         let mut list = Self {
             pos,
             faces,
             ask,
-            built: built.len(),
+            reds: hand.red_three_count() > 0,
             opening,
             opened,
             wilds: [Card::JOKER; 5],
@@ -94,8 +87,11 @@ impl<'a> PlayCands<'a> {
             n_runs: 0,
             len: 0,
         };
-        let mut len =
-            faces.count_ones() as usize + 1 + usize::from(ask) + list.built + usize::from(opening);
+        let mut len = faces.count_ones() as usize
+            + 1
+            + usize::from(ask)
+            + usize::from(list.reds)
+            + usize::from(opening);
         if opened {
             let mut wild_faces = faces & WILD_FACES;
             while wild_faces != 0 && list.n_wilds < list.wilds.len() {
@@ -167,10 +163,12 @@ impl<'a> PlayCands<'a> {
             }
             k -= 1;
         }
-        if k < self.built {
-            return Cand::Built(k);
+        if self.reds {
+            if k == 0 {
+                return Cand::LayReds;
+            }
+            k -= 1;
         }
-        k -= self.built;
         if self.opening {
             if k == 0 {
                 return Cand::Opening;
@@ -227,5 +225,94 @@ impl<'a> PlayCands<'a> {
             }
         }
         Cand::Finish
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::Cards;
+    use crate::legal::natural_count;
+    use crate::opening::opening_plan;
+    use crate::rng::SplitMix64;
+    use crate::rules::{Preset, Rules};
+    use crate::seat::Seat;
+
+    /// The list built the plain way, each candidate pushed in order (the generator before the
+    /// list was read by index).
+    fn pushed(pos: &Position) -> Vec<Cand> {
+        let hand: &Cards = pos.hand(pos.turn);
+        let mut out = Vec::new();
+        let distinct: Vec<Card> = hand.distinct().collect();
+        out.extend(distinct.iter().map(|&c| Cand::Discard(c)));
+        out.push(Cand::Pass);
+        if !pos.turn_state.asked && !pos.turn_state.melded {
+            out.push(Cand::Ask);
+        }
+        if hand.red_three_count() > 0 {
+            out.push(Cand::LayReds);
+        }
+        let team = pos.turn.team();
+        if !pos.has_opened(team) {
+            if !opening_plan(pos, hand).is_empty() {
+                out.push(Cand::Opening);
+            }
+        } else {
+            let wilds: Vec<Card> = distinct.iter().copied().filter(|c| c.is_wild()).collect();
+            for rank in Rank::MELDABLE {
+                let n = natural_count(hand, rank);
+                if n >= 3 {
+                    out.push(Cand::Group { rank, wild: None });
+                }
+                if n >= 2 {
+                    out.extend(wilds.iter().map(|&w| Cand::Group {
+                        rank,
+                        wild: Some(w),
+                    }));
+                }
+            }
+            run_cands(hand, &mut |c| out.push(c));
+            let melds = pos.melds(team);
+            for (i, m) in melds.iter().enumerate() {
+                for &card in &distinct {
+                    if fits(m) & (1 << card.index()) != 0 {
+                        out.push(Cand::Add { to: i, card });
+                    }
+                }
+                if pos.rules.multiple_groups_per_rank && m.is_group() {
+                    for (j, other) in melds.iter().enumerate().skip(i + 1) {
+                        if other.kind() == m.kind() {
+                            out.push(Cand::Merge { i, j });
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_indexed_list_is_the_pushed_list() {
+        let mut rng = SplitMix64::new(8);
+        let mut compared = 0;
+        for preset in Preset::ALL {
+            let rules = Rules::preset(preset);
+            for _ in 0..30 {
+                let record = crate::selfplay::random_hand(&rules, Seat::S, [0, 0], &mut rng);
+                let mut pos = Position::deal(rules.clone(), Seat::S, [0, 0], &record.deck).unwrap();
+                for (seat, mv) in &record.moves {
+                    if pos.phase == crate::position::Phase::Play {
+                        let list = PlayCands::new(&pos, true);
+                        let indexed: Vec<Cand> = (0..list.len()).map(|k| list.get(k)).collect();
+                        let mut want = pushed(&pos);
+                        want.push(Cand::Finish);
+                        assert_eq!(format!("{indexed:?}"), format!("{want:?}"), "{preset}");
+                        compared += 1;
+                    }
+                    pos.apply(*seat, mv).unwrap();
+                }
+            }
+        }
+        assert!(compared > 3000, "{compared}");
     }
 }
