@@ -1,5 +1,6 @@
-//! Two people at one table, through their windows (egui_kittest): the next hand waits for
-//! "Next hand" on the score sheet; a chat line said in one window shows in the other.
+//! People at a table, through their windows (egui_kittest): the next hand waits for "Next
+//! hand" on the score sheet, whose sheet is not shown again when the game is resumed; a chat
+//! line said in one window shows in the other.
 
 mod common;
 
@@ -7,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use egui_kittest::kittest::Queryable;
 
-use common::{harness, shows, step_both, table_with_a_guest, wait_for, wait_for_with};
+use common::{harness, harness_in, shows, step_both, table_with_a_guest, wait_for, wait_for_with};
 
 /// Sabotage caught: dealing at once after the score (the table not waiting for `Ready`)
 /// shows hand 2 while the sheet of hand 1 is still up; a "Next hand" that sends nothing
@@ -67,4 +68,51 @@ fn a_chat_line_reaches_the_other_window() {
         shows(&guest, "Bea: Good luck"),
         "the guest sees its own line"
     );
+}
+
+/// Sabotage caught (checked): a sheet closed only by its button (not when the next hand
+/// starts) comes back when a resumed game replays hand 1.
+#[test]
+fn a_resumed_game_does_not_show_an_old_score_sheet_again() {
+    let dir = std::env::temp_dir().join(format!("fairdeal-ui-sheet-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut h = harness_in(dir.clone(), 83);
+    h.state_mut().autoplay_to_sheets();
+    h.step();
+    h.get_by_label("Play now").click();
+    wait_for(&mut h, "Next hand (Enter)", Duration::from_secs(600));
+    h.get_by_label("Next hand (Enter)").click();
+    until_hand(&mut h, "Hand 2");
+    drop(h);
+    let mut h = harness_in(dir.clone(), 84);
+    h.step();
+    h.get_by_label("Resume it").click();
+    until_hand(&mut h, "Hand 2");
+    for _ in 0..30 {
+        h.step();
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(
+            !shows(&h, "Hand 1: score sheet"),
+            "hand 1's sheet is not shown again"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Steps until the table's header names the hand `hand` ("Hand 2").
+fn until_hand(h: &mut egui_kittest::Harness<'static, fairdeal::gui::app::FairdealApp>, hand: &str) {
+    let start = Instant::now();
+    while h
+        .query_all_by(|n| n.value().as_deref() == Some(hand) || n.label().as_deref() == Some(hand))
+        .next()
+        .is_none()
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the header never said {hand:?}: {:?}",
+            common::labels(h)
+        );
+        h.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
