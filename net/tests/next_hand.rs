@@ -62,6 +62,8 @@ struct Sim {
     now: u64,
     /// The person's game log, as its node writes it.
     log: Vec<Record>,
+    /// The person's client is gone: it neither pings, nor hears, nor sends.
+    away: bool,
 }
 
 impl Sim {
@@ -87,6 +89,7 @@ impl Sim {
             rng: SplitMix64::new(3),
             now: 0,
             log,
+            away: false,
         }
     }
 
@@ -100,7 +103,13 @@ impl Sim {
             Dest::Peer(k) => self.keys.iter().position(|x| *x == k).into_iter().collect(),
             Dest::Seats => (0..4).filter(|&j| j != i).collect(),
         };
+        if self.away && i == 0 {
+            return;
+        }
         for j in targets {
+            if self.away && j == 0 {
+                continue;
+            }
             let from = self.keys[i];
             if j == 0 && self.peers[0].admit(from, bytes).is_ok() {
                 self.log.push(Record::Recv {
@@ -124,7 +133,8 @@ impl Sim {
                 while self.peers[i].poll_event().is_some() {}
             }
             let p = &mut self.peers[0];
-            if p.hand().is_some_and(|h| h.my_turn())
+            if !self.away
+                && p.hand().is_some_and(|h| h.my_turn())
                 && let Some(mv) = p.view().and_then(|v| self.person.choose(&v, &mut self.rng))
             {
                 let json = serde_json::to_string(&mv).unwrap();
@@ -142,11 +152,12 @@ impl Sim {
     fn tick(&mut self, ms: u64) {
         self.now += ms;
         for i in 0..4 {
-            for j in 0..4 {
-                if i != j {
-                    let k = self.keys[j];
-                    self.peers[i].heard(k, self.now);
-                }
+            if self.away && i == 0 {
+                continue;
+            }
+            for j in (0..4).filter(|&j| j != i && !(self.away && j == 0)) {
+                let k = self.keys[j];
+                self.peers[i].heard(k, self.now);
             }
             self.peers[i].handle_timeout(self.now);
         }
@@ -361,4 +372,26 @@ fn a_seat_that_leaves_between_hands_keeps_the_scored_hand() {
         }
         other => panic!("hand 1 stands: {other:?}"),
     }
+}
+
+/// Sabotage caught: a table that waits only for `Ready` or the countdown keeps the others
+/// waiting the whole 30 s for a player whose client is gone.
+#[test]
+fn a_seat_away_past_the_grace_counts_as_ready() {
+    let mut sim = Sim::new();
+    for p in &mut sim.peers {
+        p.set_grace_ms(5_000);
+    }
+    sim.play_to_the_first_score_sheet();
+    sim.away = true;
+    let start = sim.now;
+    while sim.hands()[1..] == [1, 1, 1] && sim.now - start < NEXT_HAND_MS {
+        sim.tick(1_000);
+    }
+    let waited = sim.now - start;
+    assert!(
+        (5_000..NEXT_HAND_MS).contains(&waited),
+        "the others dealt hand 2 after the grace, before the countdown ({waited} ms)"
+    );
+    assert_eq!(sim.hands()[1..], [2, 2, 2]);
 }
