@@ -395,3 +395,63 @@ fn a_seat_away_past_the_grace_counts_as_ready() {
     );
     assert_eq!(sim.hands()[1..], [2, 2, 2]);
 }
+
+/// A transcript is read past a signed `Ready` or chat line (peers do not write them there, a
+/// later version might), and one whose signature does not check is a fault.
+#[test]
+fn a_transcript_reads_past_signed_readiness_and_chat() {
+    let mut sim = Sim::new();
+    sim.play_to_the_first_score_sheet();
+    let sid = sim.peers[0].config().unwrap().sid();
+    let south = Identity::from_secret(card(0, false).0);
+    let public: Vec<fairdeal_net::transcript::Entry> =
+        std::iter::from_fn(|| sim.peers[0].poll_public()).collect();
+    let ready = TableMsg::Ready {
+        hand_no: 1,
+        sig: south.sign(&ready_digest(&sid, 1, 0)),
+    };
+    let chat = TableMsg::Chat {
+        n: 1,
+        text: "Good game".into(),
+        sig: south.sign(&fairdeal_net::table::msg::chat_digest(
+            &sid,
+            0,
+            1,
+            "Good game",
+        )),
+    };
+    let forged = TableMsg::Ready {
+        hand_no: 1,
+        sig: south.sign(&ready_digest(&sid, 1, 2)),
+    };
+    let check = |extra: &[TableMsg]| {
+        let entries: Vec<fairdeal_net::transcript::Located> = public
+            .iter()
+            .cloned()
+            .chain(
+                extra
+                    .iter()
+                    .map(|m| fairdeal_net::transcript::Entry::Signed {
+                        from: sim.keys[0],
+                        msg: m.encode(),
+                    }),
+            )
+            .enumerate()
+            .map(|(index, entry)| fairdeal_net::transcript::Located {
+                index,
+                offset: 0,
+                entry,
+            })
+            .collect();
+        fairdeal_net::transcript::verify(&entries)
+    };
+    let plain = check(&[]);
+    assert!(plain.faults.is_empty(), "{:?}", plain.faults);
+    let read = check(&[ready, chat]);
+    assert!(read.faults.is_empty(), "{:?}", read.faults);
+    assert_eq!(read.totals, plain.totals);
+    assert!(
+        !check(&[forged]).faults.is_empty(),
+        "a bad signature is a fault"
+    );
+}

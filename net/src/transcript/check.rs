@@ -17,7 +17,8 @@ use super::report::{HandLine, HandStatus, Report, TranscriptFault, seat_name, sh
 use super::{Entry, Located, Stand};
 use crate::hand::{HandConfig, Replacement};
 use crate::table::msg::{
-    TableConfig, TableMsg, quit_digest, replace_digest, return_digest, timeout_digest,
+    TableConfig, TableMsg, chat_digest, quit_digest, ready_digest, replace_digest, return_digest,
+    timeout_digest,
 };
 
 /// A deal's header.
@@ -253,6 +254,14 @@ impl Game {
                 .verify(&replace_digest(sid, *hand_no, *s, key, seed), sig)
                 .is_ok(),
             TableMsg::Return { state, sig } => from.verify(&return_digest(sid, state), sig).is_ok(),
+            // Signed, but no part of a deal or its result (peers do not write them here; a
+            // file that has them is read past them once their signatures check).
+            TableMsg::Ready { hand_no, sig } => {
+                from.verify(&ready_digest(sid, *hand_no, seat), sig).is_ok()
+            }
+            TableMsg::Chat { n, text, sig } => {
+                from.verify(&chat_digest(sid, seat, *n, text), sig).is_ok()
+            }
             _ => return Err(bad("a table message that is no evidence")),
         };
         if !ok {
