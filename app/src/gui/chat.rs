@@ -68,7 +68,9 @@ pub fn chat_box(ui: &mut Ui, g: &mut Game, height: f32) {
                     .char_limit(MAX_CHAT)
                     .desired_width(ui.available_width()),
             );
-            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            // Enter sends the line, and is used up: it is not also "Next hand" or "Play plan".
+            let enter = edit.lost_focus()
+                && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
             if (send.clicked() || enter) && !g.chat_draft.trim().is_empty() {
                 said = Some(std::mem::take(&mut g.chat_draft));
                 if enter {
