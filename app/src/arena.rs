@@ -20,6 +20,9 @@ pub struct ArenaStats {
     pub hand_points: [i64; 2],
     /// Every decision's time, per team (A, B).
     pub decisions: [Vec<Duration>; 2],
+    /// Every decision's CPU time on its thread, per team, where the system reports it (the
+    /// work alone: the clock above also counts time other programs held the core).
+    pub cpu: [Vec<Duration>; 2],
     /// Decisions that were not legal (replaced by a random legal move; must stay 0).
     pub illegal: usize,
 }
@@ -71,9 +74,13 @@ pub fn run_with_progress(
                 guard += 1;
                 let seat = pos.actor();
                 let view = pos.view(seat);
+                let cpu = crate::bench::thread_cpu_time();
                 let t = Instant::now();
                 let choice = players[seat.index()].choose(&view, &mut rng);
                 stats.decisions[seat.team().index()].push(t.elapsed());
+                if let (Some(before), Some(after)) = (cpu, crate::bench::thread_cpu_time()) {
+                    stats.cpu[seat.team().index()].push(after.saturating_sub(before));
+                }
                 let mv = match choice {
                     Some(mv) if pos.validate(seat, &mv).is_ok() => mv,
                     _ => {
@@ -123,6 +130,31 @@ pub fn wilson(k: usize, n: usize) -> (f64, f64) {
     ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
+/// Mean, median, p99 and worst of `times`, in words.
+fn summary(times: &[Duration]) -> String {
+    let mut times = times.to_vec();
+    times.sort_unstable();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let at = |q: usize| {
+        times
+            .get(times.len() * q / 100)
+            .copied()
+            .unwrap_or_default()
+    };
+    let mean = if times.is_empty() {
+        0.0
+    } else {
+        times.iter().map(|d| ms(*d)).sum::<f64>() / times.len() as f64
+    };
+    format!(
+        "mean {mean:.3} ms, median {:.3} ms, p99 {:.3} ms, worst {:.3} ms over {} decisions",
+        ms(at(50)),
+        ms(at(99)),
+        ms(times.last().copied().unwrap_or_default()),
+        times.len()
+    )
+}
+
 /// Writes the report.
 ///
 /// # Errors
@@ -162,30 +194,19 @@ pub fn report(
         s.hand_points[1] as f64 / hands
     )?;
     for (team, name) in [(0, a), (1, b)] {
-        let mut times = s.decisions[team].clone();
-        times.sort_unstable();
-        let ms = |d: Duration| d.as_secs_f64() * 1e3;
-        let at = |q: usize| {
-            times
-                .get(times.len() * q / 100)
-                .copied()
-                .unwrap_or_default()
-        };
-        let worst = times.last().copied().unwrap_or_default();
-        let mean = if times.is_empty() {
-            0.0
-        } else {
-            times.iter().map(|d| ms(*d)).sum::<f64>() / times.len() as f64
-        };
+        let label = ["A", "B"][team];
         writeln!(
             out,
-            "decision time, team {} ({name}): mean {mean:.3} ms, median {:.3} ms, p99 {:.3} ms, worst {:.3} ms over {} decisions",
-            ["A", "B"][team],
-            ms(at(50)),
-            ms(at(99)),
-            ms(worst),
-            times.len()
+            "decision time, team {label} ({name}): {}",
+            summary(&s.decisions[team])
         )?;
+        if !s.cpu[team].is_empty() {
+            writeln!(
+                out,
+                "decision CPU time, team {label} ({name}): {}",
+                summary(&s.cpu[team])
+            )?;
+        }
     }
     writeln!(out, "illegal choices: {}", s.illegal)?;
     Ok(())

@@ -22,7 +22,7 @@ fn median_f64(mut v: Vec<f64>) -> f64 {
 
 /// The CPU time this thread has used, where the system reports it (Linux
 /// `/proc/thread-self/schedstat`: nanoseconds on a CPU, then waiting, then slices).
-fn thread_cpu_time() -> Option<Duration> {
+pub(crate) fn thread_cpu_time() -> Option<Duration> {
     let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
     Some(Duration::from_nanos(ns))
