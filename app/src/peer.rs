@@ -132,7 +132,8 @@ async fn run_node_with(
                         | TableEvent::HandForfeited { .. }
                         | TableEvent::SeatTaken { .. }
                         | TableEvent::SeatHeld { .. }
-                        | TableEvent::SeatBack { .. })) => {
+                        | TableEvent::SeatBack { .. }
+                        | TableEvent::Alone { .. })) => {
                             println!("{}", crate::table_words::table_line(t));
                             let _ = std::io::stdout().flush();
                         }

@@ -43,6 +43,9 @@ pub fn table_line(ev: &TableEvent) -> String {
             seat.name()
         ),
         TableEvent::SeatBack { seat } => format!("{} is back at the table", seat.name()),
+        TableEvent::Alone { secs } => format!(
+            "nobody at the table has answered for {secs} s: the others have left, or finished the game without this seat"
+        ),
         _ => String::new(),
     }
 }

@@ -12,7 +12,9 @@ use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::hand::Event as HandEvent;
 use fairdeal_net::store::{Meta, Record};
 use fairdeal_net::table::msg::{SeatInfo, TableMsg, timeout_digest};
-use fairdeal_net::table::{DEFAULT_GRACE_MS, Dest, Gone, TableEvent, TableSession};
+use fairdeal_net::table::{
+    ALONE_MS, DEFAULT_GRACE_MS, Dest, Gone, QUIET_MS, TableEvent, TableSession,
+};
 
 /// The person's seat (South, the host).
 const PERSON: usize = 0;
@@ -676,4 +678,72 @@ fn with_a_move_clock_a_silent_player_s_own_client_plays_when_it_runs_out() {
             "peer {i} voted: silence on the wire only"
         );
     }
+}
+
+fn alone_said(sim: &Sim, i: usize) -> Vec<u64> {
+    sim.events[i]
+        .iter()
+        .filter_map(|e| match e {
+            TableEvent::Alone { secs } => Some(*secs),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Sabotage caught: a peer that never checks whether anyone is left (the old behaviour: a
+/// player coming back after the others had gone waited for ever, silently) says nothing;
+/// one that counts a jump of the clock (a machine waking from sleep) as time alone says it
+/// at once; one that does not reset when a seat is heard again says it twice.
+#[test]
+fn a_peer_left_alone_at_the_table_is_told_nobody_answers() {
+    let (peers, _) = table(Preset::Samba, 100);
+    let mut sim = Sim::new(peers);
+    sim.run(0, 60_000, &|s| s.peers[PERSON].view().is_some());
+    assert!(sim.peers[PERSON].view().is_some(), "the hand was dealt");
+
+    // The machine sleeps ten minutes and wakes: everyone is unheard at once, but it has not
+    // listened yet, so it says nothing; then the others answer again.
+    sim.tick(5_000);
+    sim.deliver();
+    let woke = sim.now + 600_000;
+    sim.now = woke;
+    sim.peers[PERSON].handle_timeout(sim.now);
+    sim.deliver();
+    assert!(
+        alone_said(&sim, PERSON).is_empty(),
+        "a sleep is not being alone"
+    );
+    sim.tick(5_000);
+    sim.deliver();
+
+    // Now the three others are gone for good.
+    for i in 1..4 {
+        sim.dead[i] = true;
+    }
+    let gone_at = sim.now;
+    while sim.now < gone_at + 10 * ALONE_MS && alone_said(&sim, PERSON).is_empty() {
+        sim.tick(5_000);
+        sim.deliver();
+    }
+    let said = alone_said(&sim, PERSON);
+    assert_eq!(said.len(), 1, "said once: {said:?}");
+    assert!(
+        sim.now >= gone_at + ALONE_MS,
+        "said after {} ms",
+        sim.now - gone_at
+    );
+    assert!(
+        sim.now <= gone_at + QUIET_MS + ALONE_MS + 10_000,
+        "said late"
+    );
+    assert_eq!(
+        said[0],
+        (sim.now - gone_at) / 1000,
+        "how long nobody answered"
+    );
+    for _ in 0..100 {
+        sim.tick(5_000);
+    }
+    sim.deliver();
+    assert_eq!(alone_said(&sim, PERSON).len(), 1, "said once per stretch");
 }

@@ -327,6 +327,12 @@ impl Game {
                 }
                 self.chat.push_back(line);
             }
+            TableEvent::Alone { secs } => {
+                self.status = format!(
+                    "Nobody at the table has answered for {secs} s: the others have left, or finished the game without you."
+                );
+                self.log.push(self.status.clone());
+            }
             TableEvent::Closed => {
                 self.closed = true;
                 self.status = "The host closed the table.".to_owned();

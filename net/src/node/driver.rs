@@ -46,6 +46,8 @@ pub(crate) struct Node {
     queried: BTreeSet<PeerId>,
     last_waiting: Vec<Seat>,
     finishing: Option<tokio::time::Instant>,
+    /// Nobody else at the table answered for this many seconds: the node stops.
+    pub(crate) alone: Option<u64>,
     /// When a seated peer last sent us a message (a late one may still ask us to resend).
     last_request: Option<tokio::time::Instant>,
     prompted: Option<u64>,
@@ -214,6 +216,7 @@ impl Node {
             queried: BTreeSet::new(),
             last_waiting: Vec::new(),
             finishing: None,
+            alone: None,
             last_request: None,
             prompted: None,
             clock: std::time::Instant::now(),
@@ -329,6 +332,7 @@ impl Node {
                     }
                 }
                 TableEvent::GameOver { .. } => self.finishing = Some(tokio::time::Instant::now()),
+                TableEvent::Alone { secs } => self.alone = Some(*secs),
                 TableEvent::HandVoided { .. } => {
                     self.sync_bypass();
                     self.dial_missing();

@@ -178,6 +178,16 @@ pub enum NodeError {
     /// Stopped before the game ended.
     #[error("stopped before the game ended")]
     Stopped,
+    /// Nobody else at the table answered for `secs` seconds after the game had started.
+    #[error(
+        "nobody at the table has answered for {secs} s: the others have left, or finished the \
+         game without this seat; the game log is kept, so joining again (or Resume in the \
+         window) tries again"
+    )]
+    NobodyAnswers {
+        /// How long.
+        secs: u64,
+    },
 }
 
 /// The identity key of a peer id (ed25519 peer ids carry the key).
@@ -220,6 +230,9 @@ pub async fn run(
         node.flush().await?;
         if let Some(outcome) = node.finished() {
             return Ok(outcome);
+        }
+        if let Some(secs) = node.alone {
+            return Err(NodeError::NobodyAnswers { secs });
         }
         if let Some(since) = leaving
             && (node.pending() == 0 || since.elapsed() > Duration::from_secs(3))

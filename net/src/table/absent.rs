@@ -122,6 +122,7 @@ impl TableSession {
         self.pace_tick();
         self.drain_hand();
         self.watch_turn();
+        self.watch_alone();
         if self.hand.is_none() {
             if !std::mem::take(&mut self.presence.reported).is_empty() {
                 self.events.push_back(TableEvent::Resumed);
@@ -160,6 +161,24 @@ impl TableSession {
             if self.presence.absence(s) >= self.grace_ms {
                 self.vote_timeout(self.hand_no, s);
             }
+        }
+    }
+
+    /// Once the game has started and until it is over: says so (once per stretch) when no
+    /// other seat, nor any client running one, has been heard from for [`ALONE_MS`] — the
+    /// others left, or finished the game while this peer was away.
+    ///
+    /// [`ALONE_MS`]: super::presence::ALONE_MS
+    fn watch_alone(&mut self) {
+        if self.config.is_none() || self.finished.is_some() {
+            return;
+        }
+        let me = self.my_seat_index();
+        let others: Vec<u8> = (0..4u8)
+            .filter(|&s| Some(s) != me && (me.is_none() || self.runners[usize::from(s)] != me))
+            .collect();
+        if let Some(ms) = self.presence.alone(&others) {
+            self.events.push_back(TableEvent::Alone { secs: ms / 1000 });
         }
     }
 

@@ -17,7 +17,7 @@ mod presence;
 pub use self::absent::{DEFAULT_GRACE_MS, Gone, MIN_GRACE_MS};
 pub use self::gate::{Admit, Refused};
 pub use self::pace::{NEXT_HAND_MS, NextHand};
-pub use self::presence::{QUIET_MS, RESYNC_MAX_MS, RESYNC_MS};
+pub use self::presence::{ALONE_MS, QUIET_MS, RESYNC_MAX_MS, RESYNC_MS};
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
@@ -106,6 +106,13 @@ pub enum TableEvent {
     Closed,
     /// A line of table chat (this peer's own too).
     Chat(chat::ChatLine),
+    /// Nobody else at the table has been heard from for `secs` seconds (every other seat and
+    /// every client running one): the others left, or ended the game while this peer was
+    /// away. Said once per such stretch; the node stops, keeping its log for a later resume.
+    Alone {
+        /// How long nobody answered.
+        secs: u64,
+    },
     /// The game is over.
     GameOver {
         /// Final totals, team A and B.

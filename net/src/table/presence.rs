@@ -24,6 +24,15 @@ pub const RESYNC_MS: u64 = 2_000;
 /// The longest wait between two resync requests while a hand stands still.
 pub const RESYNC_MAX_MS: u64 = 30_000;
 
+/// How long every other seat must have been unheard from before this peer concludes that
+/// nobody at the table answers any more (the others left, or finished the game without it).
+pub const ALONE_MS: u64 = 120_000;
+
+/// The most one step of the clock counts towards [`ALONE_MS`]: a machine that slept (or a
+/// process stopped) sees every seat unheard at once when it wakes, which says nothing about
+/// the others until it has listened for a while.
+const ALONE_STEP_MS: u64 = 5_000;
+
 /// What one seat is awaited for, identifying the expectation: the hand, how far it had come,
 /// and the kind of message.
 type AwaitKey = (u32, usize, Awaiting);
@@ -43,6 +52,12 @@ pub(crate) struct Presence {
     still: Option<(u32, usize, u64)>,
     /// When to ask for a resync next, and the current interval.
     next_resync: Option<(u64, u64)>,
+    /// How long (in clock steps of at most [`ALONE_STEP_MS`]) every other seat has been
+    /// unheard from, and when that was last counted.
+    lonely: u64,
+    lonely_at: Option<u64>,
+    /// Whether [`Presence::alone`] has said so for the current stretch.
+    lonely_said: bool,
 }
 
 impl Presence {
@@ -94,6 +109,39 @@ impl Presence {
             _ => 0,
         };
         unheard.max(overdue)
+    }
+
+    /// Counts how long every seat in `others` has been unheard from for at least
+    /// [`QUIET_MS`], in clock steps of at most [`ALONE_STEP_MS`] (a jump of the clock after a
+    /// sleep counts as one step); any of them heard resets it. Returns, once per stretch,
+    /// how long they have been unheard when that reaches [`ALONE_MS`].
+    pub(crate) fn alone(&mut self, others: &[u8]) -> Option<u64> {
+        let step = self
+            .lonely_at
+            .map_or(0, |t| self.now.saturating_sub(t).min(ALONE_STEP_MS));
+        self.lonely_at = Some(self.now);
+        let all_quiet = !others.is_empty()
+            && others.iter().all(|&s| {
+                self.heard
+                    .get(usize::from(s))
+                    .copied()
+                    .flatten()
+                    .is_some_and(|t| self.now.saturating_sub(t) >= QUIET_MS)
+            });
+        if !all_quiet {
+            self.lonely = 0;
+            self.lonely_said = false;
+            return None;
+        }
+        self.lonely = self.lonely.saturating_add(step);
+        if self.lonely < ALONE_MS || std::mem::replace(&mut self.lonely_said, true) {
+            return None;
+        }
+        others
+            .iter()
+            .filter_map(|&s| self.heard.get(usize::from(s)).copied().flatten())
+            .map(|t| self.now.saturating_sub(t))
+            .min()
     }
 
     /// Whether the hand waits on `seat` now.
