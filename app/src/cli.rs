@@ -133,7 +133,8 @@ pub enum Command {
         /// Your display name.
         #[arg(long, default_value = "Guest")]
         name: String,
-        /// Seconds a silent player may pause the table before the hand is voided (at least 3).
+        /// Seconds a silent player may pause the table before the hand is voided (at least 3;
+        /// also how long to keep trying to reach a host that does not answer at --address).
         #[arg(long = "grace-secs", default_value_t = 60, value_parser = grace_secs)]
         grace_secs: u64,
         /// Milliseconds this seat's computer player waits before each of its moves, so that

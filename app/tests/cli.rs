@@ -244,5 +244,58 @@ fn a_grace_period_too_short_is_refused_with_the_reason() {
         );
     }
     assert!(!dir.join("game.log").exists(), "nothing started");
+}
+
+/// A guest given an address where nobody answers is told so and stops, instead of waiting
+/// silently for ever.
+///
+/// Sabotage caught (checked): with the dial errors ignored (the old behaviour) the guest printed
+/// only its own address and ran until killed.
+#[test]
+fn join_at_an_address_where_nobody_answers_says_so_and_stops() {
+    use std::process::Stdio;
+    let dir = temp_dir("unreachable");
+    // A port nobody listens on: bound, then let go.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let address = format!(
+        "/ip4/127.0.0.1/tcp/{port}/p2p/12D3KooWGGceUJ6ZFk9WkMtyq478rRTRKaBETAtVJHdA6bLjKpKp"
+    );
+    let mut child = fairdeal()
+        .args(["join", "--bot", "greedy", "--grace-secs", "5", "--listen"])
+        .arg("/ip4/127.0.0.1/tcp/0")
+        .arg("--address")
+        .arg(&address)
+        .arg("--data-dir")
+        .arg(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if started.elapsed() > std::time::Duration::from_secs(90) {
+            let _ = child.kill();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    let out = child.wait_with_output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let status = status.unwrap_or_else(|| panic!("still waiting after 90 s:\n{text}"));
+    assert!(!status.success(), "{text}");
+    assert!(text.contains("cannot reach the host at"), "{text}");
+    assert!(text.contains("could not reach the host at"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -345,3 +345,44 @@ fn a_guest_who_leaves_mid_game_takes_the_seat_back_at_the_next_hand() {
     }
     assert!(hand(&guest).len() >= 10, "the guest holds West's hand");
 }
+
+/// A guest whose host does not answer at the address is told so while the client keeps
+/// trying, then that it gave up, goes back to the start screen, and leaves no game folder
+/// behind once another game begins.
+///
+/// Sabotage caught (checked): with dial errors ignored the lobby said only "Asking the host
+/// for a seat…" for ever; without the sweep the dead table's folder stayed beside the new game.
+#[test]
+fn a_guest_whose_host_is_out_of_reach_is_told_so_and_goes_back() {
+    let mut h = harness(53);
+    h.state_mut().set_timing(Timing {
+        pace_ms: 0,
+        grace_ms: Some(3_000),
+    });
+    h.step();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    h.state_mut().settings.address = format!(
+        "/ip4/127.0.0.1/tcp/{port}/p2p/12D3KooWGGceUJ6ZFk9WkMtyq478rRTRKaBETAtVJHdA6bLjKpKp"
+    );
+    h.step();
+    h.get_by_label("Join").click();
+    wait_for(&mut h, "cannot reach the host", Duration::from_secs(30));
+    wait_for(&mut h, "could not reach the host", Duration::from_secs(30));
+    h.get_by_label("Back to the start").click();
+    wait_for(&mut h, "Play now", Duration::from_secs(10));
+    assert!(!h.state().in_game(), "back at the start screen");
+    let games = h.state().data_dir().join("games");
+    let count = || std::fs::read_dir(&games).map_or(0, |d| d.count());
+    assert_eq!(
+        count(),
+        1,
+        "the dead table's folder is there until the next game"
+    );
+    h.get_by_label("Play now").click();
+    wait_for(&mut h, "Stock", Duration::from_secs(120));
+    assert_eq!(count(), 1, "only the new game's folder is left");
+}

@@ -332,6 +332,7 @@ impl FairdealApp {
         match result {
             Ok(conn) => {
                 controller::abandon_others(&self.data_dir, Some(&conn.game_dir));
+                controller::sweep_unstarted(&self.data_dir, &conn.game_dir);
                 self.game = Some(Game::new(conn, status));
                 self.error = None;
                 self.browser = None;
@@ -416,6 +417,11 @@ impl FairdealApp {
             .as_ref()
             .and_then(|g| g.address.as_ref())
             .map(ToString::to_string)
+    }
+
+    /// The data directory (identity, settings, game folders).
+    pub fn data_dir(&self) -> &std::path::Path {
+        &self.data_dir
     }
 
     /// Whether a game is on.

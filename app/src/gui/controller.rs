@@ -165,6 +165,20 @@ pub fn abandon_others(data_dir: &Path, keep: Option<&Path>) {
     }
 }
 
+/// Removes the folders of games that never started (a lobby left, a table closed, a host
+/// out of reach), but `keep`: nothing in them was signed by the table, and they would
+/// otherwise pile up, one per try.
+pub fn sweep_unstarted(data_dir: &Path, keep: &Path) {
+    let Ok(entries) = std::fs::read_dir(data_dir.join("games")) else {
+        return;
+    };
+    for dir in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        if dir != keep && GameRecord::read(&dir).is_some_and(|r| !r.started) {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+}
+
 /// The background runtime (one per app).
 pub fn runtime() -> Result<Arc<Runtime>> {
     // The UI thread keeps a core of its own on a two-core machine: the nodes' crypto (four of

@@ -57,6 +57,8 @@ pub struct Game {
     pub(crate) down: BTreeMap<Seat, std::time::Instant>,
     pub(crate) start_asked: bool,
     pub(crate) stopped: Option<String>,
+    /// The node's latest word on the network before the start ("cannot reach the host…").
+    pub(crate) note: Option<String>,
     /// The host closed the table before the start.
     pub(crate) closed: bool,
     /// When this game was started here (a joiner that hears nothing says so).
@@ -118,6 +120,7 @@ impl Game {
             down: BTreeMap::new(),
             start_asked: false,
             stopped: None,
+            note: None,
             closed: false,
             since: std::time::Instant::now(),
             help: false,
@@ -205,6 +208,8 @@ impl Game {
             NodeEvent::Status(s) => {
                 if s.starts_with(controller::STOPPED) {
                     self.stopped = Some(s);
+                } else {
+                    self.note = Some(s);
                 }
             }
             NodeEvent::Table(t) => self.apply_table(t),

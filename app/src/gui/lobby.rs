@@ -38,13 +38,16 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
         return None;
     }
     let seated = g.roster.iter().flatten().count();
-    if seated == 0 {
+    if seated == 0 && g.stopped.is_none() {
         ui.label(if hosting {
             "Opening the table…"
         } else {
             "Asking the host for a seat…"
         });
-        if !hosting && g.since.elapsed().as_secs() >= 10 {
+        if let Some(note) = g.note.as_ref().filter(|_| !hosting && g.stopped.is_none()) {
+            ui.colored_label(egui::Color32::from_rgb(200, 120, 0), note);
+        }
+        if !hosting && g.stopped.is_none() && g.since.elapsed().as_secs() >= 10 {
             ui.colored_label(
                 egui::Color32::from_rgb(200, 120, 0),
                 "No answer from the host yet: the table may be full, closed, or out of reach. Check the address, or leave and pick another table.",
@@ -153,7 +156,12 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
         }
     }
     ui.add_space(12.0);
-    if ui.button("Leave the table").clicked() {
+    let leave = if g.stopped.is_some() {
+        "Back to the start"
+    } else {
+        "Leave the table"
+    };
+    if ui.button(leave).clicked() {
         action = Some(LobbyAction::Leave);
     }
     action

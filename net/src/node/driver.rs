@@ -28,6 +28,13 @@ const LINGER_QUIET: Duration = Duration::from_secs(8);
 /// The longest a node stays after the game ends.
 const LINGER_MAX: Duration = Duration::from_secs(30);
 
+/// The least time a joiner keeps trying to reach the host at the address it was given (it
+/// tries for the table's grace period, `--grace-secs`, when that is longer).
+const REACH_MIN: Duration = Duration::from_secs(5);
+
+/// Every how many ticks (seconds) a joiner that could not reach its host dials again.
+const REDIAL_TICKS: u64 = 5;
+
 pub(crate) struct Node {
     pub(crate) swarm: Swarm<Behaviour>,
     opts: NodeOptions,
@@ -48,6 +55,8 @@ pub(crate) struct Node {
     finishing: Option<tokio::time::Instant>,
     /// Nobody else at the table answered for this many seconds: the node stops.
     pub(crate) alone: Option<u64>,
+    /// A joiner that could not reach the host at its address: since when, and why.
+    unreached: Option<(tokio::time::Instant, String)>,
     /// When a seated peer last sent us a message (a late one may still ask us to resend).
     last_request: Option<tokio::time::Instant>,
     prompted: Option<u64>,
@@ -217,6 +226,7 @@ impl Node {
             last_waiting: Vec::new(),
             finishing: None,
             alone: None,
+            unreached: None,
             last_request: None,
             prompted: None,
             clock: std::time::Instant::now(),
@@ -520,6 +530,16 @@ impl Node {
             }
         }
         self.ticks += 1;
+        if self.ticks.is_multiple_of(REDIAL_TICKS)
+            && !self.joined
+            && self.unreached.is_some()
+            && let Role::Join {
+                address: Some(addr),
+                ..
+            } = &self.opts.role
+        {
+            let _ = self.swarm.dial(addr.clone());
+        }
         if self.ticks.is_multiple_of(3) && !self.joined {
             self.queried.clear();
             let found: Vec<PeerId> = self.lan.iter().copied().collect();
@@ -603,6 +623,9 @@ impl Node {
                 self.session.peer_connected(key);
                 self.report_link(key, true).await;
             }
+            SwarmEvent::OutgoingConnectionError { peer_id, error, .. } => {
+                self.on_dial_error(peer_id, &error).await;
+            }
             SwarmEvent::ConnectionClosed {
                 peer_id,
                 num_established: 0,
@@ -673,6 +696,61 @@ impl Node {
             _ => {}
         }
         Ok(())
+    }
+
+    /// A dial failed. While a joiner has not reached the host at the address it was given, it
+    /// says so once, in words, and keeps trying (every few seconds) until
+    /// [`Node::unreachable`] gives up.
+    async fn on_dial_error(&mut self, peer: Option<PeerId>, error: &libp2p::swarm::DialError) {
+        let Role::Join {
+            address: Some(addr),
+            ..
+        } = &self.opts.role
+        else {
+            return;
+        };
+        let host = addr.iter().find_map(|p| match p {
+            Protocol::P2p(id) => Some(id),
+            _ => None,
+        });
+        if self.joined || (peer.is_some() && host.is_some() && peer != host) {
+            return;
+        }
+        let why = dial_reason(error);
+        tracing::debug!(%addr, "cannot reach the host: {why}");
+        if self.unreached.is_none() {
+            let line = format!(
+                "cannot reach the host at {addr} ({why}); trying again for {} s…",
+                self.reach_give_up().as_secs()
+            );
+            let _ = self.events.send(NodeEvent::Status(line)).await;
+            self.unreached = Some((tokio::time::Instant::now(), why));
+        } else if let Some((_, last)) = &mut self.unreached {
+            *last = why;
+        }
+    }
+
+    /// How long a joiner tries to reach its host: the grace period a silent player has.
+    fn reach_give_up(&self) -> Duration {
+        let grace = self.opts.grace_ms.unwrap_or(crate::table::DEFAULT_GRACE_MS);
+        Duration::from_millis(grace).max(REACH_MIN)
+    }
+
+    /// Gives up on a host that could not be reached at its address for
+    /// [`Node::reach_give_up`].
+    pub(crate) fn unreachable(&self) -> Option<NodeError> {
+        let (since, why) = self.unreached.as_ref()?;
+        let Role::Join {
+            address: Some(addr),
+            ..
+        } = &self.opts.role
+        else {
+            return None;
+        };
+        (!self.joined && since.elapsed() >= self.reach_give_up()).then(|| NodeError::Unreachable {
+            address: addr.to_string(),
+            why: why.clone(),
+        })
     }
 
     /// While looking for a table by name: asks `peer` what table it is (once per round).
@@ -776,6 +854,24 @@ fn same_port(listen: &Multiaddr, previous: &[String]) -> Option<Multiaddr> {
             })
             .collect(),
     )
+}
+
+/// Why a dial failed, in a few words: the innermost cause (for a refused TCP connection,
+/// "Connection refused (os error 111)"), not libp2p's nested list of attempts.
+fn dial_reason(error: &libp2p::swarm::DialError) -> String {
+    let deepest = |mut e: &(dyn std::error::Error + 'static)| {
+        while let Some(next) = e.source() {
+            e = next;
+        }
+        e.to_string()
+    };
+    let why = match error {
+        libp2p::swarm::DialError::Transport(tries) => tries
+            .last()
+            .map_or_else(|| error.to_string(), |(_, e)| deepest(e)),
+        other => deepest(other),
+    };
+    why.chars().take(200).collect()
 }
 
 #[cfg(test)]

@@ -188,6 +188,17 @@ pub enum NodeError {
         /// How long.
         secs: u64,
     },
+    /// A joiner never reached the host at the address it was given.
+    #[error(
+        "could not reach the host at {address} ({why}): check the address, and that the host \
+         is still running and on this network"
+    )]
+    Unreachable {
+        /// The address.
+        address: String,
+        /// The last failure.
+        why: String,
+    },
 }
 
 /// The identity key of a peer id (ed25519 peer ids carry the key).
@@ -233,6 +244,9 @@ pub async fn run(
         }
         if let Some(secs) = node.alone {
             return Err(NodeError::NobodyAnswers { secs });
+        }
+        if let Some(e) = node.unreachable() {
+            return Err(e);
         }
         if let Some(since) = leaving
             && (node.pending() == 0 || since.elapsed() > Duration::from_secs(3))
