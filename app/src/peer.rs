@@ -356,10 +356,15 @@ pub fn verify(path: &Path, out: &mut impl Write) -> Result<bool> {
         writeln!(out, "cannot read {}: {e}", path.display())?;
         return Ok(false);
     }
+    // None of these errors is evidence against a seat: never "FAULT".
     let report = match node::replay_log(path) {
         Ok(r) => r,
+        Err(e @ node::ReplayError::NoIdentity(_)) => {
+            writeln!(out, "cannot check {} alone: {e}", path.display())?;
+            return Ok(false);
+        }
         Err(e) => {
-            writeln!(out, "FAULT: {e}")?;
+            writeln!(out, "cannot check {}: {e}", path.display())?;
             return Ok(false);
         }
     };
@@ -367,9 +372,14 @@ pub fn verify(path: &Path, out: &mut impl Write) -> Result<bool> {
         out,
         "log: {} records{}",
         report.records,
-        if report.torn_bytes > 0 {
+        if report.tail_damaged {
             format!(
-                " (a torn last record of {} bytes ignored)",
+                " (the last record, {} bytes, is damaged — half written when the game stopped, or altered — and was not checked)",
+                report.torn_bytes
+            )
+        } else if report.torn_bytes > 0 {
+            format!(
+                " (a last record cut short, {} bytes, was ignored)",
                 report.torn_bytes
             )
         } else {
@@ -413,9 +423,14 @@ pub fn verify(path: &Path, out: &mut impl Write) -> Result<bool> {
         Some(GameResult::Drawn) => "game over, drawn".to_owned(),
         _ => "game running".to_owned(),
     };
+    let unchecked = if report.torn_bytes > 0 {
+        "; the damaged last record was not checked"
+    } else {
+        ""
+    };
     writeln!(
         out,
-        "verified: {}, all signatures, chains, shuffles, openings, moves and scores check out; {state}",
+        "verified: {}, all signatures, chains, shuffles, openings, moves and scores check out; {state}{unchecked}",
         crate::table_words::hands(report.hands)
     )?;
     Ok(true)

@@ -96,4 +96,37 @@ fn a_transcript_alone_verifies_and_the_four_seats_agree() {
     // A file that is not there is said so, and is no fault.
     let (ok, text) = verify(&alone.join("missing.fdt"));
     assert!(!ok && text.starts_with("cannot read"), "{text}");
+
+    // A player's private log alone (no identity.key beside it) is not a fault: the words say
+    // what it needs, and point to the transcript.
+    let log = alone.join("GAME.fdlog");
+    std::fs::copy(games.join("seat0").join("GAME.fdlog"), &log).unwrap();
+    let (ok, text) = verify(&log);
+    assert!(!ok, "{text}");
+    assert!(!text.contains("FAULT"), "{text}");
+    assert!(
+        text.contains("identity.key") && text.contains("transcript.fdt"),
+        "{text}"
+    );
+    // Beside its identity it verifies; a byte flipped in its last record is said to be
+    // damaged (not quietly taken for a record cut short by a crash).
+    std::fs::copy(
+        games.join("seat0").join("identity.key"),
+        alone.join("identity.key"),
+    )
+    .unwrap();
+    let (ok, text) = verify(&log);
+    assert!(ok, "{text}");
+    let mut bytes = std::fs::read(&log).unwrap();
+    let last = bytes.len() - 3;
+    bytes[last] ^= 0x01;
+    std::fs::write(&log, &bytes).unwrap();
+    let (_, text) = verify(&log);
+    assert!(text.contains("is damaged"), "{text}");
+    assert!(!text.contains("cut short"), "{text}");
+    let last = text.lines().last().unwrap();
+    assert!(
+        !last.starts_with("verified:") || last.contains("the damaged last record was not checked"),
+        "{text}"
+    );
 }

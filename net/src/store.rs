@@ -236,6 +236,9 @@ pub struct Loaded {
     pub records: Vec<Record>,
     /// Bytes cut off a torn last record (0 if the log was whole).
     pub repaired_bytes: u64,
+    /// Whether that last record was whole but failed its checksum (half written by a crash,
+    /// or altered) rather than cut short.
+    pub tail_damaged: bool,
     /// The hash of the last record (the next record's `prev`).
     pub head: [u8; 32],
     /// Where the good part ends.
@@ -286,6 +289,7 @@ pub fn read(path: &Path) -> Result<Loaded, StoreError> {
         if crc32fast::hash(payload) != crc {
             if end == total {
                 loaded.repaired_bytes = (total - at) as u64;
+                loaded.tail_damaged = true;
                 break;
             }
             return Err(corrupt("checksum mismatch"));

@@ -25,7 +25,7 @@ use tokio::sync::mpsc;
 use crate::table::{TableEvent, TableSession};
 
 pub use self::browse::{BrowseEvent, FoundTable, browse};
-pub use self::restore::{VerifyReport, rebuild, replay_log, session_from_meta};
+pub use self::restore::{ReplayError, VerifyReport, rebuild, replay_log, session_from_meta};
 
 /// The stack of each runtime thread that runs nodes: their futures are deep (libp2p's swarm,
 /// the table and hand sessions), and a debug build's frames are several times a release

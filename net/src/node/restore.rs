@@ -66,6 +66,9 @@ pub struct VerifyReport {
     pub records: usize,
     /// Bytes of a torn last record (ignored).
     pub torn_bytes: u64,
+    /// Whether that last record was whole but failed its checksum (half written by a crash,
+    /// or altered), rather than cut short.
+    pub tail_damaged: bool,
     /// Hands audited and signed by all four.
     pub hands: usize,
     /// Shuffle steps recomputed.
@@ -82,6 +85,25 @@ pub struct VerifyReport {
     pub fault: Option<(Option<u8>, Fault)>,
 }
 
+/// Why a game log could not be replayed (none of these names a seat: they are not evidence
+/// of cheating).
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// The log cannot be read, is not a log, or is damaged before its last record.
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    /// No `identity.key` beside the log: the private log of a seat is replayed as that seat.
+    #[error(
+        "{0} is missing: a GAME.fdlog is one player's private log, and checking it needs that \
+         player's identity.key beside it; to check a game with no secret, verify the \
+         transcript.fdt from the same game folder"
+    )]
+    NoIdentity(std::path::PathBuf),
+    /// The records do not replay.
+    #[error("the log does not replay: {0}")]
+    Replay(String),
+}
+
 /// Re-checks a game from its log: every signature and chain link, every shuffle, every card
 /// opening, every move and every score, by replaying it through the same sessions. The
 /// identity secret is read from `identity.key` beside the log.
@@ -89,19 +111,16 @@ pub struct VerifyReport {
 /// # Errors
 ///
 /// An unreadable or damaged log, or a missing identity file.
-pub fn replay_log(path: &Path) -> Result<VerifyReport, String> {
-    let loaded = read(path).map_err(|e| e.to_string())?;
+pub fn replay_log(path: &Path) -> Result<VerifyReport, ReplayError> {
+    let loaded = read(path)?;
     let dir = path.parent().unwrap_or(Path::new("."));
-    let secret = crate::store::read_identity(dir).ok_or_else(|| {
-        format!(
-            "{}: the identity of the log's peer is needed beside the log",
-            dir.join("identity.key").display()
-        )
-    })?;
-    let (mut session, _) = rebuild(secret, &loaded.records)?;
+    let secret = crate::store::read_identity(dir)
+        .ok_or_else(|| ReplayError::NoIdentity(dir.join("identity.key")))?;
+    let (mut session, _) = rebuild(secret, &loaded.records).map_err(ReplayError::Replay)?;
     let mut report = VerifyReport {
         records: loaded.records.len(),
         torn_bytes: loaded.repaired_bytes,
+        tail_damaged: loaded.tail_damaged,
         hands: 0,
         shuffles: 0,
         openings: 0,
