@@ -1,7 +1,9 @@
 //! The one place where bytes are encoded and decoded (bincode 2, standard config).
 //!
-//! Every decode has a size limit and rejects trailing bytes, so a message has exactly one
-//! encoding; a switch to another format would touch only this file.
+//! Every decode has a size limit, rejects trailing bytes, and accepts only the canonical
+//! encoding (the bytes `encode` gives for the value decoded: bincode 2 also reads
+//! non-minimal varints, so without this check two byte strings could mean one message and be
+//! signed as two); a switch to another format would touch only this file.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -21,6 +23,9 @@ pub enum DecodeError {
     /// Valid, but followed by extra bytes.
     #[error("{0} trailing bytes after the message")]
     Trailing(usize),
+    /// A valid value, but not in its one encoding (a non-minimal integer).
+    #[error("message not in its canonical encoding")]
+    NotCanonical,
 }
 
 fn config() -> impl bincode::config::Config {
@@ -34,12 +39,12 @@ pub fn encode<T: Serialize>(value: &T) -> Vec<u8> {
     bincode::serde::encode_to_vec(value, config()).unwrap_or_default()
 }
 
-/// Decodes exactly one `T` from all of `bytes`.
+/// Decodes exactly one `T` from all of `bytes`, which must be its canonical encoding.
 ///
 /// # Errors
 ///
-/// Too long, malformed, or trailing bytes.
-pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
+/// Too long, malformed, trailing bytes, or not the canonical encoding.
+pub fn decode<T: Serialize + DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
     if bytes.len() > MAX_MESSAGE_BYTES {
         return Err(DecodeError::TooLong(bytes.len()));
     }
@@ -47,6 +52,9 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
         .map_err(|e| DecodeError::Malformed(e.to_string()))?;
     if used != bytes.len() {
         return Err(DecodeError::Trailing(bytes.len() - used));
+    }
+    if encode(&value) != bytes {
+        return Err(DecodeError::NotCanonical);
     }
     Ok(value)
 }
@@ -67,5 +75,33 @@ mod tests {
         // A length prefix claiming 2^60 elements must fail without allocating.
         let huge = [0xFFu8, 0, 0, 0, 0, 0, 0, 0, 0x10];
         assert!(decode::<Vec<u64>>(&huge).is_err());
+    }
+
+    /// Sabotage caught (checked): without the re-encoding check, 7 written as a 3-byte varint
+    /// (`0xFB 7 0`) decoded as 7.
+    #[test]
+    fn only_the_canonical_encoding_is_accepted() {
+        assert_eq!(encode(&7u32), vec![7]);
+        assert_eq!(decode::<u32>(&[0xFB, 7, 0]), Err(DecodeError::NotCanonical));
+        assert_eq!(encode(&300u32), vec![0xFB, 0x2C, 0x01]);
+        assert_eq!(decode::<u32>(&[0xFB, 0x2C, 0x01]), Ok(300));
+        // A length prefix written long.
+        assert_eq!(
+            decode::<Vec<u8>>(&[0xFB, 1, 0, 9]),
+            Err(DecodeError::NotCanonical)
+        );
+    }
+
+    proptest::proptest! {
+        /// Any bytes either decode to a value whose encoding is exactly those bytes, or are
+        /// refused.
+        #[test]
+        fn bytes_decode_to_their_own_encoding_or_are_refused(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
+        ) {
+            if let Ok(v) = decode::<(u32, Vec<u16>, Option<u64>)>(&bytes) {
+                proptest::prop_assert_eq!(encode(&v), bytes);
+            }
+        }
     }
 }

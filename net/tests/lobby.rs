@@ -292,7 +292,7 @@ fn hostile_lobby_traffic_never_breaks_the_seating() {
                 3 => TableMsg::Roster {
                     name: "x".into(),
                     preset: Preset::Canasta,
-                    house: "{".into(),
+                    house: fairdeal_net::table::msg::House { target: Some(-1), ..Default::default() },
                     seats: [None, Some(info.clone()), None, None],
                     nonces: [[0; 32]; 4],
                 },

@@ -538,7 +538,10 @@ pub fn join(
         table: info.map_or_else(String::new, |i| i.name.clone()),
         preset: info.map_or(Preset::Samba, |i| i.preset),
         difficulty: String::new(),
-        house: info.map_or_else(|| "{}".to_owned(), |i| i.house.clone()),
+        house: info.map_or_else(
+            || "{}".to_owned(),
+            |i| fairdeal_net::table::msg::house_to_json(&HouseRules::from(&i.house)),
+        ),
         bots: Vec::new(),
         started: false,
         over: false,

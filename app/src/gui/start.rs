@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use eframe::egui::{self, Color32, RichText, Ui};
 use fairdeal_core::Preset;
 use fairdeal_net::node::FoundTable;
-use fairdeal_net::table::msg::house_from_json;
 use libp2p::PeerId;
 
 use super::app::Settings;
@@ -48,7 +47,10 @@ pub struct Listed {
 
 impl From<FoundTable> for Listed {
     fn from(table: FoundTable) -> Self {
-        let mut words = house_words(table.info.preset, &house_from_json(&table.info.house));
+        let mut words = house_words(
+            table.info.preset,
+            &fairdeal_core::HouseRules::from(&table.info.house),
+        );
         if table.info.move_clock_ms > 0 {
             words.push_str("; ");
             words.push_str(&clock_words(table.info.move_clock_ms.div_ceil(60_000)));

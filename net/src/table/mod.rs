@@ -186,7 +186,7 @@ pub struct TableSession {
     is_host: bool,
     name: String,
     preset: fairdeal_core::Preset,
-    house: String,
+    house: msg::House,
     roster: [Option<SeatInfo>; 4],
     /// Host: the nonce each seated player joined with (zeros for a free seat).
     nonces: [[u8; 32]; 4],
@@ -306,7 +306,7 @@ impl TableSession {
             is_host: false,
             name: String::new(),
             preset: fairdeal_core::Preset::Samba,
-            house: "{}".to_owned(),
+            house: msg::House::default(),
             roster: Default::default(),
             nonces: [[0; 32]; 4],
             hold: false,
@@ -382,7 +382,7 @@ impl TableSession {
         s.host = Some(me.key);
         s.name = name.to_owned();
         s.preset = preset;
-        s.house = msg::house_to_json(&house);
+        s.house = msg::House::from(&house);
         s.roster[0] = Some(me);
         s.nonces[0] = s.nonce();
         s.events
@@ -541,7 +541,7 @@ impl TableSession {
             .map(|r| {
                 hash256(
                     b"fairdeal/v1/ack",
-                    &[format!("{:?}", r.public_state()).as_bytes()],
+                    &[&fairdeal_crypto::encoding::encode(&r.public_state())],
                 )
             })
             .unwrap_or_default();

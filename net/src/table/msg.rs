@@ -1,6 +1,6 @@
 //! Table-level messages: the lobby, the co-signed configuration, and hand traffic.
 
-use fairdeal_core::{HouseRules, Preset, Rules, Seat};
+use fairdeal_core::{HouseRules, Preset, RedThreeMode, Rules, Seat, StockEnd, TieRule};
 use fairdeal_crypto::encoding::{self, DecodeError};
 use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{ProofMode, PublicKey, Sig};
@@ -18,9 +18,8 @@ pub struct TableConfig {
     pub name: String,
     /// The preset.
     pub preset: Preset,
-    /// House rules as JSON (the scenario spelling; the target is `target`). JSON because the
-    /// house rules leave absent keys out, which a non-self-describing encoding cannot do.
-    pub house: String,
+    /// House rules (each override, or the preset's default).
+    pub house: House,
     /// The seated identities, S, W, N, E.
     pub seats: [PublicKey; 4],
     /// Display names, S, W, N, E.
@@ -44,7 +43,7 @@ pub struct TableConfig {
 impl TableConfig {
     /// The rules in force.
     pub fn rules(&self) -> Rules {
-        Rules::new(self.preset, house_from_json(&self.house))
+        Rules::new(self.preset, HouseRules::from(&self.house))
     }
 
     /// The table (session) id: the hash of the whole configuration.
@@ -63,7 +62,69 @@ impl TableConfig {
     }
 }
 
-/// House rules as sent (JSON).
+/// House rules as signed and sent: every override present (`None`: the preset's default), in
+/// the one codec. (The rules engine's `HouseRules` leaves absent keys out for the scenario
+/// format's JSON, which a non-self-describing encoding cannot read back.)
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct House {
+    /// See [`HouseRules::steal_onto_completed_canasta`].
+    pub steal_onto_completed_canasta: Option<bool>,
+    /// See [`HouseRules::wilds_onto_completed_canasta`].
+    pub wilds_onto_completed_canasta: Option<bool>,
+    /// See [`HouseRules::pile_always_frozen`].
+    pub pile_always_frozen: Option<bool>,
+    /// See [`HouseRules::must_ask`].
+    pub must_ask: Option<bool>,
+    /// See [`HouseRules::one_card_pile_rule`].
+    pub one_card_pile_rule: Option<bool>,
+    /// See [`HouseRules::stock_end`].
+    pub stock_end: Option<StockEnd>,
+    /// See [`HouseRules::tie_rule`].
+    pub tie_rule: Option<TieRule>,
+    /// See [`HouseRules::red_three_mode`].
+    pub red_three_mode: Option<RedThreeMode>,
+    /// See [`HouseRules::going_out_bonus`].
+    pub going_out_bonus: Option<i32>,
+    /// See [`HouseRules::target`].
+    pub target: Option<i32>,
+}
+
+impl From<&HouseRules> for House {
+    fn from(h: &HouseRules) -> Self {
+        Self {
+            steal_onto_completed_canasta: h.steal_onto_completed_canasta,
+            wilds_onto_completed_canasta: h.wilds_onto_completed_canasta,
+            pile_always_frozen: h.pile_always_frozen,
+            must_ask: h.must_ask,
+            one_card_pile_rule: h.one_card_pile_rule,
+            stock_end: h.stock_end,
+            tie_rule: h.tie_rule,
+            red_three_mode: h.red_three_mode,
+            going_out_bonus: h.going_out_bonus,
+            target: h.target,
+        }
+    }
+}
+
+impl From<&House> for HouseRules {
+    fn from(h: &House) -> Self {
+        Self {
+            steal_onto_completed_canasta: h.steal_onto_completed_canasta,
+            wilds_onto_completed_canasta: h.wilds_onto_completed_canasta,
+            pile_always_frozen: h.pile_always_frozen,
+            must_ask: h.must_ask,
+            one_card_pile_rule: h.one_card_pile_rule,
+            stock_end: h.stock_end,
+            tie_rule: h.tie_rule,
+            red_three_mode: h.red_three_mode,
+            going_out_bonus: h.going_out_bonus,
+            target: h.target,
+        }
+    }
+}
+
+/// House rules as the scenario format's JSON (for local files: a game folder's record, the
+/// log's first record).
 pub fn house_to_json(house: &HouseRules) -> String {
     serde_json::to_string(house).unwrap_or_else(|_| "{}".to_owned())
 }
@@ -105,8 +166,8 @@ pub enum TableMsg {
         name: String,
         /// The preset.
         preset: Preset,
-        /// House rules as JSON.
-        house: String,
+        /// House rules.
+        house: House,
         /// The seats, S, W, N, E.
         seats: [Option<SeatInfo>; 4],
         /// The nonce each seated player joined with (zeros for a free seat): kept so that a
@@ -293,8 +354,8 @@ pub struct TableInfo {
     pub name: String,
     /// The preset.
     pub preset: Preset,
-    /// House rules as JSON.
-    pub house: String,
+    /// House rules.
+    pub house: House,
     /// Names in the seats (S, W, N, E), `None` for free seats.
     pub seated: [Option<String>; 4],
     /// The software's version.
@@ -371,5 +432,69 @@ mod query_tests {
         let mut longer = TableMsg::Query.encode();
         longer.push(0);
         assert!(!TableMsg::is_query(&longer));
+    }
+}
+
+#[cfg(test)]
+mod codec_tests {
+    use super::*;
+
+    fn roster() -> TableMsg {
+        TableMsg::Roster {
+            name: "kitchen".into(),
+            preset: Preset::Samba,
+            house: House {
+                target: Some(3000),
+                must_ask: Some(true),
+                ..House::default()
+            },
+            seats: [
+                Some(SeatInfo {
+                    key: PublicKey([7; 32]),
+                    name: "Ann".into(),
+                    bot: false,
+                    addrs: vec!["/ip4/127.0.0.1/tcp/4000".into()],
+                }),
+                None,
+                None,
+                None,
+            ],
+            nonces: [[1; 32], [0; 32], [0; 32], [0; 32]],
+        }
+    }
+
+    /// Golden bytes: house rules are signed in the one codec, every override present.
+    #[test]
+    fn house_rules_have_one_encoding() {
+        let house = House {
+            target: Some(3000),
+            ..House::default()
+        };
+        let hex: String = encoding::encode(&house)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        // Nine absent overrides, then Some(3000): zigzag 6000 = 0x1770 as a u16 varint.
+        assert_eq!(hex, format!("{}01fb7017", "00".repeat(9)));
+        let rules = HouseRules::from(&house);
+        assert_eq!(rules.target, Some(3000));
+        assert_eq!(House::from(&rules), house);
+    }
+
+    proptest::proptest! {
+        /// A table message with one byte changed either decodes to a message whose encoding
+        /// is exactly those bytes, or is refused: no two byte strings mean one message.
+        #[test]
+        fn a_changed_message_is_its_own_encoding_or_refused(
+            at in 0usize..200,
+            byte in proptest::prelude::any::<u8>(),
+        ) {
+            let mut bytes = roster().encode();
+            let at = at % bytes.len();
+            bytes[at] = byte;
+            if let Ok(m) = TableMsg::decode(&bytes) {
+                proptest::prop_assert_eq!(m.encode(), bytes);
+            }
+        }
     }
 }
