@@ -353,7 +353,9 @@ fn a_runner_that_steered_its_computer_player_is_named_and_the_check_fails() {
         panic!("{}", report.text());
     };
     assert_eq!(*seat, Some(0), "{}", report.text());
-    assert!(why.contains("caught cheating"), "{why}");
+    // "was caught cheating: …" once the next deal is in the file, "caught: …" while the file
+    // ends in the void deal (which of the two depends on the deal and on where the file stops).
+    assert!(why.contains("caught") && why.contains("steered"), "{why}");
     assert!(!evidence.is_empty(), "the signed messages are named");
     let last = report.lines().last().cloned().unwrap();
     assert!(last.starts_with("FAULT: seat South: hand 2:"), "{last}");
