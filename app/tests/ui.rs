@@ -373,7 +373,7 @@ fn a_guest_whose_host_is_out_of_reach_is_told_so_and_goes_back() {
     );
     h.step();
     h.get_by_label("Join").click();
-    wait_for(&mut h, "cannot reach the host", Duration::from_secs(30));
+    wait_for(&mut h, "Cannot reach the host", Duration::from_secs(30));
     wait_for(&mut h, "could not reach the host", Duration::from_secs(30));
     h.get_by_label("Back to the start").click();
     wait_for(&mut h, "Play now", Duration::from_secs(10));

@@ -25,7 +25,7 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
         ui.heading(format!("Table \"{}\"", g.conn.record.table));
     }
     if let Some(stopped) = &g.stopped {
-        ui.colored_label(egui::Color32::RED, stopped);
+        ui.colored_label(egui::Color32::RED, sentence(stopped));
     }
     if g.closed {
         ui.colored_label(
@@ -45,7 +45,7 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
             "Asking the host for a seat…"
         });
         if let Some(note) = g.note.as_ref().filter(|_| !hosting && g.stopped.is_none()) {
-            ui.colored_label(egui::Color32::from_rgb(200, 120, 0), note);
+            ui.colored_label(egui::Color32::from_rgb(200, 120, 0), sentence(note));
         }
         if !hosting && g.stopped.is_none() && g.since.elapsed().as_secs() >= 10 {
             ui.colored_label(
@@ -70,6 +70,19 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
                 }
             });
         }
+    }
+    if !hosting && seated == 0 {
+        // Not at the table yet: no seats or rules to show (they are the host's to tell).
+        ui.add_space(12.0);
+        let leave = if g.stopped.is_some() {
+            "Back to the start"
+        } else {
+            "Leave the table"
+        };
+        if ui.button(leave).clicked() {
+            return Some(LobbyAction::Leave);
+        }
+        return None;
     }
     ui.add_space(8.0);
     let free = 4 - seated;
@@ -165,4 +178,12 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
         action = Some(LobbyAction::Leave);
     }
     action
+}
+
+/// `text` with its first letter in capitals (the node's status lines are lower case).
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
