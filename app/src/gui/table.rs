@@ -191,7 +191,11 @@ fn table_body(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePre
         g.selected.clear();
     }
     feedback_line(ui, g, feedback);
-    super::motion::paint(ui, &mut g.seen, view, !prefs.reduced_motion);
+    // Cards in flight and a canasta's celebration are painted over everything, so not while
+    // the score sheet covers the table (they were drawn on top of it).
+    if !g.show_report {
+        super::motion::paint(ui, &mut g.seen, view, !prefs.reduced_motion);
+    }
     drag_preview(ui);
 }
 
