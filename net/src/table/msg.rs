@@ -89,39 +89,36 @@ pub struct House {
     pub target: Option<i32>,
 }
 
-impl From<&HouseRules> for House {
-    fn from(h: &HouseRules) -> Self {
-        Self {
-            steal_onto_completed_canasta: h.steal_onto_completed_canasta,
-            wilds_onto_completed_canasta: h.wilds_onto_completed_canasta,
-            pile_always_frozen: h.pile_always_frozen,
-            must_ask: h.must_ask,
-            one_card_pile_rule: h.one_card_pile_rule,
-            stock_end: h.stock_end,
-            tie_rule: h.tie_rule,
-            red_three_mode: h.red_three_mode,
-            going_out_bonus: h.going_out_bonus,
-            target: h.target,
+/// Both conversions between [`House`] and [`HouseRules`] from one list of fields (a field
+/// added to one struct and not here, or to the list and not the other struct, does not compile).
+macro_rules! house_mirror {
+    ($($field:ident),* $(,)?) => {
+        impl From<&HouseRules> for House {
+            fn from(h: &HouseRules) -> Self {
+                Self { $($field: h.$field),* }
+            }
         }
-    }
+
+        impl From<&House> for HouseRules {
+            fn from(h: &House) -> Self {
+                Self { $($field: h.$field),* }
+            }
+        }
+    };
 }
 
-impl From<&House> for HouseRules {
-    fn from(h: &House) -> Self {
-        Self {
-            steal_onto_completed_canasta: h.steal_onto_completed_canasta,
-            wilds_onto_completed_canasta: h.wilds_onto_completed_canasta,
-            pile_always_frozen: h.pile_always_frozen,
-            must_ask: h.must_ask,
-            one_card_pile_rule: h.one_card_pile_rule,
-            stock_end: h.stock_end,
-            tie_rule: h.tie_rule,
-            red_three_mode: h.red_three_mode,
-            going_out_bonus: h.going_out_bonus,
-            target: h.target,
-        }
-    }
-}
+house_mirror!(
+    steal_onto_completed_canasta,
+    wilds_onto_completed_canasta,
+    pile_always_frozen,
+    must_ask,
+    one_card_pile_rule,
+    stock_end,
+    tie_rule,
+    red_three_mode,
+    going_out_bonus,
+    target,
+);
 
 /// House rules as the scenario format's JSON (for local files: a game folder's record, the
 /// log's first record).
