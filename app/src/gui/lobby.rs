@@ -17,7 +17,6 @@ pub enum LobbyAction {
 
 /// Draws the lobby of `g`.
 pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
-    let mut action = None;
     let hosting = g.conn.record.kind == GameKind::Host;
     if g.conn.record.table.is_empty() {
         ui.heading("A table joined by address");
@@ -74,15 +73,7 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
     if !hosting && seated == 0 {
         // Not at the table yet: no seats or rules to show (they are the host's to tell).
         ui.add_space(12.0);
-        let leave = if g.stopped.is_some() {
-            "Back to the start"
-        } else {
-            "Leave the table"
-        };
-        if ui.button(leave).clicked() {
-            return Some(LobbyAction::Leave);
-        }
-        return None;
+        return leave_button(ui, g);
     }
     ui.add_space(8.0);
     let free = 4 - seated;
@@ -169,15 +160,17 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
         }
     }
     ui.add_space(12.0);
-    let leave = if g.stopped.is_some() {
+    leave_button(ui, g)
+}
+
+/// "Leave the table", or "Back to the start" once the client has stopped.
+fn leave_button(ui: &mut Ui, g: &Game) -> Option<LobbyAction> {
+    let label = if g.stopped.is_some() {
         "Back to the start"
     } else {
         "Leave the table"
     };
-    if ui.button(leave).clicked() {
-        action = Some(LobbyAction::Leave);
-    }
-    action
+    ui.button(label).clicked().then_some(LobbyAction::Leave)
 }
 
 /// `text` with its first letter in capitals (the node's status lines are lower case).
