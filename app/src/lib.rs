@@ -7,6 +7,7 @@ pub mod bench_net;
 pub mod check;
 pub mod cli;
 pub mod gui;
+pub mod local;
 pub mod peer;
 pub mod selfplay;
 pub mod table_words;

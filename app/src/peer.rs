@@ -275,67 +275,46 @@ pub async fn play_local(
     bots: usize,
     data_dir: &Path,
 ) -> Result<Outcome> {
-    let listen: Multiaddr = "/ip4/127.0.0.1/tcp/0".parse().map_err(|e| anyhow!("{e}"))?;
-    let house = fairdeal_core::HouseRules {
-        target,
-        ..Default::default()
-    };
-    let host_bot = (bots >= 4).then(|| "expert".to_owned());
-    let opts = NodeOptions {
-        data_dir: data_dir.join("seat0"),
-        listen: listen.clone(),
-        mdns: false,
-        role: Role::Host {
-            table: "local".to_owned(),
-            preset,
-            house,
+    // A person plays South at the terminal unless four computer players were asked for; the
+    // computer players then pause before each move so that the person can follow.
+    let all_computers = bots >= 4;
+    let table = crate::local::LocalTable {
+        preset,
+        house: fairdeal_core::HouseRules {
+            target,
+            ..Default::default()
         },
-        bot: host_bot,
-        name: if bots >= 4 {
+        name: if all_computers {
             "Computer South".to_owned()
         } else {
             "You".to_owned()
         },
-        grace_ms: None,
-        hold: false,
-        want: None,
-        think_ms: 0,
-        move_clock_ms: 0,
-        wait_for_person: false,
+        south: all_computers.then(|| "expert".to_owned()),
+        dir: data_dir.join("seat0"),
+        computers: crate::local::Computers {
+            strategy: "expert".to_owned(),
+            think_ms: if all_computers { 0 } else { PERSON_PACE_MS },
+            grace_ms: None,
+            lan: false,
+        },
+        computer_dirs: [1, 2, 3].map(|i| data_dir.join(format!("seat{i}"))),
     };
-    // A person plays South at the terminal unless four computer players were asked for; the
-    // computer players then pause before each move so that the person can follow.
-    let think_ms = if bots >= 4 { 0 } else { PERSON_PACE_MS };
     let (listen_tx, listen_rx) = tokio::sync::oneshot::channel();
-    let host = tokio::spawn(run_node_with(opts, bots >= 4, None, Some(listen_tx)));
-    let Ok(address) = listen_rx.await else {
+    let host = tokio::spawn(run_node_with(
+        table.host_options(),
+        all_computers,
+        None,
+        Some(listen_tx),
+    ));
+    let Some(joiners) = table
+        .seat_computers(listen_rx, |_, opts| tokio::spawn(run_node(opts, true)))
+        .await
+    else {
         return match host.await {
             Ok(Err(e)) => Err(e),
             _ => Err(anyhow!("the host stopped before listening")),
         };
     };
-    let names = ["Computer West", "Computer North", "Computer East"];
-    let mut joiners = Vec::new();
-    for (i, name) in names.iter().enumerate() {
-        let opts = NodeOptions {
-            data_dir: data_dir.join(format!("seat{}", i + 1)),
-            listen: listen.clone(),
-            mdns: false,
-            role: Role::Join {
-                address: Some(address.clone()),
-                table: None,
-            },
-            bot: Some("expert".to_owned()),
-            name: (*name).to_owned(),
-            grace_ms: None,
-            hold: false,
-            want: None,
-            think_ms,
-            move_clock_ms: 0,
-            wait_for_person: false,
-        };
-        joiners.push(tokio::spawn(run_node(opts, true)));
-    }
     let outcome = host.await.map_err(|e| anyhow!("{e}"))??;
     for j in joiners {
         let _ = j.await;
