@@ -6,7 +6,7 @@
 use eframe::egui::{self, Key, RichText, Ui};
 use fairdeal_core::{Move, Phase, Plan, PlayerView, Seat};
 
-use super::game::Game;
+use super::game::{Desk, Model};
 
 /// What the controls asked for this frame.
 #[derive(Debug, Default)]
@@ -29,7 +29,7 @@ fn clicked_disabled(ui: &Ui, r: &egui::Response) -> bool {
 }
 
 /// "West (Ann) is playing", for the banner and for keys pressed out of turn.
-pub fn who_plays(g: &Game, view: &PlayerView) -> String {
+pub fn who_plays(g: &Model, view: &PlayerView) -> String {
     let actor = view.actor();
     if actor == view.seat() {
         return "Your move is on its way…".to_owned();
@@ -145,19 +145,19 @@ pub fn pile_refusal(view: &PlayerView) -> String {
 }
 
 /// The move buttons (below the hand), or who is playing; every key answers.
-pub fn actions_row(ui: &mut Ui, g: &mut Game, view: &PlayerView, out: &mut Asked) {
+pub fn actions_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView, out: &mut Asked) {
     if view.phase() == Phase::Over {
         ui.weak("The hand is over.");
         return;
     }
-    if !g.my_turn {
-        ui.weak(who_plays(g, view));
-        if !g.show_report {
+    if !m.my_turn {
+        ui.weak(who_plays(m, view));
+        if !d.show_report {
             for (k, label) in MOVE_KEYS {
                 if key(ui, k) {
                     out.say = Some(format!(
                         "{label}: not your turn — {}.",
-                        who_plays(g, view).trim_end_matches('…')
+                        who_plays(m, view).trim_end_matches('…')
                     ));
                 }
             }
@@ -165,7 +165,7 @@ pub fn actions_row(ui: &mut Ui, g: &mut Game, view: &PlayerView, out: &mut Asked
         return;
     }
     let me = view.seat();
-    let legal = g.moves.legal.clone();
+    let legal = m.moves.legal.clone();
     let phase = view.phase();
     // Keys of moves this phase has no button for.
     for (k, label) in MOVE_KEYS {
@@ -189,7 +189,7 @@ pub fn actions_row(ui: &mut Ui, g: &mut Game, view: &PlayerView, out: &mut Asked
     }
     ui.horizontal(|ui| match phase {
         Phase::Answer => {
-            ui.label(format!("{} asks: \"May I go out?\"", g.name(me.partner())));
+            ui.label(format!("{} asks: \"May I go out?\"", m.name(me.partner())));
             move_button(
                 ui,
                 view,
@@ -238,12 +238,12 @@ pub fn actions_row(ui: &mut Ui, g: &mut Game, view: &PlayerView, out: &mut Asked
                     });
                 });
         }
-        _ => play_buttons(ui, g, view, &legal, out),
+        _ => play_buttons(ui, d, view, &legal, out),
     });
 }
 
-fn play_buttons(ui: &mut Ui, g: &mut Game, view: &PlayerView, legal: &[Move], out: &mut Asked) {
-    let sel = g.selected.clone();
+fn play_buttons(ui: &mut Ui, d: &mut Desk, view: &PlayerView, legal: &[Move], out: &mut Asked) {
+    let sel = d.selected.clone();
     let meld_now = if sel.is_empty() {
         Err("Select the cards to meld first")
     } else {
@@ -267,8 +267,8 @@ fn play_buttons(ui: &mut Ui, g: &mut Game, view: &PlayerView, legal: &[Move], ou
         )
         .on_disabled_hover_text("Select cards first");
     if !sel.is_empty() && (plan.clicked() || key(ui, Key::P)) {
-        g.plan.push(sel.clone());
-        g.selected.clear();
+        d.plan.push(sel.clone());
+        d.selected.clear();
     } else if sel.is_empty() && (key(ui, Key::P) || clicked_disabled(ui, &plan)) {
         out.say = Some("Plan selected as a new meld (P): Select cards first".to_owned());
     }
@@ -299,24 +299,24 @@ fn play_buttons(ui: &mut Ui, g: &mut Game, view: &PlayerView, legal: &[Move], ou
 }
 
 /// The plan's buttons: play it (Enter), undo the last group (U), and its verdict.
-pub fn plan_buttons(ui: &mut Ui, g: &mut Game, view: &PlayerView, out: &mut Asked) {
-    let enter = key(ui, Key::Enter) && !g.show_report;
-    if !g.has_plan() {
-        if g.my_turn && enter && view.phase() == Phase::Play {
+pub fn plan_buttons(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView, out: &mut Asked) {
+    let enter = key(ui, Key::Enter) && !d.show_report;
+    if !d.has_plan() {
+        if m.my_turn && enter && view.phase() == Phase::Play {
             out.say = Some(
                 "Play plan (Enter): nothing is planned — select cards and press P, or drop them on \"new meld\"".to_owned(),
             );
         }
-        if g.my_turn && key(ui, Key::U) && view.phase() != Phase::Answer {
+        if m.my_turn && key(ui, Key::U) && view.phase() != Phase::Answer {
             out.say = Some("Undo last planned (U): nothing is planned".to_owned());
         }
         return;
     }
-    let points: i32 = g
+    let points: i32 = d
         .plan
         .iter()
         .flatten()
-        .chain(g.plan_adds.iter().flat_map(|(_, c)| c))
+        .chain(d.plan_adds.iter().flat_map(|(_, c)| c))
         .map(|c| c.points())
         .sum();
     let need = view.minimum_needed(view.seat().team());
@@ -325,9 +325,9 @@ pub fn plan_buttons(ui: &mut Ui, g: &mut Game, view: &PlayerView, out: &mut Aske
     } else {
         format!("Play plan ({points} points) (Enter)")
     };
-    let plan = g.plan_move();
+    let plan = d.plan_move();
     let verdict = view.validate(&plan);
-    if g.my_turn {
+    if m.my_turn {
         move_button(ui, view, &label, Ok(plan), Some(Key::Enter), out);
     } else {
         let r = ui
@@ -338,18 +338,18 @@ pub fn plan_buttons(ui: &mut Ui, g: &mut Game, view: &PlayerView, out: &mut Aske
         }
     }
     if (ui.button("Undo last planned (U)").clicked() || key(ui, Key::U))
-        && g.plan_adds.pop().is_none()
+        && d.plan_adds.pop().is_none()
     {
-        g.plan.pop();
+        d.plan.pop();
     }
     if let Err(r) = verdict {
-        ui.colored_label(super::table::WARN, format!("Not allowed: {}", r.reason));
+        ui.colored_label(super::cards::WARN, format!("Not allowed: {}", r.reason));
     }
 }
 
 /// The hints: whether and how the pile can be taken, a legal opening and finish, every
 /// legal move (each can be played from here). H opens and closes them.
-pub fn hints(ui: &mut Ui, g: &Game, view: &PlayerView, out: &mut Asked) {
+pub fn hints(ui: &mut Ui, m: &Model, view: &PlayerView, out: &mut Asked) {
     let id = egui::Id::unique("hints-open");
     let mut open = ui.data(|d| d.get_temp::<bool>(id)).unwrap_or(false);
     if key(ui, Key::H) {
@@ -358,11 +358,11 @@ pub fn hints(ui: &mut Ui, g: &Game, view: &PlayerView, out: &mut Asked) {
     let r = egui::CollapsingHeader::new("Hints: can I take the pile, how to open, how to finish")
         .open(Some(open))
         .show(ui, |ui| {
-            if !g.my_turn {
+            if !m.my_turn {
                 ui.label("Hints come on your turn.");
                 return;
             }
-            hint_list(ui, g, view, out);
+            hint_list(ui, m, view, out);
         });
     if r.header_response.clicked() {
         open = !open;
@@ -370,9 +370,9 @@ pub fn hints(ui: &mut Ui, g: &Game, view: &PlayerView, out: &mut Asked) {
     ui.data_mut(|d| d.insert_temp(id, open));
 }
 
-fn hint_list(ui: &mut Ui, g: &Game, view: &PlayerView, out: &mut Asked) {
+fn hint_list(ui: &mut Ui, m: &Model, view: &PlayerView, out: &mut Asked) {
     let me = view.seat();
-    let legal = &g.moves.legal;
+    let legal = &m.moves.legal;
     if view.phase() == Phase::Draw {
         let takes = pile_takes(legal);
         if takes.is_empty() {
@@ -391,8 +391,8 @@ fn hint_list(ui: &mut Ui, g: &Game, view: &PlayerView, out: &mut Asked) {
         }
     }
     for (what, mv) in [
-        ("A legal way to open", &g.moves.opening),
-        ("A legal finish", &g.moves.finish),
+        ("A legal way to open", &m.moves.opening),
+        ("A legal finish", &m.moves.finish),
     ] {
         if let Some(mv) = mv {
             ui.horizontal_wrapped(|ui| {

@@ -13,6 +13,9 @@ pub const HAND: Vec2 = Vec2::new(46.0, 66.0);
 /// The size of a card on the table.
 pub const SMALL: Vec2 = Vec2::new(30.0, 42.0);
 
+/// The colour of warnings and refusals.
+pub const WARN: Color32 = Color32::from_rgb(200, 120, 0);
+
 /// How far a selected card lifts.
 pub const LIFT: f32 = 10.0;
 

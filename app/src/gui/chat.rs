@@ -4,7 +4,8 @@
 use eframe::egui::{self, RichText, Ui};
 use fairdeal_net::table::chat::{MAX_CHAT, QUICK_PHRASES};
 
-use super::game::Game;
+use super::game::{Desk, Model};
+use super::intent::Intent;
 
 /// The height of everything in the chat box but its lines: the heading, two rows of quick
 /// phrases, the line to write, and the spacing between them.
@@ -16,7 +17,7 @@ fn fixed_height(ui: &Ui) -> f32 {
 
 /// The chat box, exactly `height` high (its lines get what the rest leaves), the width it is
 /// given.
-pub fn chat_box(ui: &mut Ui, g: &mut Game, height: f32) {
+pub fn chat_box(ui: &mut Ui, m: &Model, d: &mut Desk, height: f32, out: &mut Vec<Intent>) {
     ui.heading("Chat");
     let lines_height = (height - fixed_height(ui)).max(24.0);
     egui::ScrollArea::vertical()
@@ -25,13 +26,13 @@ pub fn chat_box(ui: &mut Ui, g: &mut Game, height: f32) {
         .auto_shrink([false, false])
         .max_height(lines_height)
         .show(ui, |ui| {
-            if g.chat.is_empty() {
+            if m.chat.is_empty() {
                 ui.weak("Nothing said yet.");
             }
-            for line in &g.chat {
+            for line in &m.chat {
                 ui.label(RichText::new(format!(
                     "{}: {}",
-                    g.name(line.seat),
+                    m.name(line.seat),
                     line.text
                 )));
             }
@@ -63,7 +64,7 @@ pub fn chat_box(ui: &mut Ui, g: &mut Game, height: f32) {
         |ui| {
             let send = ui.button("Send");
             let edit = ui.add(
-                egui::TextEdit::singleline(&mut g.chat_draft)
+                egui::TextEdit::singleline(&mut d.chat_draft)
                     .hint_text("Say something…")
                     .char_limit(MAX_CHAT)
                     .desired_width(ui.available_width()),
@@ -71,8 +72,8 @@ pub fn chat_box(ui: &mut Ui, g: &mut Game, height: f32) {
             // Enter sends the line, and is used up: it is not also "Next hand" or "Play plan".
             let enter = edit.lost_focus()
                 && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
-            if (send.clicked() || enter) && !g.chat_draft.trim().is_empty() {
-                said = Some(std::mem::take(&mut g.chat_draft));
+            if (send.clicked() || enter) && !d.chat_draft.trim().is_empty() {
+                said = Some(std::mem::take(&mut d.chat_draft));
                 if enter {
                     edit.request_focus();
                 }
@@ -80,6 +81,6 @@ pub fn chat_box(ui: &mut Ui, g: &mut Game, height: f32) {
         },
     );
     if let Some(text) = said {
-        g.say(&text);
+        out.push(Intent::Say(text));
     }
 }

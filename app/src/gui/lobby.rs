@@ -3,28 +3,21 @@
 
 use eframe::egui::{self, RichText, Ui};
 use fairdeal_core::Seat;
-use fairdeal_net::node::Intent;
 
-use super::controller::GameKind;
-use super::game::Game;
+use super::game::Model;
+use super::intent::Intent;
+use super::records::GameKind;
 
-/// What the player did in the lobby.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LobbyAction {
-    /// Leave the table.
-    Leave,
-}
-
-/// Draws the lobby of `g`.
-pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
-    let hosting = g.conn.record.kind == GameKind::Host;
-    if g.conn.record.table.is_empty() {
+/// Draws the lobby of `g`; what the player asks for goes to `out`.
+pub fn lobby_ui(ui: &mut Ui, g: &Model, out: &mut Vec<Intent>) {
+    let hosting = g.kind == GameKind::Host;
+    if g.table.is_empty() {
         ui.heading("A table joined by address");
     } else {
-        ui.heading(format!("Table \"{}\"", g.conn.record.table));
+        ui.heading(format!("Table \"{}\"", g.table));
     }
-    if let Some(stopped) = &g.stopped {
-        ui.colored_label(egui::Color32::RED, sentence(stopped));
+    if let Some(e) = &g.stopped {
+        ui.colored_label(egui::Color32::RED, format!("The game stopped: {e}"));
     }
     if g.closed {
         ui.colored_label(
@@ -32,9 +25,9 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
             "The host closed this table.",
         );
         if ui.button("Back to the start").clicked() {
-            return Some(LobbyAction::Leave);
+            out.push(Intent::Leave);
         }
-        return None;
+        return;
     }
     let seated = g.roster.iter().flatten().count();
     if seated == 0 && g.stopped.is_none() {
@@ -73,7 +66,8 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
     if !hosting && seated == 0 {
         // Not at the table yet: no seats or rules to show (they are the host's to tell).
         ui.add_space(12.0);
-        return leave_button(ui, g);
+        leave_button(ui, g, out);
+        return;
     }
     ui.add_space(8.0);
     let free = 4 - seated;
@@ -108,10 +102,7 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
                                     .on_hover_text("Swap these two seats")
                                     .clicked()
                             {
-                                let _ = g.conn.intents.try_send(Intent::SwapSeats(
-                                    seat.index() as u8,
-                                    other.index() as u8,
-                                ));
+                                out.push(Intent::SwapSeats(seat, other));
                             }
                         }
                     }
@@ -132,7 +123,7 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
                 format!(
                     "Start: {free} computer player{} ({}) take the empty seat{}",
                     if free == 1 { "" } else { "s" },
-                    g.conn.record.difficulty,
+                    g.difficulty,
                     if free == 1 { "" } else { "s" }
                 )
             };
@@ -140,13 +131,8 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
             if ui
                 .add_enabled(ready, egui::Button::new(RichText::new(label).size(18.0)))
                 .clicked()
-                && let Some(address) = g.address.clone()
             {
-                g.start_asked = true;
-                let seats: Vec<u8> = (0..4u8)
-                    .filter(|&i| g.roster[usize::from(i)].is_none())
-                    .collect();
-                g.conn.fill_and_start(&seats, address);
+                out.push(Intent::StartTable);
             }
         }
     } else if seated > 0 {
@@ -160,17 +146,19 @@ pub fn lobby_ui(ui: &mut Ui, g: &mut Game) -> Option<LobbyAction> {
         }
     }
     ui.add_space(12.0);
-    leave_button(ui, g)
+    leave_button(ui, g, out);
 }
 
 /// "Leave the table", or "Back to the start" once the client has stopped.
-fn leave_button(ui: &mut Ui, g: &Game) -> Option<LobbyAction> {
+fn leave_button(ui: &mut Ui, g: &Model, out: &mut Vec<Intent>) {
     let label = if g.stopped.is_some() {
         "Back to the start"
     } else {
         "Leave the table"
     };
-    ui.button(label).clicked().then_some(LobbyAction::Leave)
+    if ui.button(label).clicked() {
+        out.push(Intent::Leave);
+    }
 }
 
 /// `text` with its first letter in capitals (the node's status lines are lower case).

@@ -1,5 +1,6 @@
-//! The desktop client (eframe/egui). The UI thread renders and sends intents; all IO runs on
-//! a background tokio runtime (see [`controller`]).
+//! The desktop client (eframe/egui). Screens draw from the model ([`game`]) and push
+//! [`intent::Intent`]s; the [`controller`] carries them out and owns every side effect; the
+//! nodes run on a background tokio runtime ([`session`]).
 
 pub mod actions;
 pub mod app;
@@ -10,12 +11,17 @@ pub mod frames;
 pub mod game;
 pub mod hand;
 pub mod help;
+pub mod intent;
 pub mod lobby;
 pub mod melds;
 pub mod motion;
+pub mod plan;
 pub mod prefs;
+pub mod records;
 pub mod seats;
 pub mod seen;
+pub mod session;
+pub mod settings;
 pub mod sheet;
 pub mod start;
 pub mod table;

@@ -7,17 +7,17 @@ use fairdeal_core::{Card, Move, Phase, PlayerView};
 
 use super::actions::{Asked, pile_refusal, pile_takes, who_plays};
 use super::cards::{self, HAND, Marks, SMALL};
-use super::game::Game;
+use super::game::{Desk, Model};
 use super::hand::Dragged;
 use super::melds::seat_colour;
 use super::seen::Place;
 
 /// Whose turn it is, in a band of the seat's colour that never changes height.
-pub fn turn_banner(ui: &mut Ui, g: &Game, view: &PlayerView) {
+pub fn turn_banner(ui: &mut Ui, m: &Model, view: &PlayerView) {
     let me = view.seat();
     let (text, colour) = if view.phase() == Phase::Over {
         ("The hand is over".to_owned(), Color32::from_gray(110))
-    } else if g.my_turn {
+    } else if m.my_turn {
         let what = match view.phase() {
             Phase::Draw => "Your turn: draw from the stock (D) or take the pile",
             Phase::Answer => "Your partner asks to go out: answer Yes (Y) or No (N)",
@@ -25,7 +25,7 @@ pub fn turn_banner(ui: &mut Ui, g: &Game, view: &PlayerView) {
         };
         (what.to_owned(), seat_colour(me))
     } else {
-        (who_plays(g, view), seat_colour(view.actor()))
+        (who_plays(m, view), seat_colour(view.actor()))
     };
     Frame::new()
         .fill(colour)
@@ -44,7 +44,7 @@ pub fn turn_banner(ui: &mut Ui, g: &Game, view: &PlayerView) {
 
 /// The other three seats, left to right as they sit: West, North (partner), East; the seat
 /// to play outlined, each with its last turn and its last discard.
-pub fn seats_row(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
+pub fn seats_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView) {
     let me = view.seat();
     let seats = [me.next(), me.partner(), me.partner().next()];
     let gap = ui.spacing().item_spacing.x;
@@ -52,7 +52,7 @@ pub fn seats_row(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
     ui.horizontal(|ui| {
         for seat in seats {
             let (rect, _) = ui.allocate_exact_size(Vec2::new(width, 64.0), Sense::hover());
-            g.seen.places.insert(Place::Seat(seat), rect);
+            d.seen.places.insert(Place::Seat(seat), rect);
             let playing = view.actor() == seat && view.phase() != Phase::Over;
             let colour = seat_colour(seat);
             let painter = ui.painter();
@@ -83,7 +83,7 @@ pub fn seats_row(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
             inner.set_clip_rect(rect);
             inner.add(
                 egui::Label::new(
-                    RichText::new(format!("{} · {} ({who}){turn}", seat.name(), g.name(seat)))
+                    RichText::new(format!("{} · {} ({who}){turn}", seat.name(), m.name(seat)))
                         .strong()
                         .color(colour),
                 )
@@ -93,7 +93,7 @@ pub fn seats_row(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
             inner.add(
                 egui::Label::new(format!("{n} card{}", if n == 1 { "" } else { "s" })).truncate(),
             );
-            let last = &g.seen.last[seat.index()];
+            let last = &d.seen.last[seat.index()];
             let words = last.words();
             inner.horizontal(|ui| {
                 if let Some(c) = last.discard {
@@ -120,7 +120,8 @@ pub fn seats_row(ui: &mut Ui, g: &mut Game, view: &PlayerView) {
 /// pile is frozen or blocked; returns a card dropped on the pile.
 pub fn stock_and_pile(
     ui: &mut Ui,
-    g: &mut Game,
+    m: &Model,
+    d: &mut Desk,
     view: &PlayerView,
     asked: &mut Asked,
 ) -> Option<Dragged> {
@@ -136,10 +137,10 @@ pub fn stock_and_pile(
                 false,
                 "on the stock (click to draw)",
             );
-            g.seen.places.insert(Place::Stock, r.rect);
+            d.seen.places.insert(Place::Stock, r.rect);
             if r.clicked() {
-                if !g.my_turn {
-                    asked.say = Some(format!("Stock: not your turn — {}.", who_plays(g, view)));
+                if !m.my_turn {
+                    asked.say = Some(format!("Stock: not your turn — {}.", who_plays(m, view)));
                 } else {
                     match view.validate(&Move::Draw {}) {
                         Ok(()) => asked.mv = Some(Move::Draw {}),
@@ -153,10 +154,10 @@ pub fn stock_and_pile(
             ui.label(format!("Pile {}", pile.len()));
             let r = match pile.last() {
                 Some(&top) => {
-                    let ring = g
+                    let ring = d
                         .seen
                         .last_discarder
-                        .filter(|s| g.seen.last[s.index()].discard == Some(top))
+                        .filter(|s| d.seen.last[s.index()].discard == Some(top))
                         .map(seat_colour);
                     cards::card_marked(
                         ui,
@@ -180,14 +181,14 @@ pub fn stock_and_pile(
                     r
                 }
             };
-            g.seen.places.insert(Place::Pile, r.rect);
-            if let Some(d) = r.dnd_release_payload::<Dragged>() {
-                dropped = Some(*d);
+            d.seen.places.insert(Place::Pile, r.rect);
+            if let Some(dragged) = r.dnd_release_payload::<Dragged>() {
+                dropped = Some(*dragged);
             }
             if r.clicked() {
-                let takes = pile_takes(&g.moves.legal);
-                asked.say = Some(if !g.my_turn {
-                    format!("Pile: not your turn — {}.", who_plays(g, view))
+                let takes = pile_takes(&m.moves.legal);
+                asked.say = Some(if !m.my_turn {
+                    format!("Pile: not your turn — {}.", who_plays(m, view))
                 } else if let [only] = takes.as_slice() {
                     asked.mv = Some((*only).clone());
                     String::new()

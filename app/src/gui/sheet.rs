@@ -3,28 +3,20 @@
 use eframe::egui::{self, Color32, RichText, Ui};
 use fairdeal_core::Team;
 
-use super::controller::GameKind;
-use super::game::Game;
+use super::game::{Desk, Model};
+use super::intent::Intent;
+use super::records::GameKind;
 use super::table::team_names;
 
-/// What the player chose at the end of the game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AfterGame {
-    /// Another game with the same settings.
-    PlayAgain,
-    /// Back to the start screen.
-    Leave,
-}
-
 /// The score sheet after a hand, while it is open.
-pub fn report_window(ui: &mut Ui, g: &mut Game) {
-    let Some((hand_no, r)) = g.report.clone() else {
+pub fn report_window(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>) {
+    let Some((hand_no, r)) = &m.report else {
         return;
     };
-    if !g.show_report {
+    if !d.show_report {
         return;
     }
-    let us = g.view.as_ref().map_or(Team::A, |v| v.seat().team());
+    let us = m.view.as_ref().map_or(Team::A, |v| v.seat().team());
     let (mine, theirs) = (us.index(), us.other().index());
     egui::Window::new(format!("Hand {hand_no}: score sheet"))
         .collapsible(false)
@@ -37,8 +29,8 @@ pub fn report_window(ui: &mut Ui, g: &mut Game) {
                 .min_col_width(90.0)
                 .show(ui, |ui| {
                     ui.strong("");
-                    ui.strong(format!("We ({})", team_names(g, us)));
-                    ui.strong(format!("They ({})", team_names(g, us.other())));
+                    ui.strong(format!("We ({})", team_names(m, us)));
+                    ui.strong(format!("They ({})", team_names(m, us.other())));
                     ui.end_row();
                     let (a, b) = (&r.breakdown[mine], &r.breakdown[theirs]);
                     let rows: [(&str, i32, i32); 8] = [
@@ -62,8 +54,8 @@ pub fn report_window(ui: &mut Ui, g: &mut Game) {
                     ui.strong(r.scores[theirs].to_string());
                     ui.end_row();
                     ui.strong("Running totals");
-                    ui.strong(g.totals[mine].to_string());
-                    ui.strong(g.totals[theirs].to_string());
+                    ui.strong(m.totals[mine].to_string());
+                    ui.strong(m.totals[theirs].to_string());
                     ui.end_row();
                 });
             ui.separator();
@@ -76,34 +68,34 @@ pub fn report_window(ui: &mut Ui, g: &mut Game) {
             );
             ui.small("Every player's seed was revealed and every shuffle and card re-checked against the signed log.");
             ui.separator();
-            next_hand_row(ui, g);
+            next_hand_row(ui, m, d, out);
         });
 }
 
 /// "Next hand", or who the table still waits for and the countdown (the same at every
 /// seat); at the end of the game, "Continue".
-fn next_hand_row(ui: &mut Ui, g: &mut Game) {
+fn next_hand_row(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>) {
     let enter = super::actions::key(ui, egui::Key::Enter);
-    if g.over.is_some() {
+    if m.over.is_some() {
         if ui.button("Continue (Enter)").clicked() || enter {
-            g.show_report = false;
+            d.show_report = false;
         }
         return;
     }
-    let left = g
+    let left = m
         .next
         .as_ref()
         .map(|n| n.left_ms.div_ceil(1000))
         .map_or(String::new(), |s| format!(" in {s} s"));
-    let ready = g.ready_sent || g.next.as_ref().is_some_and(|n| n.ready);
+    let ready = m.ready_sent || m.next.as_ref().is_some_and(|n| n.ready);
     if ready {
-        let waiting: Vec<String> = g
+        let waiting: Vec<String> = m
             .next
             .as_ref()
             .map(|n| n.waiting.clone())
             .unwrap_or_default()
             .into_iter()
-            .map(|s| format!("{} ({})", g.name(s), s.name()))
+            .map(|s| format!("{} ({})", m.name(s), s.name()))
             .collect();
         ui.label(if waiting.is_empty() {
             "Dealing the next hand…".to_owned()
@@ -120,27 +112,38 @@ fn next_hand_row(ui: &mut Ui, g: &mut Game) {
             "The next hand is dealt once every player at the table has pressed Next hand, or when the countdown runs out.",
         );
         if next.clicked() || enter {
-            g.next_hand();
+            next_hand(m, d, out);
         }
         ui.label(format!("The next hand starts{left}, or once everyone is ready."));
     });
 }
 
-/// The end of the game: the winner, and play again or leave.
-pub fn game_over_window(ui: &mut Ui, g: &Game) -> Option<AfterGame> {
-    let over = g.over.clone()?;
-    if g.show_report {
-        return None;
+/// "Next hand" on the score sheet: the table is told we are ready (at the end of the
+/// game, the sheet just closes).
+pub fn next_hand(m: &Model, d: &mut Desk, out: &mut Vec<Intent>) {
+    if m.over.is_some() {
+        d.show_report = false;
+    } else if !m.ready_sent {
+        out.push(Intent::Ready);
     }
-    let mut choice = None;
+}
+
+/// The end of the game: the winner, and play again or leave.
+pub fn game_over_window(ui: &mut Ui, m: &Model, d: &Desk, out: &mut Vec<Intent>) {
+    let Some(over) = m.over.clone() else {
+        return;
+    };
+    if d.show_report {
+        return;
+    }
     egui::Window::new("Game over")
         .collapsible(false)
         .resizable(false)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ui.ctx(), |ui| {
             ui.label(RichText::new(over).size(22.0));
-            let verified = g.report.as_ref().map_or(0, |(n, _)| *n);
-            ui.label(if g.was_held {
+            let verified = m.report.as_ref().map_or(0, |(n, _)| *n);
+            ui.label(if m.was_held {
                 format!(
                     "Your client verified {}; the hands a computer player played in your seat while you were away were verified by the other players' clients.",
                     crate::table_words::hands(verified as usize)
@@ -151,23 +154,22 @@ pub fn game_over_window(ui: &mut Ui, g: &Game) -> Option<AfterGame> {
                     crate::table_words::hands(verified as usize)
                 )
             });
-            let joined = g.conn.record.kind == GameKind::Join;
+            let joined = m.kind == GameKind::Join;
             if joined {
                 ui.label("To play again, join the host's next table from the start screen.");
             }
             ui.horizontal(|ui| {
-                let again = if g.conn.record.kind == GameKind::Host {
+                let again = if m.kind == GameKind::Host {
                     "Open a new table"
                 } else {
                     "Play again"
                 };
                 if !joined && ui.button(again).clicked() {
-                    choice = Some(AfterGame::PlayAgain);
+                    out.push(Intent::PlayAgain);
                 }
                 if ui.button("Back to the start").clicked() {
-                    choice = Some(AfterGame::Leave);
+                    out.push(Intent::Leave);
                 }
             });
         });
-    choice
 }

@@ -9,33 +9,10 @@ use fairdeal_core::Preset;
 use fairdeal_net::node::FoundTable;
 use libp2p::PeerId;
 
-use super::app::Settings;
-use super::controller::GameRecord;
+use super::intent::Intent;
+use super::records::{GameKind, GameRecord};
+use super::settings::Settings;
 use super::words::{house_words, preset_title};
-
-/// What the player asked for on the start screen.
-#[derive(Debug, Clone)]
-pub enum StartAction {
-    /// A local game against three computer players.
-    PlayNow,
-    /// Open a table on the LAN.
-    Host,
-    /// Sit at a table found on the LAN (or typed in), in seat `want` if free.
-    Join {
-        /// The table.
-        table: Box<FoundTable>,
-        /// The seat asked for.
-        want: Option<u8>,
-    },
-    /// Join the table at the address typed in.
-    JoinAddress(String),
-    /// Resume the unfinished game in this folder.
-    Resume(PathBuf),
-    /// Give up the unfinished game in this folder.
-    Abandon(PathBuf),
-    /// Show the rules in brief.
-    Help,
-}
 
 /// A table found on the LAN, with its rules in words (written once, when it is found).
 pub struct Listed {
@@ -75,10 +52,10 @@ pub struct StartInfo<'a> {
     pub data_dir: &'a std::path::Path,
 }
 
-/// Draws the start screen; returns what the player chose.
-pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartAction> {
+/// Draws the start screen (the settings are its form); what the player chose goes to `out`.
+pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>, out: &mut Vec<Intent>) {
     if super::verify::verify_ui(ui, info.data_dir) {
-        return None;
+        return;
     }
     let mut action = None;
     egui::ScrollArea::vertical()
@@ -96,7 +73,7 @@ pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<S
                         );
                     }),
                     Some((dir, r)) => {
-                        let text = if r.kind == super::controller::GameKind::Local {
+                        let text = if r.kind == GameKind::Local {
                             format!(
                                 "You left a game of {} against three computer players.",
                                 preset_title(r.preset)
@@ -112,10 +89,10 @@ pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<S
                             ui.strong(text);
                             let mut action = None;
                             if ui.button("Resume it").clicked() {
-                                action = Some(StartAction::Resume(dir.clone()));
+                                action = Some(Intent::Resume(dir.clone()));
                             }
                             if ui.button("Abandon it").clicked() {
-                                action = Some(StartAction::Abandon(dir.clone()));
+                                action = Some(Intent::Abandon(dir.clone()));
                             }
                             action
                         }) {
@@ -138,7 +115,7 @@ pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<S
                 }
             });
         });
-    action
+    out.extend(action);
 }
 
 /// A row of widgets centred in the width (its width is the one it took last frame).
@@ -157,7 +134,7 @@ fn centred_row<R>(ui: &mut Ui, add: impl FnOnce(&mut Ui) -> R) -> R {
 }
 
 /// Play now, name, identity, game and level.
-fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartAction> {
+fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<Intent> {
     let mut action = None;
     ui.vertical_centered(|ui| {
         let play = ui.add_sized(
@@ -165,11 +142,11 @@ fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartActi
             egui::Button::new(RichText::new("Play now").size(24.0)),
         );
         if play.clicked() {
-            action = Some(StartAction::PlayNow);
+            action = Some(Intent::PlayNow);
         }
         ui.small("You against three computer players, dealt by the full fair-deal protocol.");
         if ui.button("How to play (F1)").clicked() {
-            action = Some(StartAction::Help);
+            action = Some(Intent::Help);
         }
         if ui
             .button("Verify a game file…")
@@ -258,7 +235,7 @@ fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartActi
         ui.label(format!("{}{clock}", house_words(s.preset, &s.house())));
         ui.small("You sit South and choose the other seats in the lobby; computer players take the seats left empty when you start.");
         if ui.button("Open the table").clicked() {
-            action = Some(StartAction::Host);
+            action = Some(Intent::Host);
         }
     });
     action
@@ -280,7 +257,7 @@ fn choice(ui: &mut Ui, label: &str, value: &mut String, options: &[&str]) {
 }
 
 /// Tables on the LAN, and join by address.
-fn right(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartAction> {
+fn right(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<Intent> {
     let mut action = None;
     ui.heading("Tables on the LAN");
     if info.tables.is_empty() {
@@ -307,7 +284,7 @@ fn right(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartAct
                         }
                         None => {
                             if ui.button(format!("Sit {}", seat.name())).clicked() {
-                                action = Some(StartAction::Join {
+                                action = Some(Intent::Join {
                                     table: Box::new(t.clone()),
                                     want: Some(i as u8),
                                 });
@@ -328,7 +305,7 @@ fn right(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<StartAct
         );
         let go = ui.add_enabled(!s.address.trim().is_empty(), egui::Button::new("Join"));
         if go.clicked() || (field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter))) {
-            action = Some(StartAction::JoinAddress(s.address.trim().to_owned()));
+            action = Some(Intent::JoinAddress(s.address.trim().to_owned()));
         }
     });
     action

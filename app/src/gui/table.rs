@@ -7,30 +7,18 @@
 //! clicking (selection) or dragged: onto one of our melds, onto "new meld", onto the pile
 //! (a discard) or along the hand (reorder).
 
-use std::sync::Arc;
-
 use eframe::egui::{self, Color32, Frame, Margin, Rect, RichText, Sense, Ui, Vec2};
-use fairdeal_core::{Card, Move, PlayerView, Seat, Team};
+use fairdeal_core::{PlayerView, Seat, Team};
 
-use super::actions::{self, Asked, who_plays};
-use super::cards::{self, HAND, Marks, SMALL};
-use super::game::Game;
-use super::hand::{self, Dragged};
+use super::actions::{self, Asked};
+use super::cards::WARN;
+use super::game::{Desk, Model};
+use super::hand::Dragged;
+use super::intent::Intent;
 use super::melds::melds_area;
+use super::plan::{Drop, drag_preview, hand_area, on_drop, plan_row};
 use super::prefs::{SortBy, TablePrefs};
 use super::seats;
-use super::seen::Place;
-
-/// Where a drag ended.
-enum Drop {
-    Meld(usize),
-    NewMeld,
-    Group(usize),
-    Pile,
-}
-
-/// The colour of warnings and refusals.
-pub const WARN: Color32 = Color32::from_rgb(200, 120, 0);
 
 /// The height of the bottom area (feedback, plan, hand, buttons).
 const BOTTOM: f32 = 246.0;
@@ -44,37 +32,41 @@ fn felt(ui: &Ui) -> Color32 {
     }
 }
 
-/// Draws the table of `g`.
-pub fn table_ui(ui: &mut Ui, g: &mut Game, prefs: &mut TablePrefs) {
-    // The view is lent out of the game for the frame (not cloned every frame) and put back.
-    let Some(view) = g.view.take() else {
-        away_ui(ui, g);
+/// Draws the table of `m`, the player's work on it in `d`; what they ask for goes to `out`.
+pub fn table_ui(
+    ui: &mut Ui,
+    m: &Model,
+    d: &mut Desk,
+    prefs: &mut TablePrefs,
+    out: &mut Vec<Intent>,
+) {
+    let Some(view) = &m.view else {
+        away_ui(ui, m, d, out);
         return;
     };
-    table_body(ui, g, &view, prefs);
-    g.view = Some(view);
+    table_body(ui, m, d, view, prefs, out);
 }
 
 /// No hand of ours to show (between hands, or while a computer player holds our seat): what
 /// is happening, the score, the latest moves and the chat, and the way out, on one card.
-fn away_ui(ui: &mut Ui, g: &mut Game) {
+fn away_ui(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>) {
     ui.painter().rect_filled(ui.max_rect(), 0.0, felt(ui));
-    let (title, text) = if g.held && g.over.is_none() {
+    let (title, text) = if m.held && m.over.is_none() {
         (
             "A computer player is playing your seat",
-            if g.status.is_empty() {
+            if m.status.is_empty() {
                 "You get it back at the start of the next hand.".to_owned()
             } else {
-                g.status.clone()
+                m.status.clone()
             },
         )
-    } else if g.status.is_empty() {
+    } else if m.status.is_empty() {
         (
             "Waiting for the table",
             "The next hand is being dealt…".to_owned(),
         )
     } else {
-        ("Waiting for the table", g.status.clone())
+        ("Waiting for the table", m.status.clone())
     };
     let width = (ui.available_width() - 32.0).clamp(300.0, 620.0);
     ui.vertical_centered(|ui| {
@@ -91,36 +83,43 @@ fn away_ui(ui: &mut Ui, g: &mut Game) {
                     ui.label(
                         RichText::new(format!(
                             "Score: we {} · they {}",
-                            g.totals[g.our_team().index()],
-                            g.totals[g.our_team().other().index()]
+                            m.totals[m.our_team().index()],
+                            m.totals[m.our_team().other().index()]
                         ))
                         .strong(),
                     );
                     ui.separator();
                     ui.strong("Latest moves");
-                    let recent = g.log.len().saturating_sub(10);
-                    if g.log.is_empty() {
+                    let recent = m.log.len().saturating_sub(10);
+                    if m.log.is_empty() {
                         ui.weak("Nothing yet.");
                     }
-                    for line in &g.log[recent..] {
+                    for line in &m.log[recent..] {
                         ui.add(egui::Label::new(RichText::new(line).weak()).wrap());
                     }
                     ui.separator();
-                    super::chat::chat_box(ui, g, 170.0);
+                    super::chat::chat_box(ui, m, d, 170.0, out);
                     ui.add_space(6.0);
-                    if g.over.is_none() && ui.button("Leave the table").clicked() {
-                        g.leave_asked = true;
+                    if m.over.is_none() && ui.button("Leave the table").clicked() {
+                        out.push(Intent::LeaveGame);
                     }
                 });
             });
     });
 }
 
-fn table_body(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePrefs) {
+fn table_body(
+    ui: &mut Ui,
+    m: &Model,
+    d: &mut Desk,
+    view: &PlayerView,
+    prefs: &mut TablePrefs,
+    out: &mut Vec<Intent>,
+) {
     ui.painter().rect_filled(ui.max_rect(), 0.0, felt(ui));
-    header(ui, g, view, prefs);
-    banner(ui, g, view);
-    seats::turn_banner(ui, g, view);
+    header(ui, m, d, view, prefs, out);
+    banner(ui, m, view);
+    seats::turn_banner(ui, m, view);
     let mut asked = Asked::default();
     let mut dropped: Option<(Drop, Dragged)> = None;
     let mut feedback = Rect::NOTHING;
@@ -133,7 +132,7 @@ fn table_body(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePre
         .min_size(220.0)
         .max_size(log_max)
         .show(ui, |ui| {
-            actions::hints(ui, g, view, &mut asked);
+            actions::hints(ui, m, view, &mut asked);
             ui.separator();
             ui.heading("Moves");
             // The moves above, the chat below them (a third of what is left, at least 170).
@@ -145,12 +144,12 @@ fn table_body(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePre
                 .auto_shrink([false, false])
                 .max_height((ui.available_height() - chat_height - separator).max(60.0))
                 .show(ui, |ui| {
-                    for line in &g.log {
+                    for line in &m.log {
                         ui.label(line);
                     }
                 });
             ui.separator();
-            super::chat::chat_box(ui, g, chat_height);
+            super::chat::chat_box(ui, m, d, chat_height, out);
         });
     egui::Panel::bottom("hand-area")
         .exact_size(BOTTOM)
@@ -161,51 +160,58 @@ fn table_body(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePre
             feedback = ui
                 .allocate_exact_size(Vec2::new(ui.available_width(), 20.0), Sense::hover())
                 .0;
-            if let Some(d) = plan_row(ui, g, view, &mut asked) {
-                dropped = Some(d);
+            if let Some(drop) = plan_row(ui, m, d, view, &mut asked) {
+                dropped = Some(drop);
             }
-            hand_area(ui, g, view, prefs);
+            hand_area(ui, d, view, prefs);
             ui.add_space(4.0);
-            actions::actions_row(ui, g, view, &mut asked);
+            actions::actions_row(ui, m, d, view, &mut asked);
         });
     egui::CentralPanel::no_frame().show(ui, |ui| {
-        seats::seats_row(ui, g, view);
+        seats::seats_row(ui, m, d, view);
         ui.add_space(4.0);
-        if let Some(d) = middle(ui, g, view, prefs, &mut asked) {
-            dropped = Some(d);
+        if let Some(drop) = middle(ui, m, d, view, prefs, &mut asked) {
+            dropped = Some(drop);
         }
     });
-    if let Some((drop, d)) = dropped {
-        on_drop(g, view, drop, d, &mut asked);
+    if let Some((drop, dragged)) = dropped {
+        on_drop(m, d, view, drop, dragged, &mut asked);
     }
     if let Some(mv) = asked.mv {
-        g.seen.say = None;
+        d.seen.say = None;
         match view.validate(&mv) {
-            Ok(()) => g.send(mv),
-            Err(r) => g.seen.say = Some(format!("Not allowed: {}", r.reason)),
+            Ok(()) => out.push(Intent::Play(mv)),
+            Err(r) => d.seen.say = Some(format!("Not allowed: {}", r.reason)),
         }
     } else if let Some(say) = asked.say {
-        g.seen.say = Some(say);
+        d.seen.say = Some(say);
     }
     if actions::key(ui, egui::Key::Escape) {
-        g.selected.clear();
+        d.selected.clear();
     }
-    feedback_line(ui, g, feedback);
+    feedback_line(ui, m, d, feedback);
     // Cards in flight and a canasta's celebration are painted over everything, so not while
     // the score sheet covers the table (they were drawn on top of it).
-    if !g.show_report {
-        super::motion::paint(ui, &mut g.seen, view, !prefs.reduced_motion);
+    if !d.show_report {
+        super::motion::paint(ui, &mut d.seen, view, !prefs.reduced_motion);
     }
     drag_preview(ui);
 }
 
-fn header(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePrefs) {
+fn header(
+    ui: &mut Ui,
+    m: &Model,
+    d: &mut Desk,
+    view: &PlayerView,
+    prefs: &mut TablePrefs,
+    out: &mut Vec<Intent>,
+) {
     let us = view.seat().team();
     let them = us.other();
     // Once this hand is scored (the score sheet is up), the totals after it.
     let mut scores = view.scores();
-    if let Some((n, r)) = &g.report
-        && *n == g.hand_no
+    if let Some((n, r)) = &m.report
+        && *n == m.hand_no
     {
         scores = [0, 1].map(|t| scores[t].saturating_add(r.scores[t]));
     }
@@ -218,14 +224,14 @@ fn header(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePrefs) 
         ui.label(RichText::new(format!("They {}", scores[them.index()])).size(18.0));
         ui.label(format!("Target {}", view.rules().target));
         ui.separator();
-        if g.hand_no > 0 {
-            ui.label(format!("Hand {}", g.hand_no));
+        if m.hand_no > 0 {
+            ui.label(format!("Hand {}", m.hand_no));
         }
         let dealer = view.dealer();
         ui.label(format!(
             "{} · dealer {} ({})",
             view.rules().preset,
-            g.name(dealer),
+            m.name(dealer),
             dealer.name()
         ));
         let need = view.minimum_needed(us);
@@ -243,16 +249,16 @@ fn header(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePrefs) 
                 .on_hover_text("A computer player takes your seat at once; Resume on the start screen gives it back to you from the next hand.")
                 .clicked()
             {
-                g.leave_asked = true;
+                out.push(Intent::LeaveGame);
             }
             if ui.small_button("How to play (F1)").clicked() {
-                g.help = !g.help;
+                d.help = !d.help;
             }
-            if let Some((seat, left)) = g.clock {
+            if let Some((seat, left)) = m.clock {
                 let secs = left.div_ceil(1000);
                 ui.label(format!(
                     "{} to play: {}:{:02} left on the move clock",
-                    g.name(seat),
+                    m.name(seat),
                     secs / 60,
                     secs % 60
                 ));
@@ -263,7 +269,7 @@ fn header(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePrefs) 
                 ui.radio_value(&mut prefs.sort, SortBy::Rank, "By rank (wilds first)");
                 ui.radio_value(&mut prefs.sort, SortBy::Suit, "By suit (for sequences)");
                 if prefs.sort != before {
-                    g.order.reset();
+                    d.order.reset();
                 }
                 ui.checkbox(
                     &mut prefs.reduced_motion,
@@ -275,18 +281,18 @@ fn header(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePrefs) 
 }
 
 /// Who is gone or awaited.
-fn banner(ui: &mut Ui, g: &Game, view: &PlayerView) {
-    if !g.down.is_empty() && g.over.is_none() {
+fn banner(ui: &mut Ui, m: &Model, view: &PlayerView) {
+    if !m.down.is_empty() && m.over.is_none() {
         // The seconds count on even when nothing arrives.
         ui.ctx()
             .request_repaint_after(std::time::Duration::from_secs(1));
-        let who: Vec<String> = g
+        let who: Vec<String> = m
             .down
             .iter()
             .map(|(s, since)| {
                 format!(
                     "{} ({}) lost connection ({} s)",
-                    g.name(*s),
+                    m.name(*s),
                     s.name(),
                     since.elapsed().as_secs()
                 )
@@ -308,11 +314,11 @@ fn banner(ui: &mut Ui, g: &Game, view: &PlayerView) {
     }
     // The seat to play is awaited as a matter of course (the turn band says so): only the
     // others are named, so that this line does not come and go with every turn.
-    let others: Vec<String> = g
+    let others: Vec<String> = m
         .waiting
         .iter()
         .filter(|s| **s != view.seat() && **s != view.actor())
-        .map(|s| g.name(*s))
+        .map(|s| m.name(*s))
         .collect();
     if !others.is_empty() && view.actor() != view.seat() {
         ui.colored_label(WARN, format!("Waiting for {}…", others.join(", ")));
@@ -322,7 +328,8 @@ fn banner(ui: &mut Ui, g: &Game, view: &PlayerView) {
 /// Stock and pile at the left, their melds above ours at the right (each scrolls).
 fn middle(
     ui: &mut Ui,
-    g: &mut Game,
+    m: &Model,
+    d: &mut Desk,
     view: &PlayerView,
     prefs: &TablePrefs,
     asked: &mut Asked,
@@ -332,8 +339,8 @@ fn middle(
     ui.horizontal_top(|ui| {
         ui.allocate_ui(Vec2::new(150.0, height), |ui| {
             ui.set_width(150.0);
-            if let Some(d) = seats::stock_and_pile(ui, g, view, asked) {
-                dropped = Some((Drop::Pile, d));
+            if let Some(dragged) = seats::stock_and_pile(ui, m, d, view, asked) {
+                dropped = Some((Drop::Pile, dragged));
             }
         });
         ui.separator();
@@ -347,9 +354,9 @@ fn middle(
                     ui,
                     view,
                     them,
-                    &format!("Their melds ({})", team_names(g, them)),
+                    &format!("Their melds ({})", team_names(m, them)),
                     false,
-                    &mut g.seen,
+                    &mut d.seen,
                     motion,
                 );
                 if out.clicked.is_some() {
@@ -366,23 +373,23 @@ fn middle(
                     us,
                     "Our melds (click or drop cards on one to add them)",
                     true,
-                    &mut g.seen,
+                    &mut d.seen,
                     motion,
                 );
-                if let Some((i, d)) = out.dropped {
-                    dropped = Some((Drop::Meld(i), d));
+                if let Some((i, dragged)) = out.dropped {
+                    dropped = Some((Drop::Meld(i), dragged));
                 }
                 if let Some(i) = out.clicked {
-                    if !g.my_turn {
+                    if !m.my_turn {
                         asked.say = Some(format!("Our meld {}: wait for your turn.", i + 1));
-                    } else if g.selected.is_empty() {
+                    } else if d.selected.is_empty() {
                         asked.say = Some(format!(
                             "Our meld {}: select cards in your hand first, then click the meld to add them.",
                             i + 1
                         ));
                     } else {
-                        let cards = std::mem::take(&mut g.selected);
-                        g.plan_onto(i, cards);
+                        let cards = std::mem::take(&mut d.selected);
+                        d.plan_onto(i, cards);
                     }
                 }
             });
@@ -393,10 +400,10 @@ fn middle(
 
 /// The feedback line: why a key or click did nothing, else the game's status (always one
 /// line high).
-fn feedback_line(ui: &mut Ui, g: &Game, rect: Rect) {
-    let (text, colour) = match &g.seen.say {
+fn feedback_line(ui: &mut Ui, m: &Model, d: &Desk, rect: Rect) {
+    let (text, colour) = match &d.seen.say {
         Some(say) => (say.as_str(), WARN),
-        None => (g.status.as_str(), ui.visuals().strong_text_color()),
+        None => (m.status.as_str(), ui.visuals().strong_text_color()),
     };
     if !text.is_empty() {
         let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
@@ -404,174 +411,8 @@ fn feedback_line(ui: &mut Ui, g: &Game, rect: Rect) {
     }
 }
 
-/// The plan: planned groups (drop targets), cards planned onto melds, the "new meld" zone,
-/// and its buttons; one row of fixed height that scrolls sideways.
-fn plan_row(
-    ui: &mut Ui,
-    g: &mut Game,
-    view: &PlayerView,
-    asked: &mut Asked,
-) -> Option<(Drop, Dragged)> {
-    let mut dropped = None;
-    let mut undo = None;
-    let (rect, _) = ui.allocate_exact_size(Vec2::new(ui.available_width(), 56.0), Sense::hover());
-    let mut row = ui.new_child(egui::UiBuilder::new().max_rect(rect));
-    egui::ScrollArea::horizontal()
-        .id_salt("plan")
-        .show(&mut row, |ui| {
-            ui.horizontal(|ui| {
-                ui.label(RichText::new("Plan:").strong());
-                for (i, m) in g.plan.iter().enumerate() {
-                    let r = Frame::group(ui.style()).show(ui, |ui| {
-                        for &c in m {
-                            cards::card(ui, c, SMALL, false, "planned");
-                        }
-                        if ui
-                            .small_button("✖")
-                            .on_hover_text("Undo this group")
-                            .clicked()
-                        {
-                            undo = Some(i);
-                        }
-                    });
-                    if let Some(d) = r.response.dnd_release_payload::<Dragged>() {
-                        dropped = Some((Drop::Group(i), *d));
-                    }
-                }
-                for (to, cards_) in &g.plan_adds {
-                    ui.label(format!("onto meld {}:", to + 1));
-                    for &c in cards_ {
-                        cards::card(ui, c, SMALL, false, "planned");
-                    }
-                }
-                let zone = Frame::group(ui.style()).show(ui, |ui| {
-                    ui.weak("drop here: new meld");
-                });
-                if let Some(d) = zone.response.dnd_release_payload::<Dragged>() {
-                    dropped = Some((Drop::NewMeld, *d));
-                }
-                actions::plan_buttons(ui, g, view, asked);
-            });
-        });
-    if let Some(i) = undo {
-        g.plan.remove(i);
-    }
-    dropped
-}
-
-/// "Your hand" with the sort buttons, then the hand row.
-fn hand_area(ui: &mut Ui, g: &mut Game, view: &PlayerView, prefs: &mut TablePrefs) {
-    let cards = g.unplanned(view);
-    let shown = g.order.arrange(&cards, prefs.sort);
-    ui.horizontal(|ui| {
-        ui.label(RichText::new(format!("Your hand ({})", shown.len())).strong());
-        ui.weak("click to select, drag onto a meld, the plan or the pile, or along the hand");
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            for (sort, label) in [(SortBy::Suit, "By suit"), (SortBy::Rank, "By rank")] {
-                let on = prefs.sort == sort && !g.order.is_manual();
-                if ui.selectable_label(on, label).clicked() {
-                    prefs.sort = sort;
-                    g.order.reset();
-                }
-            }
-            ui.weak("Sort:");
-        });
-    });
-    let sort = (!g.order.is_manual()).then_some(prefs.sort);
-    let out = hand::hand_row(ui, &shown, &g.selected, &g.seen.drawn, sort);
-    if let Some(r) = out.rect {
-        g.seen.places.insert(Place::Hand, r);
-    }
-    if let Some(i) = out.clicked {
-        let c = shown[i];
-        let selected_before = g.selected.iter().filter(|x| **x == c).count();
-        let position = shown[..i].iter().filter(|x| **x == c).count();
-        if position < selected_before {
-            if let Some(p) = g.selected.iter().position(|x| *x == c) {
-                g.selected.remove(p);
-            }
-        } else {
-            g.selected.push(c);
-        }
-    }
-    if let Some((from, to)) = out.reorder {
-        g.order.move_card(&shown, from, to);
-    }
-}
-
-/// The cards a drag moves: the whole selection when the dragged card is in it.
-fn dragged_cards(g: &mut Game, card: Card) -> Vec<Card> {
-    if g.selected.contains(&card) {
-        std::mem::take(&mut g.selected)
-    } else {
-        vec![card]
-    }
-}
-
-fn on_drop(g: &mut Game, view: &PlayerView, drop: Drop, d: Dragged, asked: &mut Asked) {
-    if !g.my_turn {
-        asked.say = Some(format!("Not your turn — {}.", who_plays(g, view)));
-        return;
-    }
-    let card = d.card;
-    match drop {
-        Drop::Meld(i) => {
-            let cards = dragged_cards(g, card);
-            g.plan_onto(i, cards);
-        }
-        Drop::NewMeld => {
-            let cards = dragged_cards(g, card);
-            g.plan.push(cards);
-        }
-        Drop::Group(i) => {
-            let cards = dragged_cards(g, card);
-            if let Some(group) = g.plan.get_mut(i) {
-                group.extend(cards);
-            }
-        }
-        Drop::Pile => {
-            let mv = Move::Discard(card);
-            match view.validate(&mv) {
-                Ok(()) => asked.mv = Some(mv),
-                Err(r) => {
-                    asked.say = Some(format!(
-                        "Discard {}: Not allowed: {}",
-                        card.label(),
-                        r.reason
-                    ));
-                }
-            }
-        }
-    }
-}
-
-/// The dragged card follows the pointer.
-fn drag_preview(ui: &mut Ui) {
-    let ctx = ui.ctx().clone();
-    let Some(d) = egui::DragAndDrop::payload::<Dragged>(&ctx) else {
-        return;
-    };
-    let Some(pos) = ctx.pointer_interact_pos() else {
-        return;
-    };
-    let d: Arc<Dragged> = d;
-    let painter = ctx.layer_painter(egui::LayerId::new(
-        egui::Order::Tooltip,
-        egui::Id::unique("drag-card"),
-    ));
-    cards::paint(
-        &painter,
-        Rect::from_center_size(pos, HAND),
-        d.card,
-        Marks {
-            selected: true,
-            ..Marks::default()
-        },
-    );
-}
-
 /// The seat names of a team, for the score sheet ("Ann + Bea").
-pub fn team_names(g: &Game, team: Team) -> String {
+pub fn team_names(g: &Model, team: Team) -> String {
     let seats: Vec<Seat> = Seat::ALL.into_iter().filter(|s| s.team() == team).collect();
     seats
         .iter()

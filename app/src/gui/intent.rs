@@ -1,0 +1,48 @@
+//! What the screens ask for. A screen draws from the model and pushes intents; the
+//! controller carries them out after the frame: it alone talks to the
+//! network, starts nodes and computer players, and writes files.
+
+use std::path::PathBuf;
+
+use fairdeal_core::{Move, Seat};
+use fairdeal_net::node::FoundTable;
+
+/// What the player asked for.
+#[derive(Debug, Clone)]
+pub enum Intent {
+    /// Start screen: a local game against three computer players.
+    PlayNow,
+    /// Start screen: open a table on the LAN.
+    Host,
+    /// Start screen: sit at a table found on the LAN, in seat `want` if free.
+    Join {
+        /// The table.
+        table: Box<FoundTable>,
+        /// The seat asked for.
+        want: Option<u8>,
+    },
+    /// Start screen: join the table at the address typed in.
+    JoinAddress(String),
+    /// Start screen: resume the unfinished game in this folder.
+    Resume(PathBuf),
+    /// Start screen: give up the unfinished game in this folder.
+    Abandon(PathBuf),
+    /// Start screen: show or hide the rules in brief.
+    Help,
+    /// Lobby (host): swap the players of these two seats.
+    SwapSeats(Seat, Seat),
+    /// Lobby (host): computer players take the empty seats and the game starts.
+    StartTable,
+    /// Table: play this move (already checked against the view).
+    Play(Move),
+    /// Table: say this to the table.
+    Say(String),
+    /// Score sheet: ready for the next hand.
+    Ready,
+    /// Table: leave a game under way (a computer player takes the seat; Resume gives it back).
+    LeaveGame,
+    /// Lobby or game over: leave the table, back to the start screen.
+    Leave,
+    /// Game over: another game with the same settings.
+    PlayAgain,
+}

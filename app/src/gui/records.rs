@@ -1,0 +1,224 @@
+//! A game's folder on disk: `games/<stamp>/game.json` says what the game is (how this client
+//! takes part, its table and rules, the computer players run here, whether it started or
+//! ended), so that a client closed mid-game offers it back; and the pacing of new games.
+//! Only the controller writes these files.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use fairdeal_core::Preset;
+use serde::{Deserialize, Serialize};
+
+/// How this client takes part in a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameKind {
+    /// "Play now": this client runs all four seats over loopback.
+    Local,
+    /// A table this client opened on the LAN.
+    Host,
+    /// A table on the LAN this client joined.
+    Join,
+}
+
+/// What a game folder's `game.json` says.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// How this client takes part.
+    pub kind: GameKind,
+    /// The table's name.
+    pub table: String,
+    /// The preset.
+    pub preset: Preset,
+    /// The computer players' level.
+    pub difficulty: String,
+    /// House rules as JSON.
+    #[serde(default)]
+    pub house: String,
+    /// Folders (in the game folder) of the computer players this client runs.
+    pub bots: Vec<String>,
+    /// The game started (four seats signed the table).
+    pub started: bool,
+    /// The game ended or was left for good.
+    pub over: bool,
+    /// How long the computer players this client runs wait before each move (ms).
+    #[serde(default = "pace_ms")]
+    pub pace_ms: u64,
+    /// How long this client's nodes wait for a silent seat before voting it out (ms; `None`:
+    /// the table's default).
+    #[serde(default)]
+    pub grace_ms: Option<u64>,
+}
+
+/// The pacing of a new game's nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timing {
+    /// How long the computer players this client runs wait before each move (ms).
+    pub pace_ms: u64,
+    /// How long a silent seat is waited for (ms; `None`: the table's default).
+    pub grace_ms: Option<u64>,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Self {
+            pace_ms: pace_ms(),
+            grace_ms: None,
+        }
+    }
+}
+
+/// How long computer players wait before each move in the window, so that a person can follow
+/// (ms; `FAIRDEAL_PACE_MS` overrides it, e.g. 0 for tests and measurements).
+pub const WINDOW_PACE_MS: u64 = 700;
+
+/// The pace for a new game: [`WINDOW_PACE_MS`] unless `FAIRDEAL_PACE_MS` says otherwise.
+pub fn pace_ms() -> u64 {
+    std::env::var("FAIRDEAL_PACE_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(WINDOW_PACE_MS)
+}
+
+impl GameRecord {
+    /// Whether the game is played over the LAN (listening on every interface, with mDNS).
+    pub fn lan(&self) -> bool {
+        self.kind != GameKind::Local
+    }
+
+    pub(crate) fn write(&self, dir: &Path) -> Result<()> {
+        let text = serde_json::to_string_pretty(self)?;
+        fairdeal_net::store::write_private(&dir.join("game.json"), text.as_bytes())
+            .with_context(|| format!("writing {}", dir.join("game.json").display()))
+    }
+
+    pub(crate) fn read(dir: &Path) -> Option<Self> {
+        let text = std::fs::read_to_string(dir.join("game.json")).ok()?;
+        serde_json::from_str(&text).ok()
+    }
+}
+
+/// The newest game that started and did not end, if any: (its folder, what it is).
+pub fn unfinished(data_dir: &Path) -> Option<(PathBuf, GameRecord)> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(data_dir.join("games"))
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    dirs.sort();
+    dirs.into_iter().rev().find_map(|d| {
+        GameRecord::read(&d)
+            .filter(|r| r.started && !r.over && d.join("me").join("GAME.fdlog").exists())
+            .map(|r| (d, r))
+    })
+}
+
+/// Marks a game folder started or over.
+pub fn mark(game_dir: &Path, started: bool, over: bool) {
+    if let Some(mut r) = GameRecord::read(game_dir) {
+        r.started |= started;
+        r.over |= over;
+        let _ = r.write(game_dir);
+    }
+}
+
+/// Gives a game folder's table its name (a guest who joined by address learns it when the
+/// game starts).
+pub fn rename(game_dir: &Path, table: &str) {
+    if let Some(mut r) = GameRecord::read(game_dir)
+        && r.table != table
+    {
+        table.clone_into(&mut r.table);
+        let _ = r.write(game_dir);
+    }
+}
+
+/// Marks every game that started and did not end over, but `keep`: only the newest game is
+/// ever offered back, so the older ones would otherwise come back one after another.
+pub fn abandon_others(data_dir: &Path, keep: Option<&Path>) {
+    let Ok(entries) = std::fs::read_dir(data_dir.join("games")) else {
+        return;
+    };
+    for dir in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        if keep.is_some_and(|k| k == dir) {
+            continue;
+        }
+        if GameRecord::read(&dir).is_some_and(|r| r.started && !r.over) {
+            mark(&dir, true, true);
+        }
+    }
+}
+
+/// Removes the folders of games that never started (a lobby left, a table closed, a host
+/// out of reach), but `keep`: nothing in them was signed by the table, and they would
+/// otherwise pile up, one per try.
+pub fn sweep_unstarted(data_dir: &Path, keep: &Path) {
+    let Ok(entries) = std::fs::read_dir(data_dir.join("games")) else {
+        return;
+    };
+    for dir in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        if dir != keep && GameRecord::read(&dir).is_some_and(|r| !r.started) {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(started: bool, over: bool) -> GameRecord {
+        GameRecord {
+            kind: GameKind::Local,
+            table: "t".to_owned(),
+            preset: Preset::Samba,
+            difficulty: "easy".to_owned(),
+            house: "{}".to_owned(),
+            bots: Vec::new(),
+            started,
+            over,
+            pace_ms: 0,
+            grace_ms: None,
+        }
+    }
+
+    fn game(root: &Path, name: &str, r: &GameRecord, log: bool) -> PathBuf {
+        let dir = root.join("games").join(name);
+        std::fs::create_dir_all(dir.join("me")).unwrap();
+        r.write(&dir).unwrap();
+        if log {
+            std::fs::write(dir.join("me").join("GAME.fdlog"), b"x").unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn the_newest_started_unfinished_game_with_a_log_is_offered() {
+        let root = std::env::temp_dir().join(format!("fairdeal-unfinished-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        assert!(unfinished(&root).is_none(), "no games folder yet");
+        game(&root, "001", &record(true, false), true);
+        game(&root, "002", &record(false, false), true); // never started
+        game(&root, "003", &record(true, true), true); // over
+        game(&root, "004", &record(true, false), false); // no log
+        std::fs::create_dir_all(root.join("games").join("005")).unwrap(); // no game.json
+        std::fs::write(root.join("games").join("006"), b"not a folder").unwrap();
+        let (dir, r) = unfinished(&root).unwrap();
+        assert!(dir.ends_with("001"));
+        assert!(r.started && !r.over);
+        // Abandoned: nothing is offered any more.
+        mark(&dir, true, true);
+        assert!(unfinished(&root).is_none());
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn a_damaged_game_record_is_ignored() {
+        let root = std::env::temp_dir().join(format!("fairdeal-damaged-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let dir = game(&root, "001", &record(true, false), true);
+        std::fs::write(dir.join("game.json"), b"{ not json").unwrap();
+        assert!(unfinished(&root).is_none());
+        mark(&dir, true, true); // no panic, nothing to mark
+        let _ = std::fs::remove_dir_all(&root);
+    }
+}

@@ -1,0 +1,494 @@
+//! The games' nodes, on one tokio runtime in the background: the player's node (its events
+//! forwarded to the UI thread, which drains them without ever blocking), the computer
+//! players this client runs, and the LAN browser. Each game has a folder `games/<stamp>/`
+//! under the data directory: `game.json` (see [`super::records`]), `me/` (the player's game
+//! log) and `bot-N/` (the computer players run here), so a client closed mid-game resumes it
+//! from the logs. Only the controller calls these.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, Result, anyhow};
+use fairdeal_core::{HouseRules, Preset, Seat};
+use fairdeal_net::node::{self, BrowseEvent, Intent, NodeEvent, NodeOptions, Role};
+use fairdeal_net::table::msg::TableInfo;
+use libp2p::Multiaddr;
+use tokio::runtime::Runtime;
+use tokio::sync::{mpsc, oneshot, watch};
+
+use super::records::{GameKind, GameRecord, Timing};
+use super::settings::Setup;
+use crate::local::{Computers, LocalTable, listen_addr};
+use crate::peer::random32;
+
+/// Called after every event, to wake the UI.
+pub type Repaint = Arc<dyn Fn() + Send + Sync>;
+
+/// What the UI thread hears from the player's node.
+#[derive(Debug)]
+pub enum Update {
+    /// An event of the node's.
+    Node(NodeEvent),
+    /// The node stopped with this error (nothing follows).
+    Stopped(String),
+}
+
+/// The background runtime (one per app).
+pub fn runtime() -> Result<Arc<Runtime>> {
+    // The UI thread keeps a core of its own on a two-core machine: the nodes' crypto (four of
+    // them in a local game) never delays a frame.
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1));
+    Ok(Arc::new(node::runtime(workers)?))
+}
+
+/// A game seen from the UI thread.
+pub struct Connection {
+    /// Intents to the player's node.
+    pub intents: mpsc::Sender<Intent>,
+    /// Events from it (drained by the controller in `App::logic`).
+    pub events: mpsc::Receiver<Update>,
+    /// The game's folder.
+    pub game_dir: PathBuf,
+    /// What it is.
+    pub record: GameRecord,
+    runtime: Arc<Runtime>,
+    /// Dropped with the connection: stops the computer players run here.
+    stop: watch::Sender<()>,
+    secrets: Secrets,
+}
+
+/// Where identities and per-game secrets come from: the OS, or (tests) one seed.
+#[derive(Debug, Clone, Copy)]
+struct Secrets {
+    seed: Option<u64>,
+}
+
+impl Secrets {
+    fn fresh(&self, what: &str, n: u64) -> [u8; 32] {
+        match self.seed {
+            Some(s) => fairdeal_crypto::hash::hash256(
+                b"fairdeal/test-secrets",
+                &[&s.to_le_bytes(), what.as_bytes(), &n.to_le_bytes()],
+            ),
+            None => random32(),
+        }
+    }
+}
+
+/// The player's identity secret, kept in `me/identity.key` under the data directory (made on
+/// first use: from the OS, or in tests from `seed`).
+///
+/// # Errors
+///
+/// The file cannot be read or written.
+pub fn identity(data_dir: &Path, seed: Option<u64>) -> Result<[u8; 32]> {
+    let secrets = Secrets { seed };
+    fairdeal_net::store::identity_secret(&data_dir.join("me"), || secrets.fresh("identity", 0))
+        .map_err(|e| anyhow!("{e}"))
+}
+
+/// Makes a new game folder for `record`: `game.json`, and `me/` with a copy of the player's
+/// identity (it lives outside the game folders, its fingerprint is theirs; the copy beside
+/// the game log lets `fairdeal verify` read it). Returns the folder and the identity.
+fn new_folder(
+    data_dir: &Path,
+    record: &GameRecord,
+    seed: Option<u64>,
+) -> Result<(PathBuf, [u8; 32])> {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let game_dir = data_dir.join("games").join(format!("{stamp:024}"));
+    fairdeal_net::store::private_dir(&game_dir.join("me"))
+        .with_context(|| format!("creating {}", game_dir.display()))?;
+    record.write(&game_dir)?;
+    let secret = identity(data_dir, seed)?;
+    fairdeal_net::store::identity_secret(&game_dir.join("me"), || secret)
+        .map_err(|e| anyhow!("{e}"))?;
+    Ok((game_dir, secret))
+}
+
+/// The player's node in `game_dir` (a person: it waits for them between hands).
+fn player_options(game_dir: &Path, record: &GameRecord, role: Role, name: &str) -> NodeOptions {
+    NodeOptions {
+        data_dir: game_dir.join("me"),
+        listen: listen_addr(record.lan()),
+        mdns: record.lan(),
+        role,
+        bot: None,
+        name: name.to_owned(),
+        grace_ms: record.grace_ms,
+        hold: false,
+        want: None,
+        think_ms: 0,
+        move_clock_ms: 0,
+        wait_for_person: true,
+    }
+}
+
+/// The player's node started on the runtime: its events go to the UI (and its first listen
+/// address to `on_listen`); the UI's intents to it.
+struct Player {
+    opts: NodeOptions,
+    secret: [u8; 32],
+    master: [u8; 32],
+    on_listen: Option<oneshot::Sender<Multiaddr>>,
+}
+
+fn spawn_player(
+    runtime: Arc<Runtime>,
+    player: Player,
+    game_dir: PathBuf,
+    record: GameRecord,
+    secrets: Secrets,
+    repaint: Repaint,
+) -> Connection {
+    let Player {
+        opts,
+        secret,
+        master,
+        mut on_listen,
+    } = player;
+    let (ui_tx, ui_rx) = mpsc::channel(4096);
+    let (in_tx, in_rx) = mpsc::channel(64);
+    let (ev_tx, mut ev_rx) = mpsc::channel(4096);
+    runtime.spawn(async move {
+        let mut run = Box::pin(node::run(opts, secret, master, ev_tx, in_rx));
+        loop {
+            tokio::select! {
+                ev = ev_rx.recv() => match ev {
+                    Some(ev) => {
+                        if let NodeEvent::Listening(a) = &ev
+                            && let Some(tx) = on_listen.take()
+                        {
+                            let _ = tx.send(a.clone());
+                        }
+                        // The UI may be gone (the player left): the node still finishes what
+                        // it was doing (telling the host it leaves), then stops.
+                        if ui_tx.send(Update::Node(ev)).await.is_ok() {
+                            repaint();
+                        }
+                    }
+                    None => {
+                        let _ = (&mut run).await;
+                        return;
+                    }
+                },
+                result = &mut run => {
+                    // Pass on what is left, then say how it ended.
+                    while let Ok(ev) = ev_rx.try_recv() {
+                        let _ = ui_tx.send(Update::Node(ev)).await;
+                    }
+                    if let Err(e) = result {
+                        let _ = ui_tx.send(Update::Stopped(e.to_string())).await;
+                    }
+                    repaint();
+                    return;
+                }
+            }
+        }
+    });
+    let (stop, _) = watch::channel(());
+    Connection {
+        intents: in_tx,
+        events: ui_rx,
+        game_dir,
+        record,
+        runtime,
+        stop,
+        secrets,
+    }
+}
+
+/// Runs the computer player `opts` (the `n`th of this client's game, from 1) on `runtime`
+/// until its game ends or `stop` fires; its events are dropped.
+fn run_computer(
+    runtime: &Runtime,
+    opts: NodeOptions,
+    n: u64,
+    secrets: Secrets,
+    mut stop: watch::Receiver<()>,
+) -> tokio::task::JoinHandle<()> {
+    runtime.spawn(async move {
+        let Ok(secret) =
+            fairdeal_net::store::identity_secret(&opts.data_dir, || secrets.fresh("bot", n))
+        else {
+            return;
+        };
+        let master = secrets.fresh("bot-master", n);
+        let (tx, mut rx) = mpsc::channel(256);
+        let (_keep, irx) = mpsc::channel(4);
+        tokio::spawn(async move { while rx.recv().await.is_some() {} });
+        tokio::select! {
+            _ = Box::pin(node::run(opts, secret, master, tx, irx)) => {}
+            _ = stop.changed() => {}
+        }
+    })
+}
+
+impl Connection {
+    /// How this game's computer players play.
+    fn computers(&self) -> Computers {
+        computers(&self.record)
+    }
+
+    /// Runs computer players in this client's folders `bot-N` (new, or resumed from their
+    /// logs), joining the table at `address`; each `(N, seat)` asks for that seat and is named
+    /// after it. They stop when the connection is dropped.
+    fn spawn_bots(&self, bots: &[(usize, Option<Seat>)], address: Option<Multiaddr>) {
+        let computers = self.computers();
+        for &(i, want) in bots {
+            let dir = self.game_dir.join(format!("bot-{i}"));
+            let opts = computers.options(dir, want, address.clone());
+            run_computer(
+                &self.runtime,
+                opts,
+                i as u64 + 1,
+                self.secrets,
+                self.stop.subscribe(),
+            );
+        }
+    }
+
+    /// Host: computer players take the empty `seats` and the game starts.
+    pub fn fill_and_start(&mut self, seats: &[Seat], address: Multiaddr) {
+        let first = self.record.bots.len();
+        let bots: Vec<(usize, Option<Seat>)> = seats
+            .iter()
+            .enumerate()
+            .map(|(k, &seat)| (first + k, Some(seat)))
+            .collect();
+        for (i, _) in &bots {
+            self.record.bots.push(format!("bot-{i}"));
+        }
+        let _ = self.record.write(&self.game_dir);
+        self.spawn_bots(&bots, Some(address));
+        let _ = self.intents.try_send(Intent::Start);
+    }
+}
+
+/// How the computer players of the game `record` play.
+fn computers(record: &GameRecord) -> Computers {
+    Computers {
+        strategy: record.difficulty.clone(),
+        think_ms: record.pace_ms,
+        grace_ms: record.grace_ms,
+        lan: record.lan(),
+    }
+}
+
+/// The record of a new table this player opens and sits South at.
+fn table_record(setup: &Setup, kind: GameKind, bots: Vec<String>) -> GameRecord {
+    GameRecord {
+        kind,
+        table: setup.table.clone(),
+        preset: setup.preset,
+        difficulty: setup.difficulty.clone(),
+        house: fairdeal_net::table::msg::house_to_json(&setup.house),
+        bots,
+        started: false,
+        over: false,
+        pace_ms: setup.timing.pace_ms,
+        grace_ms: setup.timing.grace_ms,
+    }
+}
+
+/// Starts a local table ([`crate::local`]): this player at South, three computer players,
+/// over loopback; they join once the player's node listens.
+///
+/// # Errors
+///
+/// The game folder cannot be written.
+pub fn start_local(
+    runtime: Arc<Runtime>,
+    setup: &Setup,
+    data_dir: &Path,
+    seed: Option<u64>,
+    repaint: Repaint,
+) -> Result<Connection> {
+    let bots: Vec<String> = (0..3).map(|i| format!("bot-{i}")).collect();
+    let record = table_record(setup, GameKind::Local, bots);
+    let (game_dir, secret) = new_folder(data_dir, &record, seed)?;
+    let table = LocalTable {
+        preset: setup.preset,
+        house: setup.house.clone(),
+        name: setup.name.clone(),
+        south: None,
+        dir: game_dir.join("me"),
+        computers: computers(&record),
+        computer_dirs: [0, 1, 2].map(|i| game_dir.join(format!("bot-{i}"))),
+    };
+    let opts = NodeOptions {
+        grace_ms: record.grace_ms,
+        move_clock_ms: setup.move_clock_ms,
+        wait_for_person: true,
+        ..table.host_options()
+    };
+    let secrets = Secrets { seed };
+    let (on_listen, listening) = oneshot::channel();
+    let player = Player {
+        opts,
+        secret,
+        master: secrets.fresh("master", 0),
+        on_listen: Some(on_listen),
+    };
+    let conn = spawn_player(runtime.clone(), player, game_dir, record, secrets, repaint);
+    let stop = conn.stop.subscribe();
+    let rt = runtime.clone();
+    runtime.spawn(async move {
+        table
+            .seat_computers(listening, |i, opts| {
+                run_computer(&rt, opts, i as u64 + 1, secrets, stop.clone())
+            })
+            .await;
+    });
+    Ok(conn)
+}
+
+/// Opens a table on the LAN (held: the host starts it from the lobby).
+///
+/// # Errors
+///
+/// The game folder cannot be written.
+pub fn host(
+    runtime: Arc<Runtime>,
+    setup: &Setup,
+    data_dir: &Path,
+    repaint: Repaint,
+) -> Result<Connection> {
+    let record = table_record(setup, GameKind::Host, Vec::new());
+    let (game_dir, secret) = new_folder(data_dir, &record, None)?;
+    let role = Role::Host {
+        table: setup.table.clone(),
+        preset: setup.preset,
+        house: setup.house.clone(),
+    };
+    let opts = NodeOptions {
+        hold: true,
+        move_clock_ms: setup.move_clock_ms,
+        ..player_options(&game_dir, &record, role, &setup.name)
+    };
+    let secrets = Secrets { seed: None };
+    let player = Player {
+        opts,
+        secret,
+        master: secrets.fresh("master", 0),
+        on_listen: None,
+    };
+    Ok(spawn_player(
+        runtime, player, game_dir, record, secrets, repaint,
+    ))
+}
+
+/// Joins the table at `address` (`info`: what the browser said about it), asking for seat
+/// `want`.
+///
+/// # Errors
+///
+/// The game folder cannot be written.
+#[allow(clippy::too_many_arguments)]
+pub fn join(
+    runtime: Arc<Runtime>,
+    address: Multiaddr,
+    info: Option<&TableInfo>,
+    want: Option<u8>,
+    name: &str,
+    data_dir: &Path,
+    timing: Timing,
+    repaint: Repaint,
+) -> Result<Connection> {
+    let record = GameRecord {
+        kind: GameKind::Join,
+        // Joined by address: the name comes with the game's start (see `rename`).
+        table: info.map_or_else(String::new, |i| i.name.clone()),
+        preset: info.map_or(Preset::Samba, |i| i.preset),
+        difficulty: String::new(),
+        house: info.map_or_else(
+            || "{}".to_owned(),
+            |i| fairdeal_net::table::msg::house_to_json(&HouseRules::from(&i.house)),
+        ),
+        bots: Vec::new(),
+        started: false,
+        over: false,
+        pace_ms: timing.pace_ms,
+        grace_ms: timing.grace_ms,
+    };
+    let (game_dir, secret) = new_folder(data_dir, &record, None)?;
+    let role = Role::Join {
+        address: Some(address),
+        table: None,
+    };
+    let opts = NodeOptions {
+        want,
+        ..player_options(&game_dir, &record, role, name)
+    };
+    let secrets = Secrets { seed: None };
+    let player = Player {
+        opts,
+        secret,
+        master: secrets.fresh("master", 0),
+        on_listen: None,
+    };
+    Ok(spawn_player(
+        runtime, player, game_dir, record, secrets, repaint,
+    ))
+}
+
+/// Resumes the game in `game_dir` from its logs (the player's and its computer players').
+///
+/// # Errors
+///
+/// The folder holds no game to resume.
+pub fn resume(runtime: Arc<Runtime>, game_dir: &Path, repaint: Repaint) -> Result<Connection> {
+    let record = GameRecord::read(game_dir).ok_or_else(|| anyhow!("no game.json here"))?;
+    let secret = fairdeal_net::store::read_identity(&game_dir.join("me"))
+        .ok_or_else(|| anyhow!("the game's identity is missing"))?;
+    // Rebuilt from the log: the role and the name only matter for a new game.
+    let role = Role::Join {
+        address: None,
+        table: None,
+    };
+    let opts = player_options(game_dir, &record, role, "");
+    let bots = record.bots.len();
+    let player = Player {
+        opts,
+        secret,
+        master: random32(),
+        on_listen: None,
+    };
+    let conn = spawn_player(
+        runtime,
+        player,
+        game_dir.to_owned(),
+        record,
+        Secrets { seed: None },
+        repaint,
+    );
+    let bots: Vec<(usize, Option<Seat>)> = (0..bots).map(|i| (i, None)).collect();
+    conn.spawn_bots(&bots, None);
+    Ok(conn)
+}
+
+/// The LAN browser: tables found, as events.
+pub struct Browser {
+    /// Tables appearing, changing and leaving.
+    pub events: mpsc::Receiver<BrowseEvent>,
+}
+
+/// Starts looking for tables on the LAN; stops when dropped.
+pub fn browse(runtime: &Runtime, repaint: Repaint) -> Browser {
+    let (tx, rx) = mpsc::channel(256);
+    let (inner_tx, mut inner_rx) = mpsc::channel(256);
+    runtime.spawn(async move {
+        let _ = node::browse(random32(), true, Vec::new(), inner_tx).await;
+    });
+    runtime.spawn(async move {
+        while let Some(ev) = inner_rx.recv().await {
+            if tx.send(ev).await.is_err() {
+                return;
+            }
+            repaint();
+        }
+    });
+    Browser { events: rx }
+}

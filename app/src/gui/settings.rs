@@ -1,0 +1,124 @@
+//! What the player chose on the start screen and is remembered between runs: name, game,
+//! level, theme, the table they open and its house rules, how the table looks.
+
+use fairdeal_core::{HouseRules, Preset, StockEnd};
+use serde::{Deserialize, Serialize};
+
+use super::records::Timing;
+
+/// What is remembered between runs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// The player's name.
+    pub name: String,
+    /// The preset.
+    pub preset: Preset,
+    /// The computer players' level.
+    pub difficulty: String,
+    /// `system`, `light` or `dark`.
+    pub theme: String,
+    /// The name of a table this player opens.
+    pub table: String,
+    /// Its target score.
+    pub target: i32,
+    /// House rule: ask partner before going out.
+    pub must_ask: bool,
+    /// House rule (canasta): the pile is always frozen.
+    pub pile_always_frozen: bool,
+    /// House rule (canasta): classic stock end.
+    pub classic_stock_end: bool,
+    /// House rule (samba): no steal onto a finished canasta.
+    pub no_steal_onto_canasta: bool,
+    /// The last address typed in to join.
+    pub address: String,
+    /// How the table looks and moves (hand order, reduced motion).
+    pub prefs: super::prefs::TablePrefs,
+    /// A table this player opens: the move clock, minutes a turn (0: none).
+    pub move_clock_min: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        let name = std::env::var("USER")
+            .ok()
+            .filter(|n| !n.trim().is_empty())
+            .unwrap_or_else(|| "Player".to_owned());
+        Self {
+            // Empty: named after the player when opened (see `table_name`).
+            table: String::new(),
+            name,
+            preset: Preset::Samba,
+            difficulty: "medium".to_owned(),
+            theme: "system".to_owned(),
+            target: 10_000,
+            must_ask: false,
+            pile_always_frozen: false,
+            classic_stock_end: false,
+            no_steal_onto_canasta: false,
+            address: String::new(),
+            prefs: super::prefs::TablePrefs::default(),
+            move_clock_min: 0,
+        }
+    }
+}
+
+impl Settings {
+    /// The name of the table this player opens: the one typed in, else "Ann's table".
+    pub fn table_name(&self) -> String {
+        let typed = self.table.trim();
+        if !typed.is_empty() {
+            return typed.to_owned();
+        }
+        match self.name.trim() {
+            "" | "You" => "A table for four".to_owned(),
+            name => format!("{name}'s table"),
+        }
+    }
+
+    /// The house rules chosen (only what differs from the preset).
+    pub fn house(&self) -> HouseRules {
+        let default_target = fairdeal_core::Rules::new(self.preset, HouseRules::default()).target;
+        let canasta = self.preset == Preset::Canasta;
+        HouseRules {
+            target: (self.target != default_target).then_some(self.target),
+            must_ask: self.must_ask.then_some(true),
+            pile_always_frozen: (canasta && self.pile_always_frozen).then_some(true),
+            stock_end: (canasta && self.classic_stock_end).then_some(StockEnd::Classic),
+            steal_onto_completed_canasta: (!canasta && self.no_steal_onto_canasta).then_some(false),
+            ..HouseRules::default()
+        }
+    }
+
+    /// The settings of a new game with these house rules, at table `table`, paced by `timing`.
+    pub fn setup(&self, house: HouseRules, table: &str, timing: Timing) -> Setup {
+        Setup {
+            name: self.name.clone(),
+            table: table.to_owned(),
+            preset: self.preset,
+            house,
+            difficulty: self.difficulty.clone(),
+            move_clock_ms: self.move_clock_min * 60_000,
+            timing,
+        }
+    }
+}
+
+/// How a game is set up from the start screen.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    /// The player's name.
+    pub name: String,
+    /// The table's name.
+    pub table: String,
+    /// The preset.
+    pub preset: Preset,
+    /// House rules (the target included).
+    pub house: HouseRules,
+    /// The computer players' level.
+    pub difficulty: String,
+    /// The move clock, ms a turn (0: none).
+    pub move_clock_ms: u64,
+    /// The pacing of this client's nodes.
+    pub timing: Timing,
+}
