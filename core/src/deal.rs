@@ -2,9 +2,10 @@
 
 use crate::card::{Card, Rank, Suit};
 use crate::cards::Cards;
+use crate::deal_script::{DealScript, DealStep};
 use crate::error::{Code, Refusal};
 use crate::position::{Phase, Position, TurnState};
-use crate::rules::{Preset, RedThreeMode, Rules};
+use crate::rules::Rules;
 use crate::seat::Seat;
 
 /// The whole pack in canonical order: for each pack, suits C, D, H, S from 2 up to A, then
@@ -56,10 +57,11 @@ impl Position {
     /// Deals a new hand from `deck` (the first card is dealt first) with `dealer` dealing and
     /// `scores` the teams' totals before the hand.
     ///
-    /// Cards go one at a time clockwise from the dealer's left; then the upcard (`canasta`
-    /// turns more while the top is a wild or red three and freezes the pile; `samba` freezes on
-    /// a wild upcard); the rest is the stock. With automatic red threes each player from the
-    /// dealer's left lays out dealt red threes and draws replacements.
+    /// The deal follows the [`DealScript`]: cards go one at a time clockwise from the dealer's
+    /// left; then the upcard (`canasta` turns more while the top is a wild or red three and
+    /// freezes the pile; `samba` freezes on a wild upcard); the rest is the stock. With
+    /// automatic red threes each player from the dealer's left lays out dealt red threes and
+    /// draws replacements.
     ///
     /// # Errors
     ///
@@ -98,45 +100,56 @@ impl Position {
                 format!("a deal needs {} cards", rules.deck_size()),
             ));
         }
+        // Where each position goes is the deal script's (written once, followed by every
+        // seat of a networked hand too); here every face is at hand.
+        let mut script = DealScript::new(&rules, dealer);
         let mut hands: [Cards; 4] = Default::default();
-        let dealt = rules.hand_size * 4;
-        for (i, &card) in deck[..dealt].iter().enumerate() {
-            hands[dealer.next().index().wrapping_add(i) % 4].add(card);
+        for (p, &card) in deck[..script.dealt()].iter().enumerate() {
+            hands[script.seat_of(p).index()].add(card);
         }
-        let mut next = dealt;
         let mut pile = Vec::new();
-        let mut frozen = false;
-        while next < deck.len() {
-            let card = deck[next];
-            next += 1;
-            pile.push(card);
-            let returns =
-                rules.preset == Preset::Canasta && (card.is_wild() || card.is_red_three());
-            if returns {
-                frozen = true;
-                continue;
-            }
-            if rules.preset == Preset::Samba && card.is_wild() {
-                frozen = true;
-            }
-            break;
-        }
-        let mut stock: Vec<Card> = deck[next..].to_vec();
-        stock.reverse();
-        let mut red_threes: [Vec<Card>; 2] = Default::default();
-        if rules.red_three_mode == RedThreeMode::AutoReplace {
-            for k in 1..=4 {
-                let seat = Seat::from_index(dealer.index() + k);
-                let hand = &mut hands[seat.index()];
-                loop {
-                    let Some(red) = hand.distinct().find(|c| c.is_red_three()) else {
-                        break;
-                    };
-                    hand.remove(red);
-                    red_threes[seat.team().index()].push(red);
-                    if let Some(card) = stock.pop() {
-                        hand.add(card);
+        let mut replacements: [Vec<Card>; 4] = Default::default();
+        let mut laying: Vec<Seat> = Vec::new();
+        loop {
+            match script.step() {
+                &DealStep::TurnUp(p) => {
+                    pile.push(deck[p]);
+                    script.turned(deck[p]);
+                }
+                DealStep::RedThrees { seat, positions } => {
+                    let shown = positions
+                        .iter()
+                        .filter(|&&p| deck[p].is_red_three())
+                        .count();
+                    if !laying.contains(seat) {
+                        laying.push(*seat);
                     }
+                    script.shown(shown);
+                }
+                DealStep::Replace { seat, positions } => {
+                    replacements[seat.index()].extend(positions.iter().map(|&p| deck[p]));
+                    script.replaced();
+                }
+                DealStep::Done => break,
+            }
+        }
+        let frozen = script.frozen();
+        let mut stock: Vec<Card> = deck[script.cursor()..].to_vec();
+        stock.reverse();
+        // Each seat lays out its red threes lowest first, each replaced at once by the next
+        // of its replacements (a replacement that is a red three is laid out in turn).
+        let mut red_threes: [Vec<Card>; 2] = Default::default();
+        for seat in laying {
+            let hand = &mut hands[seat.index()];
+            let mut more = replacements[seat.index()].iter();
+            loop {
+                let Some(red) = hand.distinct().find(|c| c.is_red_three()) else {
+                    break;
+                };
+                hand.remove(red);
+                red_threes[seat.team().index()].push(red);
+                if let Some(&card) = more.next() {
+                    hand.add(card);
                 }
             }
         }
@@ -163,6 +176,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Preset;
 
     #[test]
     fn packs_have_162_and_108_cards() {

@@ -26,6 +26,7 @@
 mod card;
 mod cards;
 mod deal;
+mod deal_script;
 mod desc;
 mod describe;
 mod engine;
@@ -50,6 +51,7 @@ mod view;
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use cards::Cards;
 pub use deal::{canonical_deck, deck_from_top, is_full_pack};
+pub use deal_script::{DealScript, DealStep};
 pub use desc::{PositionDesc, RedThrees};
 pub use error::{Code, Refusal};
 pub use meld::{Meld, MeldKind};
