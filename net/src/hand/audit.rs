@@ -1,35 +1,111 @@
-//! The audit at a fault (PROTOCOL.md, "Audit at a fault"): a seat's own audit (seed and heads,
-//! then every envelope it holds from the others passed on), the audits of the others, the
-//! evidence they fix, and the verdict from signed messages alone.
+//! The audit at a fault (PROTOCOL.md, "Audit at a fault"): [`Audit`] holds what it needs
+//! (whether it runs, whether our script stopped, the first finding, each seat's audit, the
+//! proofs of equivocation); a seat's own audit (seed and heads, then every envelope it holds
+//! from the others passed on), the audits of the others, the evidence they fix, and the
+//! verdict from signed messages alone.
+
+use std::collections::BTreeMap;
 
 use fairdeal_crypto::{Body, Court, Fault, Head, SignedEnvelope, adjudicate};
 
-use super::{Blame, Event, HandSession, Inbound, Stage};
+use super::session::{Inbound, MAX_FUTURE};
+use super::{Blame, HandSession};
 
 /// A seat's audit message as received.
 #[derive(Debug, Clone)]
-pub(super) struct AuditSeen {
+struct AuditSeen {
     /// Its sequence number in the sender's chain.
-    pub(super) seq: u32,
+    seq: u32,
     /// What the sender held of each chain.
-    pub(super) heads: [Head; 4],
+    heads: [Head; 4],
+}
+
+/// The audit at a fault: an overlay on whatever stage the hand was at (another seat's audit
+/// stops this seat's sending, not its script; a fault of its own stops both).
+#[derive(Debug, Default)]
+pub(super) struct Audit {
+    /// The hand is stopped: seeds and heads are being exchanged (see the module docs).
+    auditing: bool,
+    /// The script found a fault (or a message it cannot take): it processes nothing more.
+    stopped: bool,
+    /// The first fault the script found, with its suspect (`None`: nobody by itself).
+    finding: Option<Blame>,
+    /// Each seat's audit message, once received.
+    audits: [Option<AuditSeen>; 4],
+    /// Proofs of equivocation by (seat, slot): two envelopes for one slot, or two that do
+    /// not link.
+    forks: BTreeMap<(u8, u32), Vec<SignedEnvelope>>,
+}
+
+impl Audit {
+    /// Whether the hand is stopped for an audit.
+    pub(super) fn auditing(&self) -> bool {
+        self.auditing
+    }
+
+    /// Whether our script stopped at a fault.
+    pub(super) fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Whether seat `s`'s audit message is in.
+    pub(super) fn has_audit_of(&self, s: usize) -> bool {
+        self.audits[s].is_some()
+    }
+
+    /// What the audit adds to the hand's progress (audits in, proofs kept).
+    pub(super) fn progress(&self) -> usize {
+        self.audits.iter().flatten().count() + self.forks.len()
+    }
+
+    /// Keeps a proof that `seat` equivocated at `seq` (once per slot, bounded).
+    pub(super) fn keep_fork(&mut self, seat: u8, seq: u32, proof: &[SignedEnvelope]) {
+        if self.forks.len() < MAX_FUTURE as usize {
+            self.forks
+                .entry((seat, seq))
+                .or_insert_with(|| proof.to_vec());
+        }
+    }
 }
 
 impl HandSession {
+    /// A fault found here: the script stops, the first finding is kept, and the audit starts
+    /// (the verdict comes from the evidence, [`HandSession::verdict`]).
+    pub(super) fn blame(
+        &mut self,
+        offender: Option<u8>,
+        fault: Fault,
+        evidence: Vec<SignedEnvelope>,
+    ) {
+        if self.stage.is_finished() {
+            return;
+        }
+        self.audit.stopped = true;
+        if self.audit.finding.is_none() {
+            self.audit.finding = Some(Blame {
+                offender,
+                fault,
+                evidence,
+            });
+        }
+        self.start_audit();
+    }
+
     /// Takes `s`'s audit message wherever it stands in its queue (what it sent before stays
     /// to be processed; anything after counts for nothing). Returns whether one was taken.
     pub(super) fn take_audit(&mut self, s: u8) -> bool {
         let i = usize::from(s);
-        if self.audits[i].is_some() {
+        if self.audit.audits[i].is_some() {
             return false;
         }
-        let Some(at) = self.inbox[i]
+        let inbox = &mut self.link.inbox[i];
+        let Some(at) = inbox
             .iter()
             .position(|m| matches!(m.body, Body::Audit { .. }))
         else {
             return false;
         };
-        let mut tail = self.inbox[i].split_off(at);
+        let mut tail = inbox.split_off(at);
         let Some(Inbound {
             body: Body::Audit { heads, .. },
             signed,
@@ -41,16 +117,17 @@ impl HandSession {
         else {
             return false;
         };
-        self.audits[i] = Some(AuditSeen {
+        self.audit.audits[i] = Some(AuditSeen {
             seq: env.seq,
             heads,
         });
-        if s == self.me && !self.auditing {
+        let me = self.ctx.me;
+        if s == me && !self.audit.auditing {
             // Our own audit, from the log of a seat rebuilt after a crash.
-            self.auditing = true;
+            self.audit.auditing = true;
             self.pass_on();
         }
-        if s != self.me {
+        if s != me {
             self.start_audit();
         }
         true
@@ -58,31 +135,15 @@ impl HandSession {
 
     /// Stops the hand and sends this seat's audit: its seed (the hand is void) and its heads,
     /// then passes on every envelope it holds from the others.
-    pub(super) fn start_audit(&mut self) {
-        if self.auditing || matches!(self.stage, Stage::Void | Stage::Done) {
+    fn start_audit(&mut self) {
+        if self.audit.auditing || self.stage.is_finished() {
             return;
         }
-        self.auditing = true;
-        let heads: [Head; 4] = std::array::from_fn(|s| {
-            if s == usize::from(self.me) {
-                Head {
-                    count: self.sent.len() as u32,
-                    last: self
-                        .sent
-                        .last()
-                        .map(SignedEnvelope::hash)
-                        .unwrap_or_default(),
-                }
-            } else {
-                Head {
-                    count: self.chains[s].next_seq(),
-                    last: self.chains[s].last(),
-                }
-            }
-        });
+        self.audit.auditing = true;
+        let heads = self.link.heads(self.ctx.me);
         self.send(Body::Audit {
-            hctx: self.hctx,
-            seed: self.secret.seed(),
+            hctx: self.ctx.hctx,
+            seed: self.ctx.secret.seed(),
             heads,
         });
         self.pass_on();
@@ -90,33 +151,29 @@ impl HandSession {
 
     /// Queues every envelope held from the other seats, and every proof of equivocation, for
     /// the others: what one seat holds reaches every seat.
-    pub(super) fn pass_on(&mut self) {
-        for s in (0..4u8).filter(|&s| s != self.me) {
-            let chain = &self.chains[usize::from(s)];
-            for seq in 0..chain.next_seq() {
-                if let Some(env) = chain.get(seq) {
-                    self.out.push_back(env.to_wire());
-                }
+    fn pass_on(&mut self) {
+        self.link.pass_on_chains(self.ctx.me);
+        for proof in self.audit.forks.values() {
+            for env in proof {
+                self.link.push_out(env.to_wire());
             }
-        }
-        for proof in self.forks.values() {
-            self.out.extend(proof.iter().map(SignedEnvelope::to_wire));
         }
     }
 
     /// The slots of each seat's chain the verdict judges (every seat's chain up to its audit,
     /// and up to what any audit says it holds), once every audit is in and this seat holds
     /// exactly what each names; `Err` with the seats still waited on.
-    pub(super) fn cut(&self) -> Result<[u32; 4], Vec<u8>> {
+    fn cut(&self) -> Result<[u32; 4], Vec<u8>> {
         let missing: Vec<u8> = (0..4u8)
-            .filter(|&s| self.audits[usize::from(s)].is_none())
+            .filter(|&s| self.audit.audits[usize::from(s)].is_none())
             .collect();
         if !missing.is_empty() {
             return Err(missing);
         }
+        let me = usize::from(self.ctx.me);
         let mut cut = [0u32; 4];
         let mut unmet = Vec::new();
-        for (y, a) in self.audits.iter().enumerate() {
+        for (y, a) in self.audit.audits.iter().enumerate() {
             let Some(a) = a else { continue };
             cut[y] = cut[y].max(a.seq + 1);
             for (s, h) in a.heads.iter().enumerate() {
@@ -124,17 +181,13 @@ impl HandSession {
                     // Its own chain is pinned by its audit's link.
                     continue;
                 }
-                if s != usize::from(self.me)
-                    && h.count > 0
-                    && self.chains[s].hash_at(h.count - 1) != Some(h.last)
-                {
+                if s != me && !self.link.holds(s, h) {
                     unmet.push(y as u8);
                 }
                 cut[s] = cut[s].max(h.count);
             }
         }
-        let me = usize::from(self.me);
-        cut[me] = cut[me].min(self.sent.len() as u32);
+        cut[me] = cut[me].min(self.link.sent_len());
         if unmet.is_empty() {
             Ok(cut)
         } else {
@@ -146,13 +199,13 @@ impl HandSession {
     /// The seats an audit waits on: those whose audit is missing, or whose heads name
     /// envelopes this seat does not hold (yet).
     pub(super) fn audit_waits(&self) -> Vec<u8> {
-        if self.stage == Stage::Void {
+        if self.stage.is_void() {
             return Vec::new();
         }
         match self.cut() {
             Ok(_) => Vec::new(),
             Err(mut seats) => {
-                seats.retain(|&s| s != self.me);
+                seats.retain(|&s| s != self.ctx.me);
                 seats
             }
         }
@@ -160,32 +213,25 @@ impl HandSession {
 
     /// The verdict of an audit, from signed messages alone (see the module docs).
     pub(super) fn verdict(&mut self) {
-        if let Some((&(seat, _), proof)) = self.forks.iter().next() {
+        if let Some((&(seat, _), proof)) = self.audit.forks.iter().next() {
             let proof = proof.clone();
             return self.conclude(Some(seat), Fault::Equivocation, proof);
         }
         let Ok(cut) = self.cut() else { return };
-        let mut evidence: Vec<SignedEnvelope> = Vec::new();
-        for (s, &n) in cut.iter().enumerate() {
-            if s == usize::from(self.me) {
-                evidence.extend(self.sent.iter().take(n as usize).cloned());
-            } else {
-                evidence.extend((0..n).filter_map(|q| self.chains[s].get(q).cloned()));
-            }
-        }
+        let evidence = self.link.evidence(self.ctx.me, &cut);
         let court = Court {
-            sid: &self.hctx,
-            keys: &self.cfg.keys,
-            hctx: &self.hctx,
-            order: self.order,
-            table: &self.table,
-            mode: self.cfg.proofs,
+            sid: &self.ctx.hctx,
+            keys: &self.ctx.cfg.keys,
+            hctx: &self.ctx.hctx,
+            order: self.ctx.order,
+            table: &self.ctx.table,
+            mode: self.ctx.cfg.proofs,
         };
         let v = adjudicate(&court, &evidence);
         if let (Some(seat), Some(fault)) = (v.offender, v.fault) {
             return self.conclude(Some(seat), fault, evidence);
         }
-        match self.finding.take() {
+        match self.audit.finding.take() {
             Some(b) if b.offender.is_some() => self.conclude(b.offender, b.fault, b.evidence),
             other => {
                 let fault = other.map_or(Fault::OutOfOrder, |b| b.fault);
@@ -194,18 +240,14 @@ impl HandSession {
         }
     }
 
-    pub(super) fn conclude(
-        &mut self,
-        offender: Option<u8>,
-        fault: Fault,
-        evidence: Vec<SignedEnvelope>,
-    ) {
-        self.stage = Stage::Void;
-        self.need = None;
-        self.events.push_back(Event::Fault(Blame {
+    /// The hand is void with this verdict.
+    fn conclude(&mut self, offender: Option<u8>, fault: Fault, evidence: Vec<SignedEnvelope>) {
+        let blame = Blame {
             offender,
             fault,
             evidence,
-        }));
+        };
+        self.void(blame.clone());
+        self.events.push_back(super::Event::Fault(blame));
     }
 }

@@ -1,0 +1,317 @@
+//! [`Deck`]: the shuffled deck and what has been opened of it, from the deal to the end of the
+//! play. Every decryption share checked and kept, each position's face once it opens (to all,
+//! or to its holder alone), who holds each position still face down, and the red threes each
+//! seat showed. Also [`Round`], a round of shares the script waits for.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use curve25519_dalek::ristretto::RistrettoPoint;
+use fairdeal_core::Card;
+use fairdeal_crypto::hand::{open_public, verify_share};
+use fairdeal_crypto::{Ciphertext, Fault, HandCommit, HandKeys, ShareItem, ShuffleMsg};
+
+use super::shuffle::Shuffling;
+use super::wire::WireAction;
+use super::{Ctx, card_of_id};
+
+/// A declaration of red threes, kept for the audit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Declared {
+    /// Who declared.
+    pub(super) seat: u8,
+    /// The positions that could have been red threes.
+    pub(super) candidates: Vec<u16>,
+    /// The positions it opened.
+    pub(super) opened: Vec<u16>,
+}
+
+/// The shuffled deck and what has been opened of it.
+pub(super) struct Deck {
+    /// The four commitments.
+    pub(super) commits: [HandCommit; 4],
+    /// The joint key.
+    keys: HandKeys,
+    /// The four shuffle steps.
+    pub(super) steps: Vec<ShuffleMsg>,
+    /// The deck after the fourth step.
+    cts: Vec<Ciphertext>,
+    /// Every share kept, by (position, seat).
+    shares: BTreeMap<(u16, u8), RistrettoPoint>,
+    /// The face of every position opened to this seat.
+    pub(super) faces: BTreeMap<u16, Card>,
+    /// The position each card id opened at (two positions with one id are a fault at once).
+    ids: BTreeMap<u16, u16>,
+    /// Who holds each position dealt face down and not shown yet.
+    owner: BTreeMap<u16, u8>,
+    /// Test knob (feature `cheats`): our red threes kept hidden.
+    concealed: BTreeSet<u16>,
+    /// The red threes declared, for the audit.
+    pub(super) declared: Vec<Declared>,
+    /// Decryption shares of the other seats checked so far.
+    pub(super) openings_checked: usize,
+}
+
+impl Deck {
+    /// The deck the shuffle stage ends with.
+    pub(super) fn new(sh: Shuffling) -> Self {
+        Self {
+            commits: sh.commits,
+            keys: sh.keys,
+            steps: sh.steps,
+            cts: sh.deck,
+            shares: BTreeMap::new(),
+            faces: BTreeMap::new(),
+            ids: BTreeMap::new(),
+            owner: BTreeMap::new(),
+            concealed: BTreeSet::new(),
+            declared: Vec::new(),
+            openings_checked: 0,
+        }
+    }
+
+    /// This seat's share of `pos`.
+    pub(super) fn share(&self, ctx: &Ctx, pos: u16) -> ShareItem {
+        ctx.secret.share(pos, &self.cts[usize::from(pos)])
+    }
+
+    /// Who holds `pos` face down, if anyone.
+    pub(super) fn give(&mut self, pos: u16, seat: u8) {
+        self.owner.insert(pos, seat);
+    }
+
+    /// The positions `seat` holds face down, with their faces if this seat knows them (our
+    /// concealed red threes left out).
+    pub(super) fn mine(&self, seat: u8) -> Vec<(u16, Card)> {
+        self.owner
+            .iter()
+            .filter(|(p, o)| **o == seat && !self.concealed.contains(p))
+            .filter_map(|(&p, _)| self.faces.get(&p).map(|&f| (p, f)))
+            .collect()
+    }
+
+    /// The face of `pos` as this seat's replica may use it (concealed cards stay hidden).
+    pub(super) fn known_face(&self, pos: u16) -> Card {
+        if self.concealed.contains(&pos) {
+            return Card::HIDDEN;
+        }
+        self.faces.get(&pos).copied().unwrap_or(Card::HIDDEN)
+    }
+
+    /// Checks and keeps `s`'s share.
+    pub(super) fn store_share(&mut self, ctx: &Ctx, s: u8, item: &ShareItem) -> Result<(), Fault> {
+        let ct = self
+            .cts
+            .get(usize::from(item.pos))
+            .ok_or(Fault::OutOfOrder)?;
+        let d = if s == ctx.me {
+            fairdeal_crypto::group::decompress(&item.d).ok_or(Fault::BadEncoding)?
+        } else {
+            self.openings_checked += 1;
+            verify_share(&ctx.hctx, s, &self.keys, ct, item)?
+        };
+        self.shares.insert((item.pos, s), d);
+        Ok(())
+    }
+
+    /// Takes a round of shares from `s`: exactly the positions `want`, each checked.
+    pub(super) fn take_round(
+        &mut self,
+        ctx: &Ctx,
+        s: u8,
+        want: &[u16],
+        items: &[ShareItem],
+    ) -> Result<(), Fault> {
+        let got: Vec<u16> = items.iter().map(|it| it.pos).collect();
+        if got != want {
+            return Err(Fault::OutOfOrder);
+        }
+        for item in items {
+            self.store_share(ctx, s, item)?;
+        }
+        Ok(())
+    }
+
+    /// Opens `pos`, which must open (to all, or to this seat if it is ours).
+    pub(super) fn open_known(&mut self, ctx: &Ctx, pos: u16) -> Result<Card, Fault> {
+        self.open_position(ctx, pos)?.ok_or(Fault::ShuffleMismatch)
+    }
+
+    /// Opens a position held by `s` with its owner's share (the other three are in hand).
+    pub(super) fn open_held(&mut self, ctx: &Ctx, s: u8, item: &ShareItem) -> Result<Card, Fault> {
+        if self.owner.get(&item.pos) != Some(&s) {
+            return Err(Fault::IllegalMove);
+        }
+        self.store_share(ctx, s, item)?;
+        // Its share checked out: a position that does not open is the deck's fault.
+        let face = self.open_known(ctx, item.pos)?;
+        self.owner.remove(&item.pos);
+        Ok(face)
+    }
+
+    /// Decrypts `pos` with the four shares held, or privately if it is ours and three are held
+    /// (`None` if it does not open to a card).
+    ///
+    /// # Errors
+    ///
+    /// [`Fault::DuplicateCard`] if it opens to a card id another position already opened to:
+    /// some shuffler copied a card, which no single message proves, so no seat is named.
+    fn open_position(&mut self, ctx: &Ctx, pos: u16) -> Result<Option<Card>, Fault> {
+        if let Some(&f) = self.faces.get(&pos) {
+            return Ok(Some(f));
+        }
+        let Some(&ct) = self.cts.get(usize::from(pos)) else {
+            return Ok(None);
+        };
+        let ds: Vec<RistrettoPoint> = (0..4u8)
+            .filter_map(|s| self.shares.get(&(pos, s)).copied())
+            .collect();
+        let id = if ds.len() == 4 {
+            open_public(&ctx.table, &ct, &ds)
+        } else if ds.len() == 3 && !self.shares.contains_key(&(pos, ctx.me)) {
+            ctx.secret.open_own(&ctx.table, &ct, &ds)
+        } else {
+            None
+        };
+        let Some(id) = id else {
+            return Ok(None);
+        };
+        if self.ids.insert(id, pos).is_some_and(|other| other != pos) {
+            return Err(Fault::DuplicateCard);
+        }
+        let face = card_of_id(id);
+        self.faces.insert(pos, face);
+        Ok(Some(face))
+    }
+
+    /// Takes `s`'s declaration of the red threes among `candidates`; returns how many it
+    /// showed.
+    pub(super) fn take_declare(
+        &mut self,
+        ctx: &Ctx,
+        s: u8,
+        candidates: &[u16],
+        action: &[u8],
+        opened: &[ShareItem],
+    ) -> Result<usize, Fault> {
+        if WireAction::decode(action) != Ok(WireAction::RevealRedThrees {}) {
+            return Err(Fault::OutOfOrder);
+        }
+        let mut shown = Vec::new();
+        for item in opened {
+            if !candidates.contains(&item.pos) {
+                return Err(Fault::IllegalMove);
+            }
+            let face = self.open_held(ctx, s, item)?;
+            if !face.is_red_three() {
+                return Err(Fault::IllegalMove);
+            }
+            shown.push(item.pos);
+        }
+        let count = shown.len();
+        self.declared.push(Declared {
+            seat: s,
+            candidates: candidates.to_vec(),
+            opened: shown,
+        });
+        Ok(count)
+    }
+
+    /// This seat's declaration of its red threes among `candidates` (none shown with the
+    /// `cheats` knob: they are kept hidden), as its move at `turn`.
+    pub(super) fn my_declare(
+        &mut self,
+        ctx: &Ctx,
+        conceal: bool,
+        candidates: &[u16],
+        turn: u32,
+    ) -> fairdeal_crypto::Body {
+        let reds: Vec<u16> = candidates
+            .iter()
+            .copied()
+            .filter(|p| self.faces.get(p).is_some_and(|f| f.is_red_three()))
+            .collect();
+        let opened = if conceal {
+            self.concealed.extend(reds);
+            Vec::new()
+        } else {
+            reds.iter().map(|&p| self.share(ctx, p)).collect()
+        };
+        fairdeal_crypto::Body::Move {
+            hctx: ctx.hctx,
+            turn,
+            action: WireAction::RevealRedThrees {}.encode(),
+            opened,
+        }
+    }
+}
+
+/// A round of shares the script waits for: of `positions`, for `to` (from the other three) or
+/// for everyone (`to: None`, from all four).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Round {
+    /// Who the positions go to (`None`: face up, to all).
+    pub(super) to: Option<u8>,
+    /// The positions.
+    pub(super) positions: Vec<u16>,
+    /// Which seats' shares are in.
+    got: [bool; 4],
+}
+
+impl Round {
+    /// A round nobody has answered yet.
+    pub(super) fn new(to: Option<u8>, positions: Vec<u16>) -> Self {
+        Self {
+            to,
+            positions,
+            got: [false; 4],
+        }
+    }
+
+    /// Whether it waits for `s`'s shares.
+    pub(super) fn expects(&self, s: u8) -> bool {
+        self.to != Some(s) && !self.got[usize::from(s)]
+    }
+
+    /// The positions `s` shares in it.
+    pub(super) fn positions_from(&self, s: u8) -> Vec<u16> {
+        if self.to != Some(s) {
+            self.positions.clone()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Takes `s`'s shares; returns whether the round is complete.
+    pub(super) fn take(
+        &mut self,
+        deck: &mut Deck,
+        ctx: &Ctx,
+        s: u8,
+        items: &[ShareItem],
+    ) -> Result<bool, Fault> {
+        deck.take_round(ctx, s, &self.positions_from(s), items)?;
+        self.got[usize::from(s)] = true;
+        Ok((0..4u8).all(|t| !self.expects(t)))
+    }
+
+    /// Opens the round's positions once complete: to all, or (dealt to `to`) to their holder,
+    /// noting who holds them.
+    pub(super) fn open(&self, deck: &mut Deck, ctx: &Ctx) -> Result<(), Fault> {
+        match self.to {
+            None => {
+                for &p in &self.positions {
+                    deck.open_known(ctx, p)?;
+                }
+            }
+            Some(t) => {
+                for &p in &self.positions {
+                    if t == ctx.me {
+                        deck.open_known(ctx, p)?;
+                    }
+                    deck.give(p, t);
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,141 @@
+//! The last stages: [`Revealing`] waits for the four seeds (then the audit of the finished
+//! hand, in `replay.rs`, gives the scores from the true hands), and [`Signing`] waits for the
+//! four signed results, which must all name this seat's transcript root and scores.
+
+use fairdeal_core::TeamScore;
+use fairdeal_crypto::{Body, Fault};
+
+use super::cards::Deck;
+use super::play::Board;
+use super::{Awaiting, Ctx, HandReport};
+
+/// Waiting for the four seeds.
+pub(super) struct Revealing {
+    /// The deck as dealt and opened (its commitments and steps, the faces and declarations).
+    pub(super) deck: Deck,
+    /// The position as played.
+    pub(super) board: Board,
+    seeds: [Option<[u8; 32]>; 4],
+}
+
+impl Revealing {
+    /// The reveal after the play of `board` from `deck`.
+    pub(super) fn new(deck: Deck, board: Board) -> Self {
+        Self {
+            deck,
+            board,
+            seeds: [None; 4],
+        }
+    }
+
+    /// The position as played.
+    pub(super) fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// What it expects of `s`.
+    pub(super) fn expects(&self, s: u8) -> Option<Awaiting> {
+        self.seeds[usize::from(s)]
+            .is_none()
+            .then_some(Awaiting::Reveal)
+    }
+
+    /// Takes `s`'s seed.
+    pub(super) fn take_seed(&mut self, s: u8, seed: [u8; 32]) {
+        self.seeds[usize::from(s)] = Some(seed);
+    }
+
+    /// The four seeds, once all are in.
+    pub(super) fn seeds(&self) -> Option<[[u8; 32]; 4]> {
+        let [Some(a), Some(b), Some(c), Some(d)] = self.seeds else {
+            return None;
+        };
+        Some([a, b, c, d])
+    }
+
+    /// Whether every seed is in.
+    pub(super) fn all_seeds(&self) -> bool {
+        self.seeds.iter().all(Option::is_some)
+    }
+
+    /// The results stage, with this seat's root and scores from the audit.
+    pub(super) fn into_signing(
+        self,
+        mine: ([u8; 32], [i32; 2]),
+        breakdown: [TeamScore; 2],
+    ) -> Signing {
+        Signing {
+            board: self.board,
+            mine,
+            results: [None; 4],
+            breakdown,
+            openings_checked: self.deck.openings_checked,
+        }
+    }
+}
+
+/// Audited; waiting for the four signed results (and, once they are in, the hand is done).
+pub(super) struct Signing {
+    board: Board,
+    /// This seat's transcript root and scores.
+    mine: ([u8; 32], [i32; 2]),
+    results: [Option<([u8; 32], [i32; 2])>; 4],
+    breakdown: [TeamScore; 2],
+    openings_checked: usize,
+}
+
+impl Signing {
+    /// The position as played.
+    pub(super) fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The audited scores.
+    pub(super) fn scores(&self) -> [i32; 2] {
+        self.mine.1
+    }
+
+    /// How many results are in.
+    pub(super) fn results_in(&self) -> usize {
+        self.results.iter().flatten().count()
+    }
+
+    /// What it expects of `s`.
+    pub(super) fn expects(&self, s: u8) -> Option<Awaiting> {
+        self.results[usize::from(s)]
+            .is_none()
+            .then_some(Awaiting::Result)
+    }
+
+    /// Takes `s`'s signed result; the report once all four agree.
+    pub(super) fn take_result(
+        &mut self,
+        s: u8,
+        root: [u8; 32],
+        scores: [i32; 2],
+    ) -> Result<Option<HandReport>, Fault> {
+        self.results[usize::from(s)] = Some((root, scores));
+        if (root, scores) != self.mine {
+            return Err(Fault::IllegalMove);
+        }
+        if self.results.iter().any(Option::is_none) {
+            return Ok(None);
+        }
+        Ok(Some(HandReport {
+            scores: self.mine.1,
+            shuffles_checked: 4,
+            openings_checked: self.openings_checked,
+            transcript_root: self.mine.0,
+            breakdown: self.breakdown,
+        }))
+    }
+
+    /// This seat's signed result.
+    pub(super) fn my_result(&self, ctx: &Ctx) -> Body {
+        Body::HandResult {
+            hctx: ctx.hctx,
+            transcript_root: self.mine.0,
+            scores: self.mine.1,
+        }
+    }
+}

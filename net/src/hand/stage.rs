@@ -1,0 +1,352 @@
+//! The stages of a hand as types: [`Phase`] holds, for each stage, only what that stage needs
+//! (commitments, then the shuffle, the deal, the play, the seeds, the signed results), and a
+//! stage hands what the next one needs on when it ends. This file routes what the session
+//! asks of the hand (what it expects of a seat, what to do with a message, what to send) to
+//! the stage's own file; the public [`Stage`] is the stage's name without its data.
+
+use fairdeal_core::{PlayerView, Position};
+use fairdeal_crypto::{Body, Fault};
+
+use super::deal::Dealing;
+use super::play::{Board, Playing};
+use super::reveal::{Revealing, Signing};
+use super::shuffle::{Committing, Shuffling};
+use super::{Awaiting, Blame, Event, HandSession, Stage};
+
+/// Where the hand stands, with the data of that stage.
+pub(super) enum Phase {
+    /// Waiting for the four commitments.
+    Commit(Committing),
+    /// The four shuffle steps, one seat after another.
+    Shuffle(Box<Shuffling>),
+    /// Dealing, following core's deal script.
+    Deal(Box<Dealing>),
+    /// Playing.
+    Play(Box<Playing>),
+    /// Waiting for the four seeds.
+    Reveal(Box<Revealing>),
+    /// Audited; waiting for the four signed results.
+    Result(Box<Signing>),
+    /// Verified and signed by all.
+    Done(Box<Signing>),
+    /// Stopped by a fault, with the verdict and the stage it stopped at.
+    Void(Box<Voided>),
+}
+
+/// A void hand: the verdict, and the stage it stopped at (what was played stays visible).
+pub(super) struct Voided {
+    /// The verdict.
+    blame: Blame,
+    /// The stage the hand stopped at.
+    at: Phase,
+}
+
+impl Phase {
+    /// The first stage.
+    pub(super) fn start() -> Self {
+        Self::Commit(Committing::default())
+    }
+
+    /// Whether the hand is void.
+    pub(super) fn is_void(&self) -> bool {
+        matches!(self, Self::Void(_))
+    }
+
+    /// Whether the hand is over for good (void, or verified and signed).
+    pub(super) fn is_finished(&self) -> bool {
+        matches!(self, Self::Void(_) | Self::Done(_))
+    }
+
+    /// The stage's name.
+    fn name(&self) -> Stage {
+        match self {
+            Self::Commit(_) => Stage::Commit,
+            Self::Shuffle(s) => Stage::Shuffle(s.step()),
+            Self::Deal(_) => Stage::Deal,
+            Self::Play(_) => Stage::Play,
+            Self::Reveal(_) => Stage::Reveal,
+            Self::Result(_) => Stage::Result,
+            Self::Done(_) => Stage::Done,
+            Self::Void(_) => Stage::Void,
+        }
+    }
+
+    /// The position as played, once dealt.
+    fn board(&self) -> Option<&Board> {
+        match self {
+            Self::Play(p) => Some(p.board()),
+            Self::Reveal(r) => Some(r.board()),
+            Self::Result(s) | Self::Done(s) => Some(s.board()),
+            Self::Void(v) => v.at.board(),
+            Self::Commit(_) | Self::Shuffle(_) | Self::Deal(_) => None,
+        }
+    }
+
+    /// The results stage, once the audit passed.
+    fn signing(&self) -> Option<&Signing> {
+        match self {
+            Self::Result(s) | Self::Done(s) => Some(s),
+            Self::Void(v) => v.at.signing(),
+            _ => None,
+        }
+    }
+
+    /// How many signed results are in.
+    pub(super) fn results_in(&self) -> usize {
+        self.signing().map_or(0, Signing::results_in)
+    }
+}
+
+/// Replaces `stage` by what `next` makes of it (a stage hands its data on).
+fn advance(stage: &mut Phase, next: impl FnOnce(Phase) -> Phase) {
+    let old = std::mem::replace(stage, Phase::start());
+    *stage = next(old);
+}
+
+impl HandSession {
+    /// Where the hand stands.
+    pub fn stage(&self) -> Stage {
+        if self.audit.auditing() && !self.stage.is_void() {
+            Stage::Audit
+        } else {
+            self.stage.name()
+        }
+    }
+
+    /// This seat's view of the hand (once dealt).
+    pub fn view(&self) -> Option<PlayerView> {
+        self.replica().map(|p| p.view(self.seat()))
+    }
+
+    /// The replica (hidden cards unknown), for display and tests.
+    pub fn replica(&self) -> Option<&Position> {
+        self.stage.board().map(Board::replica)
+    }
+
+    /// The verdict, once the hand is void (also reported as [`Event::Fault`]).
+    pub fn verdict_of_void(&self) -> Option<&Blame> {
+        match &self.stage {
+            Phase::Void(v) => Some(&v.blame),
+            _ => None,
+        }
+    }
+
+    /// Moves played so far in the hand (each draw, meld, discard... counts one).
+    pub fn turn_count(&self) -> usize {
+        self.stage.board().map_or(0, Board::turns)
+    }
+
+    /// The hand's scores `[A, B]` from this seat's audit, once every seed is in and the audit
+    /// passed (before the four results are signed).
+    pub fn audited(&self) -> Option<[i32; 2]> {
+        self.stage.signing().map(Signing::scores)
+    }
+
+    /// The seats whose message the hand is waiting for (for timeouts).
+    pub fn waiting_on(&self) -> Vec<u8> {
+        if self.audit.auditing() {
+            return self.audit_waits();
+        }
+        (0..4u8)
+            .filter(|&s| self.expects(s).is_some() && !self.has_queued(s))
+            .collect()
+    }
+
+    /// What the hand waits for from each seat it waits on.
+    pub fn awaiting(&self) -> Vec<(u8, Awaiting)> {
+        if self.audit.auditing() {
+            return self
+                .audit_waits()
+                .into_iter()
+                .map(|s| (s, Awaiting::Reveal))
+                .collect();
+        }
+        (0..4u8)
+            .filter(|&s| !self.has_queued(s))
+            .filter_map(|s| Some((s, self.expects(s)?)))
+            .collect()
+    }
+
+    /// What the script expects from `s` now, if anything.
+    pub(super) fn expects(&self, s: u8) -> Option<Awaiting> {
+        match &self.stage {
+            Phase::Commit(c) => c.expects(s),
+            Phase::Shuffle(sh) => sh.expects(&self.ctx, s),
+            Phase::Deal(d) => d.expects(s),
+            Phase::Play(p) => p.expects(s),
+            Phase::Reveal(r) => r.expects(s),
+            Phase::Result(r) => r.expects(s),
+            Phase::Done(_) | Phase::Void(_) => None,
+        }
+    }
+
+    /// The hand is void with `blame` (the stage it stopped at stays readable).
+    pub(super) fn void(&mut self, blame: Blame) {
+        advance(&mut self.stage, |at| {
+            let at = match at {
+                Phase::Void(v) => v.at,
+                at => at,
+            };
+            Phase::Void(Box::new(Voided { blame, at }))
+        });
+    }
+
+    /// Takes `s`'s message `body` if the script expects it now: `Ok(false)` if it is not due
+    /// yet, `Err` if it is not what the script expects of `s` (or breaks the rules).
+    pub(super) fn process(&mut self, s: u8, body: &Body) -> Result<bool, Fault> {
+        let Some(expected) = self.expects(s) else {
+            return Ok(false);
+        };
+        let ctx = &self.ctx;
+        match (&mut self.stage, expected, body) {
+            (Phase::Commit(c), Awaiting::Commit, Body::HandCommit(m)) => {
+                if let Some(shuffling) = c.take(ctx, s, m)? {
+                    self.stage = Phase::Shuffle(Box::new(shuffling));
+                }
+            }
+            (Phase::Shuffle(sh), Awaiting::Shuffle, Body::Shuffle(m)) => {
+                if sh.take(ctx, s, m)? {
+                    let ctx = &self.ctx;
+                    advance(&mut self.stage, |p| match p {
+                        Phase::Shuffle(sh) => Phase::Deal(Box::new(Dealing::new(ctx, *sh))),
+                        other => other,
+                    });
+                }
+            }
+            (Phase::Deal(d), Awaiting::Shares, Body::Shares { items, .. }) => {
+                let dealt = d.take_shares(ctx, s, items)?;
+                self.dealt(dealt);
+            }
+            (Phase::Deal(d), Awaiting::Declare, Body::Move { action, opened, .. }) => {
+                let dealt = d.take_declare(ctx, s, action, opened)?;
+                self.dealt(dealt);
+            }
+            (Phase::Play(p), Awaiting::Shares, Body::Shares { items, .. }) => {
+                let over = p.take_shares(ctx, s, items, &mut self.events)?;
+                self.played(over);
+            }
+            (Phase::Play(p), Awaiting::Declare, Body::Move { action, opened, .. }) => {
+                let over = p.take_declare(ctx, s, action, opened, &mut self.events)?;
+                self.played(over);
+            }
+            (
+                Phase::Play(p),
+                Awaiting::Move,
+                Body::Move {
+                    action,
+                    opened,
+                    turn,
+                    ..
+                },
+            ) => {
+                let over = p.take_move(ctx, s, *turn, action, opened, &mut self.events)?;
+                self.played(over);
+            }
+            (Phase::Reveal(r), Awaiting::Reveal, Body::HandReveal { seed, .. }) => {
+                r.take_seed(s, *seed);
+            }
+            (
+                Phase::Result(r),
+                Awaiting::Result,
+                Body::HandResult {
+                    transcript_root,
+                    scores,
+                    ..
+                },
+            ) => {
+                if let Some(report) = r.take_result(s, *transcript_root, *scores)? {
+                    advance(&mut self.stage, |p| match p {
+                        Phase::Result(r) => Phase::Done(r),
+                        other => other,
+                    });
+                    self.events.push_back(Event::Complete(report));
+                }
+            }
+            _ => return Err(Fault::OutOfOrder),
+        }
+        Ok(true)
+    }
+
+    /// The deal is complete once `dealt` holds the replica: the play starts.
+    fn dealt(&mut self, dealt: Option<Position>) {
+        let Some(replica) = dealt else { return };
+        let ctx = &self.ctx;
+        advance(&mut self.stage, |p| match p {
+            Phase::Deal(d) => Phase::Play(Box::new(d.into_play(ctx, replica))),
+            other => other,
+        });
+        self.events.push_back(Event::Dealt);
+    }
+
+    /// The hand is over once `over`: the seeds are revealed.
+    fn played(&mut self, over: bool) {
+        if !over {
+            return;
+        }
+        advance(&mut self.stage, |p| match p {
+            Phase::Play(p) => Phase::Reveal(Box::new(p.into_reveal())),
+            other => other,
+        });
+        self.events.push_back(Event::HandOver);
+    }
+
+    /// Sends what the script expects from this seat, once per need (nothing once the hand is
+    /// stopped; the end-of-hand audit still runs in an audit at a fault, it sends nothing).
+    pub(super) fn act(&mut self) {
+        if self.audit.stopped() {
+            return;
+        }
+        if let Phase::Reveal(r) = &self.stage
+            && r.all_seeds()
+        {
+            self.finish_audit();
+            return;
+        }
+        if self.audit.auditing() {
+            return;
+        }
+        // One message at a time: ours is processed before we decide to send the next.
+        let me = self.ctx.me;
+        if self.expects(me).is_none() || self.has_queued(me) {
+            return;
+        }
+        let ctx = &self.ctx;
+        let body = match &mut self.stage {
+            Phase::Commit(_) => Some(Body::HandCommit(ctx.secret.commit())),
+            Phase::Shuffle(sh) => Some(Body::Shuffle(sh.my_step(ctx, &self.cheats))),
+            Phase::Deal(d) => d.my_message(ctx, &self.cheats),
+            Phase::Play(p) => p.my_message(ctx, &self.cheats),
+            Phase::Reveal(_) => Some(Body::HandReveal {
+                hctx: ctx.hctx,
+                seed: ctx.secret.seed(),
+            }),
+            Phase::Result(r) => Some(r.my_result(ctx)),
+            Phase::Done(_) | Phase::Void(_) => None,
+        };
+        if let Some(body) = body {
+            self.send(body);
+        }
+    }
+
+    /// The audit of a finished hand, once every seed is in: the scores to sign, or a fault.
+    fn finish_audit(&mut self) {
+        let Phase::Reveal(r) = &self.stage else {
+            return;
+        };
+        match r.replay(&self.ctx) {
+            Ok((scores, breakdown)) => {
+                let root = self.link.transcript_root();
+                advance(&mut self.stage, |p| match p {
+                    Phase::Reveal(r) => {
+                        Phase::Result(Box::new(r.into_signing((root, scores), breakdown)))
+                    }
+                    other => other,
+                });
+            }
+            Err((offender, fault)) => {
+                let evidence = self.link.transcript.clone();
+                self.blame(offender, fault, evidence);
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! The public types of a hand: what it is played under ([`HandConfig`]), what it reports
+//! ([`Event`], [`HandReport`], [`Blame`]), where it stands ([`Stage`], [`Awaiting`]) and the
+//! computer players that take over a seat.
+
+use fairdeal_core::{Move, Rules, Seat};
+use fairdeal_crypto::envelope::EnvelopeError;
+use fairdeal_crypto::{Fault, ProofMode, PublicKey, SignedEnvelope};
+
+/// What a hand is played under; identical at every seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandConfig {
+    /// The session (table) id.
+    pub sid: [u8; 32],
+    /// The seated identities, by seat index (S, W, N, E).
+    pub keys: [PublicKey; 4],
+    /// The rules.
+    pub rules: Rules,
+    /// The dealer.
+    pub dealer: Seat,
+    /// Team totals before the hand.
+    pub scores: [i32; 2],
+    /// The hand's number in the game.
+    pub hand_no: u32,
+    /// Hash of the previous hand's result (zeros for the first).
+    pub prev_result: [u8; 32],
+    /// Whether every shuffle step carries a proof (from the signed table configuration).
+    pub proofs: ProofMode,
+    /// Seats played by a computer player that took them over, replayed at the audit.
+    pub bots: [Option<Replacement>; 4],
+}
+
+/// A computer player that took over a seat: its moves are the [`REPLACEMENT_STRATEGY`]'s
+/// choices from the seat's view with [`replacement_rng`], which every seat checks at the
+/// audit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Replacement {
+    /// The seat whose client runs it (blamed if it steered it).
+    pub runner: u8,
+    /// The seed announced when it took the seat.
+    pub seed: [u8; 32],
+}
+
+/// The strategy of every computer player that takes over a seat.
+pub const REPLACEMENT_STRATEGY: &str = "expert";
+
+/// The random numbers a replacement computer player uses in hand `hand_no`.
+pub fn replacement_rng(seed: &[u8; 32], hand_no: u32) -> fairdeal_core::SplitMix64 {
+    let h = fairdeal_crypto::hash::hash256(
+        b"fairdeal/v1/replacement-rng",
+        &[seed, &hand_no.to_le_bytes()],
+    );
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&h[..8]);
+    fairdeal_core::SplitMix64::new(u64::from_le_bytes(first))
+}
+
+/// The outcome of a verified hand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandReport {
+    /// The hand's scores, team A and B, computed from the true hands.
+    pub scores: [i32; 2],
+    /// Shuffle steps recomputed from the revealed seeds.
+    pub shuffles_checked: usize,
+    /// Decryption shares checked during the hand.
+    pub openings_checked: usize,
+    /// Order-independent hash of every message of the hand.
+    pub transcript_root: [u8; 32],
+    /// The score item by item, team A and B (from the true hands).
+    pub breakdown: [fairdeal_core::TeamScore; 2],
+}
+
+/// A seat named as a cheat, with the signed evidence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Blame {
+    /// The seat at fault (`None`: the hand is void but no seat can be proved at fault).
+    pub offender: Option<u8>,
+    /// What it did.
+    pub fault: Fault,
+    /// The signed messages that prove it.
+    pub evidence: Vec<SignedEnvelope>,
+}
+
+/// What the session reports to the UI or the bot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// The deal is complete: this seat knows its hand.
+    Dealt,
+    /// A move was played and checked.
+    Moved {
+        /// Who moved.
+        seat: Seat,
+        /// The move.
+        mv: Move,
+    },
+    /// The hand is over; the audit follows.
+    HandOver,
+    /// The audit passed and all four seats signed the same result.
+    Complete(HandReport),
+    /// A seat cheated (or the hand is void).
+    Fault(Blame),
+}
+
+/// Bytes that were not accepted (nothing changed).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    /// Not a signed envelope of this table.
+    #[error(transparent)]
+    Envelope(#[from] EnvelopeError),
+    /// Not decodable.
+    #[error(transparent)]
+    Decode(#[from] fairdeal_crypto::encoding::DecodeError),
+    /// The hand is over or void.
+    #[error("the hand is finished")]
+    Finished,
+}
+
+/// Where the hand stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Waiting for the four commitments.
+    Commit,
+    /// Waiting for shuffle step k (1..=4).
+    Shuffle(u8),
+    /// Dealing.
+    Deal,
+    /// Playing.
+    Play,
+    /// Waiting for the four seeds.
+    Reveal,
+    /// Waiting for the four signed results.
+    Result,
+    /// Verified and signed by all.
+    Done,
+    /// Stopped at a fault, its own or another seat's: every seat reveals its seed and what it
+    /// holds; the verdict follows (then [`Stage::Void`]).
+    Audit,
+    /// Stopped by a fault.
+    Void,
+}
+
+/// What the hand waits for from a seat (also what the script expects of a seat next).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Awaiting {
+    /// Its seed commitment.
+    Commit,
+    /// Its shuffle step.
+    Shuffle,
+    /// Its decryption shares.
+    Shares,
+    /// Its red threes shown.
+    Declare,
+    /// Its move: a player's decision, which may take as long as the player thinks.
+    Move,
+    /// Its seed, after the hand.
+    Reveal,
+    /// Its signed result.
+    Result,
+}
+
+impl Awaiting {
+    /// Whether this waits on a player's decision (any other message a client sends by itself
+    /// within moments).
+    pub fn is_decision(self) -> bool {
+        matches!(self, Self::Move)
+    }
+}
