@@ -16,7 +16,7 @@ use super::{Awaiting, Blame, Event, HandSession, Stage};
 /// Where the hand stands, with the data of that stage.
 pub(super) enum Phase {
     /// Waiting for the four commitments.
-    Commit(Committing),
+    Commit(Box<Committing>),
     /// The four shuffle steps, one seat after another.
     Shuffle(Box<Shuffling>),
     /// Dealing, following core's deal script.
@@ -44,7 +44,7 @@ pub(super) struct Voided {
 impl Phase {
     /// The first stage.
     pub(super) fn start() -> Self {
-        Self::Commit(Committing::default())
+        Self::Commit(Box::default())
     }
 
     /// Whether the hand is void.
