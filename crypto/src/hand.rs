@@ -11,7 +11,7 @@ use crate::fault::Fault;
 use crate::group::{CardTable, Ciphertext, CtBytes, decompress, decompress_nonzero};
 use crate::hash::{hash256, label};
 use crate::message::{HandCommit, ShareItem, ShuffleMsg};
-use crate::proofs::{self, ShareStatement};
+use crate::proofs::{self, Encoded, ShareStatement};
 use crate::stream::{elgamal_secret, shuffle_plan};
 
 /// The hand context `SHA-256(label ‖ sid ‖ hand_no ‖ dealer ‖ previous result hash)`.
@@ -47,6 +47,11 @@ pub struct HandSecret {
     seat: u8,
     seed: [u8; 32],
     x: Scalar,
+    /// `x·G` and its encoding, computed once (public).
+    #[zeroize(skip)]
+    x_pub: RistrettoPoint,
+    #[zeroize(skip)]
+    x_pub_bytes: [u8; 32],
 }
 
 impl std::fmt::Debug for HandSecret {
@@ -60,11 +65,14 @@ impl HandSecret {
     /// caller, who also persists it before anything is sent).
     pub fn new(hctx: [u8; 32], seat: u8, seed: [u8; 32]) -> Self {
         let x = elgamal_secret(&hctx, seat, &seed);
+        let x_pub = &x * RISTRETTO_BASEPOINT_TABLE;
         Self {
             hctx,
             seat,
             seed,
             x,
+            x_pub,
+            x_pub_bytes: x_pub.compress().to_bytes(),
         }
     }
 
@@ -80,7 +88,7 @@ impl HandSecret {
 
     /// The public hand key.
     pub fn public_key(&self) -> RistrettoPoint {
-        &self.x * RISTRETTO_BASEPOINT_TABLE
+        self.x_pub
     }
 
     /// The commitment message.
@@ -88,7 +96,7 @@ impl HandSecret {
         HandCommit {
             hctx: self.hctx,
             seed_commit: seed_commit(&self.hctx, self.seat, &self.seed),
-            key: self.public_key().compress().to_bytes(),
+            key: self.x_pub_bytes,
             pok: proofs::prove_key(&self.hctx, self.seat, &self.x),
         }
     }
@@ -100,12 +108,22 @@ impl HandSecret {
 
     /// This seat's decryption share of `ct` at `pos`, with its proof.
     pub fn share(&self, pos: u16, ct: &Ciphertext) -> ShareItem {
-        let (d, proof) = proofs::prove_share(&self.hctx, self.seat, pos, &self.x, &ct.c1);
-        ShareItem {
+        let c1 = ct.c1.compress().to_bytes();
+        let (_, d, proof) = proofs::prove_share(
+            &self.hctx,
+            self.seat,
             pos,
-            d: d.compress().to_bytes(),
-            proof,
-        }
+            &self.x,
+            Encoded {
+                point: &self.x_pub,
+                bytes: &self.x_pub_bytes,
+            },
+            Encoded {
+                point: &ct.c1,
+                bytes: &c1,
+            },
+        );
+        ShareItem { pos, d, proof }
     }
 
     /// Opens a card dealt to this seat, given the other three seats' verified shares.
@@ -143,6 +161,8 @@ pub fn verify_commit(
 /// The four verified hand keys, the joint key `H = ΣX` and its fixed-base table.
 pub struct HandKeys {
     keys: [RistrettoPoint; 4],
+    /// The keys' encodings (hashed into every share proof).
+    encoded: [[u8; 32]; 4],
     joint: RistrettoPoint,
     table: RistrettoBasepointTable,
 }
@@ -170,6 +190,7 @@ impl HandKeys {
         let joint: RistrettoPoint = keys.iter().sum();
         Ok(Self {
             keys,
+            encoded: keys.map(|k| k.compress().to_bytes()),
             joint,
             table: RistrettoBasepointTable::create(&joint),
         })
@@ -260,13 +281,23 @@ pub fn verify_share(
     item: &ShareItem,
 ) -> Result<RistrettoPoint, Fault> {
     let d = decompress(&item.d).ok_or(Fault::BadEncoding)?;
+    let c1 = ct.c1.compress().to_bytes();
     let statement = ShareStatement {
         hctx,
         seat,
         pos: item.pos,
-        x_pub: keys.key(seat),
-        c1: &ct.c1,
-        d: &d,
+        x_pub: Encoded {
+            point: keys.key(seat),
+            bytes: &keys.encoded[usize::from(seat) % 4],
+        },
+        c1: Encoded {
+            point: &ct.c1,
+            bytes: &c1,
+        },
+        d: Encoded {
+            point: &d,
+            bytes: &item.d,
+        },
     };
     if proofs::verify_share(&statement, &item.proof) {
         Ok(d)

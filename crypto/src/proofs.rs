@@ -5,6 +5,7 @@
 use curve25519_dalek::constants::RISTRETTO_BASEPOINT_TABLE;
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
+use curve25519_dalek::traits::VartimeMultiscalarMul;
 use serde::{Deserialize, Serialize};
 
 use crate::hash::{hash_scalar, label};
@@ -59,7 +60,10 @@ pub fn verify_key(hctx: &[u8; 32], seat: u8, x_pub: &RistrettoPoint, proof: &Pro
     pok_challenge(hctx, seat, x_pub, &a) == e
 }
 
-/// The public inputs of one decryption share.
+/// The public inputs of one decryption share. Each point comes with its canonical encoding
+/// (`bytes == point.compress()`, the caller's promise), which is what the challenge hashes: a
+/// verifier that already holds the encodings (keys, the deck, the share as sent) compresses
+/// nothing twice.
 #[derive(Debug, Clone, Copy)]
 pub struct ShareStatement<'a> {
     /// The hand context.
@@ -69,11 +73,20 @@ pub struct ShareStatement<'a> {
     /// The deck position.
     pub pos: u16,
     /// The seat's hand key `X = x·G`.
-    pub x_pub: &'a RistrettoPoint,
+    pub x_pub: Encoded<'a>,
     /// The ciphertext's `C1`.
-    pub c1: &'a RistrettoPoint,
+    pub c1: Encoded<'a>,
     /// The share `D = x·C1`.
-    pub d: &'a RistrettoPoint,
+    pub d: Encoded<'a>,
+}
+
+/// A point and its canonical encoding.
+#[derive(Debug, Clone, Copy)]
+pub struct Encoded<'a> {
+    /// The point.
+    pub point: &'a RistrettoPoint,
+    /// `point.compress()`.
+    pub bytes: &'a [u8; 32],
 }
 
 fn dleq_challenge(s: &ShareStatement<'_>, a1: &RistrettoPoint, a2: &RistrettoPoint) -> Scalar {
@@ -83,25 +96,27 @@ fn dleq_challenge(s: &ShareStatement<'_>, a1: &RistrettoPoint, a2: &RistrettoPoi
             s.hctx,
             &[s.seat],
             &s.pos.to_le_bytes(),
-            s.x_pub.compress().as_bytes(),
-            s.c1.compress().as_bytes(),
-            s.d.compress().as_bytes(),
+            s.x_pub.bytes,
+            s.c1.bytes,
+            s.d.bytes,
             a1.compress().as_bytes(),
             a2.compress().as_bytes(),
         ],
     )
 }
 
-/// Computes the share `D = x·C1` and proves `log_G X = log_C1 D`.
+/// Computes the share `D = x·C1` and proves `log_G X = log_C1 D`; `x_pub` is the encoding of
+/// `X = x·G` (the caller's promise) and `c1` that of `C1`. Returns `D` and its encoding.
 pub fn prove_share(
     hctx: &[u8; 32],
     seat: u8,
     pos: u16,
     x: &Scalar,
-    c1: &RistrettoPoint,
-) -> (RistrettoPoint, Proof) {
-    let x_pub = x * RISTRETTO_BASEPOINT_TABLE;
-    let d = x * c1;
+    x_pub: Encoded<'_>,
+    c1: Encoded<'_>,
+) -> (RistrettoPoint, [u8; 32], Proof) {
+    let d = x * c1.point;
+    let d_bytes = d.compress().to_bytes();
     let t = hash_scalar(
         label::NONCE,
         &[
@@ -110,22 +125,26 @@ pub fn prove_share(
             hctx,
             &[seat],
             &pos.to_le_bytes(),
-            c1.compress().as_bytes(),
+            c1.bytes,
         ],
     );
     let a1 = &t * RISTRETTO_BASEPOINT_TABLE;
-    let a2 = t * c1;
+    let a2 = t * c1.point;
     let statement = ShareStatement {
         hctx,
         seat,
         pos,
-        x_pub: &x_pub,
+        x_pub,
         c1,
-        d: &d,
+        d: Encoded {
+            point: &d,
+            bytes: &d_bytes,
+        },
     };
     let e = dleq_challenge(&statement, &a1, &a2);
     (
         d,
+        d_bytes,
         Proof {
             e: e.to_bytes(),
             z: (t + e * x).to_bytes(),
@@ -138,8 +157,9 @@ pub fn verify_share(s: &ShareStatement<'_>, proof: &Proof) -> bool {
     let Some((e, z)) = proof.parts() else {
         return false;
     };
-    let a1 = RistrettoPoint::vartime_double_scalar_mul_basepoint(&(-e), s.x_pub, &z);
-    let a2 = z * s.c1 - e * s.d;
+    // Public inputs only: variable time is safe here.
+    let a1 = RistrettoPoint::vartime_double_scalar_mul_basepoint(&(-e), s.x_pub.point, &z);
+    let a2 = RistrettoPoint::vartime_multiscalar_mul([z, -e], [s.c1.point, s.d.point]);
     dleq_challenge(s, &a1, &a2) == e
 }
 
@@ -165,17 +185,21 @@ mod tests {
         let x = hash_scalar(b"t", &[b"x"]);
         let x_pub = &x * RISTRETTO_BASEPOINT_TABLE;
         let c1 = &hash_scalar(b"t", &[b"r"]) * RISTRETTO_BASEPOINT_TABLE;
-        let (d, p) = prove_share(&[1; 32], 1, 7, &x, &c1);
+        let (xb, c1b) = (x_pub.compress().to_bytes(), c1.compress().to_bytes());
+        let enc = |point, bytes| Encoded { point, bytes };
+        let (d, db, p) = prove_share(&[1; 32], 1, 7, &x, enc(&x_pub, &xb), enc(&c1, &c1b));
+        assert_eq!(db, d.compress().to_bytes());
         let ok = ShareStatement {
             hctx: &[1; 32],
             seat: 1,
             pos: 7,
-            x_pub: &x_pub,
-            c1: &c1,
-            d: &d,
+            x_pub: enc(&x_pub, &xb),
+            c1: enc(&c1, &c1b),
+            d: enc(&d, &db),
         };
         assert!(verify_share(&ok, &p));
         let other = &hash_scalar(b"t", &[b"o"]) * RISTRETTO_BASEPOINT_TABLE;
+        let ob = other.compress().to_bytes();
         let variants = [
             ShareStatement {
                 hctx: &[2; 32],
@@ -184,18 +208,31 @@ mod tests {
             ShareStatement { seat: 2, ..ok },
             ShareStatement { pos: 8, ..ok },
             ShareStatement {
-                x_pub: &other,
+                x_pub: enc(&other, &ob),
                 ..ok
             },
-            ShareStatement { c1: &other, ..ok },
-            ShareStatement { d: &other, ..ok },
+            ShareStatement {
+                c1: enc(&other, &ob),
+                ..ok
+            },
+            ShareStatement {
+                d: enc(&other, &ob),
+                ..ok
+            },
         ];
         for v in variants {
             assert!(!verify_share(&v, &p));
         }
         let offset = d + other;
+        let offb = offset.compress().to_bytes();
         assert!(
-            !verify_share(&ShareStatement { d: &offset, ..ok }, &p),
+            !verify_share(
+                &ShareStatement {
+                    d: enc(&offset, &offb),
+                    ..ok
+                },
+                &p
+            ),
             "offset share"
         );
     }
