@@ -108,6 +108,10 @@ fn vectors() -> Vec<(&'static str, String)> {
             "proof_generator_g54",
             hx(generator(54).compress().as_bytes()),
         ),
+        (
+            "proof_generator_g162",
+            hx(generator(162).compress().as_bytes()),
+        ),
         ("proof_step1_len", proof.len().to_string()),
         ("proof_step1_head", hx(&proof[..64])),
         (
@@ -147,6 +151,11 @@ fn the_step_1_proof_is_the_pinned_one_and_verifies() {
     let hctx = hand_context(&[1; 32], 7, 2, &[0; 32]);
     let deck = open_deck(&table);
     let (mut step, keys, open_bytes) = golden_step(&hctx, &deck);
+    if std::env::var_os("FAIRDEAL_PRINT_VECTORS").is_some() {
+        for line in step.proof.as_deref().unwrap_or_default().chunks(64) {
+            println!("{}", hex::encode(line));
+        }
+    }
     assert_eq!(step.proof.as_deref(), Some(pinned.as_slice()));
     // The pinned bytes verify (a second implementation can check itself against them).
     step.proof = Some(pinned);

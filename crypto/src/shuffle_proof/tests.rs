@@ -97,9 +97,20 @@ fn prove_case(params: &ShuffleParams, case: &Case) -> Vec<u8> {
 
 #[test]
 fn honest_proofs_verify_for_every_shape() {
-    // (1, 5), (2, 2), (3, 2), (3, 3), (2, 5), (3, 4), (3, 36), (3, 54).
-    for cards in [5u16, 4, 6, 9, 10, 12, 108, 162] {
-        let params = ShuffleParams::new(usize::from(cards)).unwrap();
+    // The protocol's one row, and every other split the argument supports.
+    for (cards, m) in [
+        (5u16, 1),
+        (4, 2),
+        (6, 3),
+        (9, 3),
+        (10, 2),
+        (12, 3),
+        (108, 3),
+        (162, 1),
+        (162, 3),
+    ] {
+        let params = ShuffleParams::with_rows(usize::from(cards), m).unwrap();
+        assert_eq!(params.split().0, m);
         let case = Case::new(cards, cards as u8);
         let proof = prove_case(&params, &case);
         let (m, n) = params.split();
@@ -107,7 +118,7 @@ fn honest_proofs_verify_for_every_shape() {
         assert_eq!(
             verify(&params, &case.statement(), &proof),
             Ok(()),
-            "{cards}"
+            "{cards} cards in {m} rows"
         );
     }
 }
@@ -140,65 +151,73 @@ fn proofs_are_deterministic_and_seeded() {
 
 #[test]
 fn a_proof_is_bound_to_every_statement_field() {
-    let params = ShuffleParams::new(12).unwrap();
-    let case = Case::new(12, 4);
-    let proof = prove_case(&params, &case);
-    let st = case.statement();
-    let other_hash = [7u8; 32];
-    let other_key = case.key + RISTRETTO_BASEPOINT_POINT;
-    let variants = [
-        Statement {
-            hctx: &[5; 32],
-            ..st
-        },
-        Statement { seat: 2, ..st },
-        Statement { step: 3, ..st },
-        Statement {
-            input_hash: &other_hash,
-            ..st
-        },
-        Statement {
-            joint: &other_key,
-            ..st
-        },
-    ];
-    for v in &variants {
-        assert_eq!(verify(&params, v, &proof), Err(ProofError::Rejected));
+    for params in [
+        ShuffleParams::new(12).unwrap(),
+        ShuffleParams::with_rows(12, 3).unwrap(),
+    ] {
+        let case = Case::new(12, 4);
+        let proof = prove_case(&params, &case);
+        let st = case.statement();
+        let other_hash = [7u8; 32];
+        let other_key = case.key + RISTRETTO_BASEPOINT_POINT;
+        let variants = [
+            Statement {
+                hctx: &[5; 32],
+                ..st
+            },
+            Statement { seat: 2, ..st },
+            Statement { step: 3, ..st },
+            Statement {
+                input_hash: &other_hash,
+                ..st
+            },
+            Statement {
+                joint: &other_key,
+                ..st
+            },
+        ];
+        for v in &variants {
+            assert_eq!(verify(&params, v, &proof), Err(ProofError::Rejected));
+        }
     }
 }
 
 #[test]
 fn a_proof_is_bound_to_both_decks() {
-    let params = ShuffleParams::new(12).unwrap();
-    let case = Case::new(12, 6);
-    let proof = prove_case(&params, &case);
-    // Another valid shuffle of the same input: two output positions swapped.
-    let mut swapped = case.output.clone();
-    swapped.swap(0, 5);
-    // One card re-randomised once more (still the same plaintexts).
-    let mut rerandomised = case.output.clone();
-    rerandomised[3].c1 += RISTRETTO_BASEPOINT_POINT;
-    rerandomised[3].c2 += case.key;
-    // A card replaced by a copy of another (the attack the proof exists for).
-    let mut copied = case.output.clone();
-    copied[2] = copied[7];
-    copied[2].c1 += RISTRETTO_BASEPOINT_POINT;
-    copied[2].c2 += case.key;
-    for out in [swapped, rerandomised, copied] {
+    for params in [
+        ShuffleParams::new(12).unwrap(),
+        ShuffleParams::with_rows(12, 3).unwrap(),
+    ] {
+        let case = Case::new(12, 6);
+        let proof = prove_case(&params, &case);
+        // Another valid shuffle of the same input: two output positions swapped.
+        let mut swapped = case.output.clone();
+        swapped.swap(0, 5);
+        // One card re-randomised once more (still the same plaintexts).
+        let mut rerandomised = case.output.clone();
+        rerandomised[3].c1 += RISTRETTO_BASEPOINT_POINT;
+        rerandomised[3].c2 += case.key;
+        // A card replaced by a copy of another (the attack the proof exists for).
+        let mut copied = case.output.clone();
+        copied[2] = copied[7];
+        copied[2].c1 += RISTRETTO_BASEPOINT_POINT;
+        copied[2].c2 += case.key;
+        for out in [swapped, rerandomised, copied] {
+            let mut c = Case::new(12, 6);
+            c.set_output(out);
+            assert_eq!(
+                verify(&params, &c.statement(), &proof),
+                Err(ProofError::Rejected)
+            );
+        }
+        // The input deck changed under an unchanged hash (the caller's hash check is separate).
         let mut c = Case::new(12, 6);
-        c.set_output(out);
+        c.input.swap(1, 2);
         assert_eq!(
             verify(&params, &c.statement(), &proof),
             Err(ProofError::Rejected)
         );
     }
-    // The input deck changed under an unchanged hash (the caller's hash check is separate).
-    let mut c = Case::new(12, 6);
-    c.input.swap(1, 2);
-    assert_eq!(
-        verify(&params, &c.statement(), &proof),
-        Err(ProofError::Rejected)
-    );
 }
 
 #[test]
@@ -262,16 +281,20 @@ fn malformed_proofs_are_refused_with_their_reason() {
 
 #[test]
 fn every_word_of_a_proof_matters() {
-    let params = ShuffleParams::new(6).unwrap();
-    let case = Case::new(6, 10);
-    let proof = prove_case(&params, &case);
-    for word in 0..proof.len() / 32 {
-        let mut bad = proof.clone();
-        bad[word * 32] ^= 0x04;
-        assert!(
-            verify(&params, &case.statement(), &bad).is_err(),
-            "word {word}"
-        );
+    for params in [
+        ShuffleParams::new(6).unwrap(),
+        ShuffleParams::with_rows(6, 3).unwrap(),
+    ] {
+        let case = Case::new(6, 10);
+        let proof = prove_case(&params, &case);
+        for word in 0..proof.len() / 32 {
+            let mut bad = proof.clone();
+            bad[word * 32] ^= 0x04;
+            assert!(
+                verify(&params, &case.statement(), &bad).is_err(),
+                "word {word}"
+            );
+        }
     }
 }
 
@@ -280,8 +303,8 @@ fn a_cheating_prover_with_a_copied_card_is_refused() {
     // The attack of issue 12: the shuffler puts a re-randomised copy of one card into a second
     // position (dropping another). Its "witness" maps two outputs to one input; playing the
     // prover honestly on it gives a proof that must fail.
-    for cards in [5u16, 12, 162] {
-        let params = ShuffleParams::new(usize::from(cards)).unwrap();
+    for (cards, m) in [(5u16, 1), (12, 1), (12, 3), (162, 1), (162, 3)] {
+        let params = ShuffleParams::with_rows(usize::from(cards), m).unwrap();
         let mut case = Case::new(cards, 11);
         case.perm[1] = case.perm[0];
         let out = apply(&case.input, &case.perm, &case.rho, &case.key);
@@ -290,7 +313,7 @@ fn a_cheating_prover_with_a_copied_card_is_refused() {
         assert_eq!(
             verify(&params, &case.statement(), &proof),
             Err(ProofError::Rejected),
-            "{cards} cards"
+            "{cards} cards in {m} rows"
         );
     }
 }

@@ -391,7 +391,7 @@ def main():
     put("identity_pk", pk)
     put("fingerprint", "-".join(fp[i : i + 4] for i in range(0, 16, 4)))
     # The shuffle proof's Pedersen generators: one-way map of the labelled hash of u32_le(i).
-    for i, name in [(0, "h"), (1, "g1"), (54, "g54")]:
+    for i, name in [(0, "h"), (1, "g1"), (54, "g54"), (162, "g162")]:
         g = from_uniform_bytes(hash512(b"fairdeal/v1/shuffle-generator", [u32(i)]))
         put(f"proof_generator_{name}", encode(g))
 
