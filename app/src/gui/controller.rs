@@ -3,7 +3,8 @@
 //! LAN browser and the games still telling their table that we left; it feeds the node's
 //! events into the model (writing the game folder's record as the game starts and ends), and
 //! carries out the screens' intents: starting, joining, resuming and leaving games, moves,
-//! chat and seat changes to the node, computer players for empty seats.
+//! chat and seat changes to the node, computer players for empty seats, and the verify
+//! screen's checks.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -14,6 +15,7 @@ use eframe::egui;
 use fairdeal_core::HouseRules;
 use fairdeal_net::node::{self, BrowseEvent, NodeEvent};
 use fairdeal_net::table::TableEvent;
+use fairdeal_net::transcript::Report;
 use libp2p::{Multiaddr, PeerId};
 use tokio::runtime::Runtime;
 
@@ -24,6 +26,7 @@ use super::records::{self, GameKind, GameRecord};
 use super::session::{self, Browser, Connection, Repaint, Update};
 use super::settings::Settings;
 use super::start::{Listed, StartInfo};
+use super::verify::Check;
 
 /// How long a game left during play is kept running to tell the table.
 const LEAVE_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
@@ -54,6 +57,10 @@ pub struct Controller {
     /// Games left during play, kept a few seconds so that their `Quit` reaches the table
     /// (the computer players this client runs stop when their connection is dropped).
     leaving: Vec<(Instant, Connection)>,
+    /// The verify screen: this user's recent transcripts, the last check and where its
+    /// outcome comes from (a thread of its own).
+    recent: Vec<PathBuf>,
+    check: Option<(Check, std::sync::mpsc::Receiver<Result<Report, String>>)>,
 }
 
 impl Controller {
@@ -81,6 +88,8 @@ impl Controller {
             fingerprint,
             error: None,
             leaving: Vec::new(),
+            recent: Vec::new(),
+            check: None,
         }
     }
 
@@ -122,7 +131,8 @@ impl Controller {
                 .filter(|(dir, _)| !self.leaving.iter().any(|(_, c)| &c.game_dir == dir)),
             lan: self.lan,
             error: self.error.as_deref(),
-            data_dir: &self.data_dir,
+            recent: &self.recent,
+            check: self.check.as_ref().map(|(c, _)| c),
         }
     }
 
@@ -154,6 +164,11 @@ impl Controller {
                 record_progress(conn, &update);
                 game.apply(update);
             }
+        }
+        if let Some((check, done)) = &mut self.check
+            && let Ok(outcome) = done.try_recv()
+        {
+            check.outcome = Some(outcome);
         }
         if let Some(b) = &mut self.browser {
             while let Ok(ev) = b.events.try_recv() {
@@ -217,6 +232,8 @@ impl Controller {
             }
             // The window's own (no side effect): the app opens the rules.
             Intent::Help => {}
+            Intent::OpenVerify => self.recent = records::recent(&self.data_dir),
+            Intent::Verify(path) => self.verify(ctx, path),
             Intent::LeaveGame => self.leave_game(),
             Intent::Leave => self.leave(),
             Intent::PlayAgain => {
@@ -299,6 +316,23 @@ impl Controller {
             }
             Err(e) => self.error = Some(format!("could not start the game: {e:#}")),
         }
+    }
+
+    /// Checks the transcript at `path` on a thread of its own (the window shows the outcome
+    /// when it comes).
+    fn verify(&mut self, ctx: &egui::Context, path: String) {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let repaint = self.repaint_fn(ctx);
+        let file = PathBuf::from(&path);
+        std::thread::spawn(move || {
+            let _ = tx.send(crate::verify::check(&file));
+            repaint();
+        });
+        let check = Check {
+            path,
+            outcome: None,
+        };
+        self.check = Some((check, rx));
     }
 
     /// Leaves a game under way: the table is told (a computer player takes the seat at

@@ -29,6 +29,10 @@ pub enum Intent {
     Abandon(PathBuf),
     /// Start screen: show or hide the rules in brief.
     Help,
+    /// Start screen: the verify screen opens (this user's recent games are listed).
+    OpenVerify,
+    /// Verify screen: check the transcript at this path.
+    Verify(String),
     /// Lobby (host): swap the players of these two seats.
     SwapSeats(Seat, Seat),
     /// Lobby (host): computer players take the empty seats and the game starts.

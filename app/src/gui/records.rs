@@ -162,6 +162,20 @@ pub fn sweep_unstarted(data_dir: &Path, keep: &Path) {
     }
 }
 
+/// The transcripts of this user's games, newest first (at most 8).
+pub fn recent(data_dir: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(data_dir.join("games"))
+        .map(|r| r.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    dirs.sort();
+    dirs.into_iter()
+        .rev()
+        .map(|d| d.join("me").join(fairdeal_net::transcript::FILE_NAME))
+        .filter(|p| p.is_file())
+        .take(8)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

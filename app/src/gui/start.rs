@@ -12,6 +12,7 @@ use libp2p::PeerId;
 use super::intent::Intent;
 use super::records::{GameKind, GameRecord};
 use super::settings::Settings;
+use super::verify::Check;
 use super::words::{house_words, preset_title};
 
 /// A table found on the LAN, with its rules in words (written once, when it is found).
@@ -48,13 +49,15 @@ pub struct StartInfo<'a> {
     pub lan: bool,
     /// The last error.
     pub error: Option<&'a str>,
-    /// The data directory (this user's games, for the verify screen).
-    pub data_dir: &'a std::path::Path,
+    /// This user's recent transcripts, for the verify screen.
+    pub recent: &'a [PathBuf],
+    /// The verify screen's last check.
+    pub check: Option<&'a Check>,
 }
 
 /// Draws the start screen (the settings are its form); what the player chose goes to `out`.
 pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>, out: &mut Vec<Intent>) {
-    if super::verify::verify_ui(ui, info.data_dir) {
+    if super::verify::verify_ui(ui, info.recent, info.check, out) {
         return;
     }
     let mut action = None;
@@ -154,6 +157,7 @@ fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<Intent> {
             .clicked()
         {
             super::verify::open(ui);
+            action = Some(Intent::OpenVerify);
         }
     });
     ui.add_space(10.0);

@@ -1,24 +1,30 @@
 //! "Verify a game file…": a transcript's path typed in (or one of this user's recent games
-//! picked), checked in the background, and the same report `fairdeal verify` prints.
+//! picked), and the same report `fairdeal verify` prints. The controller runs the check in
+//! the background and lists the recent games; this screen only shows them.
 
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::path::PathBuf;
 
 use eframe::egui::{self, Color32, RichText, Ui};
-use fairdeal_net::transcript::{FILE_NAME, Report};
+use fairdeal_net::transcript::Report;
 
-/// The check running or done.
-type Outcome = Arc<Mutex<Option<Result<Report, String>>>>;
+use super::intent::Intent;
 
-/// The verify screen's state (kept in egui's memory between frames).
+/// A check asked for: the path, and its outcome once known.
+#[derive(Debug, Clone)]
+pub struct Check {
+    /// The path as given.
+    pub path: String,
+    /// The report, or why there is none (`cannot read …`, or the fault found).
+    pub outcome: Option<Result<Report, String>>,
+}
+
+/// The verify screen's form (kept in egui's memory between frames).
 #[derive(Clone, Default)]
 pub struct VerifyState {
     /// Whether the screen is shown instead of the start screen.
     pub open: bool,
     /// The file's path as typed.
     pub path: String,
-    /// The path being checked, and its outcome once known.
-    running: Option<(String, Outcome)>,
 }
 
 fn id() -> egui::Id {
@@ -35,29 +41,21 @@ fn store(ui: &Ui, s: VerifyState) {
     ui.data_mut(|d| d.insert_temp(id(), s));
 }
 
-/// Opens the screen.
+/// Opens the screen (the caller asks the controller for the list of recent games).
 pub fn open(ui: &Ui) {
     let mut s = state(ui);
     s.open = true;
     store(ui, s);
 }
 
-/// The transcripts of this user's games, newest first (at most 8).
-pub fn recent(data_dir: &Path) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(data_dir.join("games"))
-        .map(|r| r.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    dirs.sort();
-    dirs.into_iter()
-        .rev()
-        .map(|d| d.join("me").join(FILE_NAME))
-        .filter(|p| p.is_file())
-        .take(8)
-        .collect()
-}
-
-/// Draws the verify screen (when open); returns whether it was drawn.
-pub fn verify_ui(ui: &mut Ui, data_dir: &Path) -> bool {
+/// Draws the verify screen (when open) with this user's `recent` transcripts and the last
+/// `check`; returns whether it was drawn.
+pub fn verify_ui(
+    ui: &mut Ui,
+    recent: &[PathBuf],
+    check: Option<&Check>,
+    out: &mut Vec<Intent>,
+) -> bool {
     let mut s = state(ui);
     if !s.open {
         return false;
@@ -89,10 +87,9 @@ pub fn verify_ui(ui: &mut Ui, data_dir: &Path) -> bool {
                     s.open = false;
                 }
             });
-            let games = recent(data_dir);
-            if !games.is_empty() {
+            if !recent.is_empty() {
                 ui.label("Your recent games:");
-                for g in games {
+                for g in recent {
                     let text = g.display().to_string();
                     if ui.link(&text).clicked() {
                         s.path.clone_from(&text);
@@ -101,23 +98,11 @@ pub fn verify_ui(ui: &mut Ui, data_dir: &Path) -> bool {
                 }
             }
             if let Some(path) = go {
-                let outcome: Outcome = Arc::default();
-                let done = outcome.clone();
-                let ctx = ui.ctx().clone();
-                let file = PathBuf::from(&path);
-                std::thread::spawn(move || {
-                    let r = crate::verify::check(&file);
-                    if let Ok(mut slot) = done.lock() {
-                        *slot = Some(r);
-                    }
-                    ctx.request_repaint();
-                });
-                s.running = Some((path, outcome));
+                out.push(Intent::Verify(path));
             }
-            ui.add_space(8.0);
-            if let Some((path, outcome)) = &s.running {
-                let result = outcome.lock().ok().and_then(|o| o.clone());
-                match result {
+    ui.add_space(8.0);
+            if let Some(Check { path, outcome }) = check {
+                match outcome {
                     None => {
                         ui.horizontal(|ui| {
                             ui.spinner();
@@ -130,7 +115,7 @@ pub fn verify_ui(ui: &mut Ui, data_dir: &Path) -> bool {
                     Some(Err(e)) => {
                         ui.colored_label(Color32::RED, format!("FAULT: no seat can be named: {e}"));
                     }
-                    Some(Ok(report)) => show_report(ui, &report),
+                    Some(Ok(report)) => show_report(ui, report),
                 }
             }
         });
