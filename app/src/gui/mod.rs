@@ -12,6 +12,7 @@ pub mod game;
 pub mod hand;
 pub mod help;
 pub mod intent;
+pub mod last_turn;
 pub mod lobby;
 pub mod melds;
 pub mod motion;

@@ -8,6 +8,9 @@ use std::collections::HashMap;
 use eframe::egui::Rect;
 use fairdeal_core::{Card, Cards, Move, Plan, PlayerView, Seat, Team};
 
+pub use super::last_turn::LastTurn;
+use super::last_turn::labels;
+
 /// Where on the table a card can fly from or to (the table records their rectangles).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Place {
@@ -23,94 +26,6 @@ pub enum Place {
     Meld(Team, usize),
     /// A team's red threes.
     RedThrees(Team),
-}
-
-/// One seat's last turn, as far as it went.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct LastTurn {
-    /// Cards drawn from the stock.
-    pub drew: usize,
-    /// The pile was taken (its size then; 0 when not known, as after a resume).
-    pub took_pile: Option<usize>,
-    /// Melds played onto: (team meld index, the cards put there).
-    pub melds: Vec<(usize, Vec<Card>)>,
-    /// Red threes laid out.
-    pub red_threes: Vec<Card>,
-    /// The card discarded.
-    pub discard: Option<Card>,
-    /// Went out.
-    pub went_out: bool,
-    /// Asked the partner to go out.
-    pub asked: bool,
-    /// Kept one card and passed.
-    pub passed: bool,
-    /// Answered the partner.
-    pub answer: Option<bool>,
-    /// When this turn began, in moves seen (the most recent turn wins a shared highlight).
-    pub seq: u64,
-}
-
-impl LastTurn {
-    /// The turn in a few words ("drew 2 · melded 3 (meld 2) · discarded 9♣").
-    pub fn words(&self) -> String {
-        let mut parts = Vec::new();
-        if self.drew > 0 {
-            parts.push(format!("drew {}", self.drew));
-        }
-        match self.took_pile {
-            Some(0) => parts.push("took the pile".to_owned()),
-            Some(n) => parts.push(format!("took the pile ({n})")),
-            None => {}
-        }
-        if !self.red_threes.is_empty() {
-            parts.push(format!("red three {}", labels(&self.red_threes)));
-        }
-        let melded: usize = self.melds.iter().map(|(_, c)| c.len()).sum();
-        if melded > 0 {
-            let mut to: Vec<usize> = self.melds.iter().map(|(i, _)| i + 1).collect();
-            to.sort_unstable();
-            to.dedup();
-            let to: Vec<String> = to.iter().map(ToString::to_string).collect();
-            parts.push(format!(
-                "melded {melded} (meld{} {})",
-                if to.len() == 1 { "" } else { "s" },
-                to.join(", ")
-            ));
-        }
-        if self.asked {
-            parts.push("asked to go out".to_owned());
-        }
-        if let Some(a) = self.answer {
-            parts.push(if a { "answered yes" } else { "answered no" }.to_owned());
-        }
-        if self.passed {
-            parts.push("passed".to_owned());
-        }
-        if self.went_out {
-            parts.push("went out".to_owned());
-        }
-        if let Some(c) = self.discard {
-            parts.push(format!("discarded {}", c.label()));
-        }
-        parts.join(" · ")
-    }
-
-    /// The cards this turn put on meld `index` of the seat's team.
-    pub fn onto(&self, index: usize) -> Option<&[Card]> {
-        self.melds
-            .iter()
-            .rev()
-            .find(|(i, _)| *i == index)
-            .map(|(_, c)| c.as_slice())
-    }
-}
-
-fn labels(cards: &[Card]) -> String {
-    cards
-        .iter()
-        .map(|c| c.label())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// A card moving across the table.
