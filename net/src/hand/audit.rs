@@ -98,18 +98,10 @@ impl HandSession {
         if self.audit.audits[i].is_some() {
             return false;
         }
-        let inbox = &mut self.link.inbox[i];
-        let Some(at) = inbox
-            .iter()
-            .position(|m| matches!(m.body, Body::Audit { .. }))
-        else {
-            return false;
-        };
-        let mut tail = inbox.split_off(at);
         let Some(Inbound {
             body: Body::Audit { heads, .. },
             signed,
-        }) = tail.pop_front()
+        }) = self.link.take_audit_message(s)
         else {
             return false;
         };

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use curve25519_dalek::ristretto::RistrettoPoint;
 use fairdeal_core::Card;
 use fairdeal_crypto::hand::{open_public, verify_share};
-use fairdeal_crypto::{Ciphertext, Fault, HandCommit, HandKeys, ShareItem, ShuffleMsg};
+use fairdeal_crypto::{AuditInput, Ciphertext, Fault, HandCommit, HandKeys, ShareItem, ShuffleMsg};
 
 use super::shuffle::Shuffling;
 use super::wire::WireAction;
@@ -16,29 +16,29 @@ use super::{Ctx, card_of_id};
 
 /// A declaration of red threes, kept for the audit.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Declared {
+struct Declared {
     /// Who declared.
-    pub(super) seat: u8,
+    seat: u8,
     /// The positions that could have been red threes.
-    pub(super) candidates: Vec<u16>,
+    candidates: Vec<u16>,
     /// The positions it opened.
-    pub(super) opened: Vec<u16>,
+    opened: Vec<u16>,
 }
 
 /// The shuffled deck and what has been opened of it.
 pub(super) struct Deck {
     /// The four commitments.
-    pub(super) commits: [HandCommit; 4],
+    commits: [HandCommit; 4],
     /// The joint key.
     keys: HandKeys,
     /// The four shuffle steps.
-    pub(super) steps: Vec<ShuffleMsg>,
+    steps: Vec<ShuffleMsg>,
     /// The deck after the fourth step.
     cts: Vec<Ciphertext>,
     /// Every share kept, by (position, seat).
     shares: BTreeMap<(u16, u8), RistrettoPoint>,
     /// The face of every position opened to this seat.
-    pub(super) faces: BTreeMap<u16, Card>,
+    faces: BTreeMap<u16, Card>,
     /// The position each card id opened at (two positions with one id are a fault at once).
     ids: BTreeMap<u16, u16>,
     /// Who holds each position dealt face down and not shown yet.
@@ -46,9 +46,9 @@ pub(super) struct Deck {
     /// Test knob (feature `cheats`): our red threes kept hidden.
     concealed: BTreeSet<u16>,
     /// The red threes declared, for the audit.
-    pub(super) declared: Vec<Declared>,
+    declared: Vec<Declared>,
     /// Decryption shares of the other seats checked so far.
-    pub(super) openings_checked: usize,
+    openings_checked: usize,
 }
 
 impl Deck {
@@ -67,6 +67,60 @@ impl Deck {
             declared: Vec::new(),
             openings_checked: 0,
         }
+    }
+
+    /// Decryption shares of the other seats checked so far.
+    pub(super) fn openings_checked(&self) -> usize {
+        self.openings_checked
+    }
+
+    /// The face `pos` opened to, if it did.
+    pub(super) fn face(&self, pos: u16) -> Option<Card> {
+        self.faces.get(&pos).copied()
+    }
+
+    /// What the crypto audit of the shuffles takes, with the four `seeds` (`None` if the
+    /// shuffle did not have its four steps).
+    pub(super) fn audit_input<'a>(
+        &'a self,
+        ctx: &'a Ctx,
+        seeds: [[u8; 32]; 4],
+    ) -> Option<AuditInput<'a>> {
+        let [s0, s1, s2, s3] = self.steps.as_slice() else {
+            return None;
+        };
+        let [c0, c1, c2, c3] = &self.commits;
+        Some(AuditInput {
+            hctx: &ctx.hctx,
+            order: ctx.order,
+            commits: [c0, c1, c2, c3],
+            seeds,
+            decks: [&s0.deck, &s1.deck, &s2.deck, &s3.deck],
+        })
+    }
+
+    /// Checks what was opened during the hand against the `truth` the audit recomputed:
+    /// every face learnt came through checked shares, so it must agree (else `Err(None)`:
+    /// nobody by itself); every red three must have been shown when it was received (else
+    /// `Err(Some(seat))`).
+    pub(super) fn agrees_with(&self, truth: &[Card]) -> Result<(), Option<u8>> {
+        if self
+            .faces
+            .iter()
+            .any(|(&p, &f)| truth.get(usize::from(p)) != Some(&f))
+        {
+            return Err(None);
+        }
+        for d in &self.declared {
+            let hidden = d.candidates.iter().any(|p| {
+                truth.get(usize::from(*p)).is_some_and(|c| c.is_red_three())
+                    && !d.opened.contains(p)
+            });
+            if hidden {
+                return Err(Some(d.seat));
+            }
+        }
+        Ok(())
     }
 
     /// This seat's share of `pos`.

@@ -107,7 +107,7 @@ impl Dealing {
                 round.open(&mut self.deck, ctx)?;
                 match *self.script.step() {
                     DealStep::TurnUp(p) => {
-                        let face = self.deck.faces.get(&pos16(p)).copied();
+                        let face = self.deck.face(pos16(p));
                         self.script.turned(face.unwrap_or(Card::HIDDEN));
                     }
                     _ => self.script.replaced(),

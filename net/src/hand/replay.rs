@@ -4,7 +4,7 @@
 
 use fairdeal_core::strategy::{Strategy, by_name};
 use fairdeal_core::{Card, Position, SplitMix64, Team, TeamScore};
-use fairdeal_crypto::{AuditInput, Fault, audit};
+use fairdeal_crypto::{Fault, audit};
 
 use super::reveal::Revealing;
 use super::{Ctx, REPLACEMENT_STRATEGY, Replacement, card_of_id, replacement_rng};
@@ -19,38 +19,13 @@ impl Revealing {
         let Some(seeds) = self.seeds() else {
             return Err(none);
         };
-        let deck = &self.deck;
-        let [s0, s1, s2, s3] = deck.steps.as_slice() else {
-            return Err(none);
-        };
-        let [c0, c1, c2, c3] = &deck.commits;
-        let input = AuditInput {
-            hctx: &ctx.hctx,
-            order: ctx.order,
-            commits: [c0, c1, c2, c3],
-            seeds,
-            decks: [&s0.deck, &s1.deck, &s2.deck, &s3.deck],
-        };
+        let input = self.deck.audit_input(ctx, seeds).ok_or(none)?;
         let ids = audit(&ctx.table, &input).map_err(|(seat, f)| (Some(seat), f))?;
         let truth: Vec<Card> = ids.iter().map(|&id| card_of_id(id)).collect();
-        // Every face learnt during the hand came through checked shares, so it must agree.
-        if deck
-            .faces
-            .iter()
-            .any(|(&p, &f)| truth.get(usize::from(p)) != Some(&f))
-        {
-            return Err(none);
-        }
-        // Red threes must have been shown when they were received.
-        for d in &deck.declared {
-            let hidden = d
-                .candidates
-                .iter()
-                .any(|p| truth[usize::from(*p)].is_red_three() && !d.opened.contains(p));
-            if hidden {
-                return Err((Some(d.seat), Fault::HiddenCard));
-            }
-        }
+        self.deck.agrees_with(&truth).map_err(|seat| match seat {
+            None => none,
+            Some(seat) => (Some(seat), Fault::HiddenCard),
+        })?;
         let cfg = &ctx.cfg;
         let mut pos =
             Position::deal(cfg.rules.clone(), cfg.dealer, cfg.scores, &truth).map_err(|_| none)?;

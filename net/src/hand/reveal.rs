@@ -14,7 +14,7 @@ pub(super) struct Revealing {
     /// The deck as dealt and opened (its commitments and steps, the faces and declarations).
     pub(super) deck: Deck,
     /// The position as played.
-    pub(super) board: Board,
+    board: Board,
     seeds: [Option<[u8; 32]>; 4],
 }
 
@@ -69,7 +69,7 @@ impl Revealing {
             mine,
             results: [None; 4],
             breakdown,
-            openings_checked: self.deck.openings_checked,
+            openings_checked: self.deck.openings_checked(),
         }
     }
 }

@@ -30,7 +30,9 @@ const MAX_INBOX: usize = 1024;
 
 /// A message accepted in its sender's order, waiting for the script.
 pub(super) struct Inbound {
+    /// The message.
     pub(super) body: Body,
+    /// Its envelope, as evidence.
     pub(super) signed: SignedEnvelope,
 }
 
@@ -43,9 +45,9 @@ pub(super) struct Link {
     /// Messages that arrived ahead of one still missing, by sender and sequence number.
     future: [BTreeMap<u32, Verified>; 4],
     /// Messages accepted in order that the script has not taken yet, by sender.
-    pub(super) inbox: [VecDeque<Inbound>; 4],
+    inbox: [VecDeque<Inbound>; 4],
     /// Every message the script took (the log to persist and to audit).
-    pub(super) transcript: Vec<SignedEnvelope>,
+    transcript: Vec<SignedEnvelope>,
     /// Every envelope this seat signed in the hand, in order.
     sent: Vec<SignedEnvelope>,
     /// Wire bytes to broadcast.
@@ -53,6 +55,21 @@ pub(super) struct Link {
 }
 
 impl Link {
+    /// Every message the script took.
+    pub(super) fn transcript(&self) -> &[SignedEnvelope] {
+        &self.transcript
+    }
+
+    /// Takes `s`'s first audit message out of its queue, wherever it stands, with everything
+    /// queued after it (what it sent before stays to be processed).
+    pub(super) fn take_audit_message(&mut self, s: u8) -> Option<Inbound> {
+        let inbox = &mut self.inbox[usize::from(s)];
+        let at = inbox
+            .iter()
+            .position(|m| matches!(m.body, Body::Audit { .. }))?;
+        inbox.split_off(at).pop_front()
+    }
+
     /// Queues `wire` bytes for the peers.
     pub(super) fn push_out(&mut self, wire: Vec<u8>) {
         self.out.push_back(wire);

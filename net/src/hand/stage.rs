@@ -344,7 +344,7 @@ impl HandSession {
                 });
             }
             Err((offender, fault)) => {
-                let evidence = self.link.transcript.clone();
+                let evidence = self.link.transcript().to_vec();
                 self.blame(offender, fault, evidence);
             }
         }
