@@ -138,3 +138,113 @@ impl LocalTable {
         Some(runs)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> LocalTable {
+        LocalTable {
+            preset: Preset::Samba,
+            house: HouseRules::default(),
+            name: "You".to_owned(),
+            south: None,
+            dir: PathBuf::from("/t/south"),
+            computers: Computers {
+                strategy: "hard".to_owned(),
+                think_ms: 7,
+                grace_ms: Some(9_000),
+                lan: false,
+            },
+            computer_dirs: ["w", "n", "e"].map(|d| PathBuf::from("/t").join(d)),
+        }
+    }
+
+    /// Each computer player asks for the seat its name says, in its own folder, at the
+    /// address South listens on; none is started before South listens.
+    #[tokio::test]
+    async fn computers_take_west_north_and_east_once_south_listens() {
+        let (tx, rx) = oneshot::channel();
+        let address: Multiaddr = "/ip4/127.0.0.1/tcp/4000".parse().unwrap();
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let record = seen.clone();
+        let seating = tokio::spawn(async move {
+            table()
+                .seat_computers(rx, move |i, o| {
+                    record.lock().unwrap().push((i, o));
+                    tokio::spawn(async {})
+                })
+                .await
+                .map(|runs| runs.len())
+        });
+        tokio::task::yield_now().await;
+        assert!(
+            seen.lock().unwrap().is_empty(),
+            "nobody before South listens"
+        );
+        tx.send(address.clone()).unwrap();
+        assert_eq!(seating.await.unwrap(), Some(3));
+        let seen = seen.lock().unwrap();
+        let got: Vec<(usize, Option<u8>, String, PathBuf)> = seen
+            .iter()
+            .map(|(i, o)| (*i, o.want, o.name.clone(), o.data_dir.clone()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    0,
+                    Some(1),
+                    "Computer West".to_owned(),
+                    PathBuf::from("/t/w")
+                ),
+                (
+                    1,
+                    Some(2),
+                    "Computer North".to_owned(),
+                    PathBuf::from("/t/n")
+                ),
+                (
+                    2,
+                    Some(3),
+                    "Computer East".to_owned(),
+                    PathBuf::from("/t/e")
+                ),
+            ]
+        );
+        for (_, o) in seen.iter() {
+            assert!(
+                matches!(&o.role, Role::Join { address: Some(a), table: None } if *a == address)
+            );
+            assert_eq!(o.bot.as_deref(), Some("hard"));
+            assert_eq!((o.think_ms, o.grace_ms, o.mdns), (7, Some(9_000), false));
+        }
+    }
+
+    /// South stopping before it listens seats nobody.
+    #[tokio::test]
+    async fn nobody_is_seated_when_south_never_listens() {
+        let (tx, rx) = oneshot::channel::<Multiaddr>();
+        drop(tx);
+        let runs = table()
+            .seat_computers(rx, |_, _| -> JoinHandle<()> {
+                panic!("a computer player was started")
+            })
+            .await;
+        assert!(runs.is_none());
+    }
+
+    /// South hosts the local table on loopback, not held, as a person who is not waited for
+    /// between hands (the window sets that); a computer player resumed from its log asks for
+    /// no seat and is plain "Computer".
+    #[test]
+    fn south_hosts_on_loopback_and_a_resumed_computer_asks_for_nothing() {
+        let h = table().host_options();
+        assert!(matches!(&h.role, Role::Host { table, .. } if table == "local"));
+        assert_eq!(h.listen.to_string(), "/ip4/127.0.0.1/tcp/0");
+        assert!(!h.hold && !h.mdns && !h.wait_for_person && h.bot.is_none());
+        let c = table().computers.options(PathBuf::from("/t/x"), None, None);
+        assert_eq!((c.want, c.name.as_str()), (None, "Computer"));
+        assert!(matches!(c.role, Role::Join { address: None, .. }));
+    }
+}
