@@ -1,0 +1,207 @@
+//! The lobby: the host seats players as they join (a seat asked for, or the first free one),
+//! swaps seats, and proposes the configuration once four sit (or when asked to start); a
+//! joiner asks for a seat and may give it up before the start.
+
+use fairdeal_crypto::PublicKey;
+
+use super::gate;
+use super::msg::{SeatInfo, TableConfig, TableMsg};
+use super::{Dest, TableError, TableEvent, TableSession};
+
+impl TableSession {
+    pub(super) fn on_join(
+        &mut self,
+        from: PublicKey,
+        seat: SeatInfo,
+        want: Option<u8>,
+        nonce: [u8; 32],
+    ) -> Result<(), TableError> {
+        if !self.is_host || self.config.is_some() || seat.key != from {
+            return Err(TableError::Unexpected("join"));
+        }
+        // A name as clean peers send it, and a bounded seat card (it is sent to every seat).
+        if !gate::seat_card_ok(&seat) {
+            return Err(TableError::Unexpected("join (bad name or addresses)"));
+        }
+        if let Some(i) = self
+            .roster
+            .iter()
+            .position(|s| s.as_ref().is_some_and(|s| s.key == from))
+        {
+            // Joining again (after a restart): its latest nonce is the one it will check.
+            self.nonces[i] = nonce;
+        } else {
+            let wanted = want
+                .map(usize::from)
+                .filter(|&w| w < 4 && self.roster[w].is_none());
+            let Some(free) = wanted.or_else(|| self.roster.iter().position(Option::is_none)) else {
+                return Err(TableError::Unexpected("join (table full)"));
+            };
+            self.roster[free] = Some(seat);
+            self.nonces[free] = nonce;
+        }
+        self.broadcast_roster();
+        self.propose_if_ready();
+        Ok(())
+    }
+
+    pub(super) fn propose_if_ready(&mut self) {
+        let full = self.roster.iter().all(Option::is_some);
+        if full && (!self.hold || self.start_requested) && self.config.is_none() {
+            self.propose();
+        }
+    }
+
+    /// Host: start only when [`TableSession::request_start`] is called (a lobby in which the
+    /// host arranges the seats first), not as soon as four are seated.
+    pub fn hold_start(&mut self) {
+        self.hold = true;
+    }
+
+    /// Joiner: ask for seat `seat` (0–3, S W N E) when joining.
+    pub fn want_seat(&mut self, seat: Option<u8>) {
+        self.want = seat;
+    }
+
+    /// Host: start the game as soon as four are seated (now, or when the computer players
+    /// on their way have joined).
+    ///
+    /// # Errors
+    ///
+    /// Not the host, or the game has started.
+    pub fn request_start(&mut self) -> Result<(), TableError> {
+        if !self.is_host || self.config.is_some() {
+            return Err(TableError::Unexpected("start"));
+        }
+        self.start_requested = true;
+        self.propose_if_ready();
+        Ok(())
+    }
+
+    /// Host, before the start: swap the players of seats `a` and `b` (1–3; the host keeps
+    /// South), choosing partners.
+    ///
+    /// # Errors
+    ///
+    /// Not the host, the game has started, or a seat out of range.
+    pub fn swap_seats(&mut self, a: u8, b: u8) -> Result<(), TableError> {
+        if !self.is_host || self.config.is_some() || !(1..4).contains(&a) || !(1..4).contains(&b) {
+            return Err(TableError::Unexpected("seat change"));
+        }
+        self.roster.swap(usize::from(a), usize::from(b));
+        self.nonces.swap(usize::from(a), usize::from(b));
+        self.broadcast_roster();
+        Ok(())
+    }
+
+    /// Before the start: a joiner gives up its seat; the host closes the table.
+    ///
+    /// # Errors
+    ///
+    /// The game has started (a seat is then left by going silent, and taken over).
+    pub fn leave(&mut self) -> Result<(), TableError> {
+        if self.config.is_some() {
+            return Err(TableError::Unexpected("leave"));
+        }
+        if self.is_host {
+            self.send_to_seated(&TableMsg::Leave);
+        } else if let Some(host) = self.host {
+            self.send(Dest::Peer(host), TableMsg::Leave);
+        }
+        Ok(())
+    }
+
+    pub(super) fn on_leave(&mut self, from: PublicKey) -> Result<(), TableError> {
+        if self.config.is_some() {
+            return Err(TableError::Unexpected("leave"));
+        }
+        if self.is_host {
+            let Some(i) = self
+                .roster
+                .iter()
+                .position(|s| s.as_ref().is_some_and(|s| s.key == from))
+            else {
+                return Err(TableError::NotSeated);
+            };
+            self.roster[i] = None;
+            self.nonces[i] = [0; 32];
+            self.broadcast_roster();
+            Ok(())
+        } else if Some(from) == self.host {
+            self.events.push_back(TableEvent::Closed);
+            Ok(())
+        } else {
+            Err(TableError::Unexpected("leave"))
+        }
+    }
+
+    /// Seats still free (before the start).
+    pub fn free_seats(&self) -> usize {
+        self.roster.iter().filter(|s| s.is_none()).count()
+    }
+
+    pub(super) fn broadcast_roster(&mut self) {
+        let msg = TableMsg::Roster {
+            name: self.name.clone(),
+            preset: self.preset,
+            house: self.house.clone(),
+            seats: self.roster.clone(),
+            nonces: self.nonces,
+        };
+        self.send_to_seated(&msg);
+        self.events
+            .push_back(TableEvent::Roster(Box::new(self.roster.clone())));
+    }
+
+    /// Sends `msg` to every other player seated in the lobby now.
+    pub(super) fn send_to_seated(&mut self, msg: &TableMsg) {
+        let keys: Vec<PublicKey> = self
+            .roster
+            .iter()
+            .flatten()
+            .map(|s| s.key)
+            .filter(|k| *k != self.me.key)
+            .collect();
+        for k in keys {
+            self.send(Dest::Peer(k), msg.clone());
+        }
+    }
+
+    /// The host fixes the configuration once four are seated.
+    pub(super) fn propose(&mut self) {
+        let seats: Vec<&SeatInfo> = self.roster.iter().flatten().collect();
+        if seats.len() != 4 {
+            return;
+        }
+        let config = TableConfig {
+            name: self.name.clone(),
+            preset: self.preset,
+            house: self.house.clone(),
+            seats: [seats[0].key, seats[1].key, seats[2].key, seats[3].key],
+            names: [0, 1, 2, 3].map(|i| seats[i].name.clone()),
+            bots: [0, 1, 2, 3].map(|i| seats[i].bot),
+            first_dealer: 3,
+            proofs: fairdeal_crypto::ProofMode::default(),
+            nonces: self.nonces,
+            move_clock_ms: self.move_clock_ms,
+        };
+        let me = self.me.key;
+        for k in config.seats.into_iter().filter(|k| *k != me) {
+            self.send(
+                Dest::Peer(k),
+                TableMsg::Start {
+                    config: config.clone(),
+                },
+            );
+        }
+        let _ = self.on_start(self.me.key, config);
+    }
+
+    /// Host, before the start: a move clock of `ms` a turn (0: none). It goes into the
+    /// signed configuration, so every seat sees the same countdown.
+    pub fn set_move_clock_ms(&mut self, ms: u64) {
+        if self.config.is_none() {
+            self.move_clock_ms = ms;
+        }
+    }
+}

@@ -1,0 +1,423 @@
+//! The game proper: each hand started with scores and dealers carried over, hand messages
+//! routed to the hand they belong to (or kept until it starts), the hands' output forwarded
+//! and their events handled, computer players' moves (with their thinking time), a hand
+//! voided or scored, the envelopes held for a seat that asks again, and the move clock.
+
+use fairdeal_core::strategy::by_name;
+use fairdeal_core::{GameResult, Move, Refusal, Seat, SplitMix64, game_result};
+use fairdeal_crypto::hash::hash256;
+use fairdeal_crypto::{Envelope, Identity, PublicKey, SignedEnvelope};
+
+use super::msg::{TableConfig, TableMsg};
+use super::{
+    Dest, Gone, MAX_EARLY_PER_SEAT, MAX_HELD, MAX_UNEXPLAINED_VOIDS, TableError, TableEvent,
+    TableSession, derive, pace,
+};
+use crate::hand::{Event as HandEvent, HandConfig, HandReport, HandSession};
+
+impl TableSession {
+    /// Plays a move for this seat (a person's move; computer players play by themselves).
+    ///
+    /// # Errors
+    ///
+    /// The rules' refusal.
+    pub fn submit(&mut self, mv: Move) -> Result<(), Refusal> {
+        let Some(hand) = &mut self.hand else {
+            return Err(Refusal::new(
+                fairdeal_core::Code::WrongPhase,
+                "no hand is being played",
+            ));
+        };
+        hand.submit(mv)?;
+        self.drain_hand();
+        self.watch_turn();
+        Ok(())
+    }
+
+    pub(super) fn start_hand(&mut self) {
+        if self.config.is_none() || self.table.is_none() || self.left {
+            return;
+        }
+        self.returns_at(self.hand_no + 1);
+        let (Some(config), Some(table)) = (&self.config, &self.table) else {
+            return;
+        };
+        let Some(me) = self.my_seat_index() else {
+            return;
+        };
+        self.hand_no += 1;
+        self.bot_due = [None; 2];
+        let keep_from = self.hand_no.saturating_sub(1);
+        self.held.retain(|(h, _, _), _| *h >= keep_from);
+        let sid = config.sid();
+        let cfg = HandConfig {
+            sid,
+            keys: self.keys,
+            rules: config.rules(),
+            dealer: self.dealer,
+            scores: self.totals,
+            hand_no: self.hand_no,
+            prev_result: self.prev_result,
+            proofs: config.proofs,
+            bots: [0, 1, 2, 3].map(|s: usize| {
+                self.runners[s].map(|runner| crate::hand::Replacement {
+                    runner,
+                    seed: self.bot_seeds[s],
+                })
+            }),
+        };
+        let table = table.clone();
+        self.between = None;
+        self.published.clear();
+        self.publish(
+            None,
+            crate::transcript::Entry::Hand {
+                hand_no: cfg.hand_no,
+                dealer: cfg.dealer.index() as u8,
+                scores: cfg.scores,
+                prev_result: cfg.prev_result,
+                keys: Box::new(cfg.keys),
+                bots: Box::new(cfg.bots.map(|b| {
+                    b.map(|r| crate::transcript::Stand {
+                        runner: r.runner,
+                        seed: r.seed,
+                    })
+                })),
+            },
+        );
+        let hand_no = self.hand_no.to_le_bytes();
+        let seed = derive(&self.master, b"hand-seed", &[&sid[..], &hand_no].concat());
+        self.hand = Some(HandSession::new(
+            cfg.clone(),
+            me,
+            Identity::from_secret(self.secret),
+            seed,
+            table.clone(),
+        ));
+        if self.recent_hctx.len() >= pace::RECENT_HANDS {
+            self.recent_hctx.pop_front();
+        }
+        self.recent_hctx
+            .extend(self.hand.as_ref().map(HandSession::hctx));
+        if let Some(p) = &mut self.proxy {
+            p.rng =
+                crate::hand::replacement_rng(&self.bot_seeds[usize::from(p.seat)], self.hand_no);
+            let seed = derive(&self.master, b"proxy-seed", &[&sid[..], &hand_no].concat());
+            p.hand = Some(HandSession::new(
+                cfg,
+                p.seat,
+                Identity::from_secret(p.secret),
+                seed,
+                table.clone(),
+            ));
+        }
+        self.events.push_back(TableEvent::HandStarted(self.hand_no));
+        // Messages that arrived early for this hand.
+        let early = std::mem::take(&mut self.early);
+        for (seat, bytes) in early {
+            let _ = self.on_hand_bytes(seat, &bytes);
+        }
+        // What this hand did not take belongs to an older hand.
+        self.early.clear();
+        self.drain_hand();
+    }
+
+    /// A hand message from the peer in seat `from`.
+    pub(super) fn on_hand_bytes(&mut self, from: usize, bytes: &[u8]) -> Result<(), TableError> {
+        // Route by the envelope's hand context (its sid) without trusting it yet.
+        let env = SignedEnvelope::from_wire(bytes)?;
+        let header: Envelope = fairdeal_crypto::encoding::decode(&env.bytes)?;
+        let mut handled = false;
+        let mut result = Ok(());
+        let proxy_hand = self.proxy.as_mut().and_then(|p| p.hand.as_mut());
+        for hand in [self.hand.as_mut(), proxy_hand].into_iter().flatten() {
+            if header.sid == hand.hctx() {
+                handled = true;
+                if let Err(e) = hand.handle_message(bytes) {
+                    result = Err(e.into());
+                }
+            }
+        }
+        if handled && result.is_ok() {
+            // Validly signed for this hand: kept, to pass on to a seat that missed it.
+            self.hold(self.hand_no, header.sender, header.seq, bytes);
+        }
+        if !handled {
+            // Maybe the next hand's (another seat voided or finished this one first): keep it,
+            // bounded, until that hand starts; an old hand's message is dropped then.
+            if self.early.iter().filter(|(s, _)| *s == from).count() < MAX_EARLY_PER_SEAT {
+                self.early.push((from, bytes.to_vec()));
+            }
+            return Ok(());
+        }
+        self.drain_hand();
+        result
+    }
+
+    /// Forwards the hands' output (ours and a computer player's we run, which also reach each
+    /// other here), handles events, and lets the computer players move.
+    pub(super) fn drain_hand(&mut self) {
+        loop {
+            let mut progressed = false;
+            let own: Vec<Vec<u8>> = self
+                .hand
+                .as_mut()
+                .map(|h| std::iter::from_fn(|| h.poll_transmit()).collect())
+                .unwrap_or_default();
+            let theirs: Vec<Vec<u8>> = self
+                .proxy
+                .as_mut()
+                .and_then(|p| p.hand.as_mut())
+                .map(|h| std::iter::from_fn(|| h.poll_transmit()).collect())
+                .unwrap_or_default();
+            for bytes in &own {
+                if let Some(h) = self.proxy.as_mut().and_then(|p| p.hand.as_mut()) {
+                    let _ = h.handle_message(bytes);
+                }
+            }
+            for bytes in &theirs {
+                if let Some(h) = self.hand.as_mut() {
+                    let _ = h.handle_message(bytes);
+                }
+            }
+            for bytes in own.into_iter().chain(theirs) {
+                if let Ok(env) = SignedEnvelope::from_wire(&bytes)
+                    && let Ok(header) = fairdeal_crypto::encoding::decode::<Envelope>(&env.bytes)
+                {
+                    self.hold(self.hand_no, header.sender, header.seq, &bytes);
+                }
+                self.own_recent.push_back((self.hand_no, bytes.clone()));
+                self.out
+                    .push_back((Dest::Seats, TableMsg::Hand { bytes }.encode()));
+                progressed = true;
+            }
+            while self
+                .own_recent
+                .front()
+                .is_some_and(|(h, _)| h + 1 < self.hand_no)
+            {
+                self.own_recent.pop_front();
+            }
+            let Some(hand) = &mut self.hand else { return };
+            let mut complete = None;
+            let mut fault = None;
+            while let Some(event) = hand.poll_event() {
+                match &event {
+                    HandEvent::Complete(report) => complete = Some(report.clone()),
+                    HandEvent::Fault(blame) => fault = Some(blame.offender),
+                    _ => {}
+                }
+                self.events.push_back(TableEvent::Hand {
+                    hand_no: self.hand_no,
+                    event,
+                });
+                progressed = true;
+            }
+            if let Some(p) = self.proxy.as_mut().and_then(|p| p.hand.as_mut()) {
+                while p.poll_event().is_some() {}
+            }
+            if let Some(report) = complete {
+                self.finish_hand(report);
+                return;
+            }
+            if let Some(offender) = fault {
+                self.after_fault(offender);
+                return;
+            }
+            let (now, think) = (self.presence.now, self.think_ms);
+            if let (Some(bot), true) = (&mut self.bot, hand.my_turn())
+                && thought(&mut self.bot_due[0], now, think)
+                && let Some(view) = hand.view()
+                && let Some(mv) = bot.choose(&view, &mut self.rng)
+                && hand.submit(mv).is_ok()
+            {
+                progressed = true;
+            }
+            if let Some(p) = self.proxy.as_mut()
+                && let Some(h) = p.hand.as_mut()
+                && h.my_turn()
+                && thought(&mut self.bot_due[1], now, think)
+                && let Some(view) = h.view()
+                && let Some(mv) = p.bot.choose(&view, &mut p.rng)
+                && h.submit(mv).is_ok()
+            {
+                progressed = true;
+            }
+            if !progressed {
+                return;
+            }
+        }
+    }
+
+    /// A hand stopped on a fault: the table goes on. The offender's seat goes to a computer
+    /// player and the hand is dealt again; when no seat can be named the hand is simply dealt
+    /// again, up to [`MAX_UNEXPLAINED_VOIDS`] times in a row.
+    pub(super) fn after_fault(&mut self, offender: Option<u8>) {
+        match offender {
+            Some(seat) if seat < 4 => {
+                self.unexplained = 0;
+                self.void_hand(seat, Gone::Cheated);
+            }
+            _ => {
+                self.unexplained += 1;
+                let hctx = self.hand.take().map(|h| h.hctx()).unwrap_or_default();
+                self.prev_result = hash256(b"fairdeal/v1/void", &[&hctx, &[0xff]]);
+                if self.unexplained <= MAX_UNEXPLAINED_VOIDS {
+                    self.start_hand();
+                }
+            }
+        }
+    }
+
+    pub(super) fn finish_hand(&mut self, report: HandReport) {
+        self.totals = [
+            self.totals[0] + report.scores[0],
+            self.totals[1] + report.scores[1],
+        ];
+        self.prev_result = report.transcript_root;
+        self.reports.push(report);
+        let rules = self.config.as_ref().map(TableConfig::rules);
+        let result = rules.map_or(GameResult::Continue, |r| {
+            game_result(self.totals, r.target, r.tie_rule)
+        });
+        self.unexplained = 0;
+        if result == GameResult::Continue {
+            self.dealer = self.dealer.next();
+            self.between_hands();
+        } else {
+            self.game_over(result);
+        }
+    }
+
+    /// Computer players (this seat's, and a seat it runs) wait `ms` before each move, so that
+    /// a person can follow; 0 (the default) moves at once.
+    pub fn set_think_ms(&mut self, ms: u64) {
+        self.think_ms = ms;
+    }
+
+    /// When [`TableSession::handle_timeout`] should next be called for a computer player's
+    /// move, if one is thinking (the node's periodic tick covers everything else).
+    pub fn poll_timeout(&self) -> Option<u64> {
+        self.bot_due
+            .iter()
+            .flatten()
+            .copied()
+            .chain(self.pace_deadline())
+            .min()
+    }
+
+    /// Keeps a validly signed envelope of hand `hand_no` (bounded) to pass on in a resync.
+    pub(super) fn hold(&mut self, hand_no: u32, sender: u8, seq: u32, bytes: &[u8]) {
+        if self.held.len() < MAX_HELD {
+            self.held
+                .entry((hand_no, sender, seq))
+                .or_insert_with(|| bytes.to_vec());
+        }
+        // Into the transcript once per deal (a deal started again has the same slots).
+        if let Ok(signed) = SignedEnvelope::from_wire(bytes)
+            && self.published.len() < MAX_HELD
+            && self.published.insert(signed.hash())
+        {
+            self.publish(None, crate::transcript::Entry::Envelope { hand_no, signed });
+        }
+    }
+
+    /// A seat asks for what it lacks of hand `hand_no`: every envelope we hold that it has not
+    /// got, whoever signed it (so a message one seat holds reaches every seat).
+    pub(super) fn on_resync(
+        &mut self,
+        from: PublicKey,
+        hand_no: u32,
+        have: [u32; 4],
+    ) -> Result<(), TableError> {
+        if self.config.is_none() || !self.keys.contains(&from) || from == self.me.key {
+            return Err(TableError::NotSeated);
+        }
+        if hand_no == 0 {
+            // Its game has not started: our acceptance (and the host's configuration) again.
+            self.peer_connected(from);
+            return Ok(());
+        }
+        let missing: Vec<Vec<u8>> = self
+            .held
+            .range((hand_no, 0, 0)..=(hand_no, 3, u32::MAX))
+            .filter(|((_, s, seq), _)| *seq >= have[usize::from(*s)])
+            .map(|(_, b)| b.clone())
+            .collect();
+        for bytes in missing {
+            self.send(Dest::Peer(from), TableMsg::Hand { bytes });
+        }
+        self.ready_again(from, hand_no);
+        Ok(())
+    }
+
+    /// The move clock of the turn being played: whose turn, and how long is left (ms), when
+    /// the table has a clock.
+    pub fn move_clock(&self) -> Option<(Seat, u64)> {
+        let clock = self.config.as_ref()?.move_clock_ms;
+        let ((_, actor), since) = self.turn_clock?;
+        (clock > 0).then(|| (actor, (since + clock).saturating_sub(self.presence.now)))
+    }
+
+    /// Starts the move clock when a new turn begins (another seat to act), and keeps it
+    /// through the several moves of one turn.
+    pub(super) fn watch_turn(&mut self) {
+        let turn = self.hand.as_ref().and_then(|h| {
+            let r = h.replica()?;
+            (h.stage() == crate::hand::Stage::Play && !r.is_over())
+                .then(|| (self.hand_no, r.actor()))
+        });
+        self.turn_clock = match (turn, self.turn_clock) {
+            (None, _) => None,
+            (Some(t), Some((k, since))) if k == t => Some((k, since)),
+            (Some(t), _) => Some((t, self.presence.now)),
+        };
+    }
+
+    /// When the move clock of this seat's turn has run out and a person plays it: the move
+    /// their client plays for them (the node plays it as the person's own, so that it is
+    /// logged like one). Deterministic from the position, so a rebuilt client agrees.
+    pub fn timed_out_move(&self) -> Option<Move> {
+        if self.bot.is_some() {
+            return None;
+        }
+        let (seat, left) = self.move_clock()?;
+        let hand = self.hand.as_ref()?;
+        if left > 0 || Some(seat.index() as u8) != self.my_seat_index() || !hand.my_turn() {
+            return None;
+        }
+        let view = hand.view()?;
+        let mut strategy = by_name(crate::hand::REPLACEMENT_STRATEGY)?;
+        let seed = derive(
+            &self.master,
+            b"move-clock",
+            &[
+                &self.hand_no.to_le_bytes()[..],
+                &(hand.turn_count() as u64).to_le_bytes(),
+            ]
+            .concat(),
+        );
+        let mut first = [0u8; 8];
+        first.copy_from_slice(&seed[..8]);
+        strategy.choose(&view, &mut SplitMix64::new(u64::from_le_bytes(first)))
+    }
+}
+
+/// Whether a computer player that wants to move at `now` has thought for `think` ms: the
+/// first call starts its thinking time, a later one at or past the deadline lets it move.
+pub(super) fn thought(due: &mut Option<u64>, now: u64, think: u64) -> bool {
+    if think == 0 {
+        return true;
+    }
+    match *due {
+        None => {
+            *due = Some(now.saturating_add(think));
+            false
+        }
+        Some(t) if now >= t => {
+            *due = None;
+            true
+        }
+        Some(_) => false,
+    }
+}

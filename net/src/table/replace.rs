@@ -1,0 +1,183 @@
+//! Seat replacement: a seat out of the game (voted out, left, or named as a cheat) is taken
+//! over by a computer player under a fresh identity, run openly by the seat's runner, which
+//! announces it with a signed `Replace`; every peer then deals the hand again. A `Replace` that
+//! comes before this peer's own verdict waits for it.
+
+use fairdeal_core::strategy::{Strategy, by_name};
+use fairdeal_core::{Seat, SplitMix64};
+use fairdeal_crypto::hash::hash256;
+use fairdeal_crypto::{Identity, PublicKey, Sig};
+
+use super::msg::{TableMsg, replace_digest};
+use super::{Dest, Gone, TableError, TableEvent, TableSession, derive};
+use crate::hand::{HandSession, REPLACEMENT_STRATEGY, replacement_rng};
+
+/// A computer player this peer runs for a seat whose player left.
+pub(crate) struct Proxy {
+    pub(crate) seat: u8,
+    pub(crate) secret: [u8; 32],
+    pub(crate) bot: Box<dyn Strategy + Send>,
+    pub(crate) rng: SplitMix64,
+    pub(crate) hand: Option<HandSession>,
+}
+
+/// A `Replace` that came before this peer's own verdict.
+#[derive(Debug, Clone)]
+pub(crate) struct EarlyReplace {
+    from: PublicKey,
+    hand_no: u32,
+    seat: u8,
+    key: PublicKey,
+    seed: [u8; 32],
+    sig: Sig,
+}
+
+impl TableSession {
+    /// `seat` is out of this hand: the hand is void and redealt, with a computer player in the
+    /// seat.
+    pub(crate) fn void_hand(&mut self, seat: u8, why: Gone) {
+        if self.between.is_none() {
+            self.events.push_back(TableEvent::HandVoided {
+                hand_no: self.hand_no,
+                seat: Seat::from_index(usize::from(seat)),
+                why,
+            });
+        }
+        self.put_out(seat);
+    }
+
+    /// `seat` is out of the game from now on: the current hand is dropped and a computer
+    /// player takes the seat (the runner says so, the others wait for its word).
+    pub(super) fn put_out(&mut self, seat: u8) {
+        let hand_no = self.hand_no;
+        let hctx = self
+            .hand
+            .as_ref()
+            .map(HandSession::hctx)
+            .unwrap_or_default();
+        self.hand = None;
+        if let Some(p) = &mut self.proxy {
+            p.hand = None;
+        }
+        self.presence.reported.clear();
+        // A hand already scored (the seat left between hands) stands, and the table still
+        // waits for the people at it; a hand in play is void.
+        if self.between.is_none() {
+            self.prev_result = hash256(b"fairdeal/v1/void", &[&hctx, &[seat]]);
+        }
+        self.gone.insert(seat);
+        let runner = self.runner_for(seat);
+        if runner.is_some() && runner == self.my_seat_index() {
+            self.take_seat(hand_no, seat);
+        } else if Some(seat) == self.my_seat_index() {
+            // We are the one out: nothing more to play.
+            self.left = true;
+        } else {
+            self.awaiting_replacement = Some((hand_no, seat));
+            self.apply_early_replace();
+        }
+    }
+
+    /// This peer takes `seat` over with a computer player under a fresh identity, and says so.
+    fn take_seat(&mut self, hand_no: u32, seat: u8) {
+        let (Some(sid), Some(me)) = (
+            self.config.as_ref().map(super::msg::TableConfig::sid),
+            self.my_seat_index(),
+        ) else {
+            return;
+        };
+        let at = [&hand_no.to_le_bytes()[..], &[seat]].concat();
+        let secret = derive(&self.master, b"proxy", &at);
+        let seed = derive(&self.master, b"proxy-bot", &at);
+        let key = Identity::from_secret(secret).public();
+        let sig = Identity::from_secret(self.secret)
+            .sign(&replace_digest(&sid, hand_no, seat, &key, &seed));
+        self.send(
+            Dest::Seats,
+            TableMsg::Replace {
+                hand_no,
+                seat,
+                key,
+                seed,
+                sig,
+            },
+        );
+        self.proxy = Some(Proxy {
+            seat,
+            secret,
+            bot: by_name(REPLACEMENT_STRATEGY)
+                .unwrap_or_else(|| Box::new(fairdeal_core::strategy::Random)),
+            rng: replacement_rng(&seed, hand_no),
+            hand: None,
+        });
+        self.seat_taken(seat, key, seed, me);
+    }
+
+    /// Every peer: `seat` is now played by a computer player with identity `key`, run by
+    /// `runner`; the hand is dealt again.
+    fn seat_taken(&mut self, seat: u8, key: PublicKey, seed: [u8; 32], runner: u8) {
+        self.keys[usize::from(seat)] = key;
+        self.bot_seeds[usize::from(seat)] = seed;
+        self.runners[usize::from(seat)] = Some(runner);
+        self.gone.clear();
+        self.events.push_back(TableEvent::SeatTaken {
+            seat: Seat::from_index(usize::from(seat)),
+            runner: Seat::from_index(usize::from(runner)),
+        });
+        if self.between.is_some() {
+            self.start_if_ready();
+        } else {
+            self.start_hand();
+        }
+    }
+
+    pub(crate) fn on_replace(
+        &mut self,
+        from: PublicKey,
+        hand_no: u32,
+        seat: u8,
+        key: PublicKey,
+        seed: [u8; 32],
+        sig: &Sig,
+    ) -> Result<(), TableError> {
+        let sid = self.started_sid("replace")?;
+        let sender = self.seat_of_sender(&from)?;
+        if seat > 3
+            || from
+                .verify(&replace_digest(&sid, hand_no, seat, &key, &seed), sig)
+                .is_err()
+        {
+            return Err(TableError::BadSignature);
+        }
+        // The runner follows from the seating alone, so it is known before our own verdict.
+        if self.runner_for(seat) != Some(sender) {
+            return Err(TableError::Unexpected("replace (not the seat's runner)"));
+        }
+        if self.awaiting_replacement != Some((hand_no, seat)) {
+            // Before we voided ourselves: keep it until our own observation agrees.
+            if hand_no == self.hand_no {
+                self.early_replace = Some(EarlyReplace {
+                    from,
+                    hand_no,
+                    seat,
+                    key,
+                    seed,
+                    sig: sig.clone(),
+                });
+            }
+            return Ok(());
+        }
+        self.awaiting_replacement = None;
+        self.seat_taken(seat, key, seed, sender);
+        Ok(())
+    }
+
+    /// A replacement that arrived before our own void, applied once we void.
+    pub(crate) fn apply_early_replace(&mut self) {
+        if self.awaiting_replacement.is_some()
+            && let Some(r) = self.early_replace.take()
+        {
+            let _ = self.on_replace(r.from, r.hand_no, r.seat, r.key, r.seed, &r.sig);
+        }
+    }
+}

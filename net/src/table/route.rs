@@ -1,0 +1,112 @@
+//! Which handler takes each table message from a peer, and what a message this peer sent
+//! does when its log is replayed.
+
+use fairdeal_crypto::PublicKey;
+
+use super::msg::TableMsg;
+use super::{TableError, TableEvent, TableSession};
+
+impl TableSession {
+    /// Takes a message from `from` (authenticated by the transport).
+    ///
+    /// # Errors
+    ///
+    /// Undecodable or out-of-place messages; nothing changes.
+    pub fn handle_message(&mut self, from: PublicKey, bytes: &[u8]) -> Result<(), TableError> {
+        let result = self.take_message(from, bytes);
+        self.watch_turn();
+        result
+    }
+
+    pub(super) fn take_message(&mut self, from: PublicKey, bytes: &[u8]) -> Result<(), TableError> {
+        let msg = TableMsg::decode(bytes)?;
+        if crate::transcript::is_evidence(&msg) {
+            // Into the transcript if accepted, before whatever its handling produced.
+            let at = self.public.len();
+            let result = self.dispatch(from, msg);
+            if result.is_ok() {
+                self.publish_signed(at, from, bytes);
+            }
+            return result;
+        }
+        self.dispatch(from, msg)
+    }
+
+    pub(super) fn dispatch(&mut self, from: PublicKey, msg: TableMsg) -> Result<(), TableError> {
+        let now = self.presence.now;
+        self.heard(from, now);
+        match msg {
+            TableMsg::Join { seat, want, nonce } => self.on_join(from, seat, want, nonce),
+            TableMsg::Roster {
+                name,
+                preset,
+                house,
+                seats,
+                ..
+            } => {
+                if Some(from) != self.host || self.is_host {
+                    return Err(TableError::Unexpected("roster"));
+                }
+                self.name = name;
+                self.preset = preset;
+                self.house = house;
+                self.roster = seats.clone();
+                self.events.push_back(TableEvent::Roster(Box::new(seats)));
+                Ok(())
+            }
+            TableMsg::Start { config } => self.on_start(from, config),
+            TableMsg::Accept { sid, sig } => self.on_accept(from, sid, &sig),
+            TableMsg::Hand { bytes } => {
+                let sender = self.keys.iter().position(|k| *k == from);
+                match sender.filter(|_| self.config.is_some() && from != self.me.key) {
+                    Some(seat) => self.on_hand_bytes(seat, &bytes),
+                    None => Err(TableError::NotSeated),
+                }
+            }
+            TableMsg::Resync { hand_no, have } => self.on_resync(from, hand_no, have),
+            TableMsg::Quit { hand_no, sig } => self.on_quit(from, hand_no, &sig),
+            TableMsg::SeatHeld { seat, .. } => self.on_seat_held(from, seat),
+            TableMsg::Over { totals } => self.on_over(from, totals),
+            TableMsg::Return { state, sig } => self.on_return(from, state, &sig),
+            TableMsg::Query => Ok(()),
+            TableMsg::Leave => self.on_leave(from),
+            TableMsg::Timeout { hand_no, seat, sig } => self.on_timeout(from, hand_no, seat, &sig),
+            TableMsg::Replace {
+                hand_no,
+                seat,
+                key,
+                seed,
+                sig,
+            } => self.on_replace(from, hand_no, seat, key, seed, &sig),
+            TableMsg::Ready { hand_no, sig } => self.on_ready(from, hand_no, &sig),
+            TableMsg::Chat { n, text, sig } => self.on_chat(from, n, text, &sig),
+        }
+    }
+
+    /// Replays a message this peer sent (rebuilding from the log): the host's seating and
+    /// start, and timeout votes, are decisions the received messages cannot re-derive.
+    pub fn replay_sent(&mut self, bytes: &[u8]) {
+        match TableMsg::decode(bytes) {
+            Ok(TableMsg::Roster { seats, nonces, .. }) if self.is_host && self.config.is_none() => {
+                self.roster = seats;
+                self.nonces = nonces;
+            }
+            Ok(TableMsg::Start { config }) if self.is_host && self.config.is_none() => {
+                self.start_requested = true;
+                let _ = self.on_start(self.me.key, config);
+            }
+            Ok(TableMsg::Timeout { hand_no, seat, .. }) => self.vote_timeout(hand_no, seat),
+            Ok(TableMsg::SeatHeld { seat, .. }) => self.replay_seat_held(seat),
+            Ok(TableMsg::Ready { hand_no, .. }) => self.replay_ready(hand_no, bytes),
+            Ok(TableMsg::Hand { bytes }) => self.replay_hand_sent(&bytes),
+            Ok(TableMsg::Chat { n, .. }) => self.replay_chat(n),
+            Ok(TableMsg::Quit { .. }) => {
+                let at = self.public.len();
+                self.publish_signed(at, self.me.key, bytes);
+                self.left = true;
+                self.hand = None;
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! Signing the configuration: every seat checks the host's configuration (its seat, its
+//! nonce) and signs the table id, which hashes the whole configuration; when all four
+//! signatures are in the game starts. A peer that connects again gets our signature and the
+//! configuration once more.
+
+use std::sync::Arc;
+
+use fairdeal_crypto::{CardTable, Identity, PublicKey};
+
+use super::msg::{SeatInfo, TableConfig, TableMsg};
+use super::{Dest, TableError, TableEvent, TableSession};
+
+impl TableSession {
+    /// A connection to `peer` came up: if it is seated, send it what we have of the current
+    /// hand (it may be back from a crash; duplicates are ignored).
+    pub fn peer_connected(&mut self, peer: PublicKey) {
+        if self.config.is_none() || !self.keys.contains(&peer) || peer == self.me.key {
+            return;
+        }
+        let msgs: Vec<Vec<u8>> = self.own_recent.iter().map(|(_, b)| b.clone()).collect();
+        // Our acceptance too, in case the game has not started for it.
+        if let Some(sid) = self.config.as_ref().map(TableConfig::sid) {
+            let sig = Identity::from_secret(self.secret).sign(&sid);
+            self.send(Dest::Peer(peer), TableMsg::Accept { sid, sig });
+            if let Some(config) = self.config.clone() {
+                self.send(Dest::Peer(peer), TableMsg::Start { config });
+            }
+        }
+        for bytes in msgs {
+            self.send(Dest::Peer(peer), TableMsg::Hand { bytes });
+        }
+    }
+
+    pub(super) fn on_start(
+        &mut self,
+        from: PublicKey,
+        config: TableConfig,
+    ) -> Result<(), TableError> {
+        if let Some(existing) = &self.config {
+            return if *existing == config {
+                Ok(())
+            } else {
+                Err(TableError::Unexpected("start"))
+            };
+        }
+        if Some(from) != self.host && from != self.me.key {
+            // A peer may forward the host's configuration (after a restart); it must still
+            // be the host's table: the host sits South.
+            if config.seats[0] != from && self.host.is_some_and(|h| h != config.seats[0]) {
+                return Err(TableError::Unexpected("start"));
+            }
+        }
+        let Some(seat) = config.seat_of(&self.me.key) else {
+            return Err(TableError::NotSeated);
+        };
+        if config.nonces[usize::from(seat)] != self.nonce() {
+            // Not this game's configuration (an old game's replayed, or our nonce changed):
+            // signing it could let a hand context of another game repeat.
+            return Err(TableError::NotOurNonce);
+        }
+        let sid = config.sid();
+        self.host = Some(config.seats[0]);
+        let known = self.roster.clone();
+        self.roster = [0, 1, 2, 3].map(|i| {
+            let addrs = known
+                .iter()
+                .flatten()
+                .find(|s| s.key == config.seats[i])
+                .map(|s| s.addrs.clone())
+                .unwrap_or_default();
+            Some(SeatInfo {
+                key: config.seats[i],
+                name: config.names[i].clone(),
+                bot: config.bots[i],
+                addrs,
+            })
+        });
+        self.table = CardTable::new(config.rules().deck_size() as u16)
+            .ok()
+            .map(Arc::new);
+        self.dealer = config.dealer();
+        self.keys = config.seats;
+        self.config = Some(config);
+        let sig = Identity::from_secret(self.secret).sign(&sid);
+        self.send(
+            Dest::Seats,
+            TableMsg::Accept {
+                sid,
+                sig: sig.clone(),
+            },
+        );
+        self.on_accept(self.me.key, sid, &sig)?;
+        for (from, sid, sig) in std::mem::take(&mut self.pending_accepts) {
+            let _ = self.on_accept(from, sid, &sig);
+        }
+        Ok(())
+    }
+
+    pub(super) fn on_accept(
+        &mut self,
+        from: PublicKey,
+        sid: [u8; 32],
+        sig: &fairdeal_crypto::Sig,
+    ) -> Result<(), TableError> {
+        let Some(config) = &self.config else {
+            // Kept until the configuration comes: one per player seated in the lobby.
+            let seated =
+                self.roster.iter().flatten().any(|s| s.key == from) || Some(from) == self.host;
+            if seated && !self.pending_accepts.iter().any(|(k, _, _)| *k == from) {
+                self.pending_accepts.push((from, sid, sig.clone()));
+            }
+            return Ok(());
+        };
+        let Some(seat) = config.seat_of(&from) else {
+            return Err(TableError::NotSeated);
+        };
+        if sid != config.sid() || from.verify(&sid, sig).is_err() {
+            return Err(TableError::BadSignature);
+        }
+        let first = self.accepts.iter().all(|a| *a);
+        self.accepts[usize::from(seat)] = true;
+        self.accept_sigs[usize::from(seat)] = Some(sig.clone());
+        if !first && self.accepts.iter().all(|a| *a) {
+            let config = config.clone();
+            if let [Some(a), Some(b), Some(c), Some(d)] = self.accept_sigs.clone() {
+                let entry = crate::transcript::Entry::Table {
+                    config: Box::new(config.clone()),
+                    accepts: Box::new([a, b, c, d]),
+                };
+                self.publish(None, entry);
+            }
+            self.events.push_back(TableEvent::Started(Box::new(config)));
+            self.start_hand();
+        }
+        Ok(())
+    }
+}

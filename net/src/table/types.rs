@@ -1,0 +1,157 @@
+//! The public types of a table: where a message goes ([`Dest`]), what it reports
+//! ([`TableEvent`]), what it refuses ([`TableError`]), its limits, and names as it accepts
+//! them.
+
+use fairdeal_core::{GameResult, Seat};
+use fairdeal_crypto::PublicKey;
+
+use super::msg::{SeatInfo, TableConfig};
+use super::{Gone, chat};
+use crate::hand::Event as HandEvent;
+
+/// Where a message goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Dest {
+    /// One peer.
+    Peer(PublicKey),
+    /// Every other seated peer.
+    Seats,
+}
+
+/// What the table reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TableEvent {
+    /// The lobby changed.
+    Roster(Box<[Option<SeatInfo>; 4]>),
+    /// Every seat signed the configuration: the game starts.
+    Started(Box<TableConfig>),
+    /// Hand `hand_no` begins at this peer (its commitment is on the way).
+    HandStarted(u32),
+    /// The table waits for these seats (a banner: "North lost connection").
+    Paused(Vec<Seat>),
+    /// Everyone answers again.
+    Resumed,
+    /// The hand was void because `seat` is out of it (silent past the grace period, left,
+    /// or caught cheating); a computer player takes the seat and the hand is dealt again.
+    HandVoided {
+        /// The voided hand.
+        hand_no: u32,
+        /// The seat that is out.
+        seat: Seat,
+        /// Why.
+        why: Gone,
+    },
+    /// A computer player plays this peer's seat (it was away, or left); the seat is given back
+    /// at the start of the next hand.
+    SeatHeld {
+        /// The seat.
+        seat: Seat,
+    },
+    /// A player has their seat back from the computer player that played it.
+    SeatBack {
+        /// The seat.
+        seat: Seat,
+    },
+    /// Hand `hand_no` was over but `seat` stayed silent instead of finishing it (its seed or
+    /// its signed result withheld past the grace period): the hand counts with `scores`, and a
+    /// computer player takes the seat.
+    HandForfeited {
+        /// The hand.
+        hand_no: u32,
+        /// The silent seat.
+        seat: Seat,
+        /// The hand's scores, team A and B.
+        scores: [i32; 2],
+        /// Item by item, when the seed was withheld (the forfeit rule); `None` when the audit
+        /// had passed and its scores stand.
+        breakdown: Option<[fairdeal_core::TeamScore; 2]>,
+    },
+    /// A computer player now plays `seat`, run in the open by `runner`'s client (which can
+    /// see that seat's cards).
+    SeatTaken {
+        /// The seat taken over.
+        seat: Seat,
+        /// Whose client runs it.
+        runner: Seat,
+    },
+    /// Something happened in hand `hand_no`.
+    Hand {
+        /// The hand's number (from 1).
+        hand_no: u32,
+        /// What.
+        event: HandEvent,
+    },
+    /// The host closed the table before the game started.
+    Closed,
+    /// A line of table chat (this peer's own too).
+    Chat(chat::ChatLine),
+    /// Nobody else at the table has been heard from for `secs` seconds (every other seat and
+    /// every client running one): the others left, or ended the game while this peer was
+    /// away. Said once per such stretch; the node stops, keeping its log for a later resume.
+    Alone {
+        /// How long nobody answered.
+        secs: u64,
+    },
+    /// The game is over.
+    GameOver {
+        /// Final totals, team A and B.
+        totals: [i32; 2],
+        /// The result.
+        result: GameResult,
+    },
+}
+
+/// Bytes or a message that was not accepted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// Not decodable.
+    #[error(transparent)]
+    Decode(#[from] fairdeal_crypto::encoding::DecodeError),
+    /// From a peer that has no seat at this table.
+    #[error("message from a peer that is not seated here")]
+    NotSeated,
+    /// A message that makes no sense now (ignored).
+    #[error("unexpected {0} message")]
+    Unexpected(&'static str),
+    /// A signature that does not verify.
+    #[error("bad signature on the table configuration")]
+    BadSignature,
+    /// A configuration that does not carry this peer's nonce in its seat (an old game's
+    /// configuration replayed, or one the host changed): not signed.
+    #[error("the configuration does not carry this seat's nonce")]
+    NotOurNonce,
+    /// The hand rejected the bytes.
+    #[error(transparent)]
+    Hand(#[from] crate::hand::SessionError),
+}
+
+/// The most messages kept per sending seat for a hand not started here yet. A seat ahead of
+/// this one sends the next hand's first messages (its commitment, or its share of a redeal),
+/// and a seat coming back resends its previous and current hand (the old one is dropped when
+/// the next hand starts); a hand takes a seat well under this many messages. Hand messages
+/// are at most 64 KiB, so one seated peer can hold at most 32 MiB here, and a stranger none
+/// (the gate refuses hand messages from peers not seated).
+pub(crate) const MAX_EARLY_PER_SEAT: usize = 512;
+/// Hands void in a row with nobody to blame after which the table stops instead of dealing
+/// again (something is broken that another deal will not mend).
+pub const MAX_UNEXPLAINED_VOIDS: u32 = 3;
+/// Limit on the signed hand envelopes kept for resending (two hands' worth of any real hand).
+pub(super) const MAX_HELD: usize = 8192;
+/// Limit on the transcript entries waiting to be taken ([`TableSession::poll_public`]).
+pub(super) const MAX_PUBLIC: usize = 1 << 17;
+/// The longest player name accepted at a table (characters).
+pub const MAX_NAME: usize = 40;
+
+/// The most addresses a seat card may carry.
+pub(super) const MAX_ADDRS: usize = 16;
+
+/// A name as a table accepts it: trimmed, without control characters, at most [`MAX_NAME`]
+/// characters, and `Player` when nothing is left.
+pub fn clean_name(name: &str) -> String {
+    let visible: String = name.chars().filter(|c| !c.is_control()).collect();
+    let cut: String = visible.trim().chars().take(MAX_NAME).collect();
+    match cut.trim_end() {
+        "" => "Player".to_owned(),
+        kept => kept.to_owned(),
+    }
+}
