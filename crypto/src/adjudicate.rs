@@ -12,9 +12,9 @@ use crate::audit::{AuditInput, audit};
 use crate::envelope::SignedEnvelope;
 use crate::fault::Fault;
 use crate::group::{CardTable, Ciphertext, CtBytes, compress_deck, open_deck};
-use crate::hand::{HandKeys, verify_commit, verify_share};
+use crate::hand::{HandKeys, verify_commit, verify_share, verify_shares};
 use crate::identity::PublicKey;
-use crate::message::{Body, HandCommit, ShareItem, ShuffleMsg};
+use crate::message::{Body, HandCommit, ShuffleMsg};
 use crate::step::{ProofMode, StepContext, check_step};
 
 /// The judgement.
@@ -166,18 +166,31 @@ fn judge_hand(court: &Court<'_>, bodies: &[(u8, Body)]) -> Verdict {
     // Shares against the final deck.
     if let (Some(deck), true) = (&last, steps.iter().all(Option::is_some)) {
         for (seat, body) in bodies {
-            let items: &[ShareItem] = match body {
-                Body::Shares { items, .. } => items,
-                Body::Move { opened, .. } => opened,
-                _ => continue,
-            };
-            for item in items {
-                let Some(ct) = deck.get(usize::from(item.pos)) else {
-                    return Verdict::guilty(*seat, Fault::BadProof);
-                };
-                if let Err(f) = verify_share(court.hctx, *seat, &hand_keys, ct, item) {
-                    return Verdict::guilty(*seat, f);
+            let fault = match body {
+                Body::Shares { items, proof, .. } => {
+                    let cts: Option<Vec<_>> = items
+                        .iter()
+                        .map(|it| deck.get(usize::from(it.pos)))
+                        .collect();
+                    match cts {
+                        Some(cts) => {
+                            verify_shares(court.hctx, *seat, &hand_keys, &cts, items, proof).err()
+                        }
+                        None => Some(Fault::BadProof),
+                    }
                 }
+                Body::Move { opened, .. } => {
+                    opened
+                        .iter()
+                        .find_map(|item| match deck.get(usize::from(item.pos)) {
+                            Some(ct) => verify_share(court.hctx, *seat, &hand_keys, ct, item).err(),
+                            None => Some(Fault::BadProof),
+                        })
+                }
+                _ => None,
+            };
+            if let Some(f) = fault {
+                return Verdict::guilty(*seat, f);
             }
         }
     }

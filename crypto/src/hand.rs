@@ -7,10 +7,11 @@ use curve25519_dalek::scalar::Scalar;
 use curve25519_dalek::traits::Identity;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+use crate::batch::{BatchStatement, prove_batch, verify_batch};
 use crate::fault::Fault;
 use crate::group::{CardTable, Ciphertext, CtBytes, decompress, decompress_nonzero};
 use crate::hash::{hash256, label};
-use crate::message::{HandCommit, ShareItem, ShuffleMsg};
+use crate::message::{HandCommit, ShareItem, SharePoint, ShuffleMsg};
 use crate::proofs::{self, Encoded, ShareStatement};
 use crate::stream::{elgamal_secret, shuffle_plan};
 
@@ -124,6 +125,36 @@ impl HandSecret {
             },
         );
         ShareItem { pos, d, proof }
+    }
+
+    /// This seat's shares of a round: `(pos, ciphertext)` for each position, in order, and one
+    /// proof for them all ([`crate::batch`]).
+    pub fn shares(&self, round: &[(u16, &Ciphertext)]) -> (Vec<SharePoint>, proofs::Proof) {
+        let positions: Vec<u16> = round.iter().map(|(p, _)| *p).collect();
+        let c1: Vec<RistrettoPoint> = round.iter().map(|(_, ct)| ct.c1).collect();
+        let c1_bytes: Vec<[u8; 32]> = c1.iter().map(|c| c.compress().to_bytes()).collect();
+        let d: Vec<RistrettoPoint> = c1.iter().map(|c| self.x * c).collect();
+        let d_bytes: Vec<[u8; 32]> = d.iter().map(|p| p.compress().to_bytes()).collect();
+        let statement = BatchStatement {
+            hctx: &self.hctx,
+            seat: self.seat,
+            x_pub: Encoded {
+                point: &self.x_pub,
+                bytes: &self.x_pub_bytes,
+            },
+            positions: &positions,
+            c1: &c1,
+            c1_bytes: &c1_bytes,
+            d: &d,
+            d_bytes: &d_bytes,
+        };
+        let proof = prove_batch(&statement, &self.x);
+        let items = positions
+            .iter()
+            .zip(d_bytes)
+            .map(|(&pos, d)| SharePoint { pos, d })
+            .collect();
+        (items, proof)
     }
 
     /// Opens a card dealt to this seat, given the other three seats' verified shares.
@@ -300,6 +331,52 @@ pub fn verify_share(
         },
     };
     if proofs::verify_share(&statement, &item.proof) {
+        Ok(d)
+    } else {
+        Err(Fault::BadProof)
+    }
+}
+
+/// Checks a round of shares from `seat` (`cts[i]` is the ciphertext at `items[i].pos`);
+/// returns each `D`.
+///
+/// # Errors
+///
+/// [`Fault::BadEncoding`] for a share that is not a point, [`Fault::BadProof`] if the round's
+/// proof fails (or `cts` and `items` differ in length).
+pub fn verify_shares(
+    hctx: &[u8; 32],
+    seat: u8,
+    keys: &HandKeys,
+    cts: &[&Ciphertext],
+    items: &[SharePoint],
+    proof: &proofs::Proof,
+) -> Result<Vec<RistrettoPoint>, Fault> {
+    if cts.len() != items.len() {
+        return Err(Fault::BadProof);
+    }
+    let d = items
+        .iter()
+        .map(|it| decompress(&it.d).ok_or(Fault::BadEncoding))
+        .collect::<Result<Vec<_>, _>>()?;
+    let positions: Vec<u16> = items.iter().map(|it| it.pos).collect();
+    let c1: Vec<RistrettoPoint> = cts.iter().map(|ct| ct.c1).collect();
+    let c1_bytes: Vec<[u8; 32]> = c1.iter().map(|c| c.compress().to_bytes()).collect();
+    let d_bytes: Vec<[u8; 32]> = items.iter().map(|it| it.d).collect();
+    let statement = BatchStatement {
+        hctx,
+        seat,
+        x_pub: Encoded {
+            point: keys.key(seat),
+            bytes: &keys.encoded[usize::from(seat) % 4],
+        },
+        positions: &positions,
+        c1: &c1,
+        c1_bytes: &c1_bytes,
+        d: &d,
+        d_bytes: &d_bytes,
+    };
+    if verify_batch(&statement, proof) {
         Ok(d)
     } else {
         Err(Fault::BadProof)

@@ -19,6 +19,8 @@ pub mod label {
     pub const POK: &[u8] = b"fairdeal/v1/pok";
     /// DLEQ (Chaum–Pedersen) challenges.
     pub const DLEQ: &[u8] = b"fairdeal/v1/dleq";
+    /// One proof for a round of shares: statement digest, weights and challenge.
+    pub const DLEQ_BATCH: &[u8] = b"fairdeal/v1/dleq-batch";
     /// Deterministic proof nonces.
     pub const NONCE: &[u8] = b"fairdeal/v1/nonce";
     /// The shuffle stream (permutation and re-randomisers).

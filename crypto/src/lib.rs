@@ -9,13 +9,15 @@
 //! ```text
 //! HandSecret::new(seed) ─ commit ─▶ HandCommit ──verify_commit──▶ HandKeys (joint key H)
 //! open_deck ─ make_step ×4 (shuffle + proof; check_step on each) ─▶ final deck E4
-//! share(pos) ─▶ ShareItem ──verify_share──▶ open_own / open_public ─▶ card id
+//! shares(round) ─▶ SharePoint×k + one proof ──verify_shares──▶ open_own / open_public ─▶ card id
+//! share(pos) ─▶ ShareItem (a card shown in a move) ──verify_share──▶ the same
 //! HandReveal(seed) ×4 ─▶ audit ─▶ plaintext deck, or (seat, Fault)
 //! signed evidence ─▶ adjudicate ─▶ Verdict { offender, fault }
 //! ```
 
 pub mod adjudicate;
 pub mod audit;
+pub mod batch;
 pub mod encoding;
 pub mod envelope;
 pub mod fault;
@@ -36,5 +38,5 @@ pub use fault::Fault;
 pub use group::{CardTable, Ciphertext, CtBytes};
 pub use hand::{HandKeys, HandSecret};
 pub use identity::{Identity, PublicKey, Sig};
-pub use message::{Body, HandCommit, Head, ShareItem, ShuffleMsg};
+pub use message::{Body, HandCommit, Head, ShareItem, SharePoint, ShuffleMsg};
 pub use step::{ProofMode, StepContext, check_step, make_step};

@@ -47,6 +47,16 @@ pub struct ShareItem {
     pub proof: Proof,
 }
 
+/// A decryption share of one deck position inside a round ([`Body::Shares`]): the round's one
+/// proof covers all of them ([`crate::batch`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SharePoint {
+    /// The deck position.
+    pub pos: u16,
+    /// `D = x·C1`.
+    pub d: PointBytes,
+}
+
 /// What a seat holds of one sender's chain when it starts an audit: how many of its envelopes
 /// it has accepted and the hash of the last one (zeros when none).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -64,12 +74,14 @@ pub enum Body {
     HandCommit(HandCommit),
     /// A shuffle step.
     Shuffle(ShuffleMsg),
-    /// Decryption shares (deal, draws, public openings).
+    /// A round of decryption shares (deal, draws, public openings) with one proof for all.
     Shares {
         /// The hand context.
         hctx: [u8; 32],
         /// The shares.
-        items: Vec<ShareItem>,
+        items: Vec<SharePoint>,
+        /// The round's proof ([`crate::batch`]).
+        proof: Proof,
     },
     /// A move of the rules engine.
     Move {

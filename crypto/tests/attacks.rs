@@ -7,7 +7,7 @@ use curve25519_dalek::constants::RISTRETTO_BASEPOINT_TABLE;
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
 use curve25519_dalek::traits::Identity as _;
-use fairdeal_crypto::group::{compress_deck, open_deck};
+use fairdeal_crypto::group::{compress_deck, decompress, open_deck};
 use fairdeal_crypto::hand::{check_shuffle, deck_hash, verify_commit, verify_share};
 use fairdeal_crypto::message::{Body, ShareItem, ShuffleMsg};
 use fairdeal_crypto::{
@@ -45,7 +45,7 @@ fn honest_hand_deals_every_card_and_audits_clean() {
         let shares: Vec<RistrettoPoint> = (0..4usize)
             .map(|s| {
                 let item = sim.secrets[s].share(pos as u16, ct);
-                fairdeal_crypto::group::decompress(&item.d).unwrap()
+                decompress(&item.d).unwrap()
             })
             .collect();
         assert_eq!(
@@ -275,8 +275,8 @@ fn attack_12_13_14_bad_offset_and_replayed_shares_are_rejected() {
         verify_share(&sim.hctx, 1, &sim.hand_keys, &deck[10], &random),
         Err(Fault::BadProof)
     );
-    let offset = fairdeal_crypto::group::decompress(&good.d).unwrap() + sim.table.point(0).unwrap()
-        - sim.table.point(1).unwrap();
+    let offset =
+        decompress(&good.d).unwrap() + sim.table.point(0).unwrap() - sim.table.point(1).unwrap();
     let offset = ShareItem {
         d: offset.compress().to_bytes(),
         ..good
@@ -300,23 +300,41 @@ fn attack_12_13_14_bad_offset_and_replayed_shares_are_rejected() {
         )
         .is_err()
     );
-    // adjudicate blames the signer of a bad share, and nobody for good ones.
-    let bad = vec![(
-        1,
-        Body::Shares {
-            hctx: sim.hctx,
-            items: vec![offset],
-        },
-    )];
-    assert_eq!(verdict(&sim, &bad), (Some(1), Some(Fault::BadProof)));
-    let fine = vec![(
-        1,
-        Body::Shares {
-            hctx: sim.hctx,
-            items: vec![good],
-        },
-    )];
-    assert_eq!(verdict(&sim, &fine), (None, None));
+    // adjudicate blames the signer of a bad share, and nobody for good ones: a card shown in a
+    // move (its own proof) and a round of shares (one proof for the round).
+    let shown = |item| Body::Move {
+        hctx: sim.hctx,
+        turn: 0,
+        action: Vec::new(),
+        opened: vec![item],
+    };
+    assert_eq!(
+        verdict(&sim, &[(1, shown(offset))]),
+        (Some(1), Some(Fault::BadProof))
+    );
+    assert_eq!(verdict(&sim, &[(1, shown(good))]), (None, None));
+    let (items, proof) = sim.secrets[1].shares(&[(10, &deck[10]), (11, &deck[11])]);
+    let round = |items| Body::Shares {
+        hctx: sim.hctx,
+        items,
+        proof,
+    };
+    assert_eq!(verdict(&sim, &[(1, round(items.clone()))]), (None, None));
+    let mut bad = items.clone();
+    bad[1].d = (decompress(&bad[1].d).unwrap() + deck[3].c1)
+        .compress()
+        .to_bytes();
+    assert_eq!(
+        verdict(&sim, &[(1, round(bad))]),
+        (Some(1), Some(Fault::BadProof))
+    );
+    // A round naming a position past the deck is the signer's fault too.
+    let mut past = items;
+    past[0].pos = 5000;
+    assert_eq!(
+        verdict(&sim, &[(1, round(past))]),
+        (Some(1), Some(Fault::BadProof))
+    );
 }
 
 #[test]
@@ -394,9 +412,7 @@ fn attack_25_three_shares_cannot_open_a_card() {
         let ct = &deck[pos];
         let three: Vec<RistrettoPoint> = [0usize, 1, 3]
             .iter()
-            .map(|&s| {
-                fairdeal_crypto::group::decompress(&sim.secrets[s].share(pos as u16, ct).d).unwrap()
-            })
+            .map(|&s| decompress(&sim.secrets[s].share(pos as u16, ct).d).unwrap())
             .collect();
         assert_eq!(
             fairdeal_crypto::hand::open_public(&sim.table, ct, &three),

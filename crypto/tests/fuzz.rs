@@ -16,7 +16,9 @@ use std::cell::Cell;
 
 use curve25519_dalek::ristretto::RistrettoPoint;
 use fairdeal_crypto::group::{compress_deck, open_deck};
-use fairdeal_crypto::hand::{check_shuffle, deck_hash, hand_context, verify_commit, verify_share};
+use fairdeal_crypto::hand::{
+    check_shuffle, deck_hash, hand_context, verify_commit, verify_share, verify_shares,
+};
 use fairdeal_crypto::message::{Body, ShuffleMsg};
 use fairdeal_crypto::{
     CardTable, Ciphertext, Court, Fault, HandKeys, HandSecret, Identity, Outbox, ProofMode,
@@ -150,9 +152,8 @@ impl Wire<'_> {
                     let mut b = body.clone();
                     match &mut b {
                         Body::Shuffle(m) => copy_item(&mut m.deck, *from, *to),
-                        Body::Shares { items, .. } | Body::Move { opened: items, .. } => {
-                            copy_item(items, *from, *to);
-                        }
+                        Body::Shares { items, .. } => copy_item(items, *from, *to),
+                        Body::Move { opened: items, .. } => copy_item(items, *from, *to),
                         _ => {}
                     }
                     self.copied = b != body;
@@ -248,14 +249,14 @@ fn play(hand: &Hand, w: &mut Wire<'_>) -> Outcome {
     // Deal shares: every seat shares positions 0..12; seat 2 opens two cards in a move.
     for s in 0..4u8 {
         let secret = &hand.secrets[usize::from(s)];
-        let items = (0..12)
-            .map(|p| secret.share(p, &deck[usize::from(p)]))
-            .collect();
+        let round: Vec<(u16, &Ciphertext)> = (0..12).map(|p| (p, &deck[usize::from(p)])).collect();
+        let (items, proof) = secret.shares(&round);
         let (got, t) = w.send(
             s,
             Body::Shares {
                 hctx: hand.hctx,
                 items,
+                proof,
             },
         );
         let ok = shares_ok(hand, &keys, &deck, s, &got);
@@ -319,22 +320,25 @@ fn shares_ok(
     s: u8,
     got: &Option<Body>,
 ) -> Option<bool> {
-    let (Some(Body::Shares { hctx, items })
-    | Some(Body::Move {
-        hctx,
-        opened: items,
-        ..
-    })) = got
-    else {
-        return None;
-    };
-    Some(
-        hctx == &hand.hctx
-            && items.iter().all(|it| {
-                deck.get(usize::from(it.pos))
-                    .is_some_and(|ct| verify_share(&hand.hctx, s, keys, ct, it).is_ok())
-            }),
-    )
+    let card = |pos: u16| deck.get(usize::from(pos));
+    match got {
+        Some(Body::Shares { hctx, items, proof }) => {
+            let cts: Option<Vec<&Ciphertext>> = items.iter().map(|it| card(it.pos)).collect();
+            Some(
+                hctx == &hand.hctx
+                    && cts.is_some_and(|cts| {
+                        verify_shares(&hand.hctx, s, keys, &cts, items, proof).is_ok()
+                    }),
+            )
+        }
+        Some(Body::Move { hctx, opened, .. }) => Some(
+            hctx == &hand.hctx
+                && opened.iter().all(|it| {
+                    card(it.pos).is_some_and(|ct| verify_share(&hand.hctx, s, keys, ct, it).is_ok())
+                }),
+        ),
+        _ => None,
+    }
 }
 
 /// Every honest body, in protocol order (for `Replace`).

@@ -62,6 +62,14 @@ fn vectors() -> Vec<(&'static str, String)> {
             c2: deck[0].c2,
         },
     );
+    let cts: Vec<fairdeal_crypto::Ciphertext> = [11u8, 12, 13]
+        .iter()
+        .map(|&k| fairdeal_crypto::Ciphertext {
+            c1: &curve25519_dalek::Scalar::from(k) * RISTRETTO_BASEPOINT_TABLE,
+            c2: deck[0].c2,
+        })
+        .collect();
+    let (_, round) = secret.shares(&[(61, &cts[0]), (62, &cts[1]), (90, &cts[2])]);
     let perm_head: Vec<u8> = plan.perm[..8]
         .iter()
         .flat_map(|p| p.to_le_bytes())
@@ -90,6 +98,8 @@ fn vectors() -> Vec<(&'static str, String)> {
         ("pok_z", hx(&commit.pok.z)),
         ("share_d", hx(&share.d)),
         ("share_e", hx(&share.proof.e)),
+        ("share_round_e", hx(&round.e)),
+        ("share_round_z", hx(&round.z)),
         (
             "open_deck_hash",
             hx(&deck_hash(&hctx, &compress_deck(&deck))),

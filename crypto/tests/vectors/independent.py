@@ -345,6 +345,24 @@ def prove_share(hctx, seat, pos, x, c1):
     return d, e, (t + e * x) % L
 
 
+def prove_round(hctx, seat, x, items):
+    """One proof for a round of shares (batch.rs): items are (pos, C1)."""
+    ds = [mul(x, c1) for _, c1 in items]
+    blob = b"".join(u16(p) + encode(c1) + encode(d) for (p, c1), d in zip(items, ds))
+    label = b"fairdeal/v1/dleq-batch"
+    digest = hash256(
+        label,
+        [b"statement", hctx, bytes([seat]), encode(mul(x, B)), u32(len(items)), blob],
+    )
+    c = None
+    for i, (_, c1) in enumerate(items):
+        term = mul(hash_scalar(label, [b"weight", digest, u32(i)]), c1)
+        c = term if c is None else add(c, term)
+    t = hash_scalar(b"fairdeal/v1/nonce", [b"dleq-batch", sc(x), digest])
+    e = hash_scalar(label, [b"challenge", digest, encode(mul(t, B)), encode(mul(t, c))])
+    return e, (t + e * x) % L
+
+
 def ed25519_public(secret):
     h = hashlib.sha512(secret).digest()
     a = int.from_bytes(h[:32], "little")
@@ -372,6 +390,7 @@ def main():
     x = elgamal_secret(hctx, 3, s5)
     pok_e, pok_z = prove_key(hctx, 3, x)
     d, share_e, _ = prove_share(hctx, 3, 61, x, mul(11, B))
+    round_e, round_z = prove_round(hctx, 3, x, [(61, mul(11, B)), (62, mul(12, B)), (90, mul(13, B))])
     pk = ed25519_public(bytes([1] * 32))
     fp = hash256(b"fairdeal/v1/fingerprint", [pk])[:8].hex()
     open_deck = b"".join(bytes(32) + encode(m) for m in cards)
@@ -387,6 +406,8 @@ def main():
     put("pok_z", sc(pok_z))
     put("share_d", encode(d))
     put("share_e", sc(share_e))
+    put("share_round_e", sc(round_e))
+    put("share_round_z", sc(round_z))
     put("open_deck_hash", hash256(b"fairdeal/v1/deck", [hctx, open_deck]))
     put("identity_pk", pk)
     put("fingerprint", "-".join(fp[i : i + 4] for i in range(0, 16, 4)))

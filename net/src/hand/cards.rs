@@ -7,8 +7,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use curve25519_dalek::ristretto::RistrettoPoint;
 use fairdeal_core::Card;
-use fairdeal_crypto::hand::{open_public, verify_share};
-use fairdeal_crypto::{AuditInput, Ciphertext, Fault, HandCommit, HandKeys, ShareItem, ShuffleMsg};
+use fairdeal_crypto::hand::{open_public, verify_share, verify_shares};
+use fairdeal_crypto::proofs::Proof;
+use fairdeal_crypto::{
+    AuditInput, Ciphertext, Fault, HandCommit, HandKeys, ShareItem, SharePoint, ShuffleMsg,
+};
 
 use super::shuffle::Shuffling;
 use super::wire::WireAction;
@@ -123,9 +126,18 @@ impl Deck {
         Ok(())
     }
 
-    /// This seat's share of `pos`.
+    /// This seat's share of `pos` with its own proof (a card shown in a move).
     pub(super) fn share(&self, ctx: &Ctx, pos: u16) -> ShareItem {
         ctx.secret.share(pos, &self.cts[usize::from(pos)])
+    }
+
+    /// This seat's shares of a round's `positions`, with one proof for them all.
+    pub(super) fn round_shares(&self, ctx: &Ctx, positions: &[u16]) -> (Vec<SharePoint>, Proof) {
+        let round: Vec<(u16, &Ciphertext)> = positions
+            .iter()
+            .map(|&p| (p, &self.cts[usize::from(p)]))
+            .collect();
+        ctx.secret.shares(&round)
     }
 
     /// Who holds `pos` face down, if anyone.
@@ -167,20 +179,34 @@ impl Deck {
         Ok(())
     }
 
-    /// Takes a round of shares from `s`: exactly the positions `want`, each checked.
+    /// Takes a round of shares from `s`: exactly the positions `want`, checked by the round's
+    /// one proof.
     pub(super) fn take_round(
         &mut self,
         ctx: &Ctx,
         s: u8,
         want: &[u16],
-        items: &[ShareItem],
+        items: &[SharePoint],
+        proof: &Proof,
     ) -> Result<(), Fault> {
-        let got: Vec<u16> = items.iter().map(|it| it.pos).collect();
-        if got != want {
+        if !items.iter().map(|it| it.pos).eq(want.iter().copied()) {
             return Err(Fault::OutOfOrder);
         }
-        for item in items {
-            self.store_share(ctx, s, item)?;
+        let d = if s == ctx.me {
+            items
+                .iter()
+                .map(|it| fairdeal_crypto::group::decompress(&it.d).ok_or(Fault::BadEncoding))
+                .collect::<Result<Vec<_>, _>>()?
+        } else {
+            let cts = items
+                .iter()
+                .map(|it| self.cts.get(usize::from(it.pos)).ok_or(Fault::OutOfOrder))
+                .collect::<Result<Vec<_>, _>>()?;
+            self.openings_checked += items.len();
+            verify_shares(&ctx.hctx, s, &self.keys, &cts, items, proof)?
+        };
+        for (it, d) in items.iter().zip(d) {
+            self.shares.insert((it.pos, s), d);
         }
         Ok(())
     }
@@ -341,9 +367,10 @@ impl Round {
         deck: &mut Deck,
         ctx: &Ctx,
         s: u8,
-        items: &[ShareItem],
+        items: &[SharePoint],
+        proof: &Proof,
     ) -> Result<bool, Fault> {
-        deck.take_round(ctx, s, &self.positions_from(s), items)?;
+        deck.take_round(ctx, s, &self.positions_from(s), items, proof)?;
         self.got[usize::from(s)] = true;
         Ok((0..4u8).all(|t| !self.expects(t)))
     }

@@ -6,7 +6,8 @@
 //! dealt from the faces known here, and the play starts.
 
 use fairdeal_core::{Card, DealScript, DealStep, Position};
-use fairdeal_crypto::{Body, Fault, ShareItem};
+use fairdeal_crypto::proofs::Proof;
+use fairdeal_crypto::{Body, Fault, ShareItem, SharePoint};
 
 use super::cards::{Deck, Round};
 use super::play::Playing;
@@ -76,12 +77,13 @@ impl Dealing {
         &mut self,
         ctx: &Ctx,
         s: u8,
-        items: &[ShareItem],
+        items: &[SharePoint],
+        proof: &Proof,
     ) -> Result<Option<Position>, Fault> {
         match &mut self.need {
             Need::Initial(_) => {
                 let want = self.initial_from(s);
-                self.deck.take_round(ctx, s, &want, items)?;
+                self.deck.take_round(ctx, s, &want, items, proof)?;
                 let Need::Initial(got) = &mut self.need else {
                     return Err(Fault::OutOfOrder);
                 };
@@ -101,7 +103,7 @@ impl Dealing {
                 self.script.turned(upcard);
             }
             Need::Shares(round) => {
-                if !round.take(&mut self.deck, ctx, s, items)? {
+                if !round.take(&mut self.deck, ctx, s, items, proof)? {
                     return Ok(None);
                 }
                 round.open(&mut self.deck, ctx)?;
@@ -183,9 +185,11 @@ impl Dealing {
             }
             Need::Done => return None,
         };
+        let (items, proof) = self.deck.round_shares(ctx, &positions);
         Some(Body::Shares {
             hctx: ctx.hctx,
-            items: positions.iter().map(|&p| self.deck.share(ctx, p)).collect(),
+            items,
+            proof,
         })
     }
 }

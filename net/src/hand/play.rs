@@ -7,7 +7,8 @@
 use std::collections::VecDeque;
 
 use fairdeal_core::{Card, Move, Position, PublicState, RedThreeMode, Refusal, Seat};
-use fairdeal_crypto::{Body, Fault, ShareItem};
+use fairdeal_crypto::proofs::Proof;
+use fairdeal_crypto::{Body, Fault, ShareItem, SharePoint};
 
 use super::cards::{Deck, Round};
 use super::reveal::Revealing;
@@ -187,7 +188,8 @@ impl Playing {
         &mut self,
         ctx: &Ctx,
         s: u8,
-        items: &[ShareItem],
+        items: &[SharePoint],
+        proof: &Proof,
         events: &mut VecDeque<Event>,
     ) -> Result<bool, Fault> {
         let Some(Draw {
@@ -198,7 +200,7 @@ impl Playing {
         else {
             return Err(Fault::OutOfOrder);
         };
-        if !round.take(&mut self.deck, ctx, s, items)? {
+        if !round.take(&mut self.deck, ctx, s, items, proof)? {
             return Ok(false);
         }
         round.open(&mut self.deck, ctx)?;
@@ -269,14 +271,14 @@ impl Playing {
     pub(super) fn my_message(&mut self, ctx: &Ctx, cheats: &Cheats) -> Option<Body> {
         let d = self.draw.as_ref()?;
         match &d.need {
-            DrawNeed::Shares(round) => Some(Body::Shares {
-                hctx: ctx.hctx,
-                items: round
-                    .positions_from(ctx.me)
-                    .iter()
-                    .map(|&p| self.deck.share(ctx, p))
-                    .collect(),
-            }),
+            DrawNeed::Shares(round) => {
+                let (items, proof) = self.deck.round_shares(ctx, &round.positions_from(ctx.me));
+                Some(Body::Shares {
+                    hctx: ctx.hctx,
+                    items,
+                    proof,
+                })
+            }
             DrawNeed::Declare { candidates } => {
                 let candidates = candidates.clone();
                 let turn = self.board.log.len() as u32;

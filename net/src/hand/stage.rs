@@ -213,16 +213,16 @@ impl HandSession {
                     });
                 }
             }
-            (Phase::Deal(d), Awaiting::Shares, Body::Shares { items, .. }) => {
-                let dealt = d.take_shares(ctx, s, items)?;
+            (Phase::Deal(d), Awaiting::Shares, Body::Shares { items, proof, .. }) => {
+                let dealt = d.take_shares(ctx, s, items, proof)?;
                 self.dealt(dealt);
             }
             (Phase::Deal(d), Awaiting::Declare, Body::Move { action, opened, .. }) => {
                 let dealt = d.take_declare(ctx, s, action, opened)?;
                 self.dealt(dealt);
             }
-            (Phase::Play(p), Awaiting::Shares, Body::Shares { items, .. }) => {
-                let over = p.take_shares(ctx, s, items, &mut self.events)?;
+            (Phase::Play(p), Awaiting::Shares, Body::Shares { items, proof, .. }) => {
+                let over = p.take_shares(ctx, s, items, proof, &mut self.events)?;
                 self.played(over);
             }
             (Phase::Play(p), Awaiting::Declare, Body::Move { action, opened, .. }) => {

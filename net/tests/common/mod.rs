@@ -258,20 +258,23 @@ pub fn mutate(bytes: &[u8], seat: u8, m: &Mutation) -> Option<Vec<u8>> {
             }
             match &mut body {
                 Body::Shuffle(s) => copy(&mut s.deck, *from, *to),
-                Body::Shares { items, .. } | Body::Move { opened: items, .. } => {
-                    copy(items, *from, *to);
-                }
+                Body::Shares { items, .. } => copy(items, *from, *to),
+                Body::Move { opened: items, .. } => copy(items, *from, *to),
                 _ => {}
             }
             env.body = body.encode();
         }
         Mutation::CopyShare { from, to } => {
             let mut body = Body::decode(&env.body).unwrap();
-            if let Body::Shares { items, .. } | Body::Move { opened: items, .. } = &mut body
-                && !items.is_empty()
-            {
-                let n = items.len();
-                items[to % n].d = items[from % n].d;
+            let mut ds: Vec<&mut [u8; 32]> = match &mut body {
+                Body::Shares { items, .. } => items.iter_mut().map(|it| &mut it.d).collect(),
+                Body::Move { opened, .. } => opened.iter_mut().map(|it| &mut it.d).collect(),
+                _ => Vec::new(),
+            };
+            if !ds.is_empty() {
+                let n = ds.len();
+                let d = *ds[from % n];
+                *ds[to % n] = d;
             }
             env.body = body.encode();
         }
