@@ -114,6 +114,29 @@ pub fn rules(out: &mut impl Write, hands_per_run: usize) -> Result<()> {
             median_f64(validate_rates),
             median_f64(gen_rates),
         )?;
+        // What the window computes when it is the player's turn (game.rs, `YourTurn`): every
+        // legal move, an opening meld and a finish, from the player's view.
+        let mut turn_us: Vec<f64> = positions
+            .iter()
+            .map(|p| {
+                let view = p.view(p.actor());
+                let start = Instant::now();
+                black_box((view.legal_moves(), view.opening_hint(), view.find_finish()));
+                start.elapsed().as_secs_f64() * 1e6
+            })
+            .collect();
+        turn_us.sort_by(f64::total_cmp);
+        let at = |q: f64| turn_us[((turn_us.len().max(1) - 1) as f64 * q) as usize];
+        if !turn_us.is_empty() {
+            writeln!(
+                out,
+                "{preset}: a turn's hints (legal moves, opening, finish) over {} positions: median {:.0} µs, p99 {:.0} µs, worst {:.0} µs",
+                turn_us.len(),
+                at(0.5),
+                at(0.99),
+                at(1.0)
+            )?;
+        }
         per_preset.push((preset, hands_s, cpu_hands_s));
     }
     for (preset, hands_s, cpu_hands_s) in per_preset {
