@@ -63,5 +63,5 @@ pub use rules::{
     GroupWildRule, HouseRules, ParsePresetError, Preset, RedThreeMode, Rules, StockEnd, TieRule,
 };
 pub use score::{GameResult, TeamScore, game_result};
-pub use seat::{ParseSeatError, Seat, Team};
+pub use seat::{ParseSeatError, Seat, SeatOutOfRange, Team};
 pub use view::PlayerView;

@@ -22,7 +22,9 @@ impl Seat {
     /// All seats in play order from South.
     pub const ALL: [Self; 4] = [Self::S, Self::W, Self::N, Self::E];
 
-    /// The seat with index `i` modulo 4.
+    /// The seat with index `i` modulo 4: seat arithmetic (the seat `k` places to the left).
+    /// A seat number from a peer or a file goes through `Seat::try_from` instead, which
+    /// refuses 4 and above.
     pub fn from_index(i: usize) -> Self {
         Self::ALL[i % 4]
     }
@@ -65,6 +67,27 @@ impl Seat {
 impl fmt::Display for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.letter())
+    }
+}
+
+/// A seat number outside 0–3 (a seat from the wire or a file is refused, never wrapped).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("not a seat: {0} (seats are 0 to 3, S W N E)")]
+pub struct SeatOutOfRange(pub usize);
+
+impl TryFrom<u8> for Seat {
+    type Error = SeatOutOfRange;
+
+    fn try_from(i: u8) -> Result<Self, Self::Error> {
+        Self::try_from(usize::from(i))
+    }
+}
+
+impl TryFrom<usize> for Seat {
+    type Error = SeatOutOfRange;
+
+    fn try_from(i: usize) -> Result<Self, Self::Error> {
+        Self::ALL.get(i).copied().ok_or(SeatOutOfRange(i))
     }
 }
 
@@ -156,5 +179,17 @@ mod tests {
         assert_eq!(Seat::W.partner(), Seat::E);
         assert_eq!(Seat::N.team(), Team::A);
         assert_eq!(Seat::E.team(), Team::B);
+    }
+
+    #[test]
+    fn seat_numbers_from_outside_are_refused_past_three() {
+        for (i, seat) in Seat::ALL.iter().enumerate() {
+            assert_eq!(Seat::try_from(i as u8), Ok(*seat));
+            assert_eq!(Seat::try_from(i), Ok(*seat));
+        }
+        for i in [4u8, 5, 7, 255] {
+            assert_eq!(Seat::try_from(i), Err(SeatOutOfRange(usize::from(i))));
+        }
+        assert_eq!(Seat::try_from(usize::MAX), Err(SeatOutOfRange(usize::MAX)));
     }
 }

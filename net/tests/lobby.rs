@@ -432,3 +432,51 @@ fn a_host_replaying_an_old_games_configuration_gets_no_signature() {
     assert!((0..4).all(|i| new.nonces[i] != old.nonces[i]));
     assert_eq!(new.nonces[2], peers[2].nonce());
 }
+
+/// A host proposes a configuration no table can play: the first dealer is seat 7 (which the
+/// old `Seat::from_index` wrapped to East), or one player sits in two seats. Nobody signs it,
+/// with the reason; nothing starts.
+///
+/// Sabotage caught (checked): `on_start` without the two checks (the players then sign and
+/// start, East dealing).
+#[test]
+fn a_configuration_with_a_seat_past_three_or_a_player_twice_is_not_signed() {
+    use fairdeal_net::table::TableError;
+    use fairdeal_net::table::msg::{TableConfig, TableMsg};
+    type Spoil = fn(&mut TableConfig);
+    let bad: [(&str, Spoil); 2] = [
+        ("the first dealer is not a seat", |c| c.first_dealer = 7),
+        ("one player in two seats", |c| c.seats[3] = c.seats[1]),
+    ];
+    for (why, spoil) in bad {
+        let (mut peers, _) = held_table([None, None, None]);
+        run(&mut peers, &mut Vec::new(), 2_000); // everyone seated
+        peers[0].request_start().unwrap();
+        let start = std::iter::from_fn(|| peers[0].poll_transmit())
+            .find_map(|(_, bytes)| match TableMsg::decode(&bytes) {
+                Ok(TableMsg::Start { config }) => Some(config),
+                _ => None,
+            })
+            .expect("the host proposes a configuration");
+        let mut config = start.clone();
+        spoil(&mut config);
+        let msg = TableMsg::Start { config }.encode();
+        let host = peers[0].key();
+        for p in &mut peers[1..3] {
+            while p.poll_transmit().is_some() {}
+            assert_eq!(
+                p.handle_message(host, &msg),
+                Err(TableError::BadConfig(why))
+            );
+            assert!(p.config().is_none());
+            assert!(
+                std::iter::from_fn(|| p.poll_transmit()).next().is_none(),
+                "signed"
+            );
+        }
+        // The unspoilt proposal is signed (the test would pass for any refusal otherwise).
+        let good = TableMsg::Start { config: start }.encode();
+        assert_eq!(peers[1].handle_message(host, &good), Ok(()));
+        assert!(peers[1].config().is_some());
+    }
+}

@@ -56,9 +56,10 @@ impl TableConfig {
         self.seats.iter().position(|k| k == key).map(|i| i as u8)
     }
 
-    /// The first dealer as a seat.
-    pub fn dealer(&self) -> Seat {
-        Seat::from_index(usize::from(self.first_dealer))
+    /// The first dealer as a seat (`None` for a number past 3: such a configuration is not
+    /// signed).
+    pub fn dealer(&self) -> Option<Seat> {
+        Seat::try_from(self.first_dealer).ok()
     }
 }
 

@@ -50,6 +50,12 @@ impl TableSession {
                 return Err(TableError::Unexpected("start"));
             }
         }
+        let Some(dealer) = config.dealer() else {
+            return Err(TableError::BadConfig("the first dealer is not a seat"));
+        };
+        if (0..4).any(|i| config.seats[..i].contains(&config.seats[i])) {
+            return Err(TableError::BadConfig("one player in two seats"));
+        }
         let Some(seat) = config.seat_of(&self.me.key) else {
             return Err(TableError::NotSeated);
         };
@@ -78,7 +84,7 @@ impl TableSession {
         self.table = CardTable::new(config.rules().deck_size() as u16)
             .ok()
             .map(Arc::new);
-        self.dealer = config.dealer();
+        self.dealer = dealer;
         self.keys = config.seats;
         self.config = Some(config);
         let sig = Identity::from_secret(self.secret).sign(&sid);

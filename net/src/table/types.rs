@@ -120,6 +120,10 @@ pub enum TableError {
     /// configuration replayed, or one the host changed): not signed.
     #[error("the configuration does not carry this seat's nonce")]
     NotOurNonce,
+    /// A configuration no table can play (a first dealer past seat 3, a player in two
+    /// seats): not signed.
+    #[error("the configuration cannot be played: {0}")]
+    BadConfig(&'static str),
     /// The hand rejected the bytes.
     #[error(transparent)]
     Hand(#[from] crate::hand::SessionError),
