@@ -498,3 +498,49 @@ fn attack_23_refusing_to_reveal_the_seed_leaves_the_hand_waiting_on_that_seat() 
         assert_eq!(seats[i].waiting_on(), vec![1]);
     }
 }
+
+/// A card shown in a move carries the mover's share with its own proof; West sends a move
+/// whose shown card's share is not its own (the basepoint instead, re-signed), hoping the
+/// others open a card it does not hold. Every honest seat checks the share before opening
+/// anything and names West (bad proof), nobody else.
+///
+/// Sabotage caught (checked): the shown card's proof checked neither on receipt
+/// (`Deck::store_share` with `s == ctx.me` as `s != ctx.me`) nor by `adjudicate` (its
+/// `Body::Move` shares skipped): the hand is then void with nobody blamed. Either check alone
+/// names West: without the first, the card fails to open, the audit at a fault runs and
+/// `adjudicate` finds the bad proof in the signed move (the same verdict).
+#[test]
+fn attack_13_a_bad_share_on_a_shown_card_blames_the_mover() {
+    use curve25519_dalek::constants::RISTRETTO_BASEPOINT_COMPRESSED;
+    for salt in 1..=6u8 {
+        let mut seats = sessions(Preset::Samba, Seat::S, salt);
+        // The same altered message goes to all three (else it is an equivocation).
+        let mut target: Option<Vec<u8>> = None;
+        let events = play_with(
+            &mut seats,
+            &mut SplitMix64::new(u64::from(salt)),
+            &mut Wire::default(),
+            &mut |from, _, bytes| {
+                let shows =
+                    matches!(body_of(bytes), Body::Move { opened, .. } if !opened.is_empty());
+                if from == 1 && shows && target.is_none() {
+                    target = Some(bytes.to_vec());
+                }
+                if target.as_deref() == Some(bytes) {
+                    return Some(tamper(bytes, 1, &|b| {
+                        if let Body::Move { opened, .. } = b {
+                            opened[0].d = RISTRETTO_BASEPOINT_COMPRESSED.to_bytes();
+                        }
+                    }));
+                }
+                Some(bytes.to_vec())
+            },
+            4_000,
+        );
+        if target.is_some() {
+            assert_blamed(&events, 1, Fault::BadProof);
+            return;
+        }
+    }
+    panic!("West never showed a card in six hands: the attack was not made");
+}

@@ -123,7 +123,23 @@ fn four_seats_play_and_verify_whole_hands() {
             "{preset}: every seat signs the same result"
         );
         assert_eq!(r[0].shuffles_checked, 4);
-        assert!(r[0].openings_checked > 100);
+        // Every share another seat sent was checked, once: each of a round's positions and
+        // each card shown in a move (the count a node reports is the count in its transcript).
+        // Sabotage caught (checked): `openings_checked -= 1` for a shown card (a mutant the
+        // old `> 100` let through).
+        let sent_by_others: usize = seats[0]
+            .transcript()
+            .iter()
+            .filter_map(|signed| signed.verify(&seats[0].hctx(), &keys()).ok())
+            .filter(|v| v.envelope.sender != 0)
+            .map(|v| match Body::decode(&v.envelope.body) {
+                Ok(Body::Shares { items, .. }) => items.len(),
+                Ok(Body::Move { opened, .. }) => opened.len(),
+                _ => 0,
+            })
+            .sum();
+        assert!(sent_by_others > 100, "{preset}: {sent_by_others}");
+        assert_eq!(r[0].openings_checked, sent_by_others, "{preset}");
         // Every seat saw the same moves.
         let moves: Vec<Vec<_>> = events
             .iter()
