@@ -12,7 +12,7 @@ use libp2p::{Multiaddr, PeerId, mdns};
 use tokio::sync::mpsc;
 
 use super::swarm::{BehaviourEvent, build};
-use super::{NodeError, net};
+use super::{NetError, NodeError};
 use crate::table::msg::{Reply, TableInfo, TableMsg};
 
 /// A table found.
@@ -54,7 +54,7 @@ pub async fn browse(
 ) -> Result<(), NodeError> {
     let mut swarm = build(secret, mdns_on)?;
     for a in direct {
-        swarm.dial(a).map_err(net)?;
+        swarm.dial(a).map_err(NetError::from)?;
     }
     let mut hosts: BTreeMap<PeerId, Vec<Multiaddr>> = BTreeMap::new();
     let mut tick = tokio::time::interval(REFRESH);

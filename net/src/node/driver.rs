@@ -14,8 +14,9 @@ use libp2p::swarm::SwarmEvent;
 use libp2p::{Multiaddr, PeerId, Swarm, identify, mdns, ping};
 use tokio::sync::mpsc;
 
+use super::NetError;
 use super::swarm::{Behaviour, BehaviourEvent, build};
-use super::{NodeError, NodeEvent, NodeOptions, Outcome, Role, key_of, net, peer_of, restore};
+use super::{NodeError, NodeEvent, NodeOptions, Outcome, Role, key_of, peer_of, restore};
 use crate::store::{GameLog, Meta, Record};
 use crate::table::msg::{PROTOCOL, Reply, SeatInfo, TableMsg, house_to_json};
 use crate::table::{Dest, TableEvent, TableSession};
@@ -132,7 +133,9 @@ impl Node {
         match previous {
             Some(addr) if swarm.listen_on(addr.clone()).is_ok() => {}
             _ => {
-                swarm.listen_on(opts.listen.clone()).map_err(net)?;
+                swarm
+                    .listen_on(opts.listen.clone())
+                    .map_err(NetError::from)?;
             }
         }
         // Every listen address (one per interface): the others are told all of them. Other
@@ -157,7 +160,7 @@ impl Node {
         }
         let restoring = !loaded.records.is_empty();
         let session = Box::new(if restoring {
-            let (session, _) = restore::rebuild(secret, &loaded.records).map_err(NodeError::Net)?;
+            let (session, _) = restore::rebuild(secret, &loaded.records)?;
             let _ = events
                 .send(NodeEvent::Status(format!(
                     "restored from the game log ({} records)",
@@ -249,7 +252,7 @@ impl Node {
         } = &node.opts.role
             && (!node.joined || restoring)
         {
-            node.swarm.dial(addr.clone()).map_err(net)?;
+            node.swarm.dial(addr.clone()).map_err(NetError::from)?;
         }
         if restoring {
             let seats: Vec<SeatInfo> = node.session.roster().iter().flatten().cloned().collect();

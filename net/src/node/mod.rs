@@ -172,9 +172,12 @@ pub enum NodeError {
     /// The game log.
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
-    /// The network.
+    /// The network could not be set up, listened on or dialled.
     #[error("network: {0}")]
-    Net(String),
+    Net(#[from] NetError),
+    /// The game log does not replay into a session.
+    #[error(transparent)]
+    Restore(#[from] restore::RestoreError),
     /// Stopped before the game ended.
     #[error("stopped before the game ended")]
     Stopped,
@@ -218,8 +221,21 @@ pub fn peer_of(key: &PublicKey) -> Option<PeerId> {
     Some(libp2p::identity::PublicKey::from(ed).to_peer_id())
 }
 
-fn net<E: std::fmt::Display>(e: E) -> NodeError {
-    NodeError::Net(e.to_string())
+/// What went wrong with the network itself.
+#[derive(Debug, thiserror::Error)]
+pub enum NetError {
+    /// The identity secret does not make a libp2p key.
+    #[error("the identity does not make a network key: {0}")]
+    Key(#[from] libp2p::identity::DecodingError),
+    /// The transport (TCP, noise, yamux) or the behaviours could not be built.
+    #[error("the transport could not be set up: {0}")]
+    Setup(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// The listen address was refused.
+    #[error("cannot listen: {0}")]
+    Listen(#[from] libp2p::TransportError<std::io::Error>),
+    /// A dial was refused at once (a bad address, say).
+    #[error("cannot dial: {0}")]
+    Dial(#[from] libp2p::swarm::DialError),
 }
 
 /// Runs a node until the game ends, the front end quits, or `intents` closes.

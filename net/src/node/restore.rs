@@ -32,11 +32,23 @@ pub fn session_from_meta(secret: [u8; 32], meta: &Meta) -> TableSession {
     session
 }
 
+/// A game log that cannot be replayed into a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum RestoreError {
+    /// The first record is not the game's description (`Record::Meta`).
+    #[error("the game log does not start with its description")]
+    NoDescription,
+}
+
 /// Replays `records` into a fresh session: what it had received, in order, and the person's
 /// moves. The messages it sent are produced again (deterministically) and queued.
-pub fn rebuild(secret: [u8; 32], records: &[Record]) -> Result<(TableSession, Meta), String> {
+///
+/// # Errors
+///
+/// [`RestoreError::NoDescription`] if the log does not start with the game's description.
+pub fn rebuild(secret: [u8; 32], records: &[Record]) -> Result<(TableSession, Meta), RestoreError> {
     let Some(Record::Meta(meta)) = records.first() else {
-        return Err("the game log does not start with its description".to_owned());
+        return Err(RestoreError::NoDescription);
     };
     let mut session = session_from_meta(secret, meta);
     session.replaying = true;
@@ -101,7 +113,7 @@ pub enum ReplayError {
     NoIdentity(std::path::PathBuf),
     /// The records do not replay.
     #[error("the log does not replay: {0}")]
-    Replay(String),
+    Replay(#[from] RestoreError),
 }
 
 /// Re-checks a game from its log: every signature and chain link, every shuffle, every card
@@ -116,7 +128,7 @@ pub fn replay_log(path: &Path) -> Result<VerifyReport, ReplayError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let secret = crate::store::read_identity(dir)
         .ok_or_else(|| ReplayError::NoIdentity(dir.join("identity.key")))?;
-    let (mut session, _) = rebuild(secret, &loaded.records).map_err(ReplayError::Replay)?;
+    let (mut session, _) = rebuild(secret, &loaded.records)?;
     let mut report = VerifyReport {
         records: loaded.records.len(),
         torn_bytes: loaded.repaired_bytes,
@@ -155,4 +167,24 @@ pub fn replay_log(path: &Path) -> Result<VerifyReport, ReplayError> {
     }
     report.totals = session.totals();
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_log_without_its_description_is_refused_with_the_reason() {
+        let sent = Record::Sent { bytes: vec![1, 2] };
+        for records in [&[][..], &[sent][..]] {
+            assert!(matches!(
+                rebuild([1; 32], records),
+                Err(RestoreError::NoDescription)
+            ));
+        }
+        assert_eq!(
+            ReplayError::from(RestoreError::NoDescription).to_string(),
+            "the log does not replay: the game log does not start with its description"
+        );
+    }
 }

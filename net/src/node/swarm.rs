@@ -12,7 +12,7 @@ use libp2p::{
 };
 
 use super::codec::TableCodec;
-use super::{NodeError, net};
+use super::{NetError, NodeError};
 use crate::table::msg::{AGENT_VERSION, PROTOCOL};
 
 /// Incoming connections still in their handshake (TCP, noise, yamux; each at most the
@@ -66,7 +66,7 @@ pub(crate) struct Behaviour {
 
 /// TCP + noise + yamux, with the table protocols; mDNS only when asked.
 pub(crate) fn build(secret: [u8; 32], with_mdns: bool) -> Result<Swarm<Behaviour>, NodeError> {
-    let keypair = libp2p::identity::Keypair::ed25519_from_bytes(secret).map_err(net)?;
+    let keypair = libp2p::identity::Keypair::ed25519_from_bytes(secret).map_err(NetError::from)?;
     Ok(libp2p::SwarmBuilder::with_existing_identity(keypair)
         .with_tokio()
         .with_tcp(
@@ -74,7 +74,7 @@ pub(crate) fn build(secret: [u8; 32], with_mdns: bool) -> Result<Swarm<Behaviour
             noise::Config::new,
             yamux::Config::default,
         )
-        .map_err(net)?
+        .map_err(|e| NetError::Setup(Box::new(e)))?
         .with_behaviour(|key| {
             let rr = request_response::Behaviour::with_codec(
                 TableCodec,
@@ -111,7 +111,7 @@ pub(crate) fn build(secret: [u8; 32], with_mdns: bool) -> Result<Swarm<Behaviour
                 mdns: Toggle::from(mdns),
             }
         })
-        .map_err(net)?
+        .map_err(|e| NetError::Setup(Box::new(e)))?
         // A game can sit idle while a person thinks: never drop a quiet connection.
         .with_swarm_config(|c| {
             c.with_idle_connection_timeout(Duration::from_secs(24 * 3600))
