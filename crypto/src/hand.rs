@@ -227,9 +227,20 @@ impl HandKeys {
         })
     }
 
-    /// Seat `seat`'s key.
-    pub fn key(&self, seat: u8) -> &RistrettoPoint {
-        &self.keys[usize::from(seat) % 4]
+    /// Seat `seat`'s key, or `None` for a number past 3 (never wrapped: a seat number from a
+    /// peer is checked against the four keys when its envelope is verified, so `None` here
+    /// is a caller's bug, refused rather than answered with another seat's key).
+    pub fn key(&self, seat: u8) -> Option<&RistrettoPoint> {
+        self.keys.get(usize::from(seat))
+    }
+
+    /// Seat `seat`'s key with its encoding (as [`HandKeys::key`]).
+    fn encoded(&self, seat: u8) -> Option<Encoded<'_>> {
+        let i = usize::from(seat);
+        Some(Encoded {
+            point: self.keys.get(i)?,
+            bytes: self.encoded.get(i)?,
+        })
     }
 
     /// The joint key `H`.
@@ -317,10 +328,7 @@ pub fn verify_share(
         hctx,
         seat,
         pos: item.pos,
-        x_pub: Encoded {
-            point: keys.key(seat),
-            bytes: &keys.encoded[usize::from(seat) % 4],
-        },
+        x_pub: keys.encoded(seat).ok_or(Fault::BadKey)?,
         c1: Encoded {
             point: &ct.c1,
             bytes: &c1,
@@ -366,10 +374,7 @@ pub fn verify_shares(
     let statement = BatchStatement {
         hctx,
         seat,
-        x_pub: Encoded {
-            point: keys.key(seat),
-            bytes: &keys.encoded[usize::from(seat) % 4],
-        },
+        x_pub: keys.encoded(seat).ok_or(Fault::BadKey)?,
         positions: &positions,
         c1: &c1,
         c1_bytes: &c1_bytes,

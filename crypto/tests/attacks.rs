@@ -59,7 +59,7 @@ fn honest_hand_deals_every_card_and_audits_clean() {
 #[test]
 fn attack_01_rogue_key_without_proof_is_rejected() {
     let sim = Sim::new(108, 0, 1);
-    let others: RistrettoPoint = (0..3).map(|s| *sim.hand_keys.key(s)).sum();
+    let others: RistrettoPoint = (0..3).map(|s| sim.hand_keys.key(s).unwrap()).sum();
     let rogue = &Scalar::from(5u8) * RISTRETTO_BASEPOINT_TABLE - others;
     let mut forged = sim.commits[3].clone();
     forged.key = rogue.compress().to_bytes();
@@ -98,9 +98,15 @@ fn attack_03_bad_keys_are_rejected() {
     let mut garbage = sim.commits[0].clone();
     garbage.key = [0xFF; 32];
     assert_eq!(verify_commit(&sim.hctx, 0, &garbage), Err(Fault::BadKey));
-    let k = *sim.hand_keys.key(0);
+    let k = *sim.hand_keys.key(0).unwrap();
     assert_eq!(
-        HandKeys::new([k, *sim.hand_keys.key(1), k, *sim.hand_keys.key(3)]).unwrap_err(),
+        HandKeys::new([
+            k,
+            *sim.hand_keys.key(1).unwrap(),
+            k,
+            *sim.hand_keys.key(3).unwrap()
+        ])
+        .unwrap_err(),
         (2, Fault::DuplicateKey)
     );
 }

@@ -148,7 +148,7 @@ fn secrets_open_the_right_cards_and_keys_add_up() {
     for s in 0..4u8 {
         assert_eq!(sim.secrets[usize::from(s)].seat(), s);
     }
-    let sum: RistrettoPoint = (0..4).map(|s| *sim.hand_keys.key(s)).sum();
+    let sum: RistrettoPoint = (0..4).map(|s| sim.hand_keys.key(s).unwrap()).sum();
     assert_eq!(sim.hand_keys.joint(), &sum);
     let deck = sim.final_deck();
     let mut opened = Vec::new();
@@ -195,4 +195,34 @@ fn secrets_print_their_name_and_never_their_bytes() {
 
 fn hex_of(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// A seat number past 3 gets no key and its shares are refused, never checked against another
+/// seat's key (the old `% 4` made seat 4's share seat 0's). Sabotage caught (checked): `key`
+/// and `encoded` wrapping the seat again (`% 4`).
+#[test]
+fn a_seat_past_three_has_no_key_and_its_shares_are_refused() {
+    let sim = Sim::new(108, 0, 1);
+    assert!(sim.hand_keys.key(4).is_none());
+    let deck = sim.final_deck();
+    let item = sim.secrets[0].share(5, &deck[5]);
+    assert!(
+        fairdeal_crypto::hand::verify_share(&sim.hctx, 0, &sim.hand_keys, &deck[5], &item).is_ok()
+    );
+    assert_eq!(
+        fairdeal_crypto::hand::verify_share(&sim.hctx, 4, &sim.hand_keys, &deck[5], &item),
+        Err(Fault::BadKey)
+    );
+    let (items, proof) = sim.secrets[0].shares(&[(5, &deck[5])]);
+    assert_eq!(
+        fairdeal_crypto::hand::verify_shares(
+            &sim.hctx,
+            4,
+            &sim.hand_keys,
+            &[&deck[5]],
+            &items,
+            &proof
+        ),
+        Err(Fault::BadKey)
+    );
 }
