@@ -1,0 +1,154 @@
+//! What a node does for its front end and its clock: the person's view and turn, their
+//! intents (a lobby action, a move, leaving), what the next hand waits for, the session's
+//! deadlines, and the once-a-second tick (who the table waits for, redials, LAN queries).
+
+use std::time::Duration;
+
+use fairdeal_core::Move;
+use libp2p::PeerId;
+
+use super::super::{NodeError, NodeEvent, Role};
+use super::{Node, REDIAL_TICKS};
+use crate::store::Record;
+use crate::table::TableSession;
+
+impl Node {
+    /// Between hands: tells the front end what the next hand waits for when that changed
+    /// (`always`: the countdown too).
+    pub(super) async fn report_next_hand(&mut self, always: bool) {
+        let next = self.session.next_hand();
+        let key = next.as_ref().map(|n| (n.after, n.waiting.clone(), n.ready));
+        if (always || key != self.last_next)
+            && let Some(next) = next
+        {
+            let _ = self.events.send(NodeEvent::NextHand(next)).await;
+        }
+        self.last_next = key;
+    }
+
+    /// Shows a person the table whenever it changes, and their turn once per state.
+    pub(super) async fn prompt_person(&mut self) {
+        if self.opts.bot.is_some() {
+            return;
+        }
+        let Some(hand) = self.session.hand() else {
+            return;
+        };
+        let Some(view) = hand.view() else { return };
+        let key = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            self.session.hand_no().hash(&mut h);
+            view.position().public_state().hash(&mut h);
+            view.hand().hash(&mut h);
+            view.turn_state().hash(&mut h);
+            h.finish()
+        };
+        if self.prompted == Some(key) {
+            return;
+        }
+        self.prompted = Some(key);
+        let mine = hand.my_turn();
+        let _ = self
+            .events
+            .send(NodeEvent::View(Box::new(view.clone())))
+            .await;
+        if mine {
+            let _ = self.events.send(NodeEvent::YourTurn(Box::new(view))).await;
+        }
+    }
+
+    /// A lobby action of the host (logged through the messages it produces).
+    pub(crate) async fn lobby(
+        &mut self,
+        action: impl FnOnce(&mut TableSession) -> Result<(), crate::table::TableError>,
+    ) {
+        if let Err(e) = action(&mut self.session) {
+            let _ = self.events.send(NodeEvent::Refused(e.to_string())).await;
+        }
+    }
+
+    /// A person's move.
+    pub(crate) async fn play(&mut self, mv: Move) -> Result<(), NodeError> {
+        let json = serde_json::to_string(&mv).unwrap_or_default();
+        match self.session.submit(mv) {
+            Ok(()) => self.log.append(&Record::Intent { json })?,
+            Err(r) => {
+                let _ = self
+                    .events
+                    .send(NodeEvent::Refused(r.reason.to_string()))
+                    .await;
+            }
+        }
+        Ok(())
+    }
+
+    /// Milliseconds on the node's monotonic clock.
+    pub(super) fn now_ms(&self) -> u64 {
+        u64::try_from(self.clock.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// When the session next wants the clock (a computer player thinking), as an instant.
+    pub(crate) fn next_deadline(&self) -> Option<tokio::time::Instant> {
+        let at = self.session.poll_timeout()?;
+        let wait = at.saturating_sub(self.now_ms());
+        Some(tokio::time::Instant::now() + Duration::from_millis(wait))
+    }
+
+    /// The session's deadline came: let it act.
+    pub(crate) fn on_deadline(&mut self) {
+        let now = self.now_ms();
+        self.session.handle_timeout(now);
+    }
+
+    /// A person leaves a game under way: the others are told (signed) and a computer player
+    /// takes the seat at once.
+    pub(crate) async fn quit(&mut self) {
+        if let Err(e) = self.session.quit() {
+            let _ = self.events.send(NodeEvent::Refused(e.to_string())).await;
+        }
+    }
+
+    /// Once a second: report who the table waits for, and redial lost seats; while looking for
+    /// a table by name, ask the peers found on the LAN again every few seconds.
+    pub(crate) async fn on_tick(&mut self) {
+        let now = self.now_ms();
+        self.session.handle_timeout(now);
+        if let Some((seat, left_ms)) = self.session.move_clock() {
+            let _ = self.events.send(NodeEvent::Clock { seat, left_ms }).await;
+        }
+        self.report_next_hand(true).await;
+        if let Some(mv) = self.session.timed_out_move() {
+            // The move clock ran out on the person's turn: their client plays for them,
+            // logged as their own move.
+            if let Err(e) = self.play(mv).await {
+                tracing::warn!("playing the move the clock chose: {e}");
+            }
+        }
+        self.ticks += 1;
+        if self.ticks.is_multiple_of(REDIAL_TICKS)
+            && !self.joined
+            && self.unreached.is_some()
+            && let Role::Join {
+                address: Some(addr),
+                ..
+            } = &self.opts.role
+        {
+            let _ = self.swarm.dial(addr.clone());
+        }
+        if self.ticks.is_multiple_of(3) && !self.joined {
+            self.queried.clear();
+            let found: Vec<PeerId> = self.lan.iter().copied().collect();
+            for peer in found {
+                self.query(peer);
+            }
+        }
+        let waiting = self.session.waiting_on();
+        if waiting != self.last_waiting {
+            self.last_waiting.clone_from(&waiting);
+            let _ = self.events.send(NodeEvent::Waiting(waiting)).await;
+        }
+        self.dial_missing();
+        self.guard_tick();
+    }
+}
