@@ -2,20 +2,20 @@
 //! by deal the header against what the previous deal implies (number, dealer, totals, the
 //! previous result, the keys and the computer players, each change backed by a signed
 //! `Replace` or `Return`), every envelope's signature, and what the deal's envelopes show
-//! ([`super::replay`]); last the game's result from the totals.
+//! ([`super::replay`]); last the game's result from the totals. How each deal ended is
+//! decided in `check/finish.rs`.
+
+mod finish;
 
 use std::sync::Arc;
 
-use fairdeal_core::{Rules, Seat, game_result};
+use fairdeal_core::{Rules, game_result};
 use fairdeal_crypto::hand::hand_context;
-use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{CardTable, PublicKey, SignedEnvelope};
 
-use super::evidence::{add, claimed_sender, root_of, sender_seq, void_reason};
-use super::replay::check_hand;
-use super::report::{HandLine, HandStatus, Report, TranscriptFault, seat_name, short};
+use super::evidence::claimed_sender;
+use super::report::{Report, TranscriptFault, seat_name, short};
 use super::{Entry, Located, Stand};
-use crate::hand::{HandConfig, Replacement};
 use crate::table::msg::{
     TableConfig, TableMsg, chat_digest, quit_digest, ready_digest, replace_digest, return_digest,
     timeout_digest,
@@ -351,213 +351,5 @@ impl Game {
             }
         }
         Ok(())
-    }
-
-    /// Decides how a deal ended (from its envelopes and the next header) and returns what the
-    /// next header must say.
-    fn finish(
-        &mut self,
-        mut b: Block,
-        next: Option<&Header>,
-        signed: &[(PublicKey, TableMsg)],
-        at: &Located,
-    ) -> Result<Header, Stop> {
-        b.envelopes.sort_by_key(sender_seq);
-        let h = &b.head;
-        let n = Some(h.hand_no);
-        let cfg = HandConfig {
-            sid: self.sid,
-            keys: h.keys,
-            rules: self.rules.clone(),
-            dealer: Seat::from_index(usize::from(h.dealer)),
-            scores: h.scores,
-            hand_no: h.hand_no,
-            prev_result: h.prev_result,
-            proofs: self.config.proofs,
-            bots: h.bots.map(|b| {
-                b.map(|b| Replacement {
-                    runner: b.runner,
-                    seed: b.seed,
-                })
-            }),
-        };
-        let found = check_hand(&cfg, &b.hctx, &self.table, &b.envelopes);
-        let mut after = Header {
-            hand_no: h.hand_no + 1,
-            ..h.clone()
-        };
-        let (cheater, cheat_words) = match &found.cheat {
-            Some((seat, fault, _)) => (Some(*seat), format!("{fault}")),
-            None => (None, String::new()),
-        };
-        let status = if let Some(rep) = &found.complete {
-            if root_of(&b.envelopes) != rep.transcript_root {
-                return Err(stop(
-                    None,
-                    n,
-                    at,
-                    "the deal's envelopes in this file are not the ones the seats signed the result of",
-                ));
-            }
-            after.prev_result = rep.transcript_root;
-            after.dealer = (h.dealer + 1) % 4;
-            after.scores = add(h.scores, rep.scores);
-            HandStatus::Verified {
-                scores: rep.scores,
-                root: rep.transcript_root,
-                moves: found.moves,
-                openings: rep.openings_checked,
-            }
-        } else if next.is_some_and(|x| x.hand_no == h.hand_no) {
-            // Started again with a player back in a seat (a signed return for this hand).
-            let back = signed.iter().find_map(|(_, m)| match m {
-                TableMsg::Return { state, .. } if state.hand_no == h.hand_no => Some(state.seat),
-                _ => None,
-            });
-            let Some(seat) = back else {
-                return Err(stop(
-                    None,
-                    n,
-                    at,
-                    "the deal was started again without a signed return",
-                ));
-            };
-            after.hand_no = h.hand_no;
-            HandStatus::Void {
-                seat: Some(seat),
-                why: "is back: the deal was started again with its player (signed return)"
-                    .to_owned(),
-                evidence: Vec::new(),
-            }
-        } else if let Some(next) = next {
-            let marker = |s: u8| hash256(b"fairdeal/v1/void", &[&b.hctx, &[s]]);
-            let out = (0..4u8)
-                .chain([0xff])
-                .find(|&s| marker(s) == next.prev_result);
-            let back = signed.iter().find_map(|(_, m)| match m {
-                TableMsg::Return { state, .. }
-                    if state.hand_no == next.hand_no && state.keys == next.keys =>
-                {
-                    Some(state)
-                }
-                _ => None,
-            });
-            if let (None, Some(state)) = (out, back) {
-                // This peer was out of the game and is given its seat back: the deals in
-                // between are not in its file, the table's state is the runner's signed word.
-                let (from, to) = (h.hand_no + 1, state.hand_no.saturating_sub(1));
-                let away = if from >= to {
-                    format!("hand {to} was")
-                } else {
-                    format!("hands {from} to {to} were")
-                };
-                self.report.notes.push(format!(
-                    "{away} played while {} was away; the table's state at hand {} is taken from the signed return",
-                    seat_name(state.seat),
-                    state.hand_no
-                ));
-                after.hand_no = state.hand_no;
-                after.dealer = state.dealer;
-                after.scores = state.totals;
-                after.prev_result = state.prev_result;
-                self.report.hands.push(HandLine {
-                    hand_no: h.hand_no,
-                    status: HandStatus::Unfinished {
-                        why: format!(
-                            "{} was out of the game from here (the others went on)",
-                            seat_name(state.seat)
-                        ),
-                    },
-                });
-                return Ok(after);
-            }
-            let Some(out) = out else {
-                return Err(stop(
-                    None,
-                    Some(next.hand_no),
-                    at,
-                    "the next deal follows neither this deal's result nor its void",
-                ));
-            };
-            after.prev_result = next.prev_result;
-            if out == 0xff {
-                HandStatus::Void {
-                    seat: None,
-                    why: if cheat_words.is_empty() {
-                        "a fault no seat can be proved to have made; dealt again".to_owned()
-                    } else {
-                        format!("{cheat_words}; no seat can be proved at fault; dealt again")
-                    },
-                    evidence: found
-                        .cheat
-                        .as_ref()
-                        .map(|c| c.2.clone())
-                        .unwrap_or_default(),
-                }
-            } else if next.scores != h.scores {
-                let team = usize::from(out % 2);
-                let delta = [next.scores[0] - h.scores[0], next.scores[1] - h.scores[1]];
-                let allowed =
-                    found.audited == Some(delta) || found.forfeit.is_some_and(|f| f[team] == delta);
-                if !allowed {
-                    return Err(stop(
-                        None,
-                        Some(next.hand_no),
-                        at,
-                        "the totals after a forfeited deal are neither its audited scores nor the forfeit rule's",
-                    ));
-                }
-                after.scores = next.scores;
-                after.dealer = (h.dealer + 1) % 4;
-                HandStatus::Forfeited {
-                    seat: out,
-                    scores: delta,
-                }
-            } else {
-                let (why, evidence) = void_reason(h.hand_no, out, &h.keys, signed, &found);
-                HandStatus::Void {
-                    seat: Some(out),
-                    why,
-                    evidence,
-                }
-            }
-        } else if found.cheat.is_some() {
-            HandStatus::Void {
-                seat: cheater.flatten(),
-                why: format!("caught: {cheat_words}"),
-                evidence: found
-                    .cheat
-                    .as_ref()
-                    .map(|c| c.2.clone())
-                    .unwrap_or_default(),
-            }
-        } else {
-            HandStatus::Unfinished {
-                why: found.stage.clone(),
-            }
-        };
-        if found.complete.is_none() && found.cheat.is_none() && found.signed_results {
-            self.report.faults.push(TranscriptFault {
-                seat: None,
-                hand_no: n,
-                what: "all four seats signed the deal's result, but the file lacks messages of it"
-                    .to_owned(),
-            });
-        }
-        if found.complete.is_none()
-            && let Some((seat, fault, _)) = &found.cheat
-        {
-            self.report.faults.push(TranscriptFault {
-                seat: *seat,
-                hand_no: n,
-                what: format!("{fault} (from the signed envelopes)"),
-            });
-        }
-        self.report.hands.push(HandLine {
-            hand_no: h.hand_no,
-            status,
-        });
-        self.report.totals = after.scores;
-        Ok(after)
     }
 }
