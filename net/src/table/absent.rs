@@ -148,7 +148,7 @@ impl TableSession {
     ///
     /// [`ALONE_MS`]: super::presence::ALONE_MS
     fn watch_alone(&mut self) {
-        if self.config.is_none() || self.finished.is_some() {
+        if self.stage.config().is_none() || self.stage.finished().is_some() {
             return;
         }
         let me = self.my_seat_index();
@@ -169,7 +169,7 @@ impl TableSession {
     /// Votes (once) to void hand `hand_no` for the silent `seat`: signed and sent. Called by
     /// [`TableSession::handle_timeout`], and when a log is replayed.
     pub fn vote_timeout(&mut self, hand_no: u32, seat: u8) {
-        let Some(sid) = self.config.as_ref().map(super::msg::TableConfig::sid) else {
+        let Some(sid) = self.stage.config().map(super::msg::TableConfig::sid) else {
             return;
         };
         if hand_no != self.hand_no || !self.voted.insert((hand_no, seat)) {
@@ -270,7 +270,7 @@ impl TableSession {
             breakdown,
         });
         self.dealer = self.dealer.next();
-        let result = self.config.as_ref().map_or(GameResult::Continue, |c| {
+        let result = self.stage.config().map_or(GameResult::Continue, |c| {
             let r = c.rules();
             game_result(self.totals, r.target, r.tie_rule)
         });
@@ -290,12 +290,12 @@ impl TableSession {
     /// The game has not started (use [`TableSession::leave`]) or is over.
     pub fn quit(&mut self) -> Result<(), TableError> {
         let (Some(sid), Some(seat)) = (
-            self.config.as_ref().map(super::msg::TableConfig::sid),
+            self.stage.config().map(super::msg::TableConfig::sid),
             self.my_seat_index(),
         ) else {
             return Err(TableError::Unexpected("quit"));
         };
-        if self.finished.is_some() {
+        if self.stage.finished().is_some() {
             return Err(TableError::Unexpected("quit"));
         }
         let hand_no = self.hand_no;
@@ -354,7 +354,7 @@ impl TableSession {
     /// again every [`RESYNC_MS`] (a joiner not seated yet sends its `Join` again; a peer whose
     /// game has not started asks the seats to send their acceptances again).
     fn ask_again(&mut self, now_ms: u64) {
-        if self.left || self.finished.is_some() || self.hand_no > 0 {
+        if self.left || self.stage.finished().is_some() || self.hand_no > 0 {
             return;
         }
         if self
@@ -364,7 +364,7 @@ impl TableSession {
             return;
         }
         self.last_ask = Some(now_ms);
-        if self.config.is_some() {
+        if self.stage.config().is_some() {
             self.send(
                 Dest::Seats,
                 TableMsg::Resync {

@@ -12,15 +12,17 @@ use super::{Dest, TableError, TableEvent, TableSession};
 impl TableSession {
     /// The original identity of `seat` (as the configuration seated it).
     fn original(&self, seat: u8) -> Option<PublicKey> {
-        self.config
-            .as_ref()
+        self.stage
+            .config()
             .and_then(|c| c.seats.get(usize::from(seat)).copied())
     }
 
     /// `peer` was heard from: if it is the player of a seat a computer player took over, and
     /// this peer runs that computer player, it gets the seat back at the next hand.
     pub(crate) fn notice_return(&mut self, peer: PublicKey) {
-        let Some(config) = &self.config else { return };
+        let Some(config) = self.stage.config() else {
+            return;
+        };
         let Some(seat) = config.seat_of(&peer) else {
             return;
         };
@@ -56,7 +58,7 @@ impl TableSession {
     /// Returns whether any was (the hand then starts with their keys).
     pub(crate) fn give_back(&mut self, hand_no: u32) -> bool {
         let (Some(sid), Some(me)) = (
-            self.config.as_ref().map(TableConfig::sid),
+            self.stage.config().map(TableConfig::sid),
             self.my_seat_index(),
         ) else {
             return false;
@@ -106,19 +108,14 @@ impl TableSession {
     pub(crate) fn on_seat_held(&mut self, from: PublicKey, held: u8) -> Result<(), TableError> {
         let me = self.me.key;
         let seat = self
-            .config
-            .as_ref()
+            .stage
+            .config()
             .and_then(|c| c.seat_of(&me))
             .ok_or(TableError::NotSeated)?;
         if held != seat {
             return Err(TableError::Unexpected("a SeatHeld for another seat"));
         }
-        if self
-            .config
-            .as_ref()
-            .and_then(|c| c.seat_of(&from))
-            .is_none()
-        {
+        if self.stage.config().and_then(|c| c.seat_of(&from)).is_none() {
             return Err(TableError::NotSeated);
         }
         self.hand = None;
@@ -138,8 +135,8 @@ impl TableSession {
     ) -> Result<(), TableError> {
         let sid = self.started_sid("return")?;
         let sender = self
-            .config
-            .as_ref()
+            .stage
+            .config()
             .and_then(|c| c.seat_of(&from))
             .ok_or(TableError::NotSeated)?;
         if state.seat > 3
@@ -218,7 +215,7 @@ impl TableSession {
 impl TableSession {
     /// The game is over: reported, and players whose seat a computer player holds are told.
     pub(crate) fn game_over(&mut self, result: GameResult) {
-        self.finished = Some(result);
+        self.stage.finish(result);
         self.events.push_back(TableEvent::GameOver {
             totals: self.totals,
             result,
@@ -235,13 +232,13 @@ impl TableSession {
 
     /// A player whose seat was held hears that the game is over.
     pub(crate) fn on_over(&mut self, from: PublicKey, totals: [i32; 2]) -> Result<(), TableError> {
-        let Some(config) = &self.config else {
+        let Some(config) = self.stage.config() else {
             return Err(TableError::Unexpected("over"));
         };
         if config.seat_of(&from).is_none() {
             return Err(TableError::NotSeated);
         }
-        if !self.left || self.finished.is_some() {
+        if !self.left || self.stage.finished().is_some() {
             return Err(TableError::Unexpected("over"));
         }
         let rules = config.rules();
@@ -250,7 +247,7 @@ impl TableSession {
             return Err(TableError::Unexpected("over"));
         }
         self.totals = totals;
-        self.finished = Some(result);
+        self.stage.finish(result);
         self.events
             .push_back(TableEvent::GameOver { totals, result });
         Ok(())

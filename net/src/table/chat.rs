@@ -98,7 +98,7 @@ impl TableSession {
     /// Before the start, nothing left to say once cleaned, or too many lines just sent.
     pub fn say(&mut self, text: &str) -> Result<(), TableError> {
         let (Some(sid), Some(me)) = (
-            self.config.as_ref().map(super::msg::TableConfig::sid),
+            self.stage.config().map(super::msg::TableConfig::sid),
             self.my_seat_index(),
         ) else {
             return Err(TableError::Unexpected("chat before the start"));
@@ -148,7 +148,7 @@ impl TableSession {
         text: &str,
         sig: &Sig,
     ) -> Result<u8, &'static str> {
-        let Some(sid) = self.config.as_ref().map(super::msg::TableConfig::sid) else {
+        let Some(sid) = self.stage.config().map(super::msg::TableConfig::sid) else {
             return Err("a chat line before the start");
         };
         let Some(seat) = self

@@ -99,7 +99,7 @@ impl TableSession {
                 .map(|_| Admit::Show)
                 .map_err(refuse);
         }
-        match &self.config {
+        match self.stage.config() {
             None => self.admit_lobby(from, &msg),
             Some(config) => self.admit_playing(from, config, &msg),
         }
@@ -142,7 +142,8 @@ impl TableSession {
                 Ok(())
             }
             TableMsg::Accept { .. } if !self.is_host && known => {
-                if self.pending_accepts.iter().any(|(k, _, _)| *k == from) {
+                let pending = self.stage.lobby().map_or(&[][..], |l| &l.pending_accepts);
+                if pending.iter().any(|(k, _, _)| *k == from) {
                     Err(stale("a repeated acceptance"))
                 } else {
                     Ok(())
@@ -185,7 +186,7 @@ impl TableSession {
                 if *sid != config.sid() || from.verify(sid, sig).is_err() {
                     return Err(refuse("an acceptance with a bad signature"));
                 }
-                if self.accepts[voter] {
+                if self.stage.agreed().is_some_and(|a| a.accepts[voter]) {
                     return Err(stale("a repeated acceptance"));
                 }
                 Ok(())

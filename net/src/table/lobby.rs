@@ -9,6 +9,12 @@ use super::msg::{SeatInfo, TableConfig, TableMsg};
 use super::{Dest, TableError, TableEvent, TableSession};
 
 impl TableSession {
+    /// Host: the nonce each seated player joined with (zeros for a free seat; all zeros past
+    /// the lobby).
+    fn lobby_nonces(&self) -> [[u8; 32]; 4] {
+        self.stage.lobby().map(|l| l.nonces).unwrap_or_default()
+    }
+
     pub(super) fn on_join(
         &mut self,
         from: PublicKey,
@@ -16,7 +22,7 @@ impl TableSession {
         want: Option<u8>,
         nonce: [u8; 32],
     ) -> Result<(), TableError> {
-        if !self.is_host || self.config.is_some() || seat.key != from {
+        if !self.is_host || self.stage.config().is_some() || seat.key != from {
             return Err(TableError::Unexpected("join"));
         }
         // A name as clean peers send it, and a bounded seat card (it is sent to every seat).
@@ -29,7 +35,9 @@ impl TableSession {
             .position(|s| s.as_ref().is_some_and(|s| s.key == from))
         {
             // Joining again (after a restart): its latest nonce is the one it will check.
-            self.nonces[i] = nonce;
+            if let Some(lobby) = self.stage.lobby_mut() {
+                lobby.nonces[i] = nonce;
+            }
         } else {
             let wanted = want
                 .map(usize::from)
@@ -38,7 +46,9 @@ impl TableSession {
                 return Err(TableError::Unexpected("join (table full)"));
             };
             self.roster[free] = Some(seat);
-            self.nonces[free] = nonce;
+            if let Some(lobby) = self.stage.lobby_mut() {
+                lobby.nonces[free] = nonce;
+            }
         }
         self.broadcast_roster();
         self.propose_if_ready();
@@ -47,7 +57,11 @@ impl TableSession {
 
     pub(super) fn propose_if_ready(&mut self) {
         let full = self.roster.iter().all(Option::is_some);
-        if full && (!self.hold || self.start_requested) && self.config.is_none() {
+        let go = self
+            .stage
+            .lobby()
+            .is_some_and(|l| !l.hold || l.start_requested);
+        if full && go && self.stage.config().is_none() {
             self.propose();
         }
     }
@@ -55,7 +69,9 @@ impl TableSession {
     /// Host: start only when [`TableSession::request_start`] is called (a lobby in which the
     /// host arranges the seats first), not as soon as four are seated.
     pub fn hold_start(&mut self) {
-        self.hold = true;
+        if let Some(lobby) = self.stage.lobby_mut() {
+            lobby.hold = true;
+        }
     }
 
     /// Joiner: ask for seat `seat` (0–3, S W N E) when joining.
@@ -70,10 +86,12 @@ impl TableSession {
     ///
     /// Not the host, or the game has started.
     pub fn request_start(&mut self) -> Result<(), TableError> {
-        if !self.is_host || self.config.is_some() {
+        if !self.is_host || self.stage.config().is_some() {
             return Err(TableError::Unexpected("start"));
         }
-        self.start_requested = true;
+        if let Some(lobby) = self.stage.lobby_mut() {
+            lobby.start_requested = true;
+        }
         self.propose_if_ready();
         Ok(())
     }
@@ -85,11 +103,17 @@ impl TableSession {
     ///
     /// Not the host, the game has started, or a seat out of range.
     pub fn swap_seats(&mut self, a: u8, b: u8) -> Result<(), TableError> {
-        if !self.is_host || self.config.is_some() || !(1..4).contains(&a) || !(1..4).contains(&b) {
+        if !self.is_host
+            || self.stage.config().is_some()
+            || !(1..4).contains(&a)
+            || !(1..4).contains(&b)
+        {
             return Err(TableError::Unexpected("seat change"));
         }
         self.roster.swap(usize::from(a), usize::from(b));
-        self.nonces.swap(usize::from(a), usize::from(b));
+        if let Some(lobby) = self.stage.lobby_mut() {
+            lobby.nonces.swap(usize::from(a), usize::from(b));
+        }
         self.broadcast_roster();
         Ok(())
     }
@@ -100,7 +124,7 @@ impl TableSession {
     ///
     /// The game has started (a seat is then left by going silent, and taken over).
     pub fn leave(&mut self) -> Result<(), TableError> {
-        if self.config.is_some() {
+        if self.stage.config().is_some() {
             return Err(TableError::Unexpected("leave"));
         }
         if self.is_host {
@@ -112,7 +136,7 @@ impl TableSession {
     }
 
     pub(super) fn on_leave(&mut self, from: PublicKey) -> Result<(), TableError> {
-        if self.config.is_some() {
+        if self.stage.config().is_some() {
             return Err(TableError::Unexpected("leave"));
         }
         if self.is_host {
@@ -124,7 +148,9 @@ impl TableSession {
                 return Err(TableError::NotSeated);
             };
             self.roster[i] = None;
-            self.nonces[i] = [0; 32];
+            if let Some(lobby) = self.stage.lobby_mut() {
+                lobby.nonces[i] = [0; 32];
+            }
             self.broadcast_roster();
             Ok(())
         } else if Some(from) == self.host {
@@ -146,7 +172,7 @@ impl TableSession {
             preset: self.preset,
             house: self.house.clone(),
             seats: self.roster.clone(),
-            nonces: self.nonces,
+            nonces: self.lobby_nonces(),
         };
         self.send_to_seated(&msg);
         self.events
@@ -182,7 +208,7 @@ impl TableSession {
             bots: [0, 1, 2, 3].map(|i| seats[i].bot),
             first_dealer: 3,
             proofs: fairdeal_crypto::ProofMode::default(),
-            nonces: self.nonces,
+            nonces: self.lobby_nonces(),
             move_clock_ms: self.move_clock_ms,
         };
         let me = self.me.key;
@@ -200,7 +226,7 @@ impl TableSession {
     /// Host, before the start: a move clock of `ms` a turn (0: none). It goes into the
     /// signed configuration, so every seat sees the same countdown.
     pub fn set_move_clock_ms(&mut self, ms: u64) {
-        if self.config.is_none() {
+        if self.stage.config().is_none() {
             self.move_clock_ms = ms;
         }
     }

@@ -28,6 +28,7 @@ mod publish;
 mod replace;
 mod route;
 mod signing;
+mod stage;
 mod types;
 
 pub use self::absent::{DEFAULT_GRACE_MS, Gone, MIN_GRACE_MS};
@@ -39,14 +40,14 @@ pub use self::types::{Dest, MAX_NAME, MAX_UNEXPLAINED_VOIDS, TableError, TableEv
 use self::types::{MAX_ADDRS, MAX_HELD, MAX_PUBLIC};
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use std::sync::Arc;
 
 use fairdeal_core::strategy::{Strategy, by_name};
 use fairdeal_core::{GameResult, PlayerView, Seat, SplitMix64};
+use fairdeal_crypto::PublicKey;
 use fairdeal_crypto::hash::hash256;
-use fairdeal_crypto::{CardTable, PublicKey};
 
 use self::msg::{Ack, SeatInfo, TableConfig, TableMsg};
+use self::stage::Stage;
 use crate::hand::{HandReport, HandSession};
 
 /// One peer's side of a table.
@@ -60,19 +61,10 @@ pub struct TableSession {
     preset: fairdeal_core::Preset,
     house: msg::House,
     roster: [Option<SeatInfo>; 4],
-    /// Host: the nonce each seated player joined with (zeros for a free seat).
-    nonces: [[u8; 32]; 4],
-    /// Host: wait for [`TableSession::request_start`] rather than starting when four sit.
-    hold: bool,
-    /// Host: the start was asked for (computer players may still be on their way).
-    start_requested: bool,
-    /// Joiner: the seat asked for.
+    /// Joiner: the seat asked for (sent with every `Join`).
     want: Option<u8>,
-    config: Option<TableConfig>,
-    accepts: [bool; 4],
-    /// Acceptances that arrived before the host's configuration.
-    pending_accepts: Vec<(PublicKey, [u8; 32], fairdeal_crypto::Sig)>,
-    table: Option<Arc<CardTable>>,
+    /// Where the table stands, with what only that stage needs.
+    stage: Stage,
     hand_no: u32,
     dealer: Seat,
     totals: [i32; 2],
@@ -115,7 +107,6 @@ pub struct TableSession {
     held: BTreeMap<(u32, u8, u32), Vec<u8>>,
     awaiting_replacement: Option<(u32, u8)>,
     early_replace: Option<replace::EarlyReplace>,
-    finished: Option<GameResult>,
     bot: Option<Box<dyn Strategy + Send>>,
     rng: SplitMix64,
     reports: Vec<HandReport>,
@@ -126,8 +117,6 @@ pub struct TableSession {
     events: VecDeque<TableEvent>,
     /// The public transcript's entries not yet taken ([`TableSession::poll_public`]).
     public: VecDeque<crate::transcript::Entry>,
-    /// The acceptances' signatures, for the transcript.
-    accept_sigs: [Option<fairdeal_crypto::Sig>; 4],
     /// Signed table messages put in the transcript already (they are sent to several peers).
     public_signed: BTreeSet<Vec<u8>>,
     /// The hashes of the current deal's envelopes put in the transcript already.
@@ -180,14 +169,8 @@ impl TableSession {
             preset: fairdeal_core::Preset::Samba,
             house: msg::House::default(),
             roster: Default::default(),
-            nonces: [[0; 32]; 4],
-            hold: false,
-            start_requested: false,
             want: None,
-            config: None,
-            accepts: [false; 4],
-            pending_accepts: Vec::new(),
-            table: None,
+            stage: Stage::lobby_start(),
             hand_no: 0,
             dealer: Seat::S,
             totals: [0, 0],
@@ -215,7 +198,6 @@ impl TableSession {
             held: BTreeMap::new(),
             awaiting_replacement: None,
             early_replace: None,
-            finished: None,
             bot: bot.and_then(by_name),
             rng: SplitMix64::new(u64::from_le_bytes([
                 seed[0], seed[1], seed[2], seed[3], seed[4], seed[5], seed[6], seed[7],
@@ -225,7 +207,6 @@ impl TableSession {
             out: VecDeque::new(),
             events: VecDeque::new(),
             public: VecDeque::new(),
-            accept_sigs: Default::default(),
             public_signed: BTreeSet::new(),
             published: BTreeSet::new(),
             between: None,
@@ -256,7 +237,10 @@ impl TableSession {
         s.preset = preset;
         s.house = msg::House::from(&house);
         s.roster[0] = Some(me);
-        s.nonces[0] = s.nonce();
+        let nonce = s.nonce();
+        if let Some(lobby) = s.stage.lobby_mut() {
+            lobby.nonces[0] = nonce;
+        }
         s.events
             .push_back(TableEvent::Roster(Box::new(s.roster.clone())));
         s
@@ -293,7 +277,7 @@ impl TableSession {
 
     /// The agreed configuration, once the game started.
     pub fn config(&self) -> Option<&TableConfig> {
-        self.config.as_ref()
+        self.stage.config()
     }
 
     /// The lobby.
@@ -321,7 +305,7 @@ impl TableSession {
 
     /// The game's result once it is over.
     pub fn finished(&self) -> Option<GameResult> {
-        self.finished
+        self.stage.finished()
     }
 
     /// Reports of the hands verified so far.
@@ -408,8 +392,8 @@ impl TableSession {
     /// The table id, for a message that only makes sense once the game started (`what`
     /// names it in the refusal).
     pub(crate) fn started_sid(&self, what: &'static str) -> Result<[u8; 32], TableError> {
-        self.config
-            .as_ref()
+        self.stage
+            .config()
             .map(TableConfig::sid)
             .ok_or(TableError::Unexpected(what))
     }

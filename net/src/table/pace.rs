@@ -116,7 +116,8 @@ impl TableSession {
 
     /// Says (once) that this seat is ready for the hand after the one just scored.
     fn say_ready(&mut self) {
-        let (Some(b), Some(me), Some(config)) = (&self.between, self.my_seat_index(), &self.config)
+        let (Some(b), Some(me), Some(config)) =
+            (&self.between, self.my_seat_index(), self.stage.config())
         else {
             return;
         };
@@ -139,7 +140,7 @@ impl TableSession {
     /// Whether `seat` is ready for the hand after `after`.
     fn seat_ready(&self, seat: u8, after: u32) -> bool {
         let i = usize::from(seat);
-        let Some(config) = &self.config else {
+        let Some(config) = self.stage.config() else {
             return true;
         };
         self.readies[i] >= after
@@ -217,7 +218,7 @@ impl TableSession {
         hand_no: u32,
         sig: &Sig,
     ) -> Result<u8, (&'static str, bool)> {
-        let Some(sid) = self.config.as_ref().map(super::msg::TableConfig::sid) else {
+        let Some(sid) = self.stage.config().map(super::msg::TableConfig::sid) else {
             return Err(("a ready before the start", true));
         };
         let Some(seat) = self

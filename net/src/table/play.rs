@@ -9,6 +9,7 @@ use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{Envelope, Identity, PublicKey, SignedEnvelope};
 
 use super::msg::{TableConfig, TableMsg};
+use super::stage::Agreed;
 use super::{
     Dest, Gone, MAX_EARLY_PER_SEAT, MAX_HELD, MAX_UNEXPLAINED_VOIDS, TableError, TableEvent,
     TableSession, derive, pace,
@@ -35,11 +36,16 @@ impl TableSession {
     }
 
     pub(super) fn start_hand(&mut self) {
-        if self.config.is_none() || self.table.is_none() || self.left {
+        if self.stage.agreed().is_none_or(|a| a.table.is_none()) || self.left {
             return;
         }
         self.returns_at(self.hand_no + 1);
-        let (Some(config), Some(table)) = (&self.config, &self.table) else {
+        let Some(Agreed {
+            config,
+            table: Some(table),
+            ..
+        }) = self.stage.agreed()
+        else {
             return;
         };
         let Some(me) = self.my_seat_index() else {
@@ -276,7 +282,7 @@ impl TableSession {
         ];
         self.prev_result = report.transcript_root;
         self.reports.push(report);
-        let rules = self.config.as_ref().map(TableConfig::rules);
+        let rules = self.stage.config().map(TableConfig::rules);
         let result = rules.map_or(GameResult::Continue, |r| {
             game_result(self.totals, r.target, r.tie_rule)
         });
@@ -330,7 +336,7 @@ impl TableSession {
         hand_no: u32,
         have: [u32; 4],
     ) -> Result<(), TableError> {
-        if self.config.is_none() || !self.keys.contains(&from) || from == self.me.key {
+        if self.stage.config().is_none() || !self.keys.contains(&from) || from == self.me.key {
             return Err(TableError::NotSeated);
         }
         if hand_no == 0 {
@@ -354,7 +360,7 @@ impl TableSession {
     /// The move clock of the turn being played: whose turn, and how long is left (ms), when
     /// the table has a clock.
     pub fn move_clock(&self) -> Option<(Seat, u64)> {
-        let clock = self.config.as_ref()?.move_clock_ms;
+        let clock = self.stage.config()?.move_clock_ms;
         let ((_, actor), since) = self.turn_clock?;
         (clock > 0).then(|| (actor, (since + clock).saturating_sub(self.presence.now)))
     }

@@ -81,7 +81,7 @@ impl TableSession {
     /// This peer takes `seat` over with a computer player under a fresh identity, and says so.
     fn take_seat(&mut self, hand_no: u32, seat: u8) {
         let (Some(sid), Some(me)) = (
-            self.config.as_ref().map(super::msg::TableConfig::sid),
+            self.stage.config().map(super::msg::TableConfig::sid),
             self.my_seat_index(),
         ) else {
             return;

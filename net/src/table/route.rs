@@ -58,7 +58,7 @@ impl TableSession {
             TableMsg::Accept { sid, sig } => self.on_accept(from, sid, &sig),
             TableMsg::Hand { bytes } => {
                 let sender = self.keys.iter().position(|k| *k == from);
-                match sender.filter(|_| self.config.is_some() && from != self.me.key) {
+                match sender.filter(|_| self.stage.config().is_some() && from != self.me.key) {
                     Some(seat) => self.on_hand_bytes(seat, &bytes),
                     None => Err(TableError::NotSeated),
                 }
@@ -87,12 +87,18 @@ impl TableSession {
     /// start, and timeout votes, are decisions the received messages cannot re-derive.
     pub fn replay_sent(&mut self, bytes: &[u8]) {
         match TableMsg::decode(bytes) {
-            Ok(TableMsg::Roster { seats, nonces, .. }) if self.is_host && self.config.is_none() => {
+            Ok(TableMsg::Roster { seats, nonces, .. })
+                if self.is_host && self.stage.config().is_none() =>
+            {
                 self.roster = seats;
-                self.nonces = nonces;
+                if let Some(lobby) = self.stage.lobby_mut() {
+                    lobby.nonces = nonces;
+                }
             }
-            Ok(TableMsg::Start { config }) if self.is_host && self.config.is_none() => {
-                self.start_requested = true;
+            Ok(TableMsg::Start { config }) if self.is_host && self.stage.config().is_none() => {
+                if let Some(lobby) = self.stage.lobby_mut() {
+                    lobby.start_requested = true;
+                }
                 let _ = self.on_start(self.me.key, config);
             }
             Ok(TableMsg::Timeout { hand_no, seat, .. }) => self.vote_timeout(hand_no, seat),

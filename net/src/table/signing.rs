@@ -14,15 +14,15 @@ impl TableSession {
     /// A connection to `peer` came up: if it is seated, send it what we have of the current
     /// hand (it may be back from a crash; duplicates are ignored).
     pub fn peer_connected(&mut self, peer: PublicKey) {
-        if self.config.is_none() || !self.keys.contains(&peer) || peer == self.me.key {
+        if self.stage.config().is_none() || !self.keys.contains(&peer) || peer == self.me.key {
             return;
         }
         let msgs: Vec<Vec<u8>> = self.own_recent.iter().map(|(_, b)| b.clone()).collect();
         // Our acceptance too, in case the game has not started for it.
-        if let Some(sid) = self.config.as_ref().map(TableConfig::sid) {
+        if let Some(sid) = self.stage.config().map(TableConfig::sid) {
             let sig = Identity::from_secret(self.secret).sign(&sid);
             self.send(Dest::Peer(peer), TableMsg::Accept { sid, sig });
-            if let Some(config) = self.config.clone() {
+            if let Some(config) = self.stage.config().cloned() {
                 self.send(Dest::Peer(peer), TableMsg::Start { config });
             }
         }
@@ -36,7 +36,7 @@ impl TableSession {
         from: PublicKey,
         config: TableConfig,
     ) -> Result<(), TableError> {
-        if let Some(existing) = &self.config {
+        if let Some(existing) = self.stage.config() {
             return if *existing == config {
                 Ok(())
             } else {
@@ -81,12 +81,12 @@ impl TableSession {
                 addrs,
             })
         });
-        self.table = CardTable::new(config.rules().deck_size() as u16)
+        let table = CardTable::new(config.rules().deck_size() as u16)
             .ok()
             .map(Arc::new);
         self.dealer = dealer;
         self.keys = config.seats;
-        self.config = Some(config);
+        let pending = self.stage.agree(config, table);
         let sig = Identity::from_secret(self.secret).sign(&sid);
         self.send(
             Dest::Seats,
@@ -96,7 +96,7 @@ impl TableSession {
             },
         );
         self.on_accept(self.me.key, sid, &sig)?;
-        for (from, sid, sig) in std::mem::take(&mut self.pending_accepts) {
+        for (from, sid, sig) in pending {
             let _ = self.on_accept(from, sid, &sig);
         }
         Ok(())
@@ -108,12 +108,15 @@ impl TableSession {
         sid: [u8; 32],
         sig: &fairdeal_crypto::Sig,
     ) -> Result<(), TableError> {
-        let Some(config) = &self.config else {
+        let Some(config) = self.stage.config() else {
             // Kept until the configuration comes: one per player seated in the lobby.
             let seated =
                 self.roster.iter().flatten().any(|s| s.key == from) || Some(from) == self.host;
-            if seated && !self.pending_accepts.iter().any(|(k, _, _)| *k == from) {
-                self.pending_accepts.push((from, sid, sig.clone()));
+            if let Some(lobby) = self.stage.lobby_mut()
+                && seated
+                && !lobby.pending_accepts.iter().any(|(k, _, _)| *k == from)
+            {
+                lobby.pending_accepts.push((from, sid, sig.clone()));
             }
             return Ok(());
         };
@@ -123,18 +126,22 @@ impl TableSession {
         if sid != config.sid() || from.verify(&sid, sig).is_err() {
             return Err(TableError::BadSignature);
         }
-        let first = self.accepts.iter().all(|a| *a);
-        self.accepts[usize::from(seat)] = true;
-        self.accept_sigs[usize::from(seat)] = Some(sig.clone());
-        if !first && self.accepts.iter().all(|a| *a) {
-            let config = config.clone();
-            if let [Some(a), Some(b), Some(c), Some(d)] = self.accept_sigs.clone() {
+        let Some(agreed) = self.stage.agreed_mut() else {
+            return Ok(());
+        };
+        let first = agreed.accepts.iter().all(|a| *a);
+        agreed.accepts[usize::from(seat)] = true;
+        agreed.accept_sigs[usize::from(seat)] = Some(sig.clone());
+        if !first && agreed.accepts.iter().all(|a| *a) {
+            let config = agreed.config.clone();
+            if let [Some(a), Some(b), Some(c), Some(d)] = agreed.accept_sigs.clone() {
                 let entry = crate::transcript::Entry::Table {
                     config: Box::new(config.clone()),
                     accepts: Box::new([a, b, c, d]),
                 };
                 self.publish(None, entry);
             }
+            self.stage.play();
             self.events.push_back(TableEvent::Started(Box::new(config)));
             self.start_hand();
         }
