@@ -29,11 +29,21 @@ pub const MAGIC: &[u8; 8] = b"FDLOG\x01\r\n";
 /// The largest record accepted.
 pub const MAX_RECORD: usize = 1 << 20;
 
+/// Whether the log's peer hosted the table or joined it (written `host` / `join`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Part {
+    /// It hosted the table.
+    Host,
+    /// It joined a table.
+    Join,
+}
+
 /// How this peer took part (the first record of every log).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Meta {
-    /// `host` or `join`.
-    pub role: String,
+    /// Host or joiner.
+    pub role: Part,
     /// This peer's seat card.
     pub me: SeatInfo,
     /// The computer strategy playing this seat, if any.
@@ -433,6 +443,17 @@ mod tests {
         let d = std::env::temp_dir().join(format!("fairdeal-store-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         d
+    }
+
+    #[test]
+    fn the_part_is_written_as_the_words_older_logs_carry() {
+        assert_eq!(serde_json::to_string(&Part::Host).unwrap(), "\"host\"");
+        assert_eq!(serde_json::to_string(&Part::Join).unwrap(), "\"join\"");
+        assert_eq!(
+            serde_json::from_str::<Part>("\"join\"").unwrap(),
+            Part::Join
+        );
+        assert!(serde_json::from_str::<Part>("\"guest\"").is_err());
     }
 
     fn sample() -> Vec<Record> {

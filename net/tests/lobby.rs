@@ -44,7 +44,7 @@ fn held_table(wants: [Option<u8>; 3]) -> (Vec<TableSession>, Vec<Record>) {
     );
     host.hold_start();
     let log = vec![Record::Meta(Box::new(Meta {
-        role: "host".into(),
+        role: fairdeal_net::store::Part::Host,
         me: i0,
         bot: Some("greedy".into()),
         master: [1; 32],

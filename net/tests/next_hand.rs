@@ -31,7 +31,7 @@ fn card(i: u8, bot: bool) -> ([u8; 32], SeatInfo) {
 /// The person's log's description (South, the host).
 fn person_meta(info: &SeatInfo) -> Meta {
     Meta {
-        role: "host".into(),
+        role: fairdeal_net::store::Part::Host,
         me: info.clone(),
         bot: None,
         master: [50; 32],

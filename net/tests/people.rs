@@ -567,7 +567,7 @@ fn a_player_who_comes_back_gets_the_seat_back_at_the_next_hand() {
     // table (it gave the seat back because East was heard from, which is not logged).
     let (_, west) = card(1, true);
     let meta = Meta {
-        role: "join".into(),
+        role: fairdeal_net::store::Part::Join,
         me: west,
         bot: Some("greedy".into()),
         master: [41; 32],

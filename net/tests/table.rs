@@ -131,7 +131,7 @@ fn a_peer_rebuilt_from_its_log_mid_game_finishes_with_the_others() {
     let host = peers[0].key();
     let (s2_secret, s2_info) = seat(2, true);
     let meta2 = Meta {
-        role: "join".into(),
+        role: fairdeal_net::store::Part::Join,
         me: s2_info.clone(),
         bot: Some("greedy".into()),
         master: [102; 32],

@@ -21,7 +21,7 @@ use tokio::sync::mpsc;
 use super::NetError;
 use super::swarm::{Behaviour, build};
 use super::{NodeError, NodeEvent, NodeOptions, Outcome, Role, key_of, peer_of, restore};
-use crate::store::{GameLog, Meta, Record};
+use crate::store::{GameLog, Meta, Part, Record};
 use crate::table::msg::{SeatInfo, house_to_json};
 use crate::table::{Dest, TableEvent, TableSession};
 
@@ -175,11 +175,10 @@ impl Node {
         } else {
             let meta = Meta {
                 role: if matches!(opts.role, Role::Host { .. }) {
-                    "host"
+                    Part::Host
                 } else {
-                    "join"
-                }
-                .to_owned(),
+                    Part::Join
+                },
                 me: SeatInfo {
                     key: my_key,
                     name: crate::table::clean_name(&opts.name),
