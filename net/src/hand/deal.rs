@@ -34,6 +34,16 @@ pub(super) struct Dealing {
     need: Need,
 }
 
+/// The positions of the initial deal `s` shares: every dealt position but its own, and the
+/// upcard.
+fn initial_positions(script: &DealScript, s: u8) -> Vec<u16> {
+    let dealt = script.dealt();
+    (0..=dealt)
+        .filter(|&p| p == dealt || script.seat_of(p).index() != usize::from(s))
+        .map(pos16)
+        .collect()
+}
+
 /// A deck position as the wire numbers it (decks hold at most 162 cards).
 fn pos16(p: usize) -> u16 {
     p as u16
@@ -65,11 +75,7 @@ impl Dealing {
     /// The positions `s` shares in the initial deal: every dealt one but its own, and the
     /// upcard.
     fn initial_from(&self, s: u8) -> Vec<u16> {
-        let dealt = self.script.dealt();
-        (0..=dealt)
-            .filter(|&p| p == dealt || self.script.seat_of(p).index() != usize::from(s))
-            .map(pos16)
-            .collect()
+        initial_positions(&self.script, s)
     }
 
     /// Takes `s`'s shares; the replica once the deal is complete.
@@ -81,12 +87,9 @@ impl Dealing {
         proof: &Proof,
     ) -> Result<Option<Position>, Fault> {
         match &mut self.need {
-            Need::Initial(_) => {
-                let want = self.initial_from(s);
+            Need::Initial(got) => {
+                let want = initial_positions(&self.script, s);
                 self.deck.take_round(ctx, s, &want, items, proof)?;
-                let Need::Initial(got) = &mut self.need else {
-                    return Err(Fault::OutOfOrder);
-                };
                 got[usize::from(s)] = true;
                 if got.iter().any(|g| !g) {
                     return Ok(None);

@@ -249,6 +249,8 @@ impl Playing {
 
     /// Applies the draw once every card drawn is dealt; returns whether the hand is over.
     fn finish_draw(&mut self, events: &mut VecDeque<Event>) -> Result<bool, Fault> {
+        // INVARIANT: both callers have just matched a pending draw; without one there is
+        // nothing to apply, and the message that got here was out of order.
         let Some(Draw { seat, consumed, .. }) = self.draw.take() else {
             return Err(Fault::OutOfOrder);
         };
