@@ -4,8 +4,8 @@
 //! weights `w_i` that hash the whole statement (so they are fixed only after every `D_i` is),
 //! it proves `log_G X = log_C D` for `C = Σ w_i·C1_i`, `D = Σ w_i·D_i`. A wrong `D_i` makes
 //! `D ≠ x·C` except with probability 1/ℓ. Checking a round of 46 shares is one multiscalar
-//! multiplication instead of 46 proofs (docs/PROTOCOL.md, "Primitives", shares). Single openings (a card shown in a
-//! move) keep their own proofs ([`crate::proofs`]).
+//! multiplication instead of 46 proofs (docs/PROTOCOL.md, "Primitives", shares). Single
+//! openings (a card shown in a move) keep their own proofs ([`crate::proofs`]).
 
 use curve25519_dalek::constants::RISTRETTO_BASEPOINT_TABLE;
 use curve25519_dalek::ristretto::RistrettoPoint;
