@@ -404,9 +404,7 @@ fn to_node(conn: &mut Connection, game: &mut Game, intent: Intent) {
             m.ready_sent |= sent;
         }
         Intent::SwapSeats(a, b) => {
-            let _ = conn
-                .intents
-                .try_send(node::Intent::SwapSeats(a.index() as u8, b.index() as u8));
+            let _ = conn.intents.try_send(node::Intent::SwapSeats(a, b));
         }
         Intent::StartTable => {
             if let Some(address) = m.address.clone()

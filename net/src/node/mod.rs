@@ -16,7 +16,7 @@ mod swarm;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use fairdeal_core::{GameResult, HouseRules, Move, Preset};
+use fairdeal_core::{GameResult, HouseRules, Move, Preset, Seat};
 use fairdeal_crypto::PublicKey;
 use futures::StreamExt;
 use libp2p::{Multiaddr, PeerId};
@@ -106,7 +106,7 @@ pub enum NodeEvent {
     /// A table event.
     Table(TableEvent),
     /// The table is waiting for these seats (for a banner and timeouts).
-    Waiting(Vec<fairdeal_core::Seat>),
+    Waiting(Vec<Seat>),
     /// A person's move was refused.
     Refused(String),
     /// A one-line status for the log.
@@ -119,7 +119,7 @@ pub enum NodeEvent {
     /// long is left before that player's client plays for them.
     Clock {
         /// Whose turn.
-        seat: fairdeal_core::Seat,
+        seat: Seat,
         /// Time left (ms).
         left_ms: u64,
     },
@@ -128,7 +128,7 @@ pub enum NodeEvent {
     /// The connection to a seated player came up or went down.
     Link {
         /// The seat.
-        seat: fairdeal_core::Seat,
+        seat: Seat,
         /// Connected now.
         up: bool,
     },
@@ -141,8 +141,9 @@ pub enum Intent {
     Play(Move),
     /// Host, in the lobby: start once four are seated.
     Start,
-    /// Host, in the lobby: swap the players of two seats (1–3).
-    SwapSeats(u8, u8),
+    /// Host, in the lobby: swap the players of two seats (West, North or East; the host keeps
+    /// South).
+    SwapSeats(Seat, Seat),
     /// Before the start: give up the seat (joiner) or close the table (host), tell the
     /// others, and stop. During the game: leave the table (a computer player takes the seat
     /// at once) and stop.
@@ -283,7 +284,10 @@ pub async fn run(
                 }
                 Some(Intent::Play(mv)) => node.play(mv).await?,
                 Some(Intent::Start) => node.lobby(|s| s.request_start()).await,
-                Some(Intent::SwapSeats(a, b)) => node.lobby(|s| s.swap_seats(a, b)).await,
+                Some(Intent::SwapSeats(a, b)) => {
+                    let (a, b) = (a.index() as u8, b.index() as u8);
+                    node.lobby(|s| s.swap_seats(a, b)).await;
+                }
                 Some(Intent::Ready) => node.lobby(TableSession::ready).await,
                 Some(Intent::Say(text)) => node.lobby(|s| s.say(&text)).await,
                 Some(Intent::Quit) | None => return Err(NodeError::Stopped),
