@@ -120,29 +120,6 @@ fn the_dealer_copying_an_opponents_card_is_named_by_every_seat() {
     assert_eq!(fault, Fault::ShuffleMismatch);
 }
 
-/// The dealer (W, who shuffles last) gives North two copies of one card: position 4 becomes a
-/// re-randomised copy of position 0, both North's. North opens both at the deal, sees one card
-/// id at two positions and stops there (`DuplicateCard`, before it is dealt: it plays no hand
-/// with a card twice); the audit then names the dealer at every seat.
-///
-/// Sabotage caught (checked): `Deck::open_position` not refusing a card id opened at another
-/// position (`other != pos` as `other == pos`): North is then dealt the two copies and the
-/// copy is found only by the end-of-hand audit.
-#[test]
-fn two_copies_of_one_card_stop_their_holder_at_the_deal() {
-    let (preset, dealer) = (Preset::Samba, Seat::W);
-    let mut seats = covert(preset, dealer, 25);
-    // Dealer W (seat 1): position p goes to seat (2 + p) % 4, so 0 and 4 are North's.
-    seats[1].cheat_copy_card(0, 4);
-    let events = play(&mut seats, 25);
-    assert!(
-        !events[2].contains(&Event::Dealt),
-        "North was dealt a hand holding one card twice"
-    );
-    let fault = all_name(preset, dealer, &seats, &events, 1);
-    assert_eq!(fault, Fault::ShuffleMismatch);
-}
-
 /// The dealer plants a fresh encryption of a joker in its own first position (a valid
 /// ciphertext, so no check at arrival can tell). Every honest seat names the dealer.
 ///
