@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use eframe::egui::{self, Ui};
 
 use super::controller::{Controller, Timing};
-use super::frames::FrameStats;
+use super::frames::{FrameNote, FrameStats, SlowFrames, thread_sched};
 use super::game::Game;
 use super::intent::Intent;
 use super::lobby::lobby_ui;
@@ -37,6 +37,17 @@ pub struct FairdealApp {
     autoplay: Option<AutoPlay>,
     /// `FAIRDEAL_FRAME_STATS`: when the figures were last printed.
     stats_printed: Option<std::time::Instant>,
+    /// `FAIRDEAL_FRAME_STATS`: the slowest frames, what was on screen in them.
+    pub slow: SlowFrames,
+    /// `FAIRDEAL_FRAME_STATS`: the UI thread's CPU time per frame (the frame, the buffer
+    /// swap and the events until the next frame), and its time waiting for a CPU.
+    pub cpu_times: FrameStats,
+    /// See `cpu_times`.
+    pub wait_times: FrameStats,
+    /// The frame being drawn (completed with eframe's time in the next one).
+    note: Option<FrameNote>,
+    /// The UI thread's scheduler figures at the start of this frame.
+    sched_at_start: Option<(u64, u64)>,
 }
 
 /// The player's seat played by a strategy, for frame-time measurements.
@@ -47,12 +58,21 @@ struct AutoPlay {
     started: bool,
     /// `FAIRDEAL_AUTOPLAY=sheet`: stop at the first score sheet (for a screenshot).
     hold_sheet: bool,
+    /// `FAIRDEAL_AUTOPLAY=canasta`: once a canasta is on the table, stop in the player's
+    /// next turn right after the draw (a screenshot of a hand mid-play: the last turns
+    /// outlined, the cards just drawn marked, a stacked canasta).
+    hold_canasta: bool,
+    /// Stopped for that screenshot: the player plays from here.
+    held: bool,
 }
 
 impl AutoPlay {
     fn from_env() -> Option<Self> {
         let mode = std::env::var("FAIRDEAL_AUTOPLAY").ok()?;
-        Self::new(mode == "sheet")
+        Self::new(mode == "sheet").map(|a| Self {
+            hold_canasta: mode == "canasta",
+            ..a
+        })
     }
 
     fn new(hold_sheet: bool) -> Option<Self> {
@@ -62,6 +82,8 @@ impl AutoPlay {
             sheet_since: None,
             started: false,
             hold_sheet,
+            hold_canasta: false,
+            held: false,
         })
     }
 
@@ -78,7 +100,17 @@ impl AutoPlay {
             return;
         }
         self.sheet_since = None;
-        if !g.model.my_turn {
+        if !g.model.my_turn || self.held {
+            return;
+        }
+        if let Some(view) = &g.model.view
+            && self.hold_canasta
+            && view.phase() == fairdeal_core::Phase::Play
+            && [fairdeal_core::Team::A, fairdeal_core::Team::B]
+                .into_iter()
+                .any(|t| view.melds(t).iter().any(fairdeal_core::Meld::is_canasta))
+        {
+            self.held = true;
             return;
         }
         if let Some(view) = &g.model.view
@@ -105,6 +137,11 @@ impl FairdealApp {
             start_help: false,
             autoplay: None,
             stats_printed: None,
+            slow: SlowFrames::default(),
+            cpu_times: FrameStats::default(),
+            wait_times: FrameStats::default(),
+            note: None,
+            sched_at_start: None,
         }
     }
 
@@ -204,6 +241,55 @@ impl FairdealApp {
     fn print_frame_stats(&self) {
         println!("frame times: {}", self.frames.line());
         println!("  of which our UI code: {}", self.ui_times.line());
+        println!("  UI thread on a CPU: {}", self.cpu_times.line());
+        println!("  UI thread waiting for a CPU: {}", self.wait_times.line());
+        for line in self.slow.lines() {
+            println!("{line}");
+        }
+    }
+
+    /// `FAIRDEAL_FRAME_STATS`: the previous frame's note, completed with eframe's time and
+    /// the UI thread's scheduler figures since its start.
+    fn note_frame(&mut self, wall: Option<f32>, counted: bool) {
+        let now = thread_sched();
+        let start = std::mem::replace(&mut self.sched_at_start, now);
+        if let (Some(mut note), Some(wall), true) = (self.note.take(), wall, counted) {
+            let ms = |ns: u64| ns as f32 / 1e6;
+            if let (Some(a), Some(b)) = (start, now) {
+                note.cpu = Some(ms(b.0.saturating_sub(a.0)));
+                note.wait = Some(ms(b.1.saturating_sub(a.1)));
+                self.cpu_times.record(note.cpu.map(|v| v / 1e3));
+                self.wait_times.record(note.wait.map(|v| v / 1e3));
+            }
+            note.wall = wall * 1e3;
+            self.slow.record(note);
+        }
+    }
+
+    /// What is on screen, in a few words (for the slowest frames).
+    fn on_screen(&self) -> String {
+        let Some(g) = self.controller.game() else {
+            return "start screen".to_owned();
+        };
+        let (m, d) = (&g.model, &g.desk);
+        let Some(view) = &m.view else {
+            return "no hand on screen".to_owned();
+        };
+        let melds: usize = [fairdeal_core::Team::A, fairdeal_core::Team::B]
+            .into_iter()
+            .map(|t| view.melds(t).len())
+            .sum();
+        format!(
+            "hand {}, {}{}{}, {} cards in hand, {melds} melds, {} cards in flight, {} celebrated, {} log lines",
+            m.hand_no,
+            if m.my_turn { "my turn" } else { "their turn" },
+            if d.show_report { ", score sheet" } else { "" },
+            if d.help { ", help" } else { "" },
+            view.hand().len(),
+            d.seen.flights.len(),
+            d.seen.completed.len(),
+            m.log.len()
+        )
     }
 
     fn apply_theme(&self, ctx: &egui::Context) {
@@ -226,6 +312,9 @@ impl eframe::App for FairdealApp {
         let was_playing = std::mem::replace(&mut self.was_playing, playing);
         if was_playing && playing {
             self.frames.record(frame.info().cpu_usage);
+        }
+        if self.stats_printed.is_some() {
+            self.note_frame(frame.info().cpu_usage, was_playing && playing);
         }
         if let Some(last) = &mut self.stats_printed
             && last.elapsed().as_secs() >= 10
@@ -253,9 +342,23 @@ impl eframe::App for FairdealApp {
 
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         let start = std::time::Instant::now();
+        let measuring = self.stats_printed.is_some();
+        let atlas = measuring.then(|| ui.ctx().fonts(|f| f.font_atlas_fill_ratio()));
         self.draw(ui);
         if self.in_game() {
-            self.ui_times.record(Some(start.elapsed().as_secs_f32()));
+            let took = start.elapsed().as_secs_f32();
+            self.ui_times.record(Some(took));
+            if let Some(before) = atlas {
+                let grew = ui.ctx().fonts(|f| f.font_atlas_fill_ratio()) != before;
+                self.note = Some(FrameNote {
+                    wall: 0.0,
+                    ui: took * 1e3,
+                    cpu: None,
+                    wait: None,
+                    atlas: grew,
+                    what: self.on_screen(),
+                });
+            }
         }
     }
 

@@ -1,6 +1,9 @@
 //! Frame times: how long the UI thread spends on each frame (our code plus egui's layout and
 //! tessellation as eframe reports it). With `FAIRDEAL_FRAME_STATS=1` the figures are printed
-//! every ten seconds and when the window closes; F12 shows them in the window.
+//! every ten seconds and when the window closes, with the slowest frames: what was on screen,
+//! whether the font atlas grew (by a row), and how much of the frame the UI thread spent on a CPU or
+//! waiting for one (from the kernel's scheduler statistics, on Linux); F12 shows the figures
+//! in the window.
 
 use std::time::Duration;
 
@@ -57,6 +60,89 @@ impl FrameStats {
     }
 }
 
+/// The UI thread's time on a CPU and waiting for one so far, in nanoseconds (Linux's
+/// `/proc/thread-self/schedstat`; `None` elsewhere).
+pub fn thread_sched() -> Option<(u64, u64)> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let mut it = text.split_ascii_whitespace().map(str::parse::<u64>);
+    Some((it.next()?.ok()?, it.next()?.ok()?))
+}
+
+/// One frame, for the list of the slowest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FrameNote {
+    /// eframe's time for the frame (ms).
+    pub wall: f32,
+    /// Our UI code's time in it (ms).
+    pub ui: f32,
+    /// The UI thread's CPU time from this frame's start to the next one's (ms): the frame's
+    /// cost in CPU, with the buffer swap and the events between frames.
+    pub cpu: Option<f32>,
+    /// The UI thread's time waiting for a CPU in that span (ms): preemption.
+    pub wait: Option<f32>,
+    /// The font atlas took a new row in this frame (glyphs rasterised; glyphs that fit in
+    /// the current row are not seen: egui tells only the rows' fill).
+    pub atlas: bool,
+    /// What was on screen.
+    pub what: String,
+}
+
+impl FrameNote {
+    fn line(&self) -> String {
+        let ms = |v: Option<f32>| v.map_or("?".to_owned(), |v| format!("{v:.1}"));
+        format!(
+            "{:.1} ms (our UI {:.1}, CPU {}, waiting for a CPU {}){}: {}",
+            self.wall,
+            self.ui,
+            ms(self.cpu),
+            ms(self.wait),
+            if self.atlas { ", font atlas grew" } else { "" },
+            self.what
+        )
+    }
+}
+
+/// The slowest frames seen, slowest first (at most [`SlowFrames::KEEP`]).
+#[derive(Debug, Default, Clone)]
+pub struct SlowFrames {
+    worst: Vec<FrameNote>,
+    /// Frames in which the font atlas grew.
+    pub atlas_frames: usize,
+}
+
+impl SlowFrames {
+    /// How many are kept.
+    pub const KEEP: usize = 6;
+
+    /// Records a frame (kept only if among the slowest).
+    pub fn record(&mut self, note: FrameNote) {
+        if !note.wall.is_finite() {
+            return;
+        }
+        self.atlas_frames += usize::from(note.atlas);
+        let at = self.worst.partition_point(|n| n.wall >= note.wall);
+        if at < Self::KEEP {
+            self.worst.insert(at, note);
+            self.worst.truncate(Self::KEEP);
+        }
+    }
+
+    /// The slowest frames, slowest first.
+    pub fn worst(&self) -> &[FrameNote] {
+        &self.worst
+    }
+
+    /// Lines for people.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = vec![format!(
+            "  frames in which the font atlas grew: {}; slowest:",
+            self.atlas_frames
+        )];
+        out.extend(self.worst.iter().map(|n| format!("    {}", n.line())));
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,5 +165,44 @@ mod tests {
         // An absurd figure is reported, never a panic.
         s.record(Some(1e30));
         assert_eq!(s.summary().map(|x| x.2), Some(Duration::MAX));
+    }
+
+    fn note(wall: f32, atlas: bool) -> FrameNote {
+        FrameNote {
+            wall,
+            ui: 0.5,
+            cpu: Some(wall / 2.0),
+            wait: None,
+            atlas,
+            what: format!("frame {wall}"),
+        }
+    }
+
+    #[test]
+    fn the_slowest_frames_are_kept_slowest_first() {
+        let mut s = SlowFrames::default();
+        for w in [3.0, 9.0, 1.0, 7.0, 12.0, 2.0, 8.0, 5.0, f32::NAN] {
+            s.record(note(w, w > 8.0));
+        }
+        let walls: Vec<f32> = s.worst().iter().map(|n| n.wall).collect();
+        assert_eq!(walls, [12.0, 9.0, 8.0, 7.0, 5.0, 3.0]);
+        assert_eq!(s.atlas_frames, 2);
+        let lines = s.lines();
+        assert!(lines[0].contains("atlas grew: 2"), "{lines:?}");
+        assert!(lines[1].contains("12.0 ms") && lines[1].contains("font atlas grew"));
+        assert!(lines[1].contains("CPU 6.0") && lines[1].contains("waiting for a CPU ?"));
+    }
+
+    #[test]
+    fn the_scheduler_figures_grow() {
+        if let Some((run, _)) = thread_sched() {
+            let mut x = 0u64;
+            for i in 0..2_000_000u64 {
+                x = x.wrapping_add(std::hint::black_box(i));
+            }
+            std::hint::black_box(x);
+            let (later, _) = thread_sched().unwrap();
+            assert!(later > run, "{run} → {later}");
+        }
     }
 }
