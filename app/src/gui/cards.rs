@@ -19,6 +19,45 @@ pub const WARN: Color32 = Color32::from_rgb(200, 120, 0);
 /// How far a selected card lifts.
 pub const LIFT: f32 = 10.0;
 
+/// Every text a card's face is written with: corner ranks and suits, centre labels, the
+/// wild and three marks. Each is laid out on its own, so its glyphs fall on the same
+/// sub-pixel positions every time (what the font atlas keys them by).
+pub fn face_texts() -> Vec<String> {
+    use fairdeal_core::{Rank, Suit};
+    let mut cards: Vec<Card> = Suit::ALL
+        .into_iter()
+        .flat_map(|s| Rank::ALL.into_iter().map(move |r| Card::new(r, s)))
+        .collect();
+    cards.extend([Card::JOKER, Card::HIDDEN]);
+    let mut texts: Vec<String> = cards
+        .into_iter()
+        .flat_map(|c| {
+            let (rank, suit) = corner(c);
+            [rank, suit, c.label()]
+        })
+        .chain(["W".to_owned(), "3!".to_owned()])
+        .collect();
+    texts.sort();
+    texts.dedup();
+    texts
+}
+
+/// A font size on the half-point grid. Each size the font atlas has not seen yet is
+/// rasterised in the frame that first uses it: a card shrinking in flight would otherwise
+/// write its face at a new size every frame (and grow the atlas mid-game).
+pub fn text_size(size: f32) -> f32 {
+    (size * 2.0).round() / 2.0
+}
+
+/// The sizes a card of height `h` writes its face in: corner, centre, mark.
+pub fn face_sizes(h: f32) -> [f32; 3] {
+    [
+        text_size((h * 0.22).max(9.0)),
+        text_size(h * 0.26),
+        text_size(h * 0.16),
+    ]
+}
+
 /// The ink of a card's face: wilds purple, red suits red, black suits near black.
 pub fn ink(card: Card) -> Color32 {
     if card.is_wild() {
@@ -66,7 +105,8 @@ pub fn paint(painter: &Painter, rect: Rect, card: Card, marks: Marks) {
         let ink = ink(card);
         let h = rect.height();
         let (rank, suit) = corner(card);
-        let corner_font = FontId::proportional((h * 0.22).max(9.0));
+        let [corner_size, centre_size, mark_size] = face_sizes(h);
+        let corner_font = FontId::proportional(corner_size);
         let x = rect.left() + (rect.width() * 0.08).max(2.0);
         painter.text(
             Pos2::new(x, rect.top() + 1.0),
@@ -86,7 +126,7 @@ pub fn paint(painter: &Painter, rect: Rect, card: Card, marks: Marks) {
             rect.center() + Vec2::new(rect.width() * 0.12, h * 0.1),
             Align2::CENTER_CENTER,
             card.label(),
-            FontId::proportional(h * 0.26),
+            FontId::proportional(centre_size),
             ink,
         );
         let mark = if card.is_wild() {
@@ -101,7 +141,7 @@ pub fn paint(painter: &Painter, rect: Rect, card: Card, marks: Marks) {
                 Pos2::new(x, rect.bottom() - 1.0),
                 Align2::LEFT_BOTTOM,
                 mark,
-                FontId::proportional(h * 0.16),
+                FontId::proportional(mark_size),
                 ink,
             );
         }
@@ -202,7 +242,7 @@ pub fn paint_stack(painter: &Painter, rect: Rect, top: Card, ribbon: &str, colou
         band.center(),
         Align2::CENTER_CENTER,
         ribbon,
-        FontId::proportional((band.height() * 0.8).max(8.0)),
+        FontId::proportional(text_size((band.height() * 0.8).max(8.0))),
         Color32::WHITE,
     );
 }

@@ -55,35 +55,43 @@ pub fn install_fonts(ctx: &egui::Context) {
 
 /// Lays out the glyphs the game uses at every size it uses them, once at start-up: the font
 /// atlas then grows (and its texture is uploaded) before play, not in the middle of a hand.
+/// Cards write their faces on the half-point grid ([`cards::text_size`]), so a card
+/// shrinking in flight from the hand to a meld passes through sizes warmed here.
 pub fn warm_glyphs(ctx: &egui::Context) {
     use eframe::egui::{Color32, FontId};
     let text = "A2345678910JQK♠♥♦♣W3!Jk ✓✔✖❄◀⚠⇄★…—–·0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ()[]:;,.'\"-+/";
-    let card_sizes = [
-        cards::HAND.y,
-        cards::SMALL.y,
-        cards::SMALL.y * 0.6,
-        cards::SMALL.y * 0.55,
-        melds::STACK.y,
-    ];
-    let mut sizes: Vec<f32> = card_sizes
-        .iter()
-        .flat_map(|h| {
-            [
-                (h * 0.22).max(9.0),
-                h * 0.26,
-                h * 0.16,
-                (h * 0.22 * 0.8).max(8.0),
-            ]
-        })
+    let mut faces: Vec<f32> = [cards::SMALL.y * 0.6, cards::SMALL.y * 0.55, melds::STACK.y]
+        .into_iter()
+        .chain(card_heights_in_flight())
+        .flat_map(cards::face_sizes)
         .collect();
-    sizes.extend([9.0, 10.0, 12.5, 14.0, 16.0, 18.0, 20.0, 22.0, 24.0, 36.0]);
+    faces.sort_by(f32::total_cmp);
+    faces.dedup();
+    let stack_band = cards::text_size((melds::STACK.y * 0.22 * 0.8).max(8.0));
+    let sizes = [
+        9.0, 10.0, 12.5, 14.0, 16.0, 18.0, 20.0, 22.0, 24.0, 36.0, stack_band,
+    ];
     ctx.fonts_mut(|f| {
+        let texts = cards::face_texts();
+        for size in faces {
+            for text in &texts {
+                let _ = f.layout_no_wrap(text.clone(), FontId::proportional(size), Color32::WHITE);
+            }
+        }
         for size in sizes {
             for font in [FontId::proportional(size), FontId::monospace(size)] {
                 let _ = f.layout_no_wrap(text.to_owned(), font, Color32::WHITE);
             }
         }
     });
+}
+
+/// The heights a card passes through on its way from the hand to a meld (every quarter
+/// point, the hand's and the table's sizes included).
+fn card_heights_in_flight() -> impl Iterator<Item = f32> {
+    let (small, hand) = (cards::SMALL.y, cards::HAND.y);
+    let steps = ((hand - small) * 4.0).round() as usize;
+    (0..=steps).map(move |i| small + i as f32 / 4.0)
 }
 
 /// Whether a display is available (X11 or Wayland).
@@ -127,4 +135,66 @@ pub fn run() -> Result<()> {
         Box::new(move |cc| Ok(Box::new(app::FairdealApp::new(cc, dir)))),
     )
     .map_err(|e| anyhow!("could not open the window: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eframe::egui::{Context, Pos2, RawInput, Rect, Vec2};
+    use fairdeal_core::{Card, Rank, Suit};
+
+    /// One pass of `ctx` running `ui`; whether it updated a texture (the font atlas: glyphs
+    /// rasterised in the pass). The updates are dropped: no painter here.
+    fn pass(ctx: &Context, ui: impl FnMut(&mut egui::Ui)) -> bool {
+        let mut out = ctx.run_ui(RawInput::default(), ui);
+        let updated = !out.textures_delta.set.is_empty();
+        out.textures_delta.clear();
+        updated
+    }
+
+    /// Whether painting with `paint` rasterises new glyphs.
+    fn atlas_grows(ctx: &Context, paint: impl Fn(&egui::Painter)) -> bool {
+        pass(ctx, |ui| paint(ui.painter()))
+    }
+
+    #[test]
+    fn a_card_in_flight_uses_only_warmed_sizes() {
+        let ctx = Context::default();
+        install_fonts(&ctx);
+        pass(&ctx, |_| {});
+        warm_glyphs(&ctx);
+        pass(&ctx, |_| {});
+        let cards = [
+            Card::new(Rank::Ten, Suit::Hearts),
+            Card::new(Rank::Three, Suit::Diamonds),
+            Card::new(Rank::Two, Suit::Spades),
+            Card::JOKER,
+        ];
+        // Every frame of a flight from the hand to a meld, at 60 frames a second.
+        for i in 0..=15 {
+            let t = i as f32 / 15.0;
+            let size = cards::HAND + (cards::SMALL - cards::HAND) * t;
+            let grew = atlas_grows(&ctx, |p| {
+                for c in cards {
+                    cards::paint(
+                        p,
+                        Rect::from_min_size(Pos2::ZERO, size),
+                        c,
+                        Default::default(),
+                    );
+                }
+            });
+            assert!(!grew, "the atlas grew for a card {size:?} high");
+        }
+        // A size not warmed does grow it (the test can fail).
+        let grew = atlas_grows(&ctx, |p| {
+            cards::paint(
+                p,
+                Rect::from_min_size(Pos2::ZERO, Vec2::new(70.0, 100.0)),
+                cards[0],
+                Default::default(),
+            );
+        });
+        assert!(grew);
+    }
 }

@@ -13,6 +13,23 @@ fn ease(t: f32) -> f32 {
     1.0 - (1.0 - t).powi(3)
 }
 
+/// The font size of a celebration. One size whatever the moment: a size that grew with the
+/// animation was a new size in every frame, each rasterised into the font atlas as it came.
+pub const CHEER_SIZE: f32 = 22.0;
+
+/// How a celebration looks at `t` (0 to 1): how far it has risen, the margin of its box
+/// (which pops, then settles) and its opacity.
+pub fn cheer_style(t: f32, motion: bool) -> (f32, Vec2, f32) {
+    let t = t.clamp(0.0, 1.0);
+    let alpha = if t < 0.8 { 1.0 } else { (1.0 - t) / 0.2 };
+    if !motion {
+        return (0.0, Vec2::new(16.0, 8.0), alpha);
+    }
+    let rise = 24.0 * ease(t.min(0.5) * 2.0);
+    let pop = 1.0 - ease((t * 4.0).min(1.0));
+    (rise, Vec2::new(16.0, 8.0) + Vec2::splat(14.0 * pop), alpha)
+}
+
 /// Paints what is moving, and keeps frames coming while anything does.
 pub fn paint(ui: &Ui, seen: &mut Seen, view: &PlayerView, motion: bool) {
     let now = ui.input(|i| i.time);
@@ -54,22 +71,12 @@ pub fn paint(ui: &Ui, seen: &mut Seen, view: &PlayerView, motion: bool) {
             continue;
         };
         let t = ((now - start) / CELEBRATION).clamp(0.0, 1.0) as f32;
-        let alpha = if t < 0.8 { 1.0 } else { (1.0 - t) / 0.2 };
-        let rise = if motion {
-            24.0 * ease(t.min(0.5) * 2.0)
-        } else {
-            0.0
-        };
-        let size = if motion {
-            16.0 + 8.0 * ease((t * 4.0).min(1.0))
-        } else {
-            22.0
-        };
+        let (rise, margin, alpha) = cheer_style(t, motion);
         let at = rect.center_top() - Vec2::new(0.0, 4.0 + rise);
         let text = cheer(m);
-        let galley =
-            painter.layout_no_wrap(text.clone(), FontId::proportional(size), Color32::WHITE);
-        let back = Rect::from_center_size(at, galley.size() + Vec2::new(16.0, 8.0));
+        let font = FontId::proportional(CHEER_SIZE);
+        let galley = painter.layout_no_wrap(text.clone(), font.clone(), Color32::WHITE);
+        let back = Rect::from_center_size(at, galley.size() + margin);
         painter.rect_filled(
             back,
             CornerRadius::same(6),
@@ -79,9 +86,25 @@ pub fn paint(ui: &Ui, seen: &mut Seen, view: &PlayerView, motion: bool) {
             at,
             Align2::CENTER_CENTER,
             text,
-            FontId::proportional(size),
+            font,
             Color32::from_white_alpha((255.0 * alpha) as u8),
         );
     }
     ui.ctx().request_repaint();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_celebration_pops_rises_and_fades_in_one_font_size() {
+        let at = |t: f32| cheer_style(t, true);
+        assert!(at(0.0).1.x > at(0.5).1.x, "the box pops, then settles");
+        assert_eq!(at(0.5).1, at(0.9).1);
+        assert!(at(0.0).0 < at(0.5).0, "it rises");
+        assert!(at(1.0).2 < 0.01 && at(0.5).2 == 1.0, "it fades at the end");
+        let still = cheer_style(0.3, false);
+        assert_eq!((still.0, still.1), (0.0, Vec2::new(16.0, 8.0)));
+    }
 }
