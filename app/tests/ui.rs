@@ -58,9 +58,41 @@ fn play_a_hand_through_the_window() {
     h.step();
     h.step();
     assert!(shows(&h, "Not allowed:"), "a refused plan says why");
-    h.get_by_label("Undo last planned (U)").click();
-    h.step();
-    h.step();
+    // Where it can be read: in the window, left of the move list (at the end of the plan's
+    // row it was scrolled out of sight).
+    let why = h.get_by_label_contains("Not allowed:").rect();
+    let moves = h.get_by_label("Moves").rect();
+    assert!(
+        why.left() >= 0.0 && why.right() <= moves.left() && why.bottom() <= 780.0,
+        "the reason shows at {why:?}, the move list starts at {moves:?}"
+    );
+    // A longer plan (four more groups of two): its buttons stay in sight, at the start of
+    // the row (after the groups they scrolled out of it).
+    for _ in 0..4 {
+        for name in hand(&h).into_iter().take(2) {
+            h.get_all_by_label(&name).next().unwrap().click();
+            h.step();
+        }
+        h.get_by_label("Plan selected as a new meld (P)").click();
+        h.step();
+        h.step();
+    }
+    for button in ["Undo last planned (U)", "Play plan"] {
+        let r = h
+            .get_all_by_label_contains(button)
+            .find(|n| n.accesskit_node().role() == egui::accesskit::Role::Button)
+            .unwrap_or_else(|| panic!("no {button} button"))
+            .rect();
+        assert!(
+            r.left() >= 0.0 && r.right() <= moves.left(),
+            "{button} at {r:?}, the move list starts at {moves:?}"
+        );
+    }
+    for _ in 0..5 {
+        h.get_by_label("Undo last planned (U)").click();
+        h.step();
+        h.step();
+    }
     assert!(!shows(&h, "planned"), "undo empties the plan");
     // Drag a card from the hand onto "new meld": it moves into the plan.
     let name = hand(&h)[0].clone();

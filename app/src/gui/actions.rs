@@ -15,6 +15,9 @@ pub struct Asked {
     pub mv: Option<Move>,
     /// Words for the feedback line (a refusal, or why a key did nothing).
     pub say: Option<String>,
+    /// Why the plan cannot be played as it stands (the feedback line, when nothing else is
+    /// said: at the end of the plan's row it was scrolled out of sight).
+    pub verdict: Option<String>,
 }
 
 /// Whether key `k` was pressed (never while a text field has the focus; a button that has
@@ -343,7 +346,7 @@ pub fn plan_buttons(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView, out
         d.plan.pop();
     }
     if let Err(r) = verdict {
-        ui.colored_label(super::cards::WARN, format!("Not allowed: {}", r.reason));
+        out.verdict = Some(format!("Not allowed: {}", r.reason));
     }
 }
 

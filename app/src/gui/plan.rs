@@ -22,8 +22,8 @@ pub(crate) enum Drop {
     Pile,
 }
 
-/// The plan: planned groups (drop targets), cards planned onto melds, the "new meld" zone,
-/// and its buttons; one row of fixed height that scrolls sideways.
+/// The plan: its buttons, planned groups (drop targets), cards planned onto melds and the
+/// "new meld" zone; one row of fixed height that scrolls sideways.
 pub(crate) fn plan_row(
     ui: &mut Ui,
     m: &Model,
@@ -40,6 +40,9 @@ pub(crate) fn plan_row(
         .show(&mut row, |ui| {
             ui.horizontal(|ui| {
                 ui.label(RichText::new("Plan:").strong());
+                // The buttons first: after the groups they scrolled out of sight as the plan
+                // grew ("Undo la…").
+                actions::plan_buttons(ui, m, d, view, asked);
                 for (i, m) in d.plan.iter().enumerate() {
                     let r = Frame::group(ui.style()).show(ui, |ui| {
                         for &c in m {
@@ -69,7 +72,6 @@ pub(crate) fn plan_row(
                 if let Some(dragged) = zone.response.dnd_release_payload::<Dragged>() {
                     dropped = Some((Drop::NewMeld, *dragged));
                 }
-                actions::plan_buttons(ui, m, d, view, asked);
             });
         });
     if let Some(i) = undo {

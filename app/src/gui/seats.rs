@@ -204,7 +204,7 @@ pub fn stock_and_pile(
             }
         });
     });
-    // One line, so that the notes never overlap one another.
+    // One label under the cards, wrapped to the column, so that the notes never overlap.
     let mut notes = Vec::new();
     if view.pile_frozen_for(us) {
         let why = if view.pile_frozen() {
@@ -236,7 +236,7 @@ pub fn stock_and_pile(
             text = first.to_uppercase() + &text[1..];
         }
         let label =
-            egui::Label::new(RichText::new(text).color(Color32::from_rgb(60, 140, 220))).truncate();
+            egui::Label::new(RichText::new(text).color(Color32::from_rgb(60, 140, 220))).wrap();
         ui.add(label);
     }
     dropped

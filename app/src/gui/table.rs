@@ -189,7 +189,7 @@ fn table_body(
     if actions::key(ui, egui::Key::Escape) {
         d.selected.clear();
     }
-    feedback_line(ui, m, d, feedback);
+    feedback_line(ui, m, d, asked.verdict.as_deref(), feedback);
     // Cards in flight and a canasta's celebration are painted over everything, so not while
     // the score sheet covers the table (they were drawn on top of it).
     if !d.show_report {
@@ -339,9 +339,13 @@ fn middle(
     ui.horizontal_top(|ui| {
         ui.allocate_ui(Vec2::new(150.0, height), |ui| {
             ui.set_width(150.0);
-            if let Some(dragged) = seats::stock_and_pile(ui, m, d, view, asked) {
-                dropped = Some((Drop::Pile, dragged));
-            }
+            // Stock and pile side by side, the pile's notes under them (in the row's own
+            // horizontal layout they were cut to "Bloc…" beside the pile).
+            ui.vertical(|ui| {
+                if let Some(dragged) = seats::stock_and_pile(ui, m, d, view, asked) {
+                    dropped = Some((Drop::Pile, dragged));
+                }
+            });
         });
         ui.separator();
         ui.vertical(|ui| {
@@ -398,12 +402,13 @@ fn middle(
     dropped
 }
 
-/// The feedback line: why a key or click did nothing, else the game's status (always one
-/// line high).
-fn feedback_line(ui: &mut Ui, m: &Model, d: &Desk, rect: Rect) {
-    let (text, colour) = match &d.seen.say {
-        Some(say) => (say.as_str(), WARN),
-        None => (m.status.as_str(), ui.visuals().strong_text_color()),
+/// The feedback line: why a key or click did nothing, else why the plan cannot be played,
+/// else the game's status (always one line high).
+fn feedback_line(ui: &mut Ui, m: &Model, d: &Desk, verdict: Option<&str>, rect: Rect) {
+    let (text, colour) = match (&d.seen.say, verdict) {
+        (Some(say), _) => (say.as_str(), WARN),
+        (None, Some(verdict)) => (verdict, WARN),
+        (None, None) => (m.status.as_str(), ui.visuals().strong_text_color()),
     };
     if !text.is_empty() {
         let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
