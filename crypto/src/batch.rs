@@ -245,6 +245,27 @@ mod tests {
         for (i, v) in variants.iter().enumerate() {
             assert!(!verify_batch(v, &p), "variant {i}");
         }
+        // Slices of different lengths are refused, whichever one is short (never zipped short,
+        // never a panic in the multiplication). Sabotage caught (checked): `well_formed` with
+        // `||` for `&&` (dalek's multiplication then panics on the mismatched lengths).
+        let shapes = [
+            BatchStatement {
+                c1: &r.c1[..4],
+                ..st
+            },
+            BatchStatement {
+                c1_bytes: &r.c1_bytes[..4],
+                ..st
+            },
+            BatchStatement { d: &r.d[..4], ..st },
+            BatchStatement {
+                d_bytes: &r.d_bytes[..4],
+                ..st
+            },
+        ];
+        for (i, v) in shapes.iter().enumerate() {
+            assert!(!verify_batch(v, &p), "shape {i}");
+        }
         let mut bad = p;
         bad.z[0] ^= 1;
         assert!(!verify_batch(&st, &bad), "response");
