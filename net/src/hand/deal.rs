@@ -72,12 +72,6 @@ impl Dealing {
         due.then_some(Awaiting::Shares)
     }
 
-    /// The positions `s` shares in the initial deal: every dealt one but its own, and the
-    /// upcard.
-    fn initial_from(&self, s: u8) -> Vec<u16> {
-        initial_positions(&self.script, s)
-    }
-
     /// Takes `s`'s shares; the replica once the deal is complete.
     pub(super) fn take_shares(
         &mut self,
@@ -181,7 +175,7 @@ impl Dealing {
     /// What this seat sends now, if anything.
     pub(super) fn my_message(&mut self, ctx: &Ctx, cheats: &Cheats) -> Option<Body> {
         let positions = match &self.need {
-            Need::Initial(_) => self.initial_from(ctx.me),
+            Need::Initial(_) => initial_positions(&self.script, ctx.me),
             Need::Shares(round) => round.positions_from(ctx.me),
             Need::Declare { candidates, .. } => {
                 return Some(self.deck.my_declare(ctx, cheats.conceal, candidates, 0));
