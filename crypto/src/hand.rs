@@ -110,7 +110,7 @@ impl HandSecret {
     /// This seat's decryption share of `ct` at `pos`, with its proof.
     pub fn share(&self, pos: u16, ct: &Ciphertext) -> ShareItem {
         let c1 = ct.c1.compress().to_bytes();
-        let (_, d, proof) = proofs::prove_share(
+        let (d, proof) = proofs::prove_share(
             &self.hctx,
             self.seat,
             pos,

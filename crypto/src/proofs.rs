@@ -106,7 +106,7 @@ fn dleq_challenge(s: &ShareStatement<'_>, a1: &RistrettoPoint, a2: &RistrettoPoi
 }
 
 /// Computes the share `D = x·C1` and proves `log_G X = log_C1 D`; `x_pub` is the encoding of
-/// `X = x·G` (the caller's promise) and `c1` that of `C1`. Returns `D` and its encoding.
+/// `X = x·G` (the caller's promise) and `c1` that of `C1`. Returns the encoding of `D`.
 pub fn prove_share(
     hctx: &[u8; 32],
     seat: u8,
@@ -114,7 +114,7 @@ pub fn prove_share(
     x: &Scalar,
     x_pub: Encoded<'_>,
     c1: Encoded<'_>,
-) -> (RistrettoPoint, [u8; 32], Proof) {
+) -> ([u8; 32], Proof) {
     let d = x * c1.point;
     let d_bytes = d.compress().to_bytes();
     let t = hash_scalar(
@@ -143,7 +143,6 @@ pub fn prove_share(
     };
     let e = dleq_challenge(&statement, &a1, &a2);
     (
-        d,
         d_bytes,
         Proof {
             e: e.to_bytes(),
@@ -187,7 +186,8 @@ mod tests {
         let c1 = &hash_scalar(b"t", &[b"r"]) * RISTRETTO_BASEPOINT_TABLE;
         let (xb, c1b) = (x_pub.compress().to_bytes(), c1.compress().to_bytes());
         let enc = |point, bytes| Encoded { point, bytes };
-        let (d, db, p) = prove_share(&[1; 32], 1, 7, &x, enc(&x_pub, &xb), enc(&c1, &c1b));
+        let (db, p) = prove_share(&[1; 32], 1, 7, &x, enc(&x_pub, &xb), enc(&c1, &c1b));
+        let d = x * c1;
         assert_eq!(db, d.compress().to_bytes());
         let ok = ShareStatement {
             hctx: &[1; 32],
