@@ -39,4 +39,4 @@ pub use group::{CardTable, Ciphertext, CtBytes};
 pub use hand::{HandKeys, HandSecret};
 pub use identity::{Identity, PublicKey, Sig};
 pub use message::{Body, HandCommit, Head, ShareItem, SharePoint, ShuffleMsg};
-pub use step::{ProofMode, StepContext, check_step, make_step};
+pub use step::{ProofMode, StepContext, check_step, check_step_proof, make_step};

@@ -100,10 +100,26 @@ pub fn make_step(
 /// The first [`Fault`] found: [`Fault::ProofMode`] for a proof missing (or sent to a covert
 /// table), [`Fault::BadShuffleProof`] for one that is malformed or does not verify.
 pub fn check_step(msg: &ShuffleMsg, ctx: &StepContext<'_>) -> Result<Vec<Ciphertext>, Fault> {
+    let deck = check_shuffle(msg, ctx.hctx, ctx.step, ctx.input_bytes, ctx.input.len())?;
+    check_step_proof(msg, ctx, &deck)?;
+    Ok(deck)
+}
+
+/// The proof part of [`check_step`], for a step whose cheap checks [`check_shuffle`] passed
+/// already and gave `output`.
+///
+/// # Errors
+///
+/// [`Fault::ProofMode`] for a proof missing (or sent to a covert table),
+/// [`Fault::BadShuffleProof`] for one that is malformed or does not verify.
+pub fn check_step_proof(
+    msg: &ShuffleMsg,
+    ctx: &StepContext<'_>,
+    output: &[Ciphertext],
+) -> Result<(), Fault> {
     let n = ctx.input.len();
-    let deck = check_shuffle(msg, ctx.hctx, ctx.step, ctx.input_bytes, n)?;
     match (ctx.mode, &msg.proof) {
-        (ProofMode::Covert, None) => Ok(deck),
+        (ProofMode::Covert, None) => Ok(()),
         (ProofMode::Proved, Some(proof)) => {
             let params = shuffle_proof::params(n).map_err(|_| Fault::DeckLength)?;
             let st = Statement {
@@ -113,11 +129,10 @@ pub fn check_step(msg: &ShuffleMsg, ctx: &StepContext<'_>) -> Result<Vec<Ciphert
                 input_hash: &msg.input_hash,
                 input: ctx.input,
                 output_bytes: &msg.deck,
-                output: &deck,
+                output,
                 joint: ctx.keys.joint(),
             };
-            shuffle_proof::verify(&params, &st, proof).map_err(|_| Fault::BadShuffleProof)?;
-            Ok(deck)
+            shuffle_proof::verify(&params, &st, proof).map_err(|_| Fault::BadShuffleProof)
         }
         _ => Err(Fault::ProofMode),
     }

@@ -92,6 +92,10 @@ pub struct HandSession {
     audit: Audit,
     events: VecDeque<Event>,
     cheats: Cheats,
+    /// Whether the session stops after sending its shuffle step, until [`Self::proceed`].
+    yields: bool,
+    /// It stopped so: the step waits to be sent before the rest of the work.
+    paused: bool,
 }
 
 impl std::fmt::Debug for HandSession {
@@ -128,5 +132,30 @@ impl HandSession {
     #[cfg(feature = "cheats")]
     pub fn cheat_plant_card(&mut self, pos: u16, id: u16) {
         self.cheats.plant_card = Some((pos, id));
+    }
+}
+
+impl HandSession {
+    /// Makes the session stop after it sends its shuffle step, so that the caller sends it at
+    /// once: the proofs it still has to check (and, for the last shuffler, its first shares)
+    /// follow on [`Self::proceed`]. Off by default: a caller that never calls `proceed` is
+    /// never stopped.
+    pub fn set_yield(&mut self, on: bool) {
+        self.yields = on;
+        if !on && self.paused {
+            self.proceed();
+        }
+    }
+
+    /// Whether the session stopped after sending its shuffle step (call [`Self::proceed`]
+    /// once that step is on its way).
+    pub fn is_paused(&self) -> bool {
+        self.paused
+    }
+
+    /// Goes on with the work left after a shuffle step was sent.
+    pub fn proceed(&mut self) {
+        self.paused = false;
+        self.pump();
     }
 }

@@ -189,6 +189,8 @@ impl HandSession {
             audit: Audit::default(),
             events: VecDeque::new(),
             cheats: Cheats::default(),
+            yields: false,
+            paused: false,
         }
     }
 
@@ -388,16 +390,38 @@ impl HandSession {
         }
     }
 
+    /// Checks the proof of a shuffle step taken on its form alone, if there is one: `false`
+    /// once that failed (the hand is stopped, its shuffler named).
+    fn unchecked_ok(&mut self) -> bool {
+        let Phase::Shuffle(sh) = &mut self.stage else {
+            return true;
+        };
+        match sh.check_unchecked(&self.ctx) {
+            Ok(()) => true,
+            Err((seat, fault)) => {
+                let evidence = self.link.transcript.clone();
+                self.blame(Some(seat), fault, evidence);
+                false
+            }
+        }
+    }
+
     fn run_script(&mut self) {
         loop {
             self.act();
+            if self.paused {
+                return;
+            }
             let mut progress = false;
             for s in 0..4u8 {
                 if self.stage.is_void() {
                     return;
                 }
                 progress |= self.take_audit(s);
+                // A step taken on its form alone is checked in full before anything else is
+                // taken (our own step, built on it, is the next thing due).
                 while !self.audit.stopped()
+                    && self.unchecked_ok()
                     && let Some(front) = self.link.inbox[usize::from(s)].front()
                 {
                     let body = front.body.clone();
@@ -410,6 +434,9 @@ impl HandSession {
                             }
                             progress = true;
                             self.act();
+                            if self.paused {
+                                return;
+                            }
                         }
                         Ok(false) => break,
                         Err(fault) => {

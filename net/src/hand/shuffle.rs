@@ -1,13 +1,21 @@
 //! The first two stages: [`Committing`] (each seat's seed commitment, from which the joint key
-//! comes) and [`Shuffling`] (the four shuffle steps in the dealer's-left order, each checked
-//! in full before the next is built on it), with the `cheats` knobs that tamper with a step.
+//! comes) and [`Shuffling`] (the four shuffle steps in the dealer's-left order), with the
+//! `cheats` knobs that tamper with a step.
+//!
+//! Every step is checked in full, its proof included, before this seat sends anything that
+//! opens a card. The seat whose step comes next builds on the step it receives after checking
+//! only its form (every point decodes, it answers the deck before it), and checks the proof
+//! right after sending its own step, so that the proof checks of the chain are not in series
+//! with its proofs (PROTOCOL.md §5). Building on a step whose proof later fails gives nothing
+//! away: a re-masking shuffle and its zero-knowledge proof hide the permutation whatever deck
+//! they start from, and the hand is void with the bad step's shuffler named.
 
 use curve25519_dalek::ristretto::RistrettoPoint;
 use fairdeal_crypto::group::{compress_deck, open_deck};
 use fairdeal_crypto::hand::{check_shuffle, deck_hash, verify_commit};
 use fairdeal_crypto::{
-    Ciphertext, CtBytes, Fault, HandCommit, HandKeys, ShuffleMsg, StepContext, check_step,
-    make_step,
+    Ciphertext, CtBytes, Fault, HandCommit, HandKeys, ProofMode, ShuffleMsg, StepContext,
+    check_step, check_step_proof, make_step,
 };
 
 use super::{Awaiting, Cheats, Ctx};
@@ -57,6 +65,7 @@ impl Committing {
             keys,
             steps: Vec::new(),
             deck: open_deck(&ctx.table),
+            unchecked: None,
         }))
     }
 }
@@ -71,6 +80,21 @@ pub(super) struct Shuffling {
     pub(super) steps: Vec<ShuffleMsg>,
     /// The deck after the last step.
     pub(super) deck: Vec<Ciphertext>,
+    /// The step this seat builds on before its proof is checked (it sends the next step).
+    pub(super) unchecked: Option<Unchecked>,
+}
+
+/// A step taken on its form alone, its proof still to check.
+pub(super) struct Unchecked {
+    /// Its number (1..=3).
+    step: u8,
+    /// Its shuffler.
+    seat: u8,
+    /// The deck it started from: as sent, and as points.
+    input_bytes: Vec<CtBytes>,
+    input: Vec<Ciphertext>,
+    /// The deck it gave, as points.
+    output: Vec<Ciphertext>,
 }
 
 impl Shuffling {
@@ -92,14 +116,28 @@ impl Shuffling {
             .map_or_else(|| compress_deck(&open_deck(&ctx.table)), |m| m.deck.clone())
     }
 
-    /// Takes `s`'s step; `true` once the fourth is in.
+    /// Takes `s`'s step; `true` once the fourth is in. The step this seat builds on next is
+    /// taken on its form, its proof left to [`Self::check_unchecked`].
     pub(super) fn take(&mut self, ctx: &Ctx, s: u8, m: &ShuffleMsg) -> Result<bool, Fault> {
         let k = self.step();
         let input = self.input_bytes(ctx);
-        // Our own step needs no proof check (we made it); every other is checked in
-        // full, its proof included, before anything is built on the deck.
+        let builds_next = ctx.order.get(usize::from(k)) == Some(&ctx.me);
+        // Our own step needs no proof check (we made it); every other is checked in full,
+        // its proof included, the one we build on just after our own step is out.
         let deck = if s == ctx.me {
             check_shuffle(m, &ctx.hctx, k, &input, ctx.table.len())?
+        } else if builds_next && ctx.cfg.proofs == ProofMode::Proved && m.proof.is_some() {
+            let deck = check_shuffle(m, &ctx.hctx, k, &input, ctx.table.len())?;
+            // INVARIANT: at most one step is unchecked: it is checked before our own step,
+            // the next one, is taken.
+            self.unchecked = Some(Unchecked {
+                step: k,
+                seat: s,
+                input_bytes: input,
+                input: std::mem::take(&mut self.deck),
+                output: deck.clone(),
+            });
+            deck
         } else {
             let sctx = StepContext {
                 hctx: &ctx.hctx,
@@ -115,6 +153,28 @@ impl Shuffling {
         self.deck = deck;
         self.steps.push(m.clone());
         Ok(k == 4)
+    }
+
+    /// Checks the proof of the step taken on its form alone, if any: `Err` names its shuffler.
+    pub(super) fn check_unchecked(&mut self, ctx: &Ctx) -> Result<(), (u8, Fault)> {
+        let Some(u) = self.unchecked.take() else {
+            return Ok(());
+        };
+        let fail = |f| (u.seat, f);
+        let msg = self
+            .steps
+            .get(usize::from(u.step) - 1)
+            .ok_or(fail(Fault::OutOfOrder))?;
+        let sctx = StepContext {
+            hctx: &ctx.hctx,
+            step: u.step,
+            seat: u.seat,
+            input_bytes: &u.input_bytes,
+            input: &u.input,
+            keys: &self.keys,
+            mode: ctx.cfg.proofs,
+        };
+        check_step_proof(msg, &sctx, &u.output).map_err(fail)
     }
 
     /// This seat's step.

@@ -324,6 +324,8 @@ impl HandSession {
             Phase::Done(_) | Phase::Void(_) => None,
         };
         if let Some(body) = body {
+            // Our shuffle step goes out before the checks that are not in series with it.
+            self.paused = self.yields && matches!(body, Body::Shuffle(_));
             self.send(body);
         }
     }

@@ -249,6 +249,8 @@ impl Node {
         // After a rebuild, so that replayed turns are not held back by thinking time.
         node.session.set_think_ms(node.opts.think_ms);
         node.session.set_wait_for_person(node.opts.wait_for_person);
+        // A shuffle step goes out before this node checks the proofs it need not check first.
+        node.session.set_yield(true);
         if let Role::Join {
             address: Some(addr),
             ..
@@ -303,6 +305,17 @@ impl Node {
             result,
             hands: self.session.reports().len(),
         })
+    }
+
+    /// Whether the session has work left after a shuffle step it sent (see
+    /// [`TableSession::proceed`]).
+    pub(crate) fn has_work(&self) -> bool {
+        self.session.has_work()
+    }
+
+    /// Does that work (once the step is on its way).
+    pub(crate) fn proceed(&mut self) {
+        self.session.proceed();
     }
 
     /// Sends what the session produced (logged first) and reports its events.

@@ -292,6 +292,9 @@ pub async fn run(
                 Some(Intent::Say(text)) => node.lobby(|s| s.say(&text)).await,
                 Some(Intent::Quit) | None => return Err(NodeError::Stopped),
             },
+            // The session stopped after a shuffle step: the swarm takes it first (polled in
+            // this round), then the session goes on.
+            () = tokio::task::yield_now(), if node.has_work() => node.proceed(),
             _ = tick.tick() => node.on_tick().await,
             () = sleep_until(deadline) => node.on_deadline(),
         }

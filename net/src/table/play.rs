@@ -93,13 +93,15 @@ impl TableSession {
         );
         let hand_no = self.hand_no.to_le_bytes();
         let seed = derive(&self.master, b"hand-seed", &[&sid[..], &hand_no].concat());
-        self.hand = Some(HandSession::new(
+        let mut hand = HandSession::new(
             cfg.clone(),
             me,
             Identity::from_secret(self.secret),
             seed,
             table.clone(),
-        ));
+        );
+        hand.set_yield(self.yields);
+        self.hand = Some(hand);
         if self.recent_hctx.len() >= pace::RECENT_HANDS {
             self.recent_hctx.pop_front();
         }
@@ -109,13 +111,15 @@ impl TableSession {
             p.rng =
                 crate::hand::replacement_rng(&self.bot_seeds[usize::from(p.seat)], self.hand_no);
             let seed = derive(&self.master, b"proxy-seed", &[&sid[..], &hand_no].concat());
-            p.hand = Some(HandSession::new(
+            let mut hand = HandSession::new(
                 cfg,
                 p.seat,
                 Identity::from_secret(p.secret),
                 seed,
                 table.clone(),
-            ));
+            );
+            hand.set_yield(self.yields);
+            p.hand = Some(hand);
         }
         self.events.push_back(TableEvent::HandStarted(self.hand_no));
         // Messages that arrived early for this hand.
@@ -299,6 +303,42 @@ impl TableSession {
     /// a person can follow; 0 (the default) moves at once.
     pub fn set_think_ms(&mut self, ms: u64) {
         self.think_ms = ms;
+    }
+
+    /// Makes the hands stop after sending their shuffle step, so that the caller sends it at
+    /// once and calls [`Self::proceed`] for the rest (the proof checks not in series with it).
+    /// Off by default.
+    pub fn set_yield(&mut self, on: bool) {
+        self.yields = on;
+        let proxy = self.proxy.as_mut().and_then(|p| p.hand.as_mut());
+        for hand in [self.hand.as_mut(), proxy].into_iter().flatten() {
+            hand.set_yield(on);
+        }
+        if !on {
+            self.drain_hand();
+        }
+    }
+
+    /// Whether a hand stopped after sending its shuffle step: call [`Self::proceed`] once
+    /// what [`Self::poll_transmit`] gave is on its way.
+    pub fn has_work(&self) -> bool {
+        let proxy = self.proxy.as_ref().and_then(|p| p.hand.as_ref());
+        [self.hand.as_ref(), proxy]
+            .into_iter()
+            .flatten()
+            .any(HandSession::is_paused)
+    }
+
+    /// Goes on with the hands' work left after a shuffle step was sent.
+    pub fn proceed(&mut self) {
+        let proxy = self.proxy.as_mut().and_then(|p| p.hand.as_mut());
+        for hand in [self.hand.as_mut(), proxy].into_iter().flatten() {
+            if hand.is_paused() {
+                hand.proceed();
+            }
+        }
+        self.drain_hand();
+        self.watch_turn();
     }
 
     /// When [`TableSession::handle_timeout`] should next be called for a computer player's
