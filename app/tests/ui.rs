@@ -260,6 +260,64 @@ fn a_client_closed_mid_game_resumes_it_from_its_logs() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// "Leave the table" in a game against this client's own computer players puts the game aside
+/// as it stands: nobody plays on while the player is away, Resume is offered as soon as the
+/// nodes have stopped, and it goes on from the same turn with the same hand.
+///
+/// Sabotage caught (checked): a local game left like a LAN game (the table told, a computer
+/// player takes the seat) goes on without the player, so the resumed hand is not the one left.
+/// The sizes of every game log under the data directory `dir`.
+fn log_bytes(dir: &std::path::Path) -> Vec<(std::path::PathBuf, u64)> {
+    let mut out = Vec::new();
+    for game in std::fs::read_dir(dir.join("games")).into_iter().flatten().flatten() {
+        for node in std::fs::read_dir(game.path()).into_iter().flatten().flatten() {
+            let log = node.path().join("GAME.fdlog");
+            if let Ok(meta) = std::fs::metadata(&log) {
+                out.push((log, meta.len()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn a_local_game_left_mid_turn_resumes_at_the_same_turn() {
+    let dir = std::env::temp_dir().join(format!("fairdeal-ui-leave-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut h = harness_in(dir.clone(), 33);
+    h.step();
+    h.get_by_label("Play now").click();
+    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    let before = hand(&h);
+    h.get_by_label("Leave the table").click();
+    wait_for(&mut h, "Resume it", Duration::from_secs(10));
+    // Away for a while: with the game put aside, no node plays on (no log grows).
+    let logs = log_bytes(&dir);
+    assert_eq!(logs.len(), 4, "the player's log and three computer players'");
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(3) {
+        h.step();
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(log_bytes(&dir), logs, "nothing was played while away");
+    h.get_by_label("Resume it").click();
+    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    assert!(
+        !shows(&h, "A computer player is playing your seat"),
+        "the seat is ours at once"
+    );
+    assert_eq!(hand(&h), before, "the same hand, at the same turn");
+    assert!(
+        !h.get_by_label("Draw (D)").accesskit_node().is_disabled(),
+        "still our turn"
+    );
+    h.get_by_label("Draw (D)").click();
+    wait_for(&mut h, "Discard selected (X)", Duration::from_secs(60));
+    assert_eq!(hand(&h).len(), before.len() + 1, "and the game goes on");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_friend_who_leaves_the_lobby_frees_the_seat() {
     let (mut host, mut guest) = table_with_a_guest(41, 42);

@@ -416,10 +416,10 @@ impl FairdealApp {
             _ => {}
         }
         if self.controller.is_leaving() {
-            // The Resume offer comes back when the table has been told: draw it then, even
-            // if nothing else happens.
+            // The Resume offer comes back when the left game's nodes have stopped: draw it
+            // then, even if nothing else happens.
             ui.ctx()
-                .request_repaint_after(std::time::Duration::from_millis(500));
+                .request_repaint_after(std::time::Duration::from_millis(200));
         }
         let fill = ui.visuals().panel_fill;
         ui.painter().rect_filled(ui.max_rect(), 0.0, fill);

@@ -28,8 +28,12 @@ use super::settings::Settings;
 use super::start::{Listed, StartInfo};
 use super::verify::Check;
 
-/// How long a game left during play is kept running to tell the table.
+/// How long a LAN game left during play may keep running to tell the table.
 const LEAVE_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// How long a left game's nodes are waited for at most before it is offered to resume (they
+/// stop within moments; past this the offer comes anyway).
+const LEAVE_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The game under way: the connection to the player's node, and what the screens show.
 struct Current {
@@ -54,8 +58,8 @@ pub struct Controller {
     resumable: Option<(PathBuf, GameRecord)>,
     fingerprint: String,
     error: Option<String>,
-    /// Games left during play, kept a few seconds so that their `Quit` reaches the table
-    /// (the computer players this client runs stop when their connection is dropped).
+    /// Games left during play, kept until their nodes have stopped (a LAN game's player node
+    /// first tells the table; the computer players this client runs stop after it).
     leaving: Vec<(Instant, Connection)>,
     /// The verify screen: this user's recent transcripts, the last check and where its
     /// outcome comes from (a thread of its own).
@@ -157,8 +161,13 @@ impl Controller {
     /// Drains the network's events into the model (never blocks); the game folder's record
     /// is marked as the game starts and ends.
     pub fn pump(&mut self) {
+        for (since, c) in &mut self.leaving {
+            if c.player_stopped() || since.elapsed() >= LEAVE_GRACE {
+                c.stop_computers();
+            }
+        }
         self.leaving
-            .retain(|(since, _)| since.elapsed() < LEAVE_GRACE);
+            .retain(|(since, c)| !c.all_stopped() && since.elapsed() < LEAVE_LIMIT);
         if let Some(Current { conn, game }) = &mut self.current {
             while let Ok(update) = conn.events.try_recv() {
                 record_progress(conn, &update);
@@ -335,11 +344,18 @@ impl Controller {
         self.check = Some((check, rx));
     }
 
-    /// Leaves a game under way: the table is told (a computer player takes the seat at
-    /// once), the start screen comes back, and Resume there gives the seat back.
+    /// Leaves a game under way; the start screen comes back. A game on the LAN is told (a
+    /// computer player takes the seat at once) and Resume gives the seat back at the next
+    /// hand. A game against this client's own computer players is put aside as it stands:
+    /// every node stops, as when the window closes, and Resume goes on from the same turn.
     fn leave_game(&mut self) {
-        if let Some(c) = self.current.take() {
-            let _ = c.conn.intents.try_send(node::Intent::Leave);
+        if let Some(mut c) = self.current.take() {
+            if c.conn.record.kind == GameKind::Local {
+                let _ = c.conn.intents.try_send(node::Intent::Quit);
+                c.conn.stop_computers();
+            } else {
+                let _ = c.conn.intents.try_send(node::Intent::Leave);
+            }
             self.leaving.push((Instant::now(), c.conn));
         }
         self.resumable = records::unfinished(&self.data_dir);

@@ -52,9 +52,14 @@ pub struct Connection {
     /// What it is.
     pub record: GameRecord,
     runtime: Arc<Runtime>,
-    /// Dropped with the connection: stops the computer players run here.
-    stop: watch::Sender<()>,
+    /// Dropped with the connection (or by [`Connection::stop_computers`]): stops the computer
+    /// players run here.
+    stop: Option<watch::Sender<()>>,
     secrets: Secrets,
+    /// Held by the player's node task while it runs.
+    player_alive: Arc<()>,
+    /// Held by each computer player's task while it runs.
+    computers_alive: Arc<()>,
 }
 
 /// Where identities and per-game secrets come from: the OS, or (tests) one seed.
@@ -152,7 +157,10 @@ fn spawn_player(
     let (ui_tx, ui_rx) = mpsc::channel(4096);
     let (in_tx, in_rx) = mpsc::channel(64);
     let (ev_tx, mut ev_rx) = mpsc::channel(4096);
+    let player_alive = Arc::new(());
+    let alive = player_alive.clone();
     runtime.spawn(async move {
+        let _alive = alive;
         let mut run = Box::pin(node::run(opts, secret, master, ev_tx, in_rx));
         loop {
             tokio::select! {
@@ -195,21 +203,25 @@ fn spawn_player(
         game_dir,
         record,
         runtime,
-        stop,
+        stop: Some(stop),
         secrets,
+        player_alive,
+        computers_alive: Arc::new(()),
     }
 }
 
 /// Runs the computer player `opts` (the `n`th of this client's game, from 1) on `runtime`
-/// until its game ends or `stop` fires; its events are dropped.
+/// until its game ends or `stop` fires; its events are dropped. It holds `alive` while it
+/// runs (its log is locked until then).
 fn run_computer(
     runtime: &Runtime,
     opts: NodeOptions,
     n: u64,
     secrets: Secrets,
-    mut stop: watch::Receiver<()>,
+    (mut stop, alive): (watch::Receiver<()>, Arc<()>),
 ) -> tokio::task::JoinHandle<()> {
     runtime.spawn(async move {
+        let _alive = alive;
         let Ok(secret) =
             fairdeal_net::store::identity_secret(&opts.data_dir, || secrets.fresh("bot", n))
         else {
@@ -227,6 +239,31 @@ fn run_computer(
 }
 
 impl Connection {
+    /// What a computer player task run here watches: the stop signal (a closed one when the
+    /// computer players were stopped already), and the token it holds while it runs.
+    fn computer_handles(&self) -> (watch::Receiver<()>, Arc<()>) {
+        let stop = self
+            .stop
+            .as_ref()
+            .map_or_else(|| watch::channel(()).1, watch::Sender::subscribe);
+        (stop, self.computers_alive.clone())
+    }
+
+    /// Stops the computer players run here (at once; their logs stay).
+    pub fn stop_computers(&mut self) {
+        self.stop = None;
+    }
+
+    /// Whether the player's node has stopped.
+    pub fn player_stopped(&self) -> bool {
+        Arc::strong_count(&self.player_alive) == 1
+    }
+
+    /// Whether every node of this game run here has stopped (their logs are free again).
+    pub fn all_stopped(&self) -> bool {
+        self.player_stopped() && Arc::strong_count(&self.computers_alive) == 1
+    }
+
     /// How this game's computer players play.
     fn computers(&self) -> Computers {
         computers(&self.record)
@@ -245,7 +282,7 @@ impl Connection {
                 opts,
                 i as u64 + 1,
                 self.secrets,
-                self.stop.subscribe(),
+                self.computer_handles(),
             );
         }
     }
@@ -333,12 +370,13 @@ pub fn start_local(
         on_listen: Some(on_listen),
     };
     let conn = spawn_player(runtime.clone(), player, game_dir, record, secrets, repaint);
-    let stop = conn.stop.subscribe();
+    let (stop, alive) = conn.computer_handles();
     let rt = runtime.clone();
     runtime.spawn(async move {
         table
             .seat_computers(listening, |i, opts| {
-                run_computer(&rt, opts, i as u64 + 1, secrets, stop.clone())
+                let handles = (stop.clone(), alive.clone());
+                run_computer(&rt, opts, i as u64 + 1, secrets, handles)
             })
             .await;
     });

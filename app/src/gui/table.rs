@@ -13,6 +13,7 @@ use fairdeal_core::{PlayerView, Seat, Team};
 use super::actions::{self, Asked};
 use super::cards::WARN;
 use super::game::{Desk, Model};
+use super::records::GameKind;
 use super::hand::Dragged;
 use super::intent::Intent;
 use super::melds::melds_area;
@@ -244,9 +245,14 @@ fn header(
             ui.label(format!("· they need {them_need}"));
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            let why = if m.kind == GameKind::Local {
+                "The game is kept as it stands; Resume on the start screen goes on from this very turn."
+            } else {
+                "A computer player takes your seat at once; Resume on the start screen gives it back to you from the next hand."
+            };
             if ui
                 .small_button("Leave the table")
-                .on_hover_text("A computer player takes your seat at once; Resume on the start screen gives it back to you from the next hand.")
+                .on_hover_text(why)
                 .clicked()
             {
                 out.push(Intent::LeaveGame);
