@@ -42,7 +42,7 @@ pub fn table_line(ev: &TableEvent) -> String {
             "a computer player played your seat ({}) while you were away; you get it back at the start of the next hand",
             seat.name()
         ),
-        TableEvent::SeatBack { seat } => format!("{} is back at the table", seat.name()),
+        TableEvent::SeatBack { seat, .. } => format!("{} is back at the table", seat.name()),
         TableEvent::Alone { secs } => format!(
             "nobody at the table has answered for {secs} s: the others have left, or finished the game without this seat"
         ),

@@ -269,8 +269,16 @@ fn a_client_closed_mid_game_resumes_it_from_its_logs() {
 /// The sizes of every game log under the data directory `dir`.
 fn log_bytes(dir: &std::path::Path) -> Vec<(std::path::PathBuf, u64)> {
     let mut out = Vec::new();
-    for game in std::fs::read_dir(dir.join("games")).into_iter().flatten().flatten() {
-        for node in std::fs::read_dir(game.path()).into_iter().flatten().flatten() {
+    for game in std::fs::read_dir(dir.join("games"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        for node in std::fs::read_dir(game.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
             let log = node.path().join("GAME.fdlog");
             if let Ok(meta) = std::fs::metadata(&log) {
                 out.push((log, meta.len()));
@@ -294,7 +302,11 @@ fn a_local_game_left_mid_turn_resumes_at_the_same_turn() {
     wait_for(&mut h, "Resume it", Duration::from_secs(10));
     // Away for a while: with the game put aside, no node plays on (no log grows).
     let logs = log_bytes(&dir);
-    assert_eq!(logs.len(), 4, "the player's log and three computer players'");
+    assert_eq!(
+        logs.len(),
+        4,
+        "the player's log and three computer players'"
+    );
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(3) {
         h.step();
@@ -421,6 +433,10 @@ fn a_guest_who_leaves_mid_game_takes_the_seat_back_at_the_next_hand() {
         &mut host,
         "You have your seat back.",
         Duration::from_secs(300),
+    );
+    assert!(
+        shows(&guest, "While you were away: we"),
+        "the guest is told what the hands it missed scored"
     );
     let start = Instant::now();
     loop {

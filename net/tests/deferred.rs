@@ -34,7 +34,11 @@ fn run(
         for (i, s) in seats.iter_mut().enumerate() {
             if s.is_paused() {
                 // Its last message out is the step it stopped after.
-                let (_, last) = wire.sent.iter().rfind(|(from, _)| usize::from(*from) == i).unwrap();
+                let (_, last) = wire
+                    .sent
+                    .iter()
+                    .rfind(|(from, _)| usize::from(*from) == i)
+                    .unwrap();
                 let Body::Shuffle(m) = body_of(last) else {
                     panic!("seat {i} stopped after a message that is not its shuffle step");
                 };
@@ -83,7 +87,11 @@ fn each_shuffler_stops_after_its_step_and_the_hand_completes() {
         &mut paused,
     );
     paused.sort_by_key(|&(_, step)| step);
-    assert_eq!(paused, vec![(1, 1), (2, 2), (3, 3), (0, 4)], "one stop per step");
+    assert_eq!(
+        paused,
+        vec![(1, 1), (2, 2), (3, 3), (0, 4)],
+        "one stop per step"
+    );
     for (i, es) in events.iter().enumerate() {
         assert!(blames(es).is_empty(), "seat {i}: {:?}", blames(es));
         assert!(es.contains(&Event::Dealt), "seat {i} was dealt");
@@ -170,7 +178,11 @@ fn a_stopped_session_queues_what_arrives_until_it_goes_on() {
         deliver_with(&mut seats, &mut wire, &mut |_, _, b| Some(b.to_vec()));
     }
     assert!(seats[3].is_paused(), "seat 3 stopped after step 2");
-    assert_eq!(seats[2].progress(), before, "nothing was taken while stopped");
+    assert_eq!(
+        seats[2].progress(),
+        before,
+        "nothing was taken while stopped"
+    );
     seats[2].proceed();
     assert!(seats[2].progress() > before, "it goes on once asked");
 }

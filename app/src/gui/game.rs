@@ -302,10 +302,26 @@ impl Game {
                 m.view = None;
                 m.my_turn = false;
             }
-            TableEvent::SeatBack { seat } => {
+            TableEvent::SeatBack { seat, totals } => {
                 let me = m.view.as_ref().map(PlayerView::seat);
-                let line = if me == Some(seat) || m.view.is_none() {
-                    "You have your seat back.".to_owned()
+                let line = if me == Some(seat) || (m.held && m.me == Some(seat)) {
+                    // The hands played without us come in as the table's totals.
+                    let us = m.our_team();
+                    let gained = |t: Team| totals[t.index()] - m.totals[t.index()];
+                    let missed = if totals == m.totals {
+                        String::new()
+                    } else {
+                        format!(
+                            " While you were away: we {:+}, they {:+}; the score is {} to {}.",
+                            gained(us),
+                            gained(us.other()),
+                            totals[us.index()],
+                            totals[us.other().index()]
+                        )
+                    };
+                    m.totals = totals;
+                    m.held = false;
+                    format!("You have your seat back.{missed}")
                 } else {
                     format!("{} is back and plays {} again.", m.name(seat), seat.name())
                 };

@@ -13,12 +13,12 @@ use fairdeal_core::{PlayerView, Seat, Team};
 use super::actions::{self, Asked};
 use super::cards::WARN;
 use super::game::{Desk, Model};
-use super::records::GameKind;
 use super::hand::Dragged;
 use super::intent::Intent;
 use super::melds::melds_area;
 use super::plan::{Drop, drag_preview, hand_area, on_drop, plan_row};
 use super::prefs::{SortBy, TablePrefs};
+use super::records::GameKind;
 use super::seats;
 
 /// The height of the bottom area (feedback, plan, hand, buttons).

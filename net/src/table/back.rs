@@ -97,6 +97,7 @@ impl TableSession {
             self.send(Dest::Peer(key), TableMsg::Return { state, sig });
             self.events.push_back(TableEvent::SeatBack {
                 seat: Seat::from_index(usize::from(seat)),
+                totals: self.totals,
             });
             any = true;
         }
@@ -165,6 +166,7 @@ impl TableSession {
             self.proxy = None;
             self.events.push_back(TableEvent::SeatBack {
                 seat: Seat::from_index(usize::from(state.seat)),
+                totals: self.totals,
             });
             self.start_hand();
             return Ok(());
@@ -195,6 +197,7 @@ impl TableSession {
         self.runners[seat] = None;
         self.events.push_back(TableEvent::SeatBack {
             seat: Seat::from_index(seat),
+            totals: self.totals,
         });
     }
 

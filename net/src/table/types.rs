@@ -51,6 +51,9 @@ pub enum TableEvent {
     SeatBack {
         /// The seat.
         seat: Seat,
+        /// The game's totals (team A, team B) as the seat comes back: the returning player
+        /// learns here what the hands it missed scored.
+        totals: [i32; 2],
     },
     /// Hand `hand_no` was over but `seat` stayed silent instead of finishing it (its seed or
     /// its signed result withheld past the grace period): the hand counts with `scores`, and a
