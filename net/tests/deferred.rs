@@ -19,7 +19,7 @@ use fairdeal_net::hand::{Event, HandSession, Stage};
 fn run(
     seats: &mut [HandSession],
     wire: &mut Wire,
-    filter: &mut dyn FnMut(u8, usize, &[u8]) -> Option<Vec<u8>>,
+    filter: Filter<'_>,
     paused: &mut Vec<(usize, u8)>,
 ) -> Vec<Vec<Event>> {
     let mut events = vec![Vec::new(); seats.len()];
