@@ -118,7 +118,20 @@ impl Seen {
             self.turn_of = None;
             self.completed.clear();
             if let Some(line) = dealt_threes(after) {
-                log.push(line);
+                // Before the hand's first move (a resumed hand replays its moves before its
+                // first view); the moves' line numbers follow.
+                let at = self
+                    .pending
+                    .iter()
+                    .filter_map(|(_, _, l)| *l)
+                    .min()
+                    .map_or(log.len(), |l| l.min(log.len()));
+                log.insert(at, line);
+                for l in self.pending.iter_mut().filter_map(|(_, _, l)| l.as_mut()) {
+                    if *l >= at {
+                        *l += 1;
+                    }
+                }
             }
             None
         } else {
@@ -563,6 +576,49 @@ mod tests {
             }
         });
         assert!(numbered > 0);
+    }
+
+    /// A resumed hand replays its moves before its first view: the red threes of the deal
+    /// still come first, and each move's line keeps its meld numbers.
+    #[test]
+    fn a_replayed_hand_logs_the_dealt_red_threes_before_its_moves() {
+        let mut checked = 0;
+        for seed in 1..40 {
+            let rules = Rules::preset(Preset::Canasta);
+            let mut deck = canonical_deck(&rules);
+            let mut rng = SplitMix64::new(seed);
+            for i in (1..deck.len()).rev() {
+                let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+                deck.swap(i, j);
+            }
+            let mut pos = Position::deal(rules, Seat::S, [0, 0], &deck).unwrap();
+            if dealt_threes(&pos.view(Seat::S)).is_none() {
+                continue;
+            }
+            let mut seen = Seen::default();
+            let mut log = vec!["— Hand 1 —".to_owned()];
+            seen.dealt();
+            let mut strategy = by_name("greedy").unwrap();
+            for _ in 0..12 {
+                let seat = pos.actor();
+                let mv = strategy.choose(&pos.view(seat), &mut rng).unwrap();
+                pos.apply(seat, &mv).unwrap();
+                log.push(mv.describe(seat));
+                seen.moved(seat, mv, Some(log.len() - 1));
+            }
+            let moves: Vec<String> = log[1..].to_vec();
+            seen.on_view(None, &pos.view(Seat::S), &mut log);
+            assert!(
+                log[1].starts_with("Red threes laid out at the deal"),
+                "{log:?}"
+            );
+            assert_eq!(log.len(), moves.len() + 2);
+            for (line, mv) in log[2..].iter().zip(&moves) {
+                assert!(line.starts_with(mv.as_str()), "{line} / {mv}");
+            }
+            checked += 1;
+        }
+        assert!(checked > 0, "no hand dealt a red three");
     }
 
     #[test]
