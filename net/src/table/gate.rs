@@ -26,8 +26,8 @@ pub enum Admit {
     Store,
     /// A question about the table ([`TableMsg::Query`]): answered, never logged.
     Answer,
-    /// A line of table chat: handed to [`TableSession::handle_message`], never logged (it is
-    /// no part of the game).
+    /// A line of table chat, or a resync: handed to [`TableSession::handle_message`], never
+    /// logged (chat is no part of the game; a resync only asks for copies of what is logged).
     Show,
 }
 
@@ -100,10 +100,17 @@ impl TableSession {
                 .map_err(refuse);
         }
         match self.stage.config() {
-            None => self.admit_lobby(from, &msg),
-            Some(config) => self.admit_playing(from, config, &msg),
+            None => self.admit_lobby(from, &msg).map(|()| Admit::Store),
+            Some(config) => {
+                self.admit_playing(from, config, &msg)?;
+                // A resync asks for copies and changes no state: handled, never logged.
+                Ok(if matches!(msg, TableMsg::Resync { .. }) {
+                    Admit::Show
+                } else {
+                    Admit::Store
+                })
+            }
         }
-        .map(|()| Admit::Store)
     }
 
     fn in_roster(&self, key: &PublicKey) -> bool {
@@ -181,6 +188,9 @@ impl TableSession {
         };
         match msg {
             TableMsg::Hand { bytes } => self.admit_hand(voter, bytes),
+            TableMsg::Resync { .. } if self.resync_too_soon(voter) => {
+                Err(stale("a resync too soon after the last one answered"))
+            }
             TableMsg::Resync { .. } => Ok(()),
             TableMsg::Accept { sid, sig } => {
                 if *sid != config.sid() || from.verify(sid, sig).is_err() {
@@ -295,6 +305,17 @@ impl TableSession {
             .flatten()
             .find(|h| h.hctx() == header.sid)
         {
+            // A copy of a message held already (a peer back from a crash sends what it sent
+            // again, a resync answer crosses the message itself) changes nothing: not logged
+            // again, so that nobody can grow the log by repeating valid messages. A different
+            // message in the same slot is evidence of equivocation and goes on.
+            if self
+                .held
+                .get(&(self.hand_no, header.sender, header.seq))
+                .is_some_and(|held| held.as_slice() == bytes)
+            {
+                return Err(stale("a hand message held already"));
+            }
             return env
                 .verify(&hand.hctx(), &self.keys)
                 .map(|_| ())

@@ -36,7 +36,9 @@ pub use self::gate::{Admit, Refused};
 pub use self::pace::{NEXT_HAND_MS, NextHand};
 pub use self::presence::{ALONE_MS, QUIET_MS, RESYNC_MAX_MS, RESYNC_MS};
 pub(crate) use self::types::MAX_EARLY_PER_SEAT;
-pub use self::types::{Dest, MAX_NAME, MAX_UNEXPLAINED_VOIDS, TableError, TableEvent, clean_name};
+pub use self::types::{
+    Dest, MAX_NAME, MAX_UNEXPLAINED_VOIDS, RESYNC_ANSWER_MS, TableError, TableEvent, clean_name,
+};
 use self::types::{MAX_ADDRS, MAX_HELD, MAX_PUBLIC};
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -107,6 +109,9 @@ pub struct TableSession {
     bot_due: [Option<u64>; 2],
     /// Every signed hand envelope of the last two hands, by (hand, sender, seq), to resend.
     held: BTreeMap<(u32, u8, u32), Vec<u8>>,
+    /// When each seat's last resync was answered (one is answered at most every
+    /// [`RESYNC_ANSWER_MS`]).
+    resync_answered: [Option<u64>; 4],
     awaiting_replacement: Option<(u32, u8)>,
     early_replace: Option<replace::EarlyReplace>,
     bot: Option<Box<dyn Strategy + Send>>,
@@ -199,6 +204,7 @@ impl TableSession {
             turn_clock: None,
             bot_due: [None; 2],
             held: BTreeMap::new(),
+            resync_answered: [None; 4],
             awaiting_replacement: None,
             early_replace: None,
             bot: bot.and_then(by_name),

@@ -11,8 +11,8 @@ use fairdeal_crypto::{Envelope, Identity, PublicKey, SignedEnvelope};
 use super::msg::{TableConfig, TableMsg};
 use super::stage::Agreed;
 use super::{
-    Dest, Gone, MAX_EARLY_PER_SEAT, MAX_HELD, MAX_UNEXPLAINED_VOIDS, TableError, TableEvent,
-    TableSession, derive, pace,
+    Dest, Gone, MAX_EARLY_PER_SEAT, MAX_HELD, MAX_UNEXPLAINED_VOIDS, RESYNC_ANSWER_MS, TableError,
+    TableEvent, TableSession, derive, pace,
 };
 use crate::hand::{Event as HandEvent, HandConfig, HandReport, HandSession};
 
@@ -379,6 +379,9 @@ impl TableSession {
         if self.stage.config().is_none() || !self.keys.contains(&from) || from == self.me.key {
             return Err(TableError::NotSeated);
         }
+        if let Some(seat) = self.keys.iter().position(|k| *k == from) {
+            self.resync_answered[seat] = Some(self.presence.now);
+        }
         if hand_no == 0 {
             // Its game has not started: our acceptance (and the host's configuration) again.
             self.peer_connected(from);
@@ -395,6 +398,16 @@ impl TableSession {
         }
         self.ready_again(from, hand_no);
         Ok(())
+    }
+
+    /// Whether a resync from `seat` comes too soon after the last one answered: a seat asks
+    /// at most every [`super::RESYNC_MS`], and each answer may resend two hands' messages.
+    pub(super) fn resync_too_soon(&self, seat: usize) -> bool {
+        self.resync_answered
+            .get(seat)
+            .copied()
+            .flatten()
+            .is_some_and(|at| self.presence.now < at.saturating_add(RESYNC_ANSWER_MS))
     }
 
     /// The move clock of the turn being played: whose turn, and how long is left (ms), when

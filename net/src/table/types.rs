@@ -144,6 +144,9 @@ pub(crate) const MAX_EARLY_PER_SEAT: usize = 512;
 pub const MAX_UNEXPLAINED_VOIDS: u32 = 3;
 /// Limit on the signed hand envelopes kept for resending (two hands' worth of any real hand).
 pub(super) const MAX_HELD: usize = 8192;
+/// A seat's resync is answered at most this often (ms): an honest seat asks every
+/// `RESYNC_MS` (2 s) at most, and one answer may resend two hands' messages.
+pub const RESYNC_ANSWER_MS: u64 = 1_000;
 /// Limit on the transcript entries waiting to be taken ([`TableSession::poll_public`]).
 pub(super) const MAX_PUBLIC: usize = 1 << 17;
 /// The longest player name accepted at a table (characters).
