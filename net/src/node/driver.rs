@@ -73,6 +73,14 @@ pub(crate) struct Node {
     /// Peers found on the LAN (asked again while looking for a table by name).
     lan: BTreeSet<PeerId>,
     ticks: u64,
+    /// Hashes of the messages logged as sent: one sent again (a resend after a crash, an
+    /// answer to a resync) is in the log already and is not written again.
+    logged_sent: BTreeSet<[u8; 32]>,
+}
+
+/// The hash a sent message is known by in [`Node::logged_sent`].
+fn sent_hash(bytes: &[u8]) -> [u8; 32] {
+    fairdeal_crypto::hash::hash256(b"fairdeal/node/sent", &[bytes])
 }
 
 /// The most LAN peers remembered while looking for a table (a flood of announcements cannot
@@ -163,6 +171,14 @@ impl Node {
             }
         }
         let restoring = !loaded.records.is_empty();
+        let logged_sent = loaded
+            .records
+            .iter()
+            .filter_map(|r| match r {
+                Record::Sent { bytes } => Some(sent_hash(bytes)),
+                _ => None,
+            })
+            .collect();
         let session = Box::new(if restoring {
             let (session, _) = restore::rebuild(secret, &loaded.records)?;
             let _ = events
@@ -241,6 +257,7 @@ impl Node {
             ticks: 0,
             guard: guard::Guard::default(),
             last_next: None,
+            logged_sent,
         };
         node.sync_bypass();
         if let Some(ms) = node.opts.grace_ms {
@@ -329,9 +346,11 @@ impl Node {
             std::iter::from_fn(|| self.session.poll_public()).collect();
         self.transcript.append(&entries)?;
         while let Some((dest, bytes)) = self.session.poll_transmit() {
-            self.log.append(&Record::Sent {
-                bytes: bytes.clone(),
-            })?;
+            if self.logged_sent.insert(sent_hash(&bytes)) {
+                self.log.append(&Record::Sent {
+                    bytes: bytes.clone(),
+                })?;
+            }
             for key in self.targets(&dest) {
                 let Some(peer) = peer_of(&key) else { continue };
                 if !self.connected.contains(&peer) {
