@@ -7,7 +7,9 @@ use fairdeal_core::{HouseRules, Preset};
 use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::table::chat::{CHAT_BURST, CHAT_LINES, CHAT_REFILL_MS, MAX_CHAT, clean_chat};
 use fairdeal_net::table::msg::{SeatInfo, TableMsg, chat_digest};
-use fairdeal_net::table::{Admit, Dest, TableEvent, TableSession};
+use fairdeal_net::table::{
+    Admit, ChatRefused, Dest, NotNow, TableError, TableEvent, TableSession, Unexpected,
+};
 use proptest::prelude::*;
 
 fn secret(i: u8) -> [u8; 32] {
@@ -203,15 +205,20 @@ fn our_own_line_reaches_the_others_and_changes_nothing_in_the_game() {
     let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
     let before: Vec<_> = peers.iter().map(TableSession::ack).collect();
     peers[1].say("  Good\u{7} game  ").unwrap();
-    assert!(peers[1].say(" \n ").is_err(), "nothing to say");
+    assert_eq!(
+        peers[1].say(" \n "),
+        Err(NotNow::NothingToSay.into()),
+        "nothing to say"
+    );
     let (_, bytes) = peers[1].poll_transmit().unwrap();
     for j in [0usize, 2, 3] {
         assert_eq!(peers[j].admit(keys[1], &bytes), Ok(Admit::Show));
         peers[j].handle_message(keys[1], &bytes).unwrap();
         let got: Vec<_> = peers[j].chat_lines().map(|l| l.text.clone()).collect();
         assert_eq!(got, ["Good game"]);
-        assert!(
-            peers[j].handle_message(keys[1], &bytes).is_err(),
+        assert_eq!(
+            peers[j].handle_message(keys[1], &bytes),
+            Err(TableError::Unexpected(Unexpected::Chat(ChatRefused::Again))),
             "the same line again is a replay"
         );
     }
@@ -220,8 +227,9 @@ fn our_own_line_reaches_the_others_and_changes_nothing_in_the_game() {
     for _ in 0..CHAT_BURST - 1 {
         peers[1].say("again").unwrap();
     }
-    assert!(
-        peers[1].say("one too many").is_err(),
+    assert_eq!(
+        peers[1].say("one too many"),
+        Err(NotNow::ChatTooFast.into()),
         "our own client keeps the rate too"
     );
 }

@@ -8,7 +8,9 @@ use fairdeal_core::{HouseRules, Preset};
 use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::store::{Meta, Record};
 use fairdeal_net::table::msg::SeatInfo;
-use fairdeal_net::table::{Dest, TableEvent, TableSession};
+use fairdeal_net::table::{
+    Dest, MsgKind, NotNow, TableError, TableEvent, TableSession, Unexpected,
+};
 
 fn seat(i: u8) -> ([u8; 32], SeatInfo) {
     let secret = [i + 41; 32];
@@ -144,13 +146,24 @@ fn the_host_chooses_partners_then_starts_with_that_seating() {
     run(&mut peers, &mut log, 10_000);
     assert_eq!(names(&peers[0]), ["p0", "p1", "p2", "p3"]);
     // South keeps its seat; the others can be swapped.
-    assert!(peers[0].swap_seats(0, 2).is_err());
-    assert!(peers[0].swap_seats(1, 4).is_err());
-    assert!(
-        peers[1].swap_seats(1, 2).is_err(),
+    let out_of_range = Err(TableError::NotNow(NotNow::SeatOutOfRange));
+    assert_eq!(peers[0].swap_seats(0, 2), out_of_range);
+    assert_eq!(peers[0].swap_seats(1, 4), out_of_range);
+    assert_eq!(
+        peers[1].swap_seats(1, 2),
+        Err(NotNow::OnlyHostSeats.into()),
         "only the host arranges seats"
     );
-    assert!(peers[1].request_start().is_err(), "only the host starts");
+    assert_eq!(
+        peers[1].request_start(),
+        Err(NotNow::OnlyHostStarts.into()),
+        "only the host starts"
+    );
+    assert_eq!(
+        peers[1].request_start().unwrap_err().to_string(),
+        "only the host can start the game",
+        "the words the person sees"
+    );
     peers[0].swap_seats(1, 2).unwrap();
     run(&mut peers, &mut log, 10_000);
     assert_eq!(names(&peers[3]), ["p0", "p2", "p1", "p3"]);
@@ -161,11 +174,12 @@ fn the_host_chooses_partners_then_starts_with_that_seating() {
     }
     let config = peers[0].config().unwrap();
     assert_eq!(config.names, ["p0", "p2", "p1", "p3"]);
-    assert!(
-        peers[0].swap_seats(1, 2).is_err(),
+    assert_eq!(
+        peers[0].swap_seats(1, 2),
+        Err(NotNow::Started.into()),
         "no seat changes once started"
     );
-    assert!(peers[0].request_start().is_err());
+    assert_eq!(peers[0].request_start(), Err(NotNow::Started.into()));
 }
 
 #[test]
@@ -212,13 +226,12 @@ fn a_joiner_who_leaves_frees_its_seat_and_a_host_who_leaves_closes_the_table() {
     );
     // Someone who is not seated cannot free a seat.
     let stranger = Identity::from_secret([99; 32]).public();
-    assert!(
-        peers[0]
-            .handle_message(
-                stranger,
-                &fairdeal_net::table::msg::TableMsg::Leave.encode()
-            )
-            .is_err()
+    assert_eq!(
+        peers[0].handle_message(
+            stranger,
+            &fairdeal_net::table::msg::TableMsg::Leave.encode()
+        ),
+        Err(TableError::NotSeated)
     );
     peers[0].leave().unwrap();
     let events = run(&mut peers, &mut log, 10_000);
@@ -240,12 +253,11 @@ fn nobody_leaves_a_started_game_by_message() {
     run(&mut peers, &mut log, 10_000);
     peers[0].request_start().unwrap();
     run(&mut peers, &mut log, 2_000);
-    assert!(peers[1].leave().is_err());
+    assert_eq!(peers[1].leave(), Err(NotNow::Started.into()));
     let k1 = peers[1].key();
-    assert!(
-        peers[0]
-            .handle_message(k1, &fairdeal_net::table::msg::TableMsg::Leave.encode())
-            .is_err()
+    assert_eq!(
+        peers[0].handle_message(k1, &fairdeal_net::table::msg::TableMsg::Leave.encode()),
+        Err(Unexpected::AfterStart(MsgKind::Leave).into())
     );
     assert!(peers[0].config().is_some());
 }
@@ -366,7 +378,10 @@ fn names_are_cleaned_and_unreadable_seat_cards_refused() {
             nonce: [0; 32],
         }
         .encode();
-        assert!(peers[0].handle_message(from, &msg).is_err());
+        assert_eq!(
+            peers[0].handle_message(from, &msg),
+            Err(Unexpected::BadSeatCard.into())
+        );
         assert_eq!(peers[0].free_seats(), 3, "nobody was seated");
     }
 }
@@ -413,7 +428,7 @@ fn a_host_replaying_an_old_games_configuration_gets_no_signature() {
         while p.poll_transmit().is_some() {}
         assert_eq!(
             p.handle_message(host.key(), &replay),
-            Err(fairdeal_net::table::TableError::NotOurNonce)
+            Err(TableError::NotOurNonce)
         );
         assert!(p.config().is_none(), "{:?} took the old configuration", p);
         assert!(
@@ -441,7 +456,6 @@ fn a_host_replaying_an_old_games_configuration_gets_no_signature() {
 /// start, East dealing).
 #[test]
 fn a_configuration_with_a_seat_past_three_or_a_player_twice_is_not_signed() {
-    use fairdeal_net::table::TableError;
     use fairdeal_net::table::msg::{TableConfig, TableMsg};
     type Spoil = fn(&mut TableConfig);
     let bad: [(&str, Spoil); 2] = [

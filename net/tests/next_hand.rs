@@ -13,7 +13,9 @@ use fairdeal_core::{HouseRules, Preset, Seat, SplitMix64};
 use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::store::{Meta, Record};
 use fairdeal_net::table::msg::{SeatInfo, TableMsg, ready_digest};
-use fairdeal_net::table::{Dest, NEXT_HAND_MS, TableSession};
+use fairdeal_net::table::{
+    Dest, NEXT_HAND_MS, NotNow, ReadyRefused, TableError, TableSession, Unexpected,
+};
 
 fn card(i: u8, bot: bool) -> ([u8; 32], SeatInfo) {
     let secret = [i + 81; 32];
@@ -185,7 +187,11 @@ impl Sim {
 #[test]
 fn the_next_hand_waits_for_the_persons_next_hand() {
     let mut sim = Sim::new();
-    assert!(sim.peers[0].ready().is_err(), "no score sheet to leave yet");
+    assert_eq!(
+        sim.peers[0].ready(),
+        Err(NotNow::NoHandScored.into()),
+        "no score sheet to leave yet"
+    );
     sim.play_to_the_first_score_sheet();
     for _ in 0..20 {
         sim.tick(1_000);
@@ -263,24 +269,26 @@ fn a_ready_for_another_seat_or_another_hand_is_refused() {
     let (south_key, west_key) = (sim.keys[0], sim.keys[1]);
     let hostile = [
         // West sends South's readiness, signed by South (as if passed on).
-        (west_key, ready(&south, 1, 0)),
+        (west_key, ready(&south, 1, 0), ReadyRefused::BadSignature),
         // West signs South's readiness itself.
-        (west_key, ready(&west, 1, 0)),
+        (west_key, ready(&west, 1, 0), ReadyRefused::BadSignature),
         // South's own, for hands not scored.
-        (south_key, ready(&south, 2, 0)),
-        (south_key, ready(&south, 0, 0)),
-        (south_key, ready(&south, 7, 0)),
+        (south_key, ready(&south, 2, 0), ReadyRefused::Ahead),
+        (south_key, ready(&south, 0, 0), ReadyRefused::Ahead),
+        (south_key, ready(&south, 7, 0), ReadyRefused::Ahead),
         // South's own signature over another seat.
-        (south_key, ready(&south, 1, 2)),
+        (south_key, ready(&south, 1, 2), ReadyRefused::BadSignature),
     ];
-    for (n, (from, bytes)) in hostile.iter().enumerate() {
+    for (n, (from, bytes, why)) in hostile.iter().enumerate() {
         for j in 1..4 {
             if sim.keys[j] == *from {
                 continue;
             }
-            assert!(sim.peers[j].admit(*from, bytes).is_err(), "case {n} at {j}");
-            assert!(
-                sim.peers[j].handle_message(*from, bytes).is_err(),
+            let refused = sim.peers[j].admit(*from, bytes).unwrap_err();
+            assert_eq!(refused.what, why.what(), "case {n} at {j}");
+            assert_eq!(
+                sim.peers[j].handle_message(*from, bytes),
+                Err(TableError::Unexpected(Unexpected::Ready(*why))),
                 "case {n} at {j}"
             );
         }

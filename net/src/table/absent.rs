@@ -11,7 +11,7 @@ use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{TableMsg, quit_digest, timeout_digest};
 use super::presence::{QUIET_MS, RESYNC_MS};
-use super::{Dest, TableError, TableEvent, TableSession};
+use super::{Dest, MsgKind, NotNow, TableError, TableEvent, TableSession, Unexpected};
 use crate::hand::{HandSession, Stage};
 
 /// The default grace period before a silent seat's hand is voided.
@@ -211,10 +211,16 @@ impl TableSession {
         seat: u8,
         sig: &Sig,
     ) -> Result<(), TableError> {
-        let sid = self.started_sid("timeout")?;
+        let sid = self.started_sid(MsgKind::Timeout)?;
         let voter = self.seat_of_sender(&from)?;
-        if seat > 3 || voter == seat || hand_no != self.hand_no {
-            return Err(TableError::Unexpected("timeout"));
+        if seat > 3 {
+            return Err(Unexpected::NotASeat(MsgKind::Timeout, seat).into());
+        }
+        if voter == seat {
+            return Err(Unexpected::TimeoutOwnSeat.into());
+        }
+        if hand_no != self.hand_no {
+            return Err(Unexpected::OtherHand(MsgKind::Timeout).into());
         }
         if from
             .verify(&timeout_digest(&sid, hand_no, seat), sig)
@@ -293,10 +299,10 @@ impl TableSession {
             self.stage.config().map(super::msg::TableConfig::sid),
             self.my_seat_index(),
         ) else {
-            return Err(TableError::Unexpected("quit"));
+            return Err(NotNow::NotStarted.into());
         };
         if self.stage.finished().is_some() {
-            return Err(TableError::Unexpected("quit"));
+            return Err(NotNow::GameOver.into());
         }
         let hand_no = self.hand_no;
         let sig = Identity::from_secret(self.secret).sign(&quit_digest(&sid, hand_no, seat));
@@ -318,10 +324,10 @@ impl TableSession {
         hand_no: u32,
         sig: &Sig,
     ) -> Result<(), TableError> {
-        let sid = self.started_sid("quit")?;
+        let sid = self.started_sid(MsgKind::Quit)?;
         let seat = self.seat_of_sender(&from)?;
         if hand_no != self.hand_no || self.hand.is_none() {
-            return Err(TableError::Unexpected("quit"));
+            return Err(Unexpected::OtherHand(MsgKind::Quit).into());
         }
         if from.verify(&quit_digest(&sid, hand_no, seat), sig).is_err() {
             return Err(TableError::BadSignature);

@@ -7,7 +7,7 @@ use fairdeal_core::{GameResult, Seat, game_result};
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{ReturnState, TableConfig, TableMsg, return_digest};
-use super::{Dest, TableError, TableEvent, TableSession};
+use super::{Dest, MsgKind, TableError, TableEvent, TableSession, Unexpected};
 
 impl TableSession {
     /// The original identity of `seat` (as the configuration seated it).
@@ -114,7 +114,7 @@ impl TableSession {
             .and_then(|c| c.seat_of(&me))
             .ok_or(TableError::NotSeated)?;
         if held != seat {
-            return Err(TableError::Unexpected("a SeatHeld for another seat"));
+            return Err(Unexpected::SeatHeldForOther.into());
         }
         if self.stage.config().and_then(|c| c.seat_of(&from)).is_none() {
             return Err(TableError::NotSeated);
@@ -134,7 +134,7 @@ impl TableSession {
         state: ReturnState,
         sig: &Sig,
     ) -> Result<(), TableError> {
-        let sid = self.started_sid("return")?;
+        let sid = self.started_sid(MsgKind::Return)?;
         let sender = self
             .stage
             .config()
@@ -153,7 +153,7 @@ impl TableSession {
             if state.keys[usize::from(state.seat)] != self.me.key
                 || state.hand_no <= self.hand_no && !self.left
             {
-                return Err(TableError::Unexpected("return"));
+                return Err(Unexpected::StaleReturn.into());
             }
             self.keys = state.keys;
             self.runners = state.runners;
@@ -172,7 +172,7 @@ impl TableSession {
             return Ok(());
         }
         if self.runners[usize::from(state.seat)] != Some(sender) {
-            return Err(TableError::Unexpected("return (not the seat's runner)"));
+            return Err(Unexpected::NotRunner(MsgKind::Return).into());
         }
         if state.hand_no > self.hand_no {
             self.pending_return = Some(state);
@@ -236,18 +236,18 @@ impl TableSession {
     /// A player whose seat was held hears that the game is over.
     pub(crate) fn on_over(&mut self, from: PublicKey, totals: [i32; 2]) -> Result<(), TableError> {
         let Some(config) = self.stage.config() else {
-            return Err(TableError::Unexpected("over"));
+            return Err(Unexpected::BeforeStart(MsgKind::Over).into());
         };
         if config.seat_of(&from).is_none() {
             return Err(TableError::NotSeated);
         }
         if !self.left || self.stage.finished().is_some() {
-            return Err(TableError::Unexpected("over"));
+            return Err(Unexpected::OverWhilePlaying.into());
         }
         let rules = config.rules();
         let result = game_result(totals, rules.target, rules.tie_rule);
         if result == GameResult::Continue {
-            return Err(TableError::Unexpected("over"));
+            return Err(Unexpected::OverTooSoon.into());
         }
         self.totals = totals;
         self.stage.finish(result);

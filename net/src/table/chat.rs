@@ -12,7 +12,7 @@ use fairdeal_core::Seat;
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{TableMsg, chat_digest};
-use super::{Dest, TableError, TableEvent, TableSession};
+use super::{ChatRefused, Dest, NotNow, TableError, TableEvent, TableSession, Unexpected};
 
 /// The longest chat line (characters).
 pub const MAX_CHAT: usize = 200;
@@ -101,16 +101,16 @@ impl TableSession {
             self.stage.config().map(super::msg::TableConfig::sid),
             self.my_seat_index(),
         ) else {
-            return Err(TableError::Unexpected("chat before the start"));
+            return Err(NotNow::NotStarted.into());
         };
         let text = clean_chat(text);
         if text.is_empty() {
-            return Err(TableError::Unexpected("an empty chat line"));
+            return Err(NotNow::NothingToSay.into());
         }
         let now = self.presence.now;
         let seat = usize::from(me);
         if self.chat.left(seat, now) == 0 {
-            return Err(TableError::Unexpected("chat: too many lines at once"));
+            return Err(NotNow::ChatTooFast.into());
         }
         self.chat.spend(seat, now);
         self.chat.my_n += 1;
@@ -147,31 +147,31 @@ impl TableSession {
         n: u32,
         text: &str,
         sig: &Sig,
-    ) -> Result<u8, &'static str> {
+    ) -> Result<u8, ChatRefused> {
         let Some(sid) = self.stage.config().map(super::msg::TableConfig::sid) else {
-            return Err("a chat line before the start");
+            return Err(ChatRefused::BeforeStart);
         };
         let Some(seat) = self
             .keys
             .iter()
             .position(|k| k == from && *k != self.me.key)
         else {
-            return Err("a chat line from a peer not seated, or under our own name");
+            return Err(ChatRefused::NotSeated);
         };
         if text.is_empty() || clean_chat(text) != text {
-            return Err("a chat line too long, empty or with control characters");
+            return Err(ChatRefused::BadText);
         }
         if n <= self.chat.last_n[seat] {
-            return Err("a chat line again");
+            return Err(ChatRefused::Again);
         }
         if self.chat.left(seat, self.presence.now) == 0 {
-            return Err("chat lines too fast");
+            return Err(ChatRefused::TooFast);
         }
         if from
             .verify(&chat_digest(&sid, seat as u8, n, text), sig)
             .is_err()
         {
-            return Err("a chat line with a bad signature");
+            return Err(ChatRefused::BadSignature);
         }
         Ok(seat as u8)
     }
@@ -186,7 +186,7 @@ impl TableSession {
     ) -> Result<(), TableError> {
         let seat = usize::from(
             self.check_chat(&from, n, &text, sig)
-                .map_err(TableError::Unexpected)?,
+                .map_err(Unexpected::Chat)?,
         );
         let now = self.presence.now;
         self.chat.spend(seat, now);

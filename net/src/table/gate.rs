@@ -97,7 +97,7 @@ impl TableSession {
             return self
                 .check_chat(&from, *n, text, sig)
                 .map(|_| Admit::Show)
-                .map_err(refuse);
+                .map_err(|r| refuse(r.what()));
         }
         match self.stage.config() {
             None => self.admit_lobby(from, &msg).map(|()| Admit::Store),
@@ -280,11 +280,13 @@ impl TableSession {
             TableMsg::Ready { hand_no, sig } => self
                 .check_ready(&from, *hand_no, sig)
                 .map(|_| ())
-                .map_err(
-                    |(what, is_stale)| {
-                        if is_stale { stale(what) } else { refuse(what) }
-                    },
-                ),
+                .map_err(|r| {
+                    if r.is_stale() {
+                        stale(r.what())
+                    } else {
+                        refuse(r.what())
+                    }
+                }),
             // Told apart before the stage's rules.
             TableMsg::Chat { .. } => Err(refuse("a chat line")),
             TableMsg::Join { .. } | TableMsg::Roster { .. } | TableMsg::Leave | TableMsg::Query => {

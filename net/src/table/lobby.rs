@@ -6,7 +6,7 @@ use fairdeal_crypto::PublicKey;
 
 use super::gate;
 use super::msg::{SeatInfo, TableConfig, TableMsg};
-use super::{Dest, TableError, TableEvent, TableSession};
+use super::{Dest, MsgKind, NotNow, TableError, TableEvent, TableSession, Unexpected};
 
 impl TableSession {
     /// Host: the nonce each seated player joined with (zeros for a free seat; all zeros past
@@ -22,12 +22,18 @@ impl TableSession {
         want: Option<u8>,
         nonce: [u8; 32],
     ) -> Result<(), TableError> {
-        if !self.is_host || self.stage.config().is_some() || seat.key != from {
-            return Err(TableError::Unexpected("join"));
+        if !self.is_host {
+            return Err(Unexpected::JoinNotHost.into());
+        }
+        if self.stage.config().is_some() {
+            return Err(Unexpected::AfterStart(MsgKind::Join).into());
+        }
+        if seat.key != from {
+            return Err(Unexpected::JoinForAnother.into());
         }
         // A name as clean peers send it, and a bounded seat card (it is sent to every seat).
         if !gate::seat_card_ok(&seat) {
-            return Err(TableError::Unexpected("join (bad name or addresses)"));
+            return Err(Unexpected::BadSeatCard.into());
         }
         if let Some(i) = self
             .roster
@@ -43,7 +49,7 @@ impl TableSession {
                 .map(usize::from)
                 .filter(|&w| w < 4 && self.roster[w].is_none());
             let Some(free) = wanted.or_else(|| self.roster.iter().position(Option::is_none)) else {
-                return Err(TableError::Unexpected("join (table full)"));
+                return Err(Unexpected::TableFull.into());
             };
             self.roster[free] = Some(seat);
             if let Some(lobby) = self.stage.lobby_mut() {
@@ -86,8 +92,11 @@ impl TableSession {
     ///
     /// Not the host, or the game has started.
     pub fn request_start(&mut self) -> Result<(), TableError> {
-        if !self.is_host || self.stage.config().is_some() {
-            return Err(TableError::Unexpected("start"));
+        if !self.is_host {
+            return Err(NotNow::OnlyHostStarts.into());
+        }
+        if self.stage.config().is_some() {
+            return Err(NotNow::Started.into());
         }
         if let Some(lobby) = self.stage.lobby_mut() {
             lobby.start_requested = true;
@@ -103,12 +112,14 @@ impl TableSession {
     ///
     /// Not the host, the game has started, or a seat out of range.
     pub fn swap_seats(&mut self, a: u8, b: u8) -> Result<(), TableError> {
-        if !self.is_host
-            || self.stage.config().is_some()
-            || !(1..4).contains(&a)
-            || !(1..4).contains(&b)
-        {
-            return Err(TableError::Unexpected("seat change"));
+        if !self.is_host {
+            return Err(NotNow::OnlyHostSeats.into());
+        }
+        if self.stage.config().is_some() {
+            return Err(NotNow::Started.into());
+        }
+        if !(1..4).contains(&a) || !(1..4).contains(&b) {
+            return Err(NotNow::SeatOutOfRange.into());
         }
         self.roster.swap(usize::from(a), usize::from(b));
         if let Some(lobby) = self.stage.lobby_mut() {
@@ -125,7 +136,7 @@ impl TableSession {
     /// The game has started (a seat is then left by going silent, and taken over).
     pub fn leave(&mut self) -> Result<(), TableError> {
         if self.stage.config().is_some() {
-            return Err(TableError::Unexpected("leave"));
+            return Err(NotNow::Started.into());
         }
         if self.is_host {
             self.send_to_seated(&TableMsg::Leave);
@@ -137,7 +148,7 @@ impl TableSession {
 
     pub(super) fn on_leave(&mut self, from: PublicKey) -> Result<(), TableError> {
         if self.stage.config().is_some() {
-            return Err(TableError::Unexpected("leave"));
+            return Err(Unexpected::AfterStart(MsgKind::Leave).into());
         }
         if self.is_host {
             let Some(i) = self
@@ -157,7 +168,7 @@ impl TableSession {
             self.events.push_back(TableEvent::Closed);
             Ok(())
         } else {
-            Err(TableError::Unexpected("leave"))
+            Err(Unexpected::NotFromHost(MsgKind::Leave).into())
         }
     }
 

@@ -13,7 +13,8 @@
 //! computer player taking a seat over) and `back.rs` (a seat given back, the game over). Also
 //! `route.rs` (which handler takes each message), `gate.rs` (what is admitted before it is
 //! stored), `publish.rs` (what is sent, and the public transcript), `types.rs` (the public
-//! types), `msg.rs` (the messages), `presence.rs`, `chat.rs`.
+//! types), `msg.rs` (the messages), `refusal.rs` (why a message or an action is not taken),
+//! `presence.rs`, `chat.rs`.
 
 mod absent;
 mod back;
@@ -25,6 +26,7 @@ mod pace;
 mod play;
 mod presence;
 mod publish;
+mod refusal;
 mod replace;
 mod route;
 mod signing;
@@ -35,6 +37,7 @@ pub use self::absent::{DEFAULT_GRACE_MS, Gone, MIN_GRACE_MS};
 pub use self::gate::{Admit, Refused};
 pub use self::pace::{NEXT_HAND_MS, NextHand};
 pub use self::presence::{ALONE_MS, QUIET_MS, RESYNC_MAX_MS, RESYNC_MS};
+pub use self::refusal::{ChatRefused, MsgKind, NotNow, ReadyRefused, Unexpected};
 pub(crate) use self::types::MAX_EARLY_PER_SEAT;
 pub use self::types::{
     Dest, MAX_NAME, MAX_UNEXPLAINED_VOIDS, RESYNC_ANSWER_MS, TableError, TableEvent, clean_name,
@@ -400,10 +403,10 @@ impl TableSession {
 
     /// The table id, for a message that only makes sense once the game started (`what`
     /// names it in the refusal).
-    pub(crate) fn started_sid(&self, what: &'static str) -> Result<[u8; 32], TableError> {
+    pub(crate) fn started_sid(&self, what: MsgKind) -> Result<[u8; 32], TableError> {
         self.stage
             .config()
             .map(TableConfig::sid)
-            .ok_or(TableError::Unexpected(what))
+            .ok_or(Unexpected::BeforeStart(what).into())
     }
 }

@@ -15,7 +15,7 @@ use fairdeal_crypto::{Envelope, Identity, PublicKey, Sig, SignedEnvelope};
 
 use super::msg::{TableMsg, ready_digest};
 use super::presence::{RESYNC_MAX_MS, RESYNC_MS};
-use super::{Dest, TableError, TableSession};
+use super::{Dest, NotNow, ReadyRefused, TableError, TableSession, Unexpected};
 
 /// How long the score sheet waits for the people at the table before the next hand is dealt
 /// anyway (ms).
@@ -93,7 +93,7 @@ impl TableSession {
     /// No hand was just scored.
     pub fn ready(&mut self) -> Result<(), TableError> {
         if self.between.is_none() {
-            return Err(TableError::Unexpected("ready"));
+            return Err(NotNow::NoHandScored.into());
         }
         self.say_ready();
         self.start_if_ready();
@@ -217,31 +217,28 @@ impl TableSession {
         from: &PublicKey,
         hand_no: u32,
         sig: &Sig,
-    ) -> Result<u8, (&'static str, bool)> {
+    ) -> Result<u8, ReadyRefused> {
         let Some(sid) = self.stage.config().map(super::msg::TableConfig::sid) else {
-            return Err(("a ready before the start", true));
+            return Err(ReadyRefused::BeforeStart);
         };
         let Some(seat) = self
             .keys
             .iter()
             .position(|k| k == from && *k != self.me.key)
         else {
-            return Err((
-                "a ready from a peer not seated, or under our own name",
-                false,
-            ));
+            return Err(ReadyRefused::NotSeated);
         };
         if hand_no == 0 || hand_no > self.hand_no {
-            return Err(("a ready for a hand not played here yet", true));
+            return Err(ReadyRefused::Ahead);
         }
         if hand_no < self.hand_no || self.readies[seat] >= hand_no {
-            return Err(("a ready for an earlier hand, or again", true));
+            return Err(ReadyRefused::Again);
         }
         if from
             .verify(&ready_digest(&sid, hand_no, seat as u8), sig)
             .is_err()
         {
-            return Err(("a ready with a bad signature", false));
+            return Err(ReadyRefused::BadSignature);
         }
         Ok(seat as u8)
     }
@@ -255,7 +252,7 @@ impl TableSession {
     ) -> Result<(), TableError> {
         let seat = self
             .check_ready(&from, hand_no, sig)
-            .map_err(|(what, _)| TableError::Unexpected(what))?;
+            .map_err(Unexpected::Ready)?;
         self.readies[usize::from(seat)] = hand_no;
         self.start_if_ready();
         Ok(())

@@ -9,7 +9,7 @@ use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{TableMsg, replace_digest};
-use super::{Dest, Gone, TableError, TableEvent, TableSession, derive};
+use super::{Dest, Gone, MsgKind, TableError, TableEvent, TableSession, Unexpected, derive};
 use crate::hand::{HandSession, REPLACEMENT_STRATEGY, replacement_rng};
 
 /// A computer player this peer runs for a seat whose player left.
@@ -140,7 +140,7 @@ impl TableSession {
         seed: [u8; 32],
         sig: &Sig,
     ) -> Result<(), TableError> {
-        let sid = self.started_sid("replace")?;
+        let sid = self.started_sid(MsgKind::Replace)?;
         let sender = self.seat_of_sender(&from)?;
         if seat > 3
             || from
@@ -151,7 +151,7 @@ impl TableSession {
         }
         // The runner follows from the seating alone, so it is known before our own verdict.
         if self.runner_for(seat) != Some(sender) {
-            return Err(TableError::Unexpected("replace (not the seat's runner)"));
+            return Err(Unexpected::NotRunner(MsgKind::Replace).into());
         }
         if self.awaiting_replacement != Some((hand_no, seat)) {
             // Before we voided ourselves: keep it until our own observation agrees.

@@ -4,7 +4,7 @@
 use fairdeal_crypto::PublicKey;
 
 use super::msg::TableMsg;
-use super::{TableError, TableEvent, TableSession};
+use super::{MsgKind, TableError, TableEvent, TableSession, Unexpected};
 
 impl TableSession {
     /// Takes a message from `from` (authenticated by the transport).
@@ -45,7 +45,7 @@ impl TableSession {
                 ..
             } => {
                 if Some(from) != self.host || self.is_host {
-                    return Err(TableError::Unexpected("roster"));
+                    return Err(Unexpected::NotFromHost(MsgKind::Roster).into());
                 }
                 self.name = name;
                 self.preset = preset;

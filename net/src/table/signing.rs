@@ -8,7 +8,7 @@ use std::sync::Arc;
 use fairdeal_crypto::{CardTable, Identity, PublicKey};
 
 use super::msg::{SeatInfo, TableConfig, TableMsg};
-use super::{Dest, TableError, TableEvent, TableSession};
+use super::{Dest, TableError, TableEvent, TableSession, Unexpected};
 
 impl TableSession {
     /// A connection to `peer` came up: if it is seated, send it what we have of the current
@@ -40,14 +40,14 @@ impl TableSession {
             return if *existing == config {
                 Ok(())
             } else {
-                Err(TableError::Unexpected("start"))
+                Err(Unexpected::OtherConfig.into())
             };
         }
         if Some(from) != self.host && from != self.me.key {
             // A peer may forward the host's configuration (after a restart); it must still
             // be the host's table: the host sits South.
             if config.seats[0] != from && self.host.is_some_and(|h| h != config.seats[0]) {
-                return Err(TableError::Unexpected("start"));
+                return Err(Unexpected::ForeignConfig.into());
             }
         }
         let Some(dealer) = config.dealer() else {

@@ -6,6 +6,7 @@ use fairdeal_core::{GameResult, Seat};
 use fairdeal_crypto::PublicKey;
 
 use super::msg::{SeatInfo, TableConfig};
+use super::refusal::{NotNow, Unexpected};
 use super::{Gone, chat};
 use crate::hand::Event as HandEvent;
 
@@ -113,9 +114,12 @@ pub enum TableError {
     /// From a peer that has no seat at this table.
     #[error("message from a peer that is not seated here")]
     NotSeated,
-    /// A message that makes no sense now (ignored).
-    #[error("unexpected {0} message")]
-    Unexpected(&'static str),
+    /// A peer's message that makes no sense now (ignored).
+    #[error(transparent)]
+    Unexpected(#[from] Unexpected),
+    /// This peer's own action that cannot be done now.
+    #[error(transparent)]
+    NotNow(#[from] NotNow),
     /// A signature that does not verify.
     #[error("bad signature on the table configuration")]
     BadSignature,
