@@ -9,6 +9,7 @@ use std::time::Duration;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use fairdeal::gui::app::FairdealApp;
+use fairdeal::gui::choices::Theme;
 use fairdeal::gui::controller::Timing;
 use fairdeal_core::Preset;
 
@@ -48,7 +49,11 @@ fn nothing_sits_under_the_move_list() {
         } else {
             Preset::Samba
         };
-        app.settings.theme = if n % 2 == 0 { "light" } else { "dark" }.to_owned();
+        app.settings.theme = if n % 2 == 0 {
+            Theme::Light
+        } else {
+            Theme::Dark
+        };
         let mut h = Harness::builder()
             .with_size(size)
             .build_ui_state(|ui, app: &mut FairdealApp| app.draw_and_pump(ui), app);

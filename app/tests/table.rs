@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use fairdeal::gui::app::FairdealApp;
+use fairdeal::gui::choices::{Difficulty, Theme};
 use fairdeal::gui::hand::{HandOrder, hand_row, sorted};
 use fairdeal::gui::melds::melds_area;
 use fairdeal::gui::prefs::SortBy;
@@ -271,8 +272,8 @@ fn following_a_hand_at_1024x700() {
     let _ = std::fs::remove_dir_all(&dir);
     let mut app = FairdealApp::for_tests(dir.clone(), 21);
     app.settings.preset = Preset::Canasta;
-    app.settings.difficulty = "hard".to_owned();
-    app.settings.theme = "light".to_owned();
+    app.settings.difficulty = Difficulty::Hard;
+    app.settings.theme = Theme::Light;
     let mut h = Harness::builder()
         .with_size([1024.0, 700.0])
         .build_ui_state(|ui, app: &mut FairdealApp| app.draw_and_pump(ui), app);

@@ -154,7 +154,10 @@ impl FairdealApp {
         let mut app = Self::with(settings, data_dir, None, true);
         app.autoplay = AutoPlay::from_env();
         // Screenshots: `FAIRDEAL_THEME=light` (or `dark`, `system`) for this run.
-        if let Ok(theme) = std::env::var("FAIRDEAL_THEME") {
+        if let Some(theme) = std::env::var("FAIRDEAL_THEME")
+            .ok()
+            .and_then(|t| super::choices::Theme::from_word(&t))
+        {
             app.settings.theme = theme;
         }
         app.stats_printed = std::env::var_os("FAIRDEAL_FRAME_STATS")
@@ -293,10 +296,10 @@ impl FairdealApp {
     }
 
     fn apply_theme(&self, ctx: &egui::Context) {
-        let pref = match self.settings.theme.as_str() {
-            "light" => egui::ThemePreference::Light,
-            "dark" => egui::ThemePreference::Dark,
-            _ => egui::ThemePreference::System,
+        let pref = match self.settings.theme {
+            super::choices::Theme::Light => egui::ThemePreference::Light,
+            super::choices::Theme::Dark => egui::ThemePreference::Dark,
+            super::choices::Theme::System => egui::ThemePreference::System,
         };
         if ctx.options(|o| o.theme_preference) != pref {
             ctx.set_theme(pref);

@@ -33,7 +33,7 @@ pub struct Model {
     /// The table's name (empty: joined by address, until the game starts).
     pub(crate) table: String,
     /// The computer players' level (a table this client opened).
-    pub(crate) difficulty: String,
+    pub(crate) difficulty: super::choices::Difficulty,
     pub(crate) address: Option<Multiaddr>,
     pub(crate) roster: [Option<SeatInfo>; 4],
     pub(crate) config: Option<TableConfig>,
@@ -122,7 +122,7 @@ impl Game {
         let model = Model {
             kind: record.kind,
             table: record.table.clone(),
-            difficulty: record.difficulty.clone(),
+            difficulty: record.difficulty,
             rules_words,
             address: None,
             roster: Default::default(),

@@ -6,6 +6,7 @@ pub mod actions;
 pub mod app;
 pub mod cards;
 pub mod chat;
+pub mod choices;
 pub mod controller;
 pub mod frames;
 pub mod game;

@@ -9,6 +9,8 @@ use anyhow::{Context, Result};
 use fairdeal_core::Preset;
 use serde::{Deserialize, Serialize};
 
+use super::choices::Difficulty;
+
 /// How this client takes part in a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -30,8 +32,9 @@ pub struct GameRecord {
     pub table: String,
     /// The preset.
     pub preset: Preset,
-    /// The computer players' level.
-    pub difficulty: String,
+    /// The computer players' level (of the computer players this client runs; the default
+    /// for a table joined).
+    pub difficulty: Difficulty,
     /// House rules as JSON.
     #[serde(default)]
     pub house: String,
@@ -185,7 +188,7 @@ mod tests {
             kind: GameKind::Local,
             table: "t".to_owned(),
             preset: Preset::Samba,
-            difficulty: "easy".to_owned(),
+            difficulty: Difficulty::Easy,
             house: "{}".to_owned(),
             bots: Vec::new(),
             started,
@@ -223,6 +226,23 @@ mod tests {
         mark(&dir, true, true);
         assert!(unfinished(&root).is_none());
         let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn a_record_of_a_joined_table_from_before_the_levels_were_typed_loads() {
+        // Joined tables were written with an empty level.
+        let mut json = serde_json::to_value(record(true, false)).unwrap();
+        assert_eq!(json["difficulty"], "easy");
+        json["difficulty"] = "".into();
+        let back: GameRecord = serde_json::from_value(json).unwrap();
+        assert_eq!(back.difficulty, Difficulty::default());
+        assert_eq!(
+            back,
+            GameRecord {
+                difficulty: Difficulty::default(),
+                ..record(true, false)
+            }
+        );
     }
 
     #[test]

@@ -307,7 +307,7 @@ impl Connection {
 /// How the computer players of the game `record` play.
 fn computers(record: &GameRecord) -> Computers {
     Computers {
-        strategy: record.difficulty.clone(),
+        strategy: record.difficulty.strategy().to_owned(),
         think_ms: record.pace_ms,
         grace_ms: record.grace_ms,
         lan: record.lan(),
@@ -320,7 +320,7 @@ fn table_record(setup: &Setup, kind: GameKind, bots: Vec<String>) -> GameRecord 
         kind,
         table: setup.table.clone(),
         preset: setup.preset,
-        difficulty: setup.difficulty.clone(),
+        difficulty: setup.difficulty,
         house: fairdeal_net::table::msg::house_to_json(&setup.house),
         bots,
         started: false,
@@ -440,7 +440,7 @@ pub fn join(
         // Joined by address: the name comes with the game's start (see `rename`).
         table: info.map_or_else(String::new, |i| i.name.clone()),
         preset: info.map_or(Preset::Samba, |i| i.preset),
-        difficulty: String::new(),
+        difficulty: super::choices::Difficulty::default(),
         house: info.map_or_else(
             || "{}".to_owned(),
             |i| fairdeal_net::table::msg::house_to_json(&HouseRules::from(&i.house)),

@@ -4,6 +4,7 @@
 use fairdeal_core::{HouseRules, Preset, StockEnd};
 use serde::{Deserialize, Serialize};
 
+use super::choices::{Difficulty, Theme};
 use super::records::Timing;
 
 /// What is remembered between runs.
@@ -15,9 +16,9 @@ pub struct Settings {
     /// The preset.
     pub preset: Preset,
     /// The computer players' level.
-    pub difficulty: String,
-    /// `system`, `light` or `dark`.
-    pub theme: String,
+    pub difficulty: Difficulty,
+    /// The look: as the system says, light or dark.
+    pub theme: Theme,
     /// The name of a table this player opens.
     pub table: String,
     /// Its target score.
@@ -49,8 +50,8 @@ impl Default for Settings {
             table: String::new(),
             name,
             preset: Preset::Samba,
-            difficulty: "medium".to_owned(),
-            theme: "system".to_owned(),
+            difficulty: Difficulty::default(),
+            theme: Theme::default(),
             target: 10_000,
             must_ask: false,
             pile_always_frozen: false,
@@ -97,7 +98,7 @@ impl Settings {
             table: table.to_owned(),
             preset: self.preset,
             house,
-            difficulty: self.difficulty.clone(),
+            difficulty: self.difficulty,
             move_clock_ms: self.move_clock_min * 60_000,
             timing,
         }
@@ -116,9 +117,48 @@ pub struct Setup {
     /// House rules (the target included).
     pub house: HouseRules,
     /// The computer players' level.
-    pub difficulty: String,
+    pub difficulty: Difficulty,
     /// The move clock, ms a turn (0: none).
     pub move_clock_ms: u64,
     /// The pacing of this client's nodes.
     pub timing: Timing,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_keep_their_words_and_an_unknown_one_falls_back() {
+        let mut s = Settings {
+            difficulty: Difficulty::Master,
+            theme: Theme::Dark,
+            ..Settings::default()
+        };
+        s.name = "Ann".to_owned();
+        let json = serde_json::to_value(&s).unwrap();
+        assert_eq!(json["difficulty"], "master");
+        assert_eq!(json["theme"], "dark");
+        let back: Settings = serde_json::from_value(json).unwrap();
+        assert_eq!(
+            (back.difficulty, back.theme),
+            (Difficulty::Master, Theme::Dark)
+        );
+        assert_eq!(back.name, "Ann");
+        // A file from before the types, and one with words this client does not know.
+        let old: Settings =
+            serde_json::from_str(r#"{"name":"Bo","difficulty":"hard","theme":"light"}"#).unwrap();
+        assert_eq!(
+            (old.difficulty, old.theme),
+            (Difficulty::Hard, Theme::Light)
+        );
+        let odd: Settings =
+            serde_json::from_str(r#"{"name":"Bo","difficulty":"grandmaster","theme":"neon"}"#)
+                .unwrap();
+        assert_eq!(
+            (odd.difficulty, odd.theme),
+            (Difficulty::Medium, Theme::System)
+        );
+        assert_eq!(odd.name, "Bo", "the rest of the file still loads");
+    }
 }

@@ -9,6 +9,7 @@ use fairdeal_core::Preset;
 use fairdeal_net::node::FoundTable;
 use libp2p::PeerId;
 
+use super::choices::{Difficulty, Theme};
 use super::intent::Intent;
 use super::records::{GameKind, GameRecord};
 use super::settings::Settings;
@@ -184,13 +185,8 @@ fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<Intent> {
                 .response
                 .labelled_by(l.id);
             ui.end_row();
-            choice(
-                ui,
-                "Computer players",
-                &mut s.difficulty,
-                &["easy", "medium", "hard", "master"],
-            );
-            choice(ui, "Theme", &mut s.theme, &["system", "light", "dark"]);
+            choice(ui, "Computer players", &mut s.difficulty, &Difficulty::ALL);
+            choice(ui, "Theme", &mut s.theme, &Theme::ALL);
         });
     ui.add_space(10.0);
     ui.collapsing("Create a table for friends on the LAN", |ui| {
@@ -246,13 +242,18 @@ fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<Intent> {
 }
 
 /// A labelled grid row choosing `value` among `options`.
-fn choice(ui: &mut Ui, label: &str, value: &mut String, options: &[&str]) {
+fn choice<T: Copy + PartialEq + std::fmt::Display>(
+    ui: &mut Ui,
+    label: &str,
+    value: &mut T,
+    options: &[T],
+) {
     let l = ui.label(label);
     egui::ComboBox::from_id_salt(label)
-        .selected_text(value.clone())
+        .selected_text(value.to_string())
         .show_ui(ui, |ui| {
             for &o in options {
-                ui.selectable_value(value, o.to_owned(), o);
+                ui.selectable_value(value, o, o.to_string());
             }
         })
         .response

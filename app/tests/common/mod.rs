@@ -26,7 +26,7 @@ pub fn harness_in(dir: std::path::PathBuf, seed: u64) -> Harness<'static, Fairde
         grace_ms: None,
     });
     app.settings.preset = Preset::Canasta;
-    app.settings.difficulty = "hard".to_owned();
+    app.settings.difficulty = fairdeal::gui::choices::Difficulty::Hard;
     Harness::builder()
         .with_size([1180.0, 780.0])
         .build_ui_state(|ui, app: &mut FairdealApp| app.draw_and_pump(ui), app)
