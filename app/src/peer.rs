@@ -122,6 +122,7 @@ async fn run_node_with(
                         NodeEvent::Table(TableEvent::Hand { hand_no, event }) if !quiet => match event {
                             fairdeal_net::hand::Event::Complete(r) => tracing::info!(player = %label, hand_no, scores = ?r.scores, openings = r.openings_checked, "hand verified: all four shuffles recomputed"),
                             fairdeal_net::hand::Event::Fault(b) => tracing::error!(player = %label, hand_no, offender = ?b.offender, fault = %b.fault, "cheat detected"),
+                            fairdeal_net::hand::Event::Broken(bug) => tracing::error!(player = %label, hand_no, %bug, "hand void by a fault of this client, not a seat's"),
                             fairdeal_net::hand::Event::Moved { seat, mv } if person => println!("{}", mv.describe(seat)),
                             _ => {}
                         },
@@ -375,6 +376,14 @@ pub fn verify(path: &Path, out: &mut impl Write) -> Result<bool> {
         "totals: team A {}, team B {}",
         report.totals[0], report.totals[1]
     )?;
+    if let Some(bug) = report.broken {
+        writeln!(
+            out,
+            "NOT VERIFIED: this log's replay broke ({bug}): a fault of fairdeal or a damaged \
+             log, not evidence against any seat"
+        )?;
+        return Ok(false);
+    }
     if let Some((seat, fault)) = report.fault {
         let who = seat.map_or_else(
             || "no seat can be named".to_owned(),

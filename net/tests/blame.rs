@@ -14,7 +14,7 @@ use curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT;
 use fairdeal_core::{Preset, Rules, Seat, SplitMix64};
 use fairdeal_crypto::group::decompress;
 use fairdeal_crypto::{Body, Ciphertext, Court, Fault, ProofMode, ShuffleMsg, adjudicate};
-use fairdeal_net::hand::{Blame, Event, HandSession, Stage};
+use fairdeal_net::hand::{Blame, Event, HandBug, HandSession, Stage};
 
 fn covert(preset: Preset, dealer: Seat, salt: u8) -> Vec<HandSession> {
     let mut cfg = config(preset, dealer, 1);
@@ -191,6 +191,48 @@ fn a_card_that_only_its_holder_cannot_open_names_the_shuffler_everywhere() {
     });
     let fault = all_name(preset, dealer, &seats, &events, 3);
     assert_eq!(fault, Fault::ShuffleMismatch);
+}
+
+/// A seat whose own state is broken (a card it opened remembered as another, as a bug of
+/// ours would leave it) cannot reconcile its cards with the audit at the end of the hand. That
+/// is nobody's fault: it reports the bug ([`Event::Broken`]), not a fault, the hand is void
+/// everywhere, and no seat is named anywhere.
+///
+/// Sabotage caught (checked): the end-of-hand replay's old default finding, `(None,
+/// ShuffleMismatch)` (the broken seat then reports a shuffle that does not reproduce).
+#[test]
+fn our_own_broken_state_at_the_audit_is_a_bug_not_a_fault() {
+    let (preset, dealer) = (Preset::Samba, Seat::W);
+    let mut seats = sessions(preset, dealer, 31);
+    seats[2].break_own_memory_of_a_card();
+    let events = play(&mut seats, 31);
+    assert!(
+        events[2].contains(&Event::HandOver),
+        "the hand was played to its end: {:?}",
+        events[2]
+    );
+    let broken: Vec<&Event> = events[2]
+        .iter()
+        .filter(|e| matches!(e, Event::Broken(_)))
+        .collect();
+    assert_eq!(broken, [&Event::Broken(HandBug::FacesDisagree)]);
+    assert_eq!(blames(&events[2]), [], "the broken seat reports no fault");
+    for (i, es) in events.iter().enumerate() {
+        assert_eq!(seats[i].stage(), Stage::Void, "seat {i}");
+        assert!(
+            blames(es).iter().all(|b| b.offender.is_none()),
+            "seat {i} named a seat: {:?}",
+            blames(es)
+        );
+        assert!(
+            !es.iter().any(|e| matches!(e, Event::Complete(_))),
+            "seat {i} scored the hand"
+        );
+    }
+    assert!(
+        seats[2].verdict_of_void().is_none(),
+        "void by a bug, not a fault"
+    );
 }
 
 /// What a cheating seat does with one of its messages (decided once per message).

@@ -421,6 +421,13 @@ impl Game {
                 );
                 m.log.push(m.status.clone());
             }
+            HandEvent::Broken(bug) => {
+                m.status = format!(
+                    "This hand is void: {bug}. A fault in this program, not any player's; \
+                     the hand is dealt again."
+                );
+                m.log.push(m.status.clone());
+            }
         }
     }
 }

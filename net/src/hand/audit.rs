@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use fairdeal_crypto::{Body, Court, Fault, Head, SignedEnvelope, adjudicate};
 
 use super::session::{Inbound, MAX_FUTURE};
-use super::{Blame, HandSession};
+use super::{Blame, HandBug, HandSession};
 
 /// A seat's audit message as received.
 #[derive(Debug, Clone)]
@@ -30,6 +30,8 @@ pub(super) struct Audit {
     stopped: bool,
     /// The first fault the script found, with its suspect (`None`: nobody by itself).
     finding: Option<Blame>,
+    /// A broken promise of this seat's own state the script found instead (a bug here).
+    bug: Option<HandBug>,
     /// Each seat's audit message, once received.
     audits: [Option<AuditSeen>; 4],
     /// Proofs of equivocation by (seat, slot): two envelopes for one slot, or two that do
@@ -87,6 +89,20 @@ impl HandSession {
                 fault,
                 evidence,
             });
+        }
+        self.start_audit();
+    }
+
+    /// This seat's own state is broken (`bug`): the script stops and the audit starts, as at
+    /// a fault, but nobody is suspected; unless the audit names a seat from the signed
+    /// messages, the verdict is the bug ([`super::Event::Broken`]), not a fault.
+    pub(super) fn broken(&mut self, bug: HandBug) {
+        if self.stage.is_finished() {
+            return;
+        }
+        self.audit.stopped = true;
+        if self.audit.finding.is_none() {
+            self.audit.bug.get_or_insert(bug);
         }
         self.start_audit();
     }
@@ -223,9 +239,13 @@ impl HandSession {
         if let (Some(seat), Some(fault)) = (v.offender, v.fault) {
             return self.conclude(Some(seat), fault, evidence);
         }
-        match self.audit.finding.take() {
-            Some(b) if b.offender.is_some() => self.conclude(b.offender, b.fault, b.evidence),
-            other => {
+        match (self.audit.finding.take(), self.audit.bug) {
+            (Some(b), _) if b.offender.is_some() => self.conclude(b.offender, b.fault, b.evidence),
+            (None, Some(bug)) => {
+                self.void(Err(bug));
+                self.events.push_back(super::Event::Broken(bug));
+            }
+            (other, _) => {
                 let fault = other.map_or(Fault::OutOfOrder, |b| b.fault);
                 self.conclude(None, fault, evidence);
             }
@@ -239,7 +259,7 @@ impl HandSession {
             fault,
             evidence,
         };
-        self.void(blame.clone());
+        self.void(Ok(blame.clone()));
         self.events.push_back(super::Event::Fault(blame));
     }
 }

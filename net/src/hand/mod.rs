@@ -49,7 +49,7 @@ use fairdeal_core::Card;
 use fairdeal_crypto::{CardTable, HandSecret};
 
 pub use self::types::{
-    Awaiting, Blame, Event, HandConfig, HandReport, REPLACEMENT_STRATEGY, Replacement,
+    Awaiting, Blame, Event, HandBug, HandConfig, HandReport, REPLACEMENT_STRATEGY, Replacement,
     SessionError, Stage, replacement_rng,
 };
 
@@ -79,6 +79,9 @@ struct Cheats {
     copy_card: Option<(u16, u16)>,
     /// In our shuffle step, position `.0` becomes a fresh encryption of card id `.1`.
     plant_card: Option<(u16, u16)>,
+    /// At the end-of-hand audit, a card we opened is remembered as another (our own state
+    /// broken, not a cheat).
+    misremember: bool,
 }
 
 /// One seat's side of one hand.
@@ -132,6 +135,14 @@ impl HandSession {
     #[cfg(feature = "cheats")]
     pub fn cheat_plant_card(&mut self, pos: u16, id: u16) {
         self.cheats.plant_card = Some((pos, id));
+    }
+
+    /// Breaks this seat's own state instead of cheating: at the end-of-hand audit a card it
+    /// opened during the hand is remembered as another, for tests that a bug of ours is not
+    /// reported as a seat's fault.
+    #[cfg(feature = "cheats")]
+    pub fn break_own_memory_of_a_card(&mut self) {
+        self.cheats.misremember = true;
     }
 }
 

@@ -7,31 +7,41 @@ use fairdeal_core::{Card, Position, SplitMix64, Team, TeamScore};
 use fairdeal_crypto::{Fault, audit};
 
 use super::reveal::Revealing;
-use super::{Ctx, REPLACEMENT_STRATEGY, Replacement, card_of_id, replacement_rng};
+use super::{Ctx, HandBug, REPLACEMENT_STRATEGY, Replacement, card_of_id, replacement_rng};
 
-/// Who is at fault (`None`: void, nobody provably) and how.
-type Finding = (Option<u8>, Fault);
+/// What the audit of a finished hand found instead of its scores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Finding {
+    /// A fault, with the seat provably at fault (`None`: the hand is void, nobody provably).
+    Fault(Option<u8>, Fault),
+    /// This seat's own state is not what the audit relies on: a bug here, nobody's fault.
+    Bug(HandBug),
+}
 
 impl Revealing {
     /// Audits and replays the hand; returns the scores from the true hands.
     pub(super) fn replay(&self, ctx: &Ctx) -> Result<([i32; 2], [TeamScore; 2]), Finding> {
-        let none = (None, Fault::ShuffleMismatch);
-        let Some(seeds) = self.seeds() else {
-            return Err(none);
-        };
-        let input = self.deck.audit_input(ctx, seeds).ok_or(none)?;
-        let ids = audit(&ctx.table, &input).map_err(|(seat, f)| (Some(seat), f))?;
+        // Called once every seed is in (`finish_audit`).
+        let seeds = self.seeds().ok_or(Finding::Bug(HandBug::SeedsMissing))?;
+        // The reveal comes after the four shuffle steps.
+        let input = self
+            .deck
+            .audit_input(ctx, seeds)
+            .ok_or(Finding::Bug(HandBug::ShuffleSteps))?;
+        let ids = audit(&ctx.table, &input).map_err(|(seat, f)| Finding::Fault(Some(seat), f))?;
         let truth: Vec<Card> = ids.iter().map(|&id| card_of_id(id)).collect();
+        // Every face learnt came through shares checked against the deck just audited.
         self.deck.agrees_with(&truth).map_err(|seat| match seat {
-            None => none,
-            Some(seat) => (Some(seat), Fault::HiddenCard),
+            None => Finding::Bug(HandBug::FacesDisagree),
+            Some(seat) => Finding::Fault(Some(seat), Fault::HiddenCard),
         })?;
         let cfg = &ctx.cfg;
-        let mut pos =
-            Position::deal(cfg.rules.clone(), cfg.dealer, cfg.scores, &truth).map_err(|_| none)?;
+        // The audit opened the whole deck, each card once.
+        let mut pos = Position::deal(cfg.rules.clone(), cfg.dealer, cfg.scores, &truth)
+            .map_err(|_| Finding::Bug(HandBug::NoDeal))?;
         let board = self.board();
         if &pos.public_state() != board.deal_public() {
-            return Err((None, Fault::HiddenCard));
+            return Err(Finding::Fault(None, Fault::HiddenCard));
         }
         // Computer players that took over a seat: their decisions, replayed from the true hands.
         let mut bots: Vec<(u8, Replacement, Box<dyn Strategy + Send>, SplitMix64)> = cfg
@@ -57,17 +67,18 @@ impl Revealing {
             {
                 let view = pos.view(*seat);
                 if strategy.choose(&view, rng).as_ref() != Some(mv) {
-                    return Err((Some(r.runner), Fault::Steered));
+                    return Err(Finding::Fault(Some(r.runner), Fault::Steered));
                 }
             }
             pos.apply(*seat, mv)
-                .map_err(|_| (mover, Fault::IllegalMove))?;
+                .map_err(|_| Finding::Fault(mover, Fault::IllegalMove))?;
             if board.public_after(i) != Some(&pos.public_state()) {
-                return Err((mover, Fault::HiddenCard));
+                return Err(Finding::Fault(mover, Fault::HiddenCard));
             }
         }
+        // The reveal comes once the hand as played is over, and every step above matched it.
         if !pos.is_over() {
-            return Err(none);
+            return Err(Finding::Bug(HandBug::NotOver));
         }
         Ok((
             pos.hand_scores(),

@@ -9,9 +9,10 @@ use fairdeal_crypto::{Body, Fault};
 
 use super::deal::Dealing;
 use super::play::{Board, Playing};
+use super::replay::Finding;
 use super::reveal::{Revealing, Signing};
 use super::shuffle::{Committing, Shuffling};
-use super::{Awaiting, Blame, Event, HandSession, Stage};
+use super::{Awaiting, Blame, Event, HandBug, HandSession, Stage};
 
 /// Where the hand stands, with the data of that stage.
 pub(super) enum Phase {
@@ -35,8 +36,8 @@ pub(super) enum Phase {
 
 /// A void hand: the verdict, and the stage it stopped at (what was played stays visible).
 pub(super) struct Voided {
-    /// The verdict.
-    blame: Blame,
+    /// The verdict: a fault, or a bug of this seat's (nobody's fault).
+    verdict: Result<Blame, HandBug>,
     /// The stage the hand stopped at.
     at: Phase,
 }
@@ -123,10 +124,11 @@ impl HandSession {
         self.stage.board().map(Board::replica)
     }
 
-    /// The verdict, once the hand is void (also reported as [`Event::Fault`]).
+    /// The verdict, once the hand is void by a fault (also reported as [`Event::Fault`];
+    /// `None` too when it is void by a bug of this seat's, [`Event::Broken`]).
     pub fn verdict_of_void(&self) -> Option<&Blame> {
         match &self.stage {
-            Phase::Void(v) => Some(&v.blame),
+            Phase::Void(v) => v.verdict.as_ref().ok(),
             _ => None,
         }
     }
@@ -180,14 +182,14 @@ impl HandSession {
         }
     }
 
-    /// The hand is void with `blame` (the stage it stopped at stays readable).
-    pub(super) fn void(&mut self, blame: Blame) {
+    /// The hand is void with `verdict` (the stage it stopped at stays readable).
+    pub(super) fn void(&mut self, verdict: Result<Blame, HandBug>) {
         advance(&mut self.stage, |at| {
             let at = match at {
                 Phase::Void(v) => v.at,
                 at => at,
             };
-            Phase::Void(Box::new(Voided { blame, at }))
+            Phase::Void(Box::new(Voided { verdict, at }))
         });
     }
 
@@ -332,6 +334,11 @@ impl HandSession {
 
     /// The audit of a finished hand, once every seed is in: the scores to sign, or a fault.
     fn finish_audit(&mut self) {
+        if self.cheats.misremember
+            && let Phase::Reveal(r) = &mut self.stage
+        {
+            r.deck.misremember_a_face();
+        }
         let Phase::Reveal(r) = &self.stage else {
             return;
         };
@@ -345,10 +352,11 @@ impl HandSession {
                     other => other,
                 });
             }
-            Err((offender, fault)) => {
+            Err(Finding::Fault(offender, fault)) => {
                 let evidence = self.link.transcript().to_vec();
                 self.blame(offender, fault, evidence);
             }
+            Err(Finding::Bug(bug)) => self.broken(bug),
         }
     }
 }

@@ -98,6 +98,31 @@ pub enum Event {
     Complete(HandReport),
     /// A seat cheated (or the hand is void).
     Fault(Blame),
+    /// This seat's own state broke a promise the hand relies on (a fault in this program,
+    /// not evidence against any seat): the hand is void and nobody is named.
+    Broken(HandBug),
+}
+
+/// A promise of this seat's own state that the end-of-hand audit found broken: a bug here,
+/// never a seat's fault. (A seat's fault found by the same audit is a [`Fault`].)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum HandBug {
+    /// The audit ran before every seed was in.
+    #[error("the end-of-hand audit ran before every seed was in")]
+    SeedsMissing,
+    /// The deck as dealt holds other than four shuffle steps.
+    #[error("the end-of-hand audit found the deck without its four shuffle steps")]
+    ShuffleSteps,
+    /// A card opened during the hand (through checked shares) is not the card the audit
+    /// recomputed from the seeds.
+    #[error("a card opened during the hand is not the one the audit recomputed")]
+    FacesDisagree,
+    /// The cards the audit recomputed do not make a deal.
+    #[error("the cards the audit recomputed do not make a deal")]
+    NoDeal,
+    /// The hand replayed from the true hands is not over, though it was played to its end.
+    #[error("the hand replayed from the true hands is not over")]
+    NotOver,
 }
 
 /// Bytes that were not accepted (nothing changed).

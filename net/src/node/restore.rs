@@ -5,7 +5,7 @@ use std::path::Path;
 use fairdeal_core::{GameResult, Move};
 use fairdeal_crypto::{Fault, PublicKey};
 
-use crate::hand::Event as HandEvent;
+use crate::hand::{Event as HandEvent, HandBug};
 use crate::store::{Meta, Record, read};
 use crate::table::msg::house_from_json;
 use crate::table::{TableEvent, TableSession};
@@ -95,6 +95,9 @@ pub struct VerifyReport {
     pub result: Option<GameResult>,
     /// A cheat found: (seat, fault), seat `None` when no seat can be proved at fault.
     pub fault: Option<(Option<u8>, Fault)>,
+    /// A hand this seat's own replay could not audit (its state broke a promise: a bug of
+    /// fairdeal's or a damaged log, not any seat's fault).
+    pub broken: Option<HandBug>,
 }
 
 /// Why a game log could not be replayed (none of these names a seat: they are not evidence
@@ -140,6 +143,7 @@ pub fn replay_log(path: &Path) -> Result<VerifyReport, ReplayError> {
         totals: [0, 0],
         result: None,
         fault: None,
+        broken: None,
     };
     while let Some(ev) = session.poll_event() {
         match ev {
@@ -160,6 +164,12 @@ pub fn replay_log(path: &Path) -> Result<VerifyReport, ReplayError> {
                 ..
             } => {
                 report.fault.get_or_insert((b.offender, b.fault));
+            }
+            TableEvent::Hand {
+                event: HandEvent::Broken(bug),
+                ..
+            } => {
+                report.broken.get_or_insert(bug);
             }
             TableEvent::GameOver { result, .. } => report.result = Some(result),
             _ => {}

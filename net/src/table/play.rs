@@ -215,6 +215,8 @@ impl TableSession {
                 match &event {
                     HandEvent::Complete(report) => complete = Some(report.clone()),
                     HandEvent::Fault(blame) => fault = Some(blame.offender),
+                    // Void by a bug of ours: nobody to blame, dealt again as unexplained.
+                    HandEvent::Broken(_) => fault = Some(None),
                     _ => {}
                 }
                 self.events.push_back(TableEvent::Hand {
