@@ -14,7 +14,7 @@ use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::store::{Meta, Record};
 use fairdeal_net::table::msg::{SeatInfo, TableMsg, ready_digest};
 use fairdeal_net::table::{
-    Dest, NEXT_HAND_MS, NotNow, ReadyRefused, TableError, TableSession, Unexpected,
+    Dest, MsgKind, NEXT_HAND_MS, NotNow, ReadyRefused, TableError, TableSession, Unexpected,
 };
 
 fn card(i: u8, bot: bool) -> ([u8; 32], SeatInfo) {
@@ -248,6 +248,73 @@ fn the_countdown_deals_the_next_hand_anyway() {
         (NEXT_HAND_MS - 2_000..=NEXT_HAND_MS + 2_000).contains(&waited),
         "dealt after the countdown ({waited} ms)"
     );
+}
+
+/// A seat given back, validly signed by a seated peer, that names a seat past 3 (as the seat
+/// given back, the dealer, or a runner) is refused for that, before anything is indexed by it;
+/// it was refused before as a bad signature, which it is not.
+///
+/// Sabotage caught: dropping the check on the runners (North then takes the state with a
+/// runner 9 as its seat's return).
+#[test]
+fn a_seat_given_back_that_names_no_seat_is_refused_for_that() {
+    use fairdeal_net::table::msg::{ReturnState, return_digest};
+    let mut sim = Sim::new();
+    sim.play_to_the_first_score_sheet();
+    let sid = sim.peers[0].config().unwrap().sid();
+    let west = Identity::from_secret(card(1, true).0);
+    let state = ReturnState {
+        hand_no: 2,
+        seat: 2,
+        dealer: 1,
+        totals: [0, 0],
+        prev_result: [0; 32],
+        keys: [0, 1, 2, 3].map(|j| sim.keys[j]),
+        runners: [None; 4],
+    };
+    let cases = [
+        (
+            ReturnState {
+                seat: 7,
+                ..state.clone()
+            },
+            7,
+        ),
+        (
+            ReturnState {
+                dealer: 4,
+                ..state.clone()
+            },
+            4,
+        ),
+        (
+            ReturnState {
+                runners: [None, None, Some(9), None],
+                ..state.clone()
+            },
+            9,
+        ),
+    ];
+    for (bad, n) in cases {
+        let msg = TableMsg::Return {
+            sig: west.sign(&return_digest(&sid, &bad)),
+            state: bad,
+        }
+        .encode();
+        for j in [0usize, 2, 3] {
+            assert_eq!(
+                sim.peers[j].admit(sim.keys[1], &msg).map_err(|r| r.what),
+                Err("a seat given back naming no seat"),
+                "seat {n} at {j}"
+            );
+            assert_eq!(
+                sim.peers[j].handle_message(sim.keys[1], &msg),
+                Err(Unexpected::NotASeat(MsgKind::Return, n).into()),
+                "seat {n} at {j}"
+            );
+        }
+    }
+    assert_eq!(sim.peers[2].runners(), [None; 4], "nothing was applied");
 }
 
 /// Sabotage caught: a gate or handler that takes a `Ready` on the sender's word for the seat

@@ -110,6 +110,7 @@ impl HandSession {
     /// Takes `s`'s audit message wherever it stands in its queue (what it sent before stays
     /// to be processed; anything after counts for nothing). Returns whether one was taken.
     pub(super) fn take_audit(&mut self, s: u8) -> bool {
+        // INVARIANT: s < 4: the hand asks only about seats 0..4 (`run_script`, `waiting_on`).
         let i = usize::from(s);
         if self.audit.audits[i].is_some() {
             return false;

@@ -357,6 +357,7 @@ impl Round {
 
     /// Whether it waits for `s`'s shares.
     pub(super) fn expects(&self, s: u8) -> bool {
+        // INVARIANT: s < 4: the hand asks only about seats 0..4 (`run_script`, `waiting_on`).
         self.to != Some(s) && !self.got[usize::from(s)]
     }
 
@@ -379,6 +380,7 @@ impl Round {
         proof: &Proof,
     ) -> Result<bool, Fault> {
         deck.take_round(ctx, s, &self.positions_from(s), items, proof)?;
+        // INVARIANT: s < 4: the hand asks only about seats 0..4 (`run_script`, `waiting_on`).
         self.got[usize::from(s)] = true;
         Ok((0..4u8).all(|t| !self.expects(t)))
     }

@@ -61,6 +61,7 @@ impl Dealing {
 
     /// What it expects of `s`.
     pub(super) fn expects(&self, s: u8) -> Option<Awaiting> {
+        // INVARIANT: s < 4: the hand asks only about seats 0..4 (`run_script`, `waiting_on`).
         let due = match &self.need {
             Need::Initial(got) => !got[usize::from(s)],
             Need::Shares(round) => round.expects(s),
@@ -84,6 +85,7 @@ impl Dealing {
             Need::Initial(got) => {
                 let want = initial_positions(&self.script, s);
                 self.deck.take_round(ctx, s, &want, items, proof)?;
+                // INVARIANT: s < 4: the hand asks only about seats 0..4 (`run_script`).
                 got[usize::from(s)] = true;
                 if got.iter().any(|g| !g) {
                     return Ok(None);

@@ -35,6 +35,7 @@ impl Revealing {
 
     /// What it expects of `s`.
     pub(super) fn expects(&self, s: u8) -> Option<Awaiting> {
+        // INVARIANT: s < 4: the hand asks only about seats 0..4 (`run_script`, `waiting_on`).
         self.seeds[usize::from(s)]
             .is_none()
             .then_some(Awaiting::Reveal)
@@ -42,6 +43,7 @@ impl Revealing {
 
     /// Takes `s`'s seed.
     pub(super) fn take_seed(&mut self, s: u8, seed: [u8; 32]) {
+        // INVARIANT: s < 4: the hand asks only about seats 0..4 (`run_script`, `waiting_on`).
         self.seeds[usize::from(s)] = Some(seed);
     }
 
@@ -102,6 +104,7 @@ impl Signing {
 
     /// What it expects of `s`.
     pub(super) fn expects(&self, s: u8) -> Option<Awaiting> {
+        // INVARIANT: s < 4: the hand asks only about seats 0..4 (`run_script`, `waiting_on`).
         self.results[usize::from(s)]
             .is_none()
             .then_some(Awaiting::Result)
@@ -114,6 +117,7 @@ impl Signing {
         root: [u8; 32],
         scores: [i32; 2],
     ) -> Result<Option<HandReport>, Fault> {
+        // INVARIANT: s < 4: the hand asks only about seats 0..4 (`run_script`, `waiting_on`).
         self.results[usize::from(s)] = Some((root, scores));
         if (root, scores) != self.mine {
             return Err(Fault::IllegalMove);

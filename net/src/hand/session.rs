@@ -304,6 +304,7 @@ impl HandSession {
     }
 
     fn accept(&mut self, v: Verified) {
+        // INVARIANT: sender < 4: `SignedEnvelope::verify` found its key among the four.
         let s = usize::from(v.envelope.sender);
         if self.link.inbox[s].len() >= MAX_INBOX {
             return;
@@ -378,6 +379,7 @@ impl HandSession {
         let signed = self.link.outbox.seal(&self.link.identity, body.encode());
         self.link.out.push_back(signed.to_wire());
         self.link.sent.push(signed.clone());
+        // INVARIANT: me < 4: the table passes its own seat's position in the keys.
         self.link.inbox[usize::from(self.ctx.me)].push_back(Inbound { body, signed });
     }
 

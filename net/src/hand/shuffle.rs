@@ -29,6 +29,7 @@ pub(super) struct Committing {
 impl Committing {
     /// What it expects of `s`.
     pub(super) fn expects(&self, s: u8) -> Option<Awaiting> {
+        // INVARIANT: s < 4: the hand asks only about seats 0..4 (`run_script`, `waiting_on`).
         self.commits[usize::from(s)]
             .is_none()
             .then_some(Awaiting::Commit)
@@ -41,6 +42,7 @@ impl Committing {
         s: u8,
         c: &HandCommit,
     ) -> Result<Option<Shuffling>, Fault> {
+        // INVARIANT: s < 4: the hand asks only about seats 0..4 (`run_script`, `waiting_on`).
         let i = usize::from(s);
         let key = verify_commit(&ctx.hctx, s, c)?;
         self.commits[i] = Some(c.clone());

@@ -196,6 +196,8 @@ impl HandSession {
     /// Takes `s`'s message `body` if the script expects it now: `Ok(false)` if it is not due
     /// yet, `Err` if it is not what the script expects of `s` (or breaks the rules).
     pub(super) fn process(&mut self, s: u8, body: &Body) -> Result<bool, Fault> {
+        // Every stage below indexes its four seats by `s`.
+        // INVARIANT: s < 4: the hand asks only about seats 0..4 (`run_script`, `waiting_on`).
         let Some(expected) = self.expects(s) else {
             return Ok(false);
         };

@@ -339,6 +339,8 @@ impl TableSession {
     /// Who runs a computer player for `seat`: its partner, if that is a player who runs none
     /// yet, else the lowest such seat.
     pub(crate) fn runner_for(&self, seat: u8) -> Option<u8> {
+        // INVARIANT: seat < 4 (no overflow below): the gate and `on_replace` check a peer's
+        // seat before asking, and `void_hand`'s callers check theirs.
         let free = |s: u8| {
             s != seat
                 && self.runners[usize::from(s)].is_none()

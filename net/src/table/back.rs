@@ -26,6 +26,7 @@ impl TableSession {
         let Some(seat) = config.seat_of(&peer) else {
             return;
         };
+        // INVARIANT: seat < 4: a position in the configuration's four seats (`seat_of`).
         if self.keys[usize::from(seat)] == peer
             || self.my_seat_index().is_none()
             || self.runners[usize::from(seat)] != self.my_seat_index()
@@ -69,6 +70,7 @@ impl TableSession {
             let Some(key) = self.original(seat) else {
                 continue;
             };
+            // INVARIANT: seat < 4: `original` found it among the configuration's four seats.
             if self.runners[usize::from(seat)] != Some(me) {
                 continue;
             }
@@ -140,16 +142,21 @@ impl TableSession {
             .config()
             .and_then(|c| c.seat_of(&from))
             .ok_or(TableError::NotSeated)?;
-        if state.seat > 3
-            || state.dealer > 3
-            || state.runners.iter().flatten().any(|r| *r > 3)
-            || from.verify(&return_digest(&sid, &state), sig).is_err()
+        // Every seat number it carries is one: the state is applied by index.
+        if let Some(n) = [state.seat, state.dealer]
+            .into_iter()
+            .chain(state.runners.iter().flatten().copied())
+            .find(|&n| n > 3)
         {
+            return Err(Unexpected::NotASeat(MsgKind::Return, n).into());
+        }
+        if from.verify(&return_digest(&sid, &state), sig).is_err() {
             return Err(TableError::BadSignature);
         }
         let mine = self.original(state.seat) == Some(self.me.key);
         if mine {
             // Our seat, back: take the table's state and play from that hand on.
+            // INVARIANT: state.seat < 4: every seat number in `state` was checked above.
             if state.keys[usize::from(state.seat)] != self.me.key
                 || state.hand_no <= self.hand_no && !self.left
             {
@@ -171,6 +178,7 @@ impl TableSession {
             self.start_hand();
             return Ok(());
         }
+        // INVARIANT: state.seat < 4: checked above.
         if self.runners[usize::from(state.seat)] != Some(sender) {
             return Err(Unexpected::NotRunner(MsgKind::Return).into());
         }
@@ -190,6 +198,7 @@ impl TableSession {
 
     /// Applies a seat given back (at the start of its hand).
     pub(crate) fn apply_return(&mut self, state: &ReturnState) {
+        // INVARIANT: state.seat < 4: `on_return` checks it before applying or keeping a state.
         let seat = usize::from(state.seat);
         if let Some(key) = self.original(state.seat) {
             self.keys[seat] = key;

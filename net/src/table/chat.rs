@@ -108,6 +108,7 @@ impl TableSession {
             return Err(NotNow::NothingToSay.into());
         }
         let now = self.presence.now;
+        // INVARIANT: me < 4: `my_seat_index` is a position in the four keys.
         let seat = usize::from(me);
         if self.chat.left(seat, now) == 0 {
             return Err(NotNow::ChatTooFast.into());
@@ -184,6 +185,7 @@ impl TableSession {
         text: String,
         sig: &Sig,
     ) -> Result<(), TableError> {
+        // INVARIANT: seat < 4: `check_chat` takes it from the sender's position in the keys.
         let seat = usize::from(
             self.check_chat(&from, n, &text, sig)
                 .map_err(Unexpected::Chat)?,

@@ -143,6 +143,7 @@ impl TableSession {
                 let Some(seat) = config.seat_of(&self.me.key) else {
                     return Err(refuse("a table configuration without this seat"));
                 };
+                // INVARIANT: seat < 4: a position in the configuration's four seats.
                 if config.nonces[usize::from(seat)] != self.nonce() {
                     return Err(refuse("a table configuration without this seat's nonce"));
                 }
@@ -268,6 +269,13 @@ impl TableSession {
                 Ok(())
             }
             TableMsg::Return { state, sig } => {
+                if [state.seat, state.dealer]
+                    .into_iter()
+                    .chain(state.runners.iter().flatten().copied())
+                    .any(|n| n > 3)
+                {
+                    return Err(refuse("a seat given back naming no seat"));
+                }
                 if from
                     .verify(&return_digest(&config.sid(), state), sig)
                     .is_err()

@@ -81,6 +81,7 @@ impl TableSession {
                 .filter(|&s| !self.seat_ready(s, b.hand_no))
                 .map(|s| Seat::from_index(usize::from(s)))
                 .collect(),
+            // INVARIANT: s < 4: `my_seat_index` is a position in the four keys.
             ready: me.is_some_and(|s| self.readies[usize::from(s)] >= b.hand_no),
         })
     }
@@ -253,6 +254,7 @@ impl TableSession {
         let seat = self
             .check_ready(&from, hand_no, sig)
             .map_err(Unexpected::Ready)?;
+        // INVARIANT: seat < 4: `check_ready` takes it from the sender's position in the keys.
         self.readies[usize::from(seat)] = hand_no;
         self.start_if_ready();
         Ok(())
@@ -261,6 +263,7 @@ impl TableSession {
     /// Replaying our own `Ready` from the log.
     pub(crate) fn replay_ready(&mut self, hand_no: u32, bytes: &[u8]) {
         if let Some(me) = self.my_seat_index() {
+            // INVARIANT: me < 4: a position in the four keys.
             let r = &mut self.readies[usize::from(me)];
             *r = (*r).max(hand_no);
             self.my_ready = Some((hand_no, bytes.to_vec()));

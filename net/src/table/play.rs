@@ -108,6 +108,9 @@ impl TableSession {
         self.recent_hctx
             .extend(self.hand.as_ref().map(HandSession::hctx));
         if let Some(p) = &mut self.proxy {
+            // INVARIANT: p.seat < 4: `take_seat` makes a proxy only for a seat `void_hand` put
+            // out, and its callers check the seat (`on_timeout`, `after_fault`) or take it
+            // from the keys (`on_quit`).
             p.rng =
                 crate::hand::replacement_rng(&self.bot_seeds[usize::from(p.seat)], self.hand_no);
             let seed = derive(&self.master, b"proxy-seed", &[&sid[..], &hand_no].concat());
@@ -392,6 +395,7 @@ impl TableSession {
         let missing: Vec<Vec<u8>> = self
             .held
             .range((hand_no, 0, 0)..=(hand_no, 3, u32::MAX))
+            // INVARIANT: s <= 3: the range's bounds.
             .filter(|((_, s, seq), _)| *seq >= have[usize::from(*s)])
             .map(|(_, b)| b.clone())
             .collect();

@@ -146,6 +146,7 @@ impl Presence {
 
     /// Whether the hand waits on `seat` now.
     pub(crate) fn awaited(&self, seat: u8) -> bool {
+        // INVARIANT: seat < 4: the one caller (`absent.rs`, the silent seats) passes 0..4.
         self.awaited[usize::from(seat)].is_some()
     }
 

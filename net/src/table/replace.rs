@@ -116,6 +116,7 @@ impl TableSession {
     /// Every peer: `seat` is now played by a computer player with identity `key`, run by
     /// `runner`; the hand is dealt again.
     fn seat_taken(&mut self, seat: u8, key: PublicKey, seed: [u8; 32], runner: u8) {
+        // INVARIANT: seat < 4: `on_replace` checks it; `take_seat` has it from `void_hand`.
         self.keys[usize::from(seat)] = key;
         self.bot_seeds[usize::from(seat)] = seed;
         self.runners[usize::from(seat)] = Some(runner);
@@ -142,10 +143,12 @@ impl TableSession {
     ) -> Result<(), TableError> {
         let sid = self.started_sid(MsgKind::Replace)?;
         let sender = self.seat_of_sender(&from)?;
-        if seat > 3
-            || from
-                .verify(&replace_digest(&sid, hand_no, seat, &key, &seed), sig)
-                .is_err()
+        if seat > 3 {
+            return Err(Unexpected::NotASeat(MsgKind::Replace, seat).into());
+        }
+        if from
+            .verify(&replace_digest(&sid, hand_no, seat, &key, &seed), sig)
+            .is_err()
         {
             return Err(TableError::BadSignature);
         }

@@ -59,6 +59,7 @@ impl TableSession {
         let Some(seat) = config.seat_of(&self.me.key) else {
             return Err(TableError::NotSeated);
         };
+        // INVARIANT: seat < 4: a position in the configuration's four seats (`seat_of`).
         if config.nonces[usize::from(seat)] != self.nonce() {
             // Not this game's configuration (an old game's replayed, or our nonce changed):
             // signing it could let a hand context of another game repeat.
@@ -130,6 +131,7 @@ impl TableSession {
             return Ok(());
         };
         let first = agreed.accepts.iter().all(|a| *a);
+        // INVARIANT: seat < 4: `seat_of` above.
         agreed.accepts[usize::from(seat)] = true;
         agreed.accept_sigs[usize::from(seat)] = Some(sig.clone());
         if !first && agreed.accepts.iter().all(|a| *a) {
