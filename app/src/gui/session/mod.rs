@@ -9,16 +9,18 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow};
-use fairdeal_core::{HouseRules, Preset, Seat};
+use fairdeal_core::Seat;
 use fairdeal_net::node::{self, BrowseEvent, Intent, NodeEvent, NodeOptions, Role};
-use fairdeal_net::table::msg::TableInfo;
 use libp2p::Multiaddr;
 use tokio::runtime::Runtime;
 use tokio::sync::{mpsc, oneshot, watch};
 
-use super::records::{GameKind, GameRecord, Timing};
-use super::settings::Setup;
-use crate::local::{Computers, LocalTable, listen_addr};
+use super::records::GameRecord;
+use crate::local::{Computers, listen_addr};
+
+mod start;
+
+pub use self::start::{host, join, resume, start_local};
 use crate::peer::random32;
 
 /// Called after every event, to wake the UI.
@@ -266,7 +268,7 @@ impl Connection {
 
     /// How this game's computer players play.
     fn computers(&self) -> Computers {
-        computers(&self.record)
+        start::computers(&self.record)
     }
 
     /// Runs computer players in this client's folders `bot-N` (new, or resumed from their
@@ -302,209 +304,6 @@ impl Connection {
         self.spawn_bots(&bots, Some(address));
         let _ = self.intents.try_send(Intent::Start);
     }
-}
-
-/// How the computer players of the game `record` play.
-fn computers(record: &GameRecord) -> Computers {
-    Computers {
-        strategy: record.difficulty.strategy().to_owned(),
-        think_ms: record.pace_ms,
-        grace_ms: record.grace_ms,
-        lan: record.lan(),
-    }
-}
-
-/// The record of a new table this player opens and sits South at.
-fn table_record(setup: &Setup, kind: GameKind, bots: Vec<String>) -> GameRecord {
-    GameRecord {
-        kind,
-        table: setup.table.clone(),
-        preset: setup.preset,
-        difficulty: setup.difficulty,
-        house: fairdeal_net::table::msg::house_to_json(&setup.house),
-        bots,
-        started: false,
-        over: false,
-        pace_ms: setup.timing.pace_ms,
-        grace_ms: setup.timing.grace_ms,
-    }
-}
-
-/// Starts a local table ([`crate::local`]): this player at South, three computer players,
-/// over loopback; they join once the player's node listens.
-///
-/// # Errors
-///
-/// The game folder cannot be written.
-pub fn start_local(
-    runtime: Arc<Runtime>,
-    setup: &Setup,
-    data_dir: &Path,
-    seed: Option<u64>,
-    repaint: Repaint,
-) -> Result<Connection> {
-    let bots: Vec<String> = (0..3).map(|i| format!("bot-{i}")).collect();
-    let record = table_record(setup, GameKind::Local, bots);
-    let (game_dir, secret) = new_folder(data_dir, &record, seed)?;
-    let table = LocalTable {
-        preset: setup.preset,
-        house: setup.house.clone(),
-        name: setup.name.clone(),
-        south: None,
-        dir: game_dir.join("me"),
-        computers: computers(&record),
-        computer_dirs: [0, 1, 2].map(|i| game_dir.join(format!("bot-{i}"))),
-    };
-    let opts = NodeOptions {
-        grace_ms: record.grace_ms,
-        move_clock_ms: setup.move_clock_ms,
-        wait_for_person: true,
-        ..table.host_options()
-    };
-    let secrets = Secrets { seed };
-    let (on_listen, listening) = oneshot::channel();
-    let player = Player {
-        opts,
-        secret,
-        master: secrets.fresh("master", 0),
-        on_listen: Some(on_listen),
-    };
-    let conn = spawn_player(runtime.clone(), player, game_dir, record, secrets, repaint);
-    let (stop, alive) = conn.computer_handles();
-    let rt = runtime.clone();
-    runtime.spawn(async move {
-        table
-            .seat_computers(listening, |i, opts| {
-                let handles = (stop.clone(), alive.clone());
-                run_computer(&rt, opts, i as u64 + 1, secrets, handles)
-            })
-            .await;
-    });
-    Ok(conn)
-}
-
-/// Opens a table on the LAN (held: the host starts it from the lobby).
-///
-/// # Errors
-///
-/// The game folder cannot be written.
-pub fn host(
-    runtime: Arc<Runtime>,
-    setup: &Setup,
-    data_dir: &Path,
-    repaint: Repaint,
-) -> Result<Connection> {
-    let record = table_record(setup, GameKind::Host, Vec::new());
-    let (game_dir, secret) = new_folder(data_dir, &record, None)?;
-    let role = Role::Host {
-        table: setup.table.clone(),
-        preset: setup.preset,
-        house: setup.house.clone(),
-    };
-    let opts = NodeOptions {
-        hold: true,
-        move_clock_ms: setup.move_clock_ms,
-        ..player_options(&game_dir, &record, role, &setup.name)
-    };
-    let secrets = Secrets { seed: None };
-    let player = Player {
-        opts,
-        secret,
-        master: secrets.fresh("master", 0),
-        on_listen: None,
-    };
-    Ok(spawn_player(
-        runtime, player, game_dir, record, secrets, repaint,
-    ))
-}
-
-/// Joins the table at `address` (`info`: what the browser said about it), asking for seat
-/// `want`.
-///
-/// # Errors
-///
-/// The game folder cannot be written.
-#[allow(clippy::too_many_arguments)]
-pub fn join(
-    runtime: Arc<Runtime>,
-    address: Multiaddr,
-    info: Option<&TableInfo>,
-    want: Option<u8>,
-    name: &str,
-    data_dir: &Path,
-    timing: Timing,
-    repaint: Repaint,
-) -> Result<Connection> {
-    let record = GameRecord {
-        kind: GameKind::Join,
-        // Joined by address: the name comes with the game's start (see `rename`).
-        table: info.map_or_else(String::new, |i| i.name.clone()),
-        preset: info.map_or(Preset::Samba, |i| i.preset),
-        difficulty: super::choices::Difficulty::default(),
-        house: info.map_or_else(
-            || "{}".to_owned(),
-            |i| fairdeal_net::table::msg::house_to_json(&HouseRules::from(&i.house)),
-        ),
-        bots: Vec::new(),
-        started: false,
-        over: false,
-        pace_ms: timing.pace_ms,
-        grace_ms: timing.grace_ms,
-    };
-    let (game_dir, secret) = new_folder(data_dir, &record, None)?;
-    let role = Role::Join {
-        address: Some(address),
-        table: None,
-    };
-    let opts = NodeOptions {
-        want,
-        ..player_options(&game_dir, &record, role, name)
-    };
-    let secrets = Secrets { seed: None };
-    let player = Player {
-        opts,
-        secret,
-        master: secrets.fresh("master", 0),
-        on_listen: None,
-    };
-    Ok(spawn_player(
-        runtime, player, game_dir, record, secrets, repaint,
-    ))
-}
-
-/// Resumes the game in `game_dir` from its logs (the player's and its computer players').
-///
-/// # Errors
-///
-/// The folder holds no game to resume.
-pub fn resume(runtime: Arc<Runtime>, game_dir: &Path, repaint: Repaint) -> Result<Connection> {
-    let record = GameRecord::read(game_dir).ok_or_else(|| anyhow!("no game.json here"))?;
-    let secret = fairdeal_net::store::read_identity(&game_dir.join("me"))
-        .ok_or_else(|| anyhow!("the game's identity is missing"))?;
-    // Rebuilt from the log: the role and the name only matter for a new game.
-    let role = Role::Join {
-        address: None,
-        table: None,
-    };
-    let opts = player_options(game_dir, &record, role, "");
-    let bots = record.bots.len();
-    let player = Player {
-        opts,
-        secret,
-        master: random32(),
-        on_listen: None,
-    };
-    let conn = spawn_player(
-        runtime,
-        player,
-        game_dir.to_owned(),
-        record,
-        Secrets { seed: None },
-        repaint,
-    );
-    let bots: Vec<(usize, Option<Seat>)> = (0..bots).map(|i| (i, None)).collect();
-    conn.spawn_bots(&bots, None);
-    Ok(conn)
 }
 
 /// The LAN browser: tables found, as events.
