@@ -95,8 +95,6 @@ pub(super) struct Unchecked {
     /// The deck it started from: as sent, and as points.
     input_bytes: Vec<CtBytes>,
     input: Vec<Ciphertext>,
-    /// The deck it gave, as points.
-    output: Vec<Ciphertext>,
 }
 
 impl Shuffling {
@@ -137,7 +135,6 @@ impl Shuffling {
                 seat: s,
                 input_bytes: input,
                 input: std::mem::take(&mut self.deck),
-                output: deck.clone(),
             });
             deck
         } else {
@@ -176,7 +173,9 @@ impl Shuffling {
             keys: &self.keys,
             mode: ctx.cfg.proofs,
         };
-        check_step_proof(msg, &sctx, &u.output).map_err(fail)
+        // INVARIANT: nothing was taken since the step (this runs before any other message),
+        // so the deck is still the one it gave.
+        check_step_proof(msg, &sctx, &self.deck).map_err(fail)
     }
 
     /// This seat's step.
