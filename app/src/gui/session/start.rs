@@ -123,15 +123,8 @@ pub fn host(
         move_clock_ms: setup.move_clock_ms,
         ..player_options(&game_dir, &record, role, &setup.name)
     };
-    let secrets = Secrets { seed: None };
-    let player = Player {
-        opts,
-        secret,
-        master: secrets.fresh("master", 0),
-        on_listen: None,
-    };
-    Ok(spawn_player(
-        runtime, player, game_dir, record, secrets, repaint,
+    Ok(spawn_lan_player(
+        runtime, opts, secret, game_dir, record, repaint,
     ))
 }
 
@@ -177,15 +170,8 @@ pub fn join(
         want,
         ..player_options(&game_dir, &record, role, name)
     };
-    let secrets = Secrets { seed: None };
-    let player = Player {
-        opts,
-        secret,
-        master: secrets.fresh("master", 0),
-        on_listen: None,
-    };
-    Ok(spawn_player(
-        runtime, player, game_dir, record, secrets, repaint,
+    Ok(spawn_lan_player(
+        runtime, opts, secret, game_dir, record, repaint,
     ))
 }
 
@@ -222,4 +208,23 @@ pub fn resume(runtime: Arc<Runtime>, game_dir: &Path, repaint: Repaint) -> Resul
     let bots: Vec<(usize, Option<Seat>)> = (0..bots).map(|i| (i, None)).collect();
     conn.spawn_bots(&bots, None);
     Ok(conn)
+}
+
+/// The player's node of a LAN game (hosted or joined), with secrets from the OS.
+fn spawn_lan_player(
+    runtime: Arc<Runtime>,
+    opts: NodeOptions,
+    secret: [u8; 32],
+    game_dir: std::path::PathBuf,
+    record: GameRecord,
+    repaint: Repaint,
+) -> Connection {
+    let secrets = Secrets { seed: None };
+    let player = Player {
+        opts,
+        secret,
+        master: secrets.fresh("master", 0),
+        on_listen: None,
+    };
+    spawn_player(runtime, player, game_dir, record, secrets, repaint)
 }
