@@ -498,17 +498,22 @@ mod tests {
     use fairdeal_core::strategy::by_name;
     use fairdeal_core::{Position, Preset, Rules, SplitMix64, canonical_deck};
 
-    /// Plays a hand with a computer strategy at every seat, feeding South's `Seen` as the
-    /// client does (each move, then South's view), and checks what it says after each move.
-    fn play(preset: Preset, seed: u64, mut check: impl FnMut(&Seen, &PlayerView, &[String])) {
+    /// A hand of `preset` dealt by South from a deck shuffled with `rng`.
+    fn deal(preset: Preset, rng: &mut SplitMix64) -> Position {
         let rules = Rules::preset(preset);
         let mut deck = canonical_deck(&rules);
-        let mut rng = SplitMix64::new(seed);
         for i in (1..deck.len()).rev() {
             let j = (rng.next_u64() % (i as u64 + 1)) as usize;
             deck.swap(i, j);
         }
-        let mut pos = Position::deal(rules, Seat::S, [0, 0], &deck).unwrap();
+        Position::deal(rules, Seat::S, [0, 0], &deck).unwrap()
+    }
+
+    /// Plays a hand with a computer strategy at every seat, feeding South's `Seen` as the
+    /// client does (each move, then South's view), and checks what it says after each move.
+    fn play(preset: Preset, seed: u64, mut check: impl FnMut(&Seen, &PlayerView, &[String])) {
+        let mut rng = SplitMix64::new(seed);
+        let mut pos = deal(preset, &mut rng);
         let mut seen = Seen::default();
         let mut log = Vec::new();
         seen.dealt();
@@ -584,14 +589,8 @@ mod tests {
     fn a_replayed_hand_logs_the_dealt_red_threes_before_its_moves() {
         let mut checked = 0;
         for seed in 1..40 {
-            let rules = Rules::preset(Preset::Canasta);
-            let mut deck = canonical_deck(&rules);
             let mut rng = SplitMix64::new(seed);
-            for i in (1..deck.len()).rev() {
-                let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-                deck.swap(i, j);
-            }
-            let mut pos = Position::deal(rules, Seat::S, [0, 0], &deck).unwrap();
+            let mut pos = deal(Preset::Canasta, &mut rng);
             if dealt_threes(&pos.view(Seat::S)).is_none() {
                 continue;
             }
