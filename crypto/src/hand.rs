@@ -190,6 +190,7 @@ pub fn verify_commit(
 }
 
 /// The four verified hand keys, the joint key `H = ΣX` and its fixed-base table.
+#[derive(Clone)]
 pub struct HandKeys {
     keys: [RistrettoPoint; 4],
     /// The keys' encodings (hashed into every share proof).

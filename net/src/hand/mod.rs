@@ -20,18 +20,19 @@
 //! envelopes that do not link), then `adjudicate` (proofs, shares, seeds, every shuffle
 //! recomputed), then the first rules fault the script found; a card that fails to open or
 //! opens twice names nobody by itself, the recomputed shuffles name the shuffler.
-
 //!
 //! Where things are: `types.rs` (the public types), `session.rs` (bytes in and out, each
 //! sender's chain and queue, the loop that feeds the script), `stage.rs` (the [`Phase`] enum
 //! and what each stage expects), `shuffle.rs` (commitments and the four shuffle steps),
-//! `cards.rs` (the shuffled deck and every card opened from it), `deal.rs` (the deal, following
-//! core's `DealScript`), `play.rs` (moves and stock draws), `reveal.rs` (seeds, the audit of a
-//! finished hand, the signed results), `replay.rs` (that audit's rules replay), `audit.rs` (the
-//! audit at a fault and its verdict), `wire.rs` (a move's action on the wire).
+//! `checks.rs` (the steps' proof checks, run here or handed out), `cards.rs` (the shuffled
+//! deck and every card opened from it), `deal.rs` (the deal, following core's `DealScript`),
+//! `play.rs` (moves and stock draws), `reveal.rs` (seeds, the audit of a finished hand, the
+//! signed results), `replay.rs` (that audit's rules replay), `audit.rs` (the audit at a fault
+//! and its verdict), `wire.rs` (a move's action on the wire).
 
 mod audit;
 mod cards;
+mod checks;
 mod deal;
 mod play;
 mod replay;
@@ -48,12 +49,14 @@ use std::sync::Arc;
 use fairdeal_core::Card;
 use fairdeal_crypto::{CardTable, HandSecret};
 
+pub use self::checks::{CheckDone, CheckId, ProofCheck};
 pub use self::types::{
     Awaiting, Blame, Event, HandBug, HandConfig, HandReport, REPLACEMENT_STRATEGY, Replacement,
     SessionError, Stage, replacement_rng,
 };
 
 use self::audit::Audit;
+use self::checks::Checks;
 use self::session::Link;
 use self::stage::Phase;
 
@@ -95,10 +98,8 @@ pub struct HandSession {
     audit: Audit,
     events: VecDeque<Event>,
     cheats: Cheats,
-    /// Whether the session stops after sending its shuffle step, until [`Self::proceed`].
-    yields: bool,
-    /// It stopped so: the step waits to be sent before the rest of the work.
-    paused: bool,
+    /// The proof checks of the other seats' shuffle steps not yet passed.
+    checks: Checks,
 }
 
 impl std::fmt::Debug for HandSession {
@@ -143,30 +144,5 @@ impl HandSession {
     #[cfg(feature = "cheats")]
     pub fn break_own_memory_of_a_card(&mut self) {
         self.cheats.misremember = true;
-    }
-}
-
-impl HandSession {
-    /// Makes the session stop after it sends its shuffle step, so that the caller sends it at
-    /// once: the proofs it still has to check (and, for the last shuffler, its first shares)
-    /// follow on [`Self::proceed`]. Off by default: a caller that never calls `proceed` is
-    /// never stopped.
-    pub fn set_yield(&mut self, on: bool) {
-        self.yields = on;
-        if !on && self.paused {
-            self.proceed();
-        }
-    }
-
-    /// Whether the session stopped after sending its shuffle step (call [`Self::proceed`]
-    /// once that step is on its way).
-    pub fn is_paused(&self) -> bool {
-        self.paused
-    }
-
-    /// Goes on with the work left after a shuffle step was sent.
-    pub fn proceed(&mut self) {
-        self.paused = false;
-        self.pump();
     }
 }

@@ -14,6 +14,7 @@ use fairdeal_crypto::{
 };
 
 use super::audit::Audit;
+use super::checks::Checks;
 use super::stage::Phase;
 use super::{Cheats, Ctx, HandConfig, HandSession, SessionError};
 
@@ -189,8 +190,7 @@ impl HandSession {
             audit: Audit::default(),
             events: VecDeque::new(),
             cheats: Cheats::default(),
-            yields: false,
-            paused: false,
+            checks: Checks::default(),
         }
     }
 
@@ -392,38 +392,22 @@ impl HandSession {
         }
     }
 
-    /// Checks the proof of a shuffle step taken on its form alone, if there is one: `false`
-    /// once that failed (the hand is stopped, its shuffler named).
-    fn unchecked_ok(&mut self) -> bool {
-        let Phase::Shuffle(sh) = &mut self.stage else {
-            return true;
-        };
-        match sh.check_unchecked(&self.ctx) {
-            Ok(()) => true,
-            Err((seat, fault)) => {
-                let evidence = self.link.transcript.clone();
-                self.blame(Some(seat), fault, evidence);
-                false
-            }
-        }
-    }
-
     fn run_script(&mut self) {
         loop {
             self.act();
-            if self.paused {
-                return;
-            }
             let mut progress = false;
             for s in 0..4u8 {
                 if self.stage.is_void() {
                     return;
                 }
                 progress |= self.take_audit(s);
-                // A step taken on its form alone is checked in full before anything else is
-                // taken (our own step, built on it, is the next thing due).
+                // A step is taken before its proof is checked: offloaded, the next steps are
+                // taken meanwhile; in the session, the check runs before anything else is
+                // taken (after our own next message, built on that step). Nothing past the
+                // shuffle is taken before every step's proof passed.
                 while !self.audit.stopped()
-                    && self.unchecked_ok()
+                    && ((self.checks.offloaded() && self.stage.is_shuffling())
+                        || self.checks_passed())
                     && let Some(front) = self.link.inbox[usize::from(s)].front()
                 {
                     let body = front.body.clone();
@@ -436,9 +420,6 @@ impl HandSession {
                             }
                             progress = true;
                             self.act();
-                            if self.paused {
-                                return;
-                            }
                         }
                         Ok(false) => break,
                         Err(fault) => {

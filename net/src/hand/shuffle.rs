@@ -2,22 +2,23 @@
 //! comes) and [`Shuffling`] (the four shuffle steps in the dealer's-left order), with the
 //! `cheats` knobs that tamper with a step.
 //!
-//! Every step is checked in full, its proof included, before this seat sends anything that
-//! opens a card. The seat whose step comes next builds on the step it receives after checking
-//! only its form (every point decodes, it answers the deck before it), and checks the proof
-//! right after sending its own step, so that the proof checks of the chain are not in series
-//! with its proofs (PROTOCOL.md §5). Building on a step whose proof later fails gives nothing
-//! away: a re-masking shuffle and its zero-knowledge proof hide the permutation whatever deck
-//! they start from, and the hand is void with the bad step's shuffler named.
+//! A step is taken on its form (every point decodes, it answers the deck before it); the check
+//! of its proof is queued (`checks.rs`) and must pass before this seat sends anything that
+//! opens a card. So the seat whose step comes next builds on a step before its proof is
+//! checked, and the proof checks of the chain are not in series with its proofs (PROTOCOL.md
+//! §5). Building on a step whose proof later fails gives nothing away: a re-masking shuffle
+//! and its zero-knowledge proof hide the permutation whatever deck they start from, and the
+//! hand is void with the bad step's shuffler named.
 
 use curve25519_dalek::ristretto::RistrettoPoint;
 use fairdeal_crypto::group::{compress_deck, open_deck};
 use fairdeal_crypto::hand::{check_shuffle, deck_hash, verify_commit};
 use fairdeal_crypto::{
     Ciphertext, CtBytes, Fault, HandCommit, HandKeys, ProofMode, ShuffleMsg, StepContext,
-    check_step, check_step_proof, make_step,
+    check_step_proof, make_step,
 };
 
+use super::checks::{CheckId, Checks, StepTaken};
 use super::{Awaiting, Cheats, Ctx};
 
 /// Waiting for the four commitments.
@@ -67,7 +68,7 @@ impl Committing {
             keys,
             steps: Vec::new(),
             deck: open_deck(&ctx.table),
-            unchecked: None,
+            own: None,
         }))
     }
 }
@@ -82,19 +83,8 @@ pub(super) struct Shuffling {
     pub(super) steps: Vec<ShuffleMsg>,
     /// The deck after the last step.
     pub(super) deck: Vec<Ciphertext>,
-    /// The step this seat builds on before its proof is checked (it sends the next step).
-    pub(super) unchecked: Option<Unchecked>,
-}
-
-/// A step taken on its form alone, its proof still to check.
-pub(super) struct Unchecked {
-    /// Its number (1..=3).
-    step: u8,
-    /// Its shuffler.
-    seat: u8,
-    /// The deck it started from: as sent, and as points.
-    input_bytes: Vec<CtBytes>,
-    input: Vec<Ciphertext>,
+    /// This seat's own step as built, with its output deck: taken without decoding it again.
+    pub(super) own: Option<(ShuffleMsg, Vec<Ciphertext>)>,
 }
 
 impl Shuffling {
@@ -116,70 +106,61 @@ impl Shuffling {
             .map_or_else(|| compress_deck(&open_deck(&ctx.table)), |m| m.deck.clone())
     }
 
-    /// Takes `s`'s step; `true` once the fourth is in. The step this seat builds on next is
-    /// taken on its form, its proof left to [`Self::check_unchecked`].
-    pub(super) fn take(&mut self, ctx: &Ctx, s: u8, m: &ShuffleMsg) -> Result<bool, Fault> {
+    /// Takes `s`'s step on its form; `true` once the fourth is in. The proof of another
+    /// seat's step is queued in `checks`, to pass before the hand goes past the shuffle; our
+    /// own needs none (we made it).
+    pub(super) fn take(
+        &mut self,
+        ctx: &Ctx,
+        s: u8,
+        m: &ShuffleMsg,
+        checks: &mut Checks,
+    ) -> Result<bool, Fault> {
         let k = self.step();
-        let input = self.input_bytes(ctx);
-        let builds_next = ctx.order.get(usize::from(k)) == Some(&ctx.me);
-        // Our own step needs no proof check (we made it); every other is checked in full,
-        // its proof included, the one we build on just after our own step is out.
-        let deck = if s == ctx.me {
-            check_shuffle(m, &ctx.hctx, k, &input, ctx.table.len())?
-        } else if builds_next && ctx.cfg.proofs == ProofMode::Proved && m.proof.is_some() {
-            let deck = check_shuffle(m, &ctx.hctx, k, &input, ctx.table.len())?;
-            // INVARIANT: at most one step is unchecked: it is checked before our own step,
-            // the next one, is taken.
-            self.unchecked = Some(Unchecked {
-                step: k,
-                seat: s,
-                input_bytes: input,
-                input: std::mem::take(&mut self.deck),
-            });
-            deck
-        } else {
-            let sctx = StepContext {
-                hctx: &ctx.hctx,
-                step: k,
-                seat: s,
-                input_bytes: &input,
-                input: &self.deck,
-                keys: &self.keys,
-                mode: ctx.cfg.proofs,
-            };
-            check_step(m, &sctx)?
+        let input_bytes = self.input_bytes(ctx);
+        // Our own step, as we built it, is not decoded again (it is on the critical path: the
+        // next seat waits for it); one read back from the log is.
+        let deck = match self.own.take() {
+            Some((sent, out)) if s == ctx.me && &sent == m => out,
+            _ => check_shuffle(m, &ctx.hctx, k, &input_bytes, ctx.table.len())?,
         };
+        if s != ctx.me {
+            if ctx.cfg.proofs == ProofMode::Proved && m.proof.is_some() {
+                checks.queue(StepTaken {
+                    id: CheckId {
+                        hctx: ctx.hctx,
+                        me: ctx.me,
+                        step: k,
+                    },
+                    seat: s,
+                    msg: m,
+                    input_bytes,
+                    input: std::mem::take(&mut self.deck),
+                    output: &deck,
+                    keys: &self.keys,
+                    mode: ctx.cfg.proofs,
+                });
+            } else {
+                // A proof missing, or sent to a covert table: refused now (nothing to compute).
+                let sctx = StepContext {
+                    hctx: &ctx.hctx,
+                    step: k,
+                    seat: s,
+                    input_bytes: &input_bytes,
+                    input: &self.deck,
+                    keys: &self.keys,
+                    mode: ctx.cfg.proofs,
+                };
+                check_step_proof(m, &sctx, &deck)?;
+            }
+        }
         self.deck = deck;
         self.steps.push(m.clone());
         Ok(k == 4)
     }
 
-    /// Checks the proof of the step taken on its form alone, if any: `Err` names its shuffler.
-    pub(super) fn check_unchecked(&mut self, ctx: &Ctx) -> Result<(), (u8, Fault)> {
-        let Some(u) = self.unchecked.take() else {
-            return Ok(());
-        };
-        let fail = |f| (u.seat, f);
-        let msg = self
-            .steps
-            .get(usize::from(u.step) - 1)
-            .ok_or(fail(Fault::OutOfOrder))?;
-        let sctx = StepContext {
-            hctx: &ctx.hctx,
-            step: u.step,
-            seat: u.seat,
-            input_bytes: &u.input_bytes,
-            input: &u.input,
-            keys: &self.keys,
-            mode: ctx.cfg.proofs,
-        };
-        // INVARIANT: nothing was taken since the step (this runs before any other message),
-        // so the deck is still the one it gave.
-        check_step_proof(msg, &sctx, &self.deck).map_err(fail)
-    }
-
     /// This seat's step.
-    pub(super) fn my_step(&self, ctx: &Ctx, cheats: &Cheats) -> ShuffleMsg {
+    pub(super) fn my_step(&mut self, ctx: &Ctx, cheats: &Cheats) -> ShuffleMsg {
         let k = self.step();
         let keys = &self.keys;
         let input_bytes = self.input_bytes(ctx);
@@ -196,6 +177,11 @@ impl Shuffling {
         // the step goes out without one and the peers name this seat.
         match make_step(&ctx.secret, &sctx) {
             Ok((mut msg, out)) => {
+                let honest = cheats.copy_card.is_none() && cheats.plant_card.is_none();
+                if honest {
+                    self.own = Some((msg.clone(), out));
+                    return msg;
+                }
                 if let Some((from, to)) = cheats.copy_card {
                     copy_card(&mut msg, &out, keys, from, to);
                 }

@@ -53,6 +53,12 @@ impl Phase {
         matches!(self, Self::Void(_))
     }
 
+    /// Whether the hand is still at its commitments or shuffle steps (taken before their
+    /// proofs are checked).
+    pub(super) fn is_shuffling(&self) -> bool {
+        matches!(self, Self::Commit(_) | Self::Shuffle(_))
+    }
+
     /// Whether the hand is over for good (void, or verified and signed).
     pub(super) fn is_finished(&self) -> bool {
         matches!(self, Self::Void(_) | Self::Done(_))
@@ -209,7 +215,7 @@ impl HandSession {
                 }
             }
             (Phase::Shuffle(sh), Awaiting::Shuffle, Body::Shuffle(m)) => {
-                if sh.take(ctx, s, m)? {
+                if sh.take(ctx, s, m, &mut self.checks)? {
                     let ctx = &self.ctx;
                     advance(&mut self.stage, |p| match p {
                         Phase::Shuffle(sh) => Phase::Deal(Box::new(Dealing::new(ctx, *sh))),
@@ -309,6 +315,10 @@ impl HandSession {
         if self.audit.auditing() {
             return;
         }
+        // Past the shuffle, every step's proof is checked before anything opens a card.
+        if !self.stage.is_shuffling() && !self.checks_passed() {
+            return;
+        }
         // One message at a time: ours is processed before we decide to send the next.
         let me = self.ctx.me;
         if self.expects(me).is_none() || self.has_queued(me) {
@@ -328,8 +338,6 @@ impl HandSession {
             Phase::Done(_) | Phase::Void(_) => None,
         };
         if let Some(body) = body {
-            // Our shuffle step goes out before the checks that are not in series with it.
-            self.paused = self.yields && matches!(body, Body::Shuffle(_));
             self.send(body);
         }
     }

@@ -76,6 +76,8 @@ pub(crate) struct Node {
     /// Hashes of the messages logged as sent: one sent again (a resend after a crash, an
     /// answer to a resync) is in the log already and is not written again.
     logged_sent: BTreeSet<[u8; 32]>,
+    /// Runs the proof checks of the other seats' shuffle steps.
+    pub(crate) checker: super::checker::Checker,
 }
 
 /// The hash a sent message is known by in [`Node::logged_sent`].
@@ -258,6 +260,7 @@ impl Node {
             guard: guard::Guard::default(),
             last_next: None,
             logged_sent,
+            checker: super::checker::Checker::new(),
         };
         node.sync_bypass();
         if let Some(ms) = node.opts.grace_ms {
@@ -266,13 +269,14 @@ impl Node {
         // After a rebuild, so that replayed turns are not held back by thinking time.
         node.session.set_think_ms(node.opts.think_ms);
         node.session.set_wait_for_person(node.opts.wait_for_person);
-        // A shuffle step goes out before this node checks the proofs it need not check first
-        // (`FAIRDEAL_NO_YIELD=1`, a measurement knob, keeps the work in one go, as before).
-        let no_yield = std::env::var_os("FAIRDEAL_NO_YIELD").is_some_and(|v| v == "1");
-        if no_yield {
-            tracing::warn!("measurement knob: hands do not stop after a shuffle step");
+        // The other seats' shuffle proofs are checked on the checker's thread, at a lower
+        // priority than the proofs (`FAIRDEAL_INLINE_CHECKS=1`, a measurement knob, checks
+        // them in the session, in series with the rest).
+        let inline = std::env::var_os("FAIRDEAL_INLINE_CHECKS").is_some_and(|v| v == "1");
+        if inline {
+            tracing::warn!("measurement knob: proof checks run in the session");
         }
-        node.session.set_yield(!no_yield);
+        node.session.set_offload(!inline);
         if let Role::Join {
             address: Some(addr),
             ..
@@ -329,19 +333,17 @@ impl Node {
         })
     }
 
-    /// Whether the session has work left after a shuffle step it sent (see
-    /// [`TableSession::proceed`]).
-    pub(crate) fn has_work(&self) -> bool {
-        self.session.has_work()
+    /// Takes the result of a proof check from the checker's thread.
+    pub(crate) fn check_done(&mut self, done: &crate::hand::CheckDone) {
+        self.session.check_done(done);
     }
 
-    /// Does that work (once the step is on its way).
-    pub(crate) fn proceed(&mut self) {
-        self.session.proceed();
-    }
-
-    /// Sends what the session produced (logged first) and reports its events.
+    /// Sends what the session produced (logged first) and reports its events; hands its
+    /// proof checks to the checker.
     pub(crate) async fn flush(&mut self) -> Result<(), NodeError> {
+        while let Some(check) = self.session.poll_check() {
+            self.checker.submit(check);
+        }
         let entries: Vec<crate::transcript::Entry> =
             std::iter::from_fn(|| self.session.poll_public()).collect();
         self.transcript.append(&entries)?;

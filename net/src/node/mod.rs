@@ -7,8 +7,10 @@
 //! log and the others resend what it may have missed.
 
 mod browse;
+mod checker;
 mod codec;
 mod driver;
+pub mod priority;
 mod refusals;
 mod restore;
 mod swarm;
@@ -38,8 +40,21 @@ pub const NODE_STACK_BYTES: usize = 8 << 20;
 ///
 /// The operating system refuses the threads.
 pub fn runtime(workers: usize) -> std::io::Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(workers.max(1))
+    runtime_niced(workers, 0)
+}
+
+/// As [`runtime`], its threads `nice` nicer than the caller (see [`priority`]): a window
+/// runs its nodes so, so that their cryptography never takes a core from a frame.
+///
+/// # Errors
+///
+/// The runtime could not be built.
+pub fn runtime_niced(workers: usize, nice: i32) -> std::io::Result<tokio::runtime::Runtime> {
+    let mut b = tokio::runtime::Builder::new_multi_thread();
+    if nice > 0 {
+        b.on_thread_start(move || priority::lower_this_thread(nice));
+    }
+    b.worker_threads(workers.max(1))
         .thread_name("fairdeal-net")
         .thread_stack_size(NODE_STACK_BYTES)
         .enable_all()
@@ -292,9 +307,7 @@ pub async fn run(
                 Some(Intent::Say(text)) => node.lobby(|s| s.say(&text)).await,
                 Some(Intent::Quit) | None => return Err(NodeError::Stopped),
             },
-            // The session stopped after a shuffle step: the swarm takes it first (polled in
-            // this round), then the session goes on.
-            () = tokio::task::yield_now(), if node.has_work() => node.proceed(),
+            Some(done) = node.checker.recv() => node.check_done(&done),
             _ = tick.tick() => node.on_tick().await,
             () = sleep_until(deadline) => node.on_deadline(),
         }

@@ -102,8 +102,8 @@ pub struct TableSession {
     pending_return: Option<msg::ReturnState>,
     /// How long computer players wait before each move (ms; 0: at once).
     think_ms: u64,
-    /// Hands stop after sending their shuffle step until [`TableSession::proceed`].
-    yields: bool,
+    /// The hands hand their proof checks out ([`TableSession::set_offload`]).
+    offload: bool,
     /// Host, before the start: the move clock to put in the configuration (ms; 0: none).
     move_clock_ms: u64,
     /// The turn the move clock runs for: (hand, actor) and since when.
@@ -202,7 +202,7 @@ impl TableSession {
             returning: BTreeSet::new(),
             pending_return: None,
             think_ms: 0,
-            yields: false,
+            offload: false,
             move_clock_ms: 0,
             turn_clock: None,
             bot_due: [None; 2],

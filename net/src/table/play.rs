@@ -14,7 +14,7 @@ use super::{
     Dest, Gone, MAX_EARLY_PER_SEAT, MAX_HELD, MAX_UNEXPLAINED_VOIDS, RESYNC_ANSWER_MS, TableError,
     TableEvent, TableSession, derive, pace,
 };
-use crate::hand::{Event as HandEvent, HandConfig, HandReport, HandSession};
+use crate::hand::{CheckDone, Event as HandEvent, HandConfig, HandReport, HandSession, ProofCheck};
 
 impl TableSession {
     /// Plays a move for this seat (a person's move; computer players play by themselves).
@@ -100,7 +100,7 @@ impl TableSession {
             seed,
             table.clone(),
         );
-        hand.set_yield(self.yields);
+        hand.set_offload(self.offload);
         self.hand = Some(hand);
         if self.recent_hctx.len() >= pace::RECENT_HANDS {
             self.recent_hctx.pop_front();
@@ -121,7 +121,7 @@ impl TableSession {
                 seed,
                 table.clone(),
             );
-            hand.set_yield(self.yields);
+            hand.set_offload(self.offload);
             p.hand = Some(hand);
         }
         self.events.push_back(TableEvent::HandStarted(self.hand_no));
@@ -310,37 +310,36 @@ impl TableSession {
         self.think_ms = ms;
     }
 
-    /// Makes the hands stop after sending their shuffle step, so that the caller sends it at
-    /// once and calls [`Self::proceed`] for the rest (the proof checks not in series with it).
-    /// Off by default.
-    pub fn set_yield(&mut self, on: bool) {
-        self.yields = on;
+    /// Hands the proof checks of the other seats' shuffle steps to the caller
+    /// ([`Self::poll_check`], [`Self::check_done`]) instead of running them in the session,
+    /// so that they can run at a lower priority than the proofs (see
+    /// [`HandSession::set_offload`]). Off by default.
+    pub fn set_offload(&mut self, on: bool) {
+        self.offload = on;
         let proxy = self.proxy.as_mut().and_then(|p| p.hand.as_mut());
         for hand in [self.hand.as_mut(), proxy].into_iter().flatten() {
-            hand.set_yield(on);
+            hand.set_offload(on);
         }
         if !on {
             self.drain_hand();
         }
     }
 
-    /// Whether a hand stopped after sending its shuffle step: call [`Self::proceed`] once
-    /// what [`Self::poll_transmit`] gave is on its way.
-    pub fn has_work(&self) -> bool {
-        let proxy = self.proxy.as_ref().and_then(|p| p.hand.as_ref());
-        [self.hand.as_ref(), proxy]
+    /// The next proof check to run, once offloaded: give its result to [`Self::check_done`].
+    pub fn poll_check(&mut self) -> Option<ProofCheck> {
+        let proxy = self.proxy.as_mut().and_then(|p| p.hand.as_mut());
+        [self.hand.as_mut(), proxy]
             .into_iter()
             .flatten()
-            .any(HandSession::is_paused)
+            .find_map(HandSession::poll_check)
     }
 
-    /// Goes on with the hands' work left after a shuffle step was sent.
-    pub fn proceed(&mut self) {
+    /// Takes the result of a check from [`Self::poll_check`] (one for a hand that is over is
+    /// ignored).
+    pub fn check_done(&mut self, done: &CheckDone) {
         let proxy = self.proxy.as_mut().and_then(|p| p.hand.as_mut());
         for hand in [self.hand.as_mut(), proxy].into_iter().flatten() {
-            if hand.is_paused() {
-                hand.proceed();
-            }
+            hand.check_done(done);
         }
         self.drain_hand();
         self.watch_turn();
