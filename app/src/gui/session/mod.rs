@@ -35,12 +35,16 @@ pub enum Update {
     Stopped(String),
 }
 
+/// How much nicer than the window the nodes' threads run (Linux nice values).
+const NODE_NICE: i32 = 10;
+
 /// The background runtime (one per app).
 pub fn runtime() -> Result<Arc<Runtime>> {
-    // The UI thread keeps a core of its own on a two-core machine: the nodes' crypto (four of
-    // them in a local game) never delays a frame.
+    // The UI thread keeps a core of its own on a two-core machine, and the nodes' threads run
+    // at a lower priority: their cryptography (four nodes in a local game) waits for a frame,
+    // never a frame for it.
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1));
-    Ok(Arc::new(node::runtime(workers)?))
+    Ok(Arc::new(node::runtime_niced(workers, NODE_NICE)?))
 }
 
 /// A game seen from the UI thread.
