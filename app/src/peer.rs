@@ -123,7 +123,7 @@ async fn run_node_with(
                             fairdeal_net::hand::Event::Complete(r) => tracing::info!(player = %label, hand_no, scores = ?r.scores, openings = r.openings_checked, "hand verified: all four shuffles recomputed"),
                             fairdeal_net::hand::Event::Fault(b) => tracing::error!(player = %label, hand_no, offender = ?b.offender, fault = %b.fault, "cheat detected"),
                             fairdeal_net::hand::Event::Broken(bug) => tracing::error!(player = %label, hand_no, %bug, "hand void by a fault of this client, not a seat's"),
-                            fairdeal_net::hand::Event::Moved { seat, mv } if person => println!("{}", mv.describe(seat)),
+                            fairdeal_net::hand::Event::Moved { seat, mv, .. } if person => println!("{}", mv.describe(seat)),
                             _ => {}
                         },
                         NodeEvent::Waiting(seats) if !seats.is_empty() && !quiet => {

@@ -14,7 +14,7 @@ use fairdeal::gui::choices::{Difficulty, Theme};
 use fairdeal::gui::hand::{HandOrder, hand_row, sorted};
 use fairdeal::gui::melds::melds_area;
 use fairdeal::gui::prefs::SortBy;
-use fairdeal::gui::seen::Seen;
+use fairdeal::gui::seen::{Played, Seen};
 use fairdeal_core::strategy::by_name;
 use fairdeal_core::{Card, PlayerView, Position, Preset, Rank, Rules, Seat, SplitMix64, Suit};
 
@@ -178,7 +178,7 @@ fn a_completed_canasta_shows_stacked_and_is_celebrated() {
     let mut seen = Seen::default();
     let mut log = vec![mv.describe(seat)];
     seen.on_view(None, &before, &mut Vec::new());
-    seen.moved(seat, mv, Some(0));
+    seen.moved(Played::between(&before, seat, mv, &after), Some(0));
     let state = MeldState {
         fonts: false,
         before,

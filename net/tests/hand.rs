@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use fairdeal_core::{Preset, Rules, Seat, SplitMix64};
+use fairdeal_core::{Move, Preset, Rules, Seat, SplitMix64};
 use fairdeal_crypto::{Body, CardTable, Identity};
 use fairdeal_net::hand::{Event, HandConfig, HandReport, HandSession, Stage};
 
@@ -140,18 +140,44 @@ fn four_seats_play_and_verify_whole_hands() {
             .sum();
         assert!(sent_by_others > 100, "{preset}: {sent_by_others}");
         assert_eq!(r[0].openings_checked, sent_by_others, "{preset}");
-        // Every seat saw the same moves.
+        // Every seat saw the same moves with the same public effects; the cards a move drew
+        // only the mover's own seat was told.
         let moves: Vec<Vec<_>> = events
             .iter()
-            .map(|es| {
+            .enumerate()
+            .map(|(i, es)| {
                 es.iter()
-                    .filter(|e| matches!(e, Event::Moved { .. }))
-                    .cloned()
+                    .filter_map(|e| match e {
+                        Event::Moved { seat, mv, effect } => {
+                            if seat.index() != i {
+                                assert!(effect.drawn.is_empty(), "seat {i} saw {seat:?} draw");
+                            }
+                            Some((
+                                *seat,
+                                mv.clone(),
+                                effect.pile.clone(),
+                                effect.red_threes.clone(),
+                            ))
+                        }
+                        _ => None,
+                    })
                     .collect()
             })
             .collect();
         assert!(moves.iter().all(|m| m == &moves[0]));
         assert!(moves[0].len() > 20);
+        let own_draws = events
+            .iter()
+            .enumerate()
+            .flat_map(|(i, es)| es.iter().map(move |e| (i, e)))
+            .filter(|(i, e)| {
+                matches!(e, Event::Moved { seat, mv: Move::Draw {}, effect } if seat.index() == *i && !effect.drawn.is_empty())
+            })
+            .count();
+        assert!(
+            own_draws > 4,
+            "{preset}: a seat is told what its own draws brought"
+        );
     }
 }
 

@@ -386,9 +386,10 @@ impl Game {
     fn apply_hand(&mut self, hand_no: u32, event: HandEvent) {
         let Self { model: m, desk: d } = self;
         match event {
-            HandEvent::Moved { seat, mv } => {
+            HandEvent::Moved { seat, mv, effect } => {
                 m.log.push(mv.describe(seat));
-                d.seen.moved(seat, mv, Some(m.log.len() - 1));
+                let played = super::seen::Played { seat, mv, effect };
+                d.seen.moved(played, Some(m.log.len() - 1));
                 m.status.clear();
             }
             HandEvent::Dealt => {

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use eframe::egui::Rect;
 use fairdeal_core::{Card, Cards, Move, Plan, PlayerView, Seat, Team};
+pub use fairdeal_net::hand::MoveEffect;
 
 pub use super::last_turn::LastTurn;
 use super::last_turn::labels;
@@ -65,10 +66,61 @@ pub const CELEBRATION: f64 = 2.5;
 /// A batch bigger than this (a resume replaying a hand) is not animated.
 const MAX_ANIMATED_MOVES: usize = 12;
 
+/// A move as the hand reported it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Played {
+    /// Who moved.
+    pub seat: Seat,
+    /// The move.
+    pub mv: Move,
+    /// What it did that the move alone does not say.
+    pub effect: MoveEffect,
+}
+
+impl Played {
+    /// What `seat`'s move `mv` did, worked out from the player's views before and after it
+    /// (for tests, and front ends that see every view).
+    pub fn between(before: &PlayerView, seat: Seat, mv: Move, after: &PlayerView) -> Self {
+        let drawn = if seat == after.seat() {
+            let mut had: Cards = before.hand().clone();
+            after.hand().iter().filter(|&c| !had.remove(c)).collect()
+        } else {
+            Vec::new()
+        };
+        let pile = if matches!(mv, Move::Pickup { .. } | Move::TakeTop { .. }) {
+            before.pile().to_vec()
+        } else {
+            Vec::new()
+        };
+        let team = seat.team();
+        let red_threes = after.red_threes(team)[before
+            .red_threes(team)
+            .len()
+            .min(after.red_threes(team).len())..]
+            .to_vec();
+        Self {
+            seat,
+            mv,
+            effect: MoveEffect {
+                drawn,
+                pile,
+                red_threes,
+            },
+        }
+    }
+}
+
+/// A move not yet seen in a view, and its line in the move log.
+#[derive(Debug)]
+struct Pending {
+    played: Played,
+    line: Option<usize>,
+}
+
 /// What was seen.
 #[derive(Debug, Default)]
 pub struct Seen {
-    pending: Vec<(Seat, Move, Option<usize>)>,
+    pending: Vec<Pending>,
     turn_of: Option<Seat>,
     seq: u64,
     dealt: bool,
@@ -93,8 +145,8 @@ pub struct Seen {
 
 impl Seen {
     /// A move was logged at line `line` of the move log.
-    pub fn moved(&mut self, seat: Seat, mv: Move, line: Option<usize>) {
-        self.pending.push((seat, mv, line));
+    pub fn moved(&mut self, played: Played, line: Option<usize>) {
+        self.pending.push(Pending { played, line });
     }
 
     /// A new hand was dealt: the next view starts afresh.
@@ -123,11 +175,11 @@ impl Seen {
                 let at = self
                     .pending
                     .iter()
-                    .filter_map(|(_, _, l)| *l)
+                    .filter_map(|p| p.line)
                     .min()
                     .map_or(log.len(), |l| l.min(log.len()));
                 log.insert(at, line);
-                for l in self.pending.iter_mut().filter_map(|(_, _, l)| l.as_mut()) {
+                for l in self.pending.iter_mut().filter_map(|p| p.line.as_mut()) {
                     if *l >= at {
                         *l += 1;
                     }
@@ -147,9 +199,9 @@ impl Seen {
         for team in [Team::A, Team::B] {
             count[team.index()] = before.map_or(0, |b| b.melds(team).len());
         }
-        let pile_before = before.map_or(0, |b| b.pile().len());
         let mut flights = Vec::new();
-        for (k, (seat, mv, line)) in moves.iter().enumerate() {
+        for (k, p) in moves.iter().enumerate() {
+            let (seat, mv, line) = (&p.played.seat, &p.played.mv, &p.line);
             let team = seat.team();
             if !matches!(mv, Move::Answer(_)) && self.turn_of != Some(*seat) {
                 self.seq += 1;
@@ -161,6 +213,10 @@ impl Seen {
                 if *seat == me {
                     self.drawn.clear();
                 }
+            }
+            // As the hand reports them, so that a resumed hand's last draw is marked too.
+            if *seat == me {
+                self.drawn.extend(p.played.effect.drawn.iter().copied());
             }
             let from = if *seat == me {
                 Place::Hand
@@ -179,6 +235,7 @@ impl Seen {
             };
             let lt = &mut self.last[seat.index()];
             let mut new_melds = Vec::new();
+            let pile_top = p.played.effect.pile.last().copied();
             match mv {
                 Move::Draw {} => {
                     let n = after.rules().draw_count;
@@ -188,28 +245,28 @@ impl Seen {
                     }
                 }
                 Move::Pickup { with, onto, also } => {
-                    lt.took_pile = Some(pile_before);
+                    lt.took_pile = Some(p.played.effect.pile.len());
                     let idx = onto.unwrap_or_else(|| {
                         new_melds.push(count[team.index()]);
                         count[team.index()] += 1;
                         count[team.index()] - 1
                     });
                     let mut put: Vec<Card> = with.clone();
-                    if let Some(top) = before.and_then(|b| b.pile().last().copied()) {
+                    if let Some(top) = pile_top {
                         put.insert(0, top);
                         fly(top, Place::Pile, Place::Meld(team, idx), 0);
                     }
                     for (j, &c) in with.iter().enumerate() {
                         fly(c, from, Place::Meld(team, idx), j + 1);
                     }
-                    for j in 0..pile_before.saturating_sub(1).min(4) {
+                    for j in 0..p.played.effect.pile.len().saturating_sub(1).min(4) {
                         fly(Card::HIDDEN, Place::Pile, from, j + 1);
                     }
                     lt.melds.push((idx, put));
                     plan_effect(also, team, from, &mut count, lt, &mut new_melds, &mut fly);
                 }
                 Move::TakeTop { onto } => {
-                    if let Some(top) = before.and_then(|b| b.pile().last().copied()) {
+                    if let Some(top) = pile_top {
                         fly(top, Place::Pile, Place::Meld(team, *onto), 0);
                         lt.melds.push((*onto, vec![top]));
                     }
@@ -252,74 +309,57 @@ impl Seen {
                     ));
                 }
             }
+            // In this move's turn (a resumed hand replays several turns of each seat).
+            self.red_threes(p, log, &mut flights);
         }
-        self.red_threes(&moves, before, after, log, &mut flights);
         self.canastas(&moves, before, after, log);
-        self.drawn_cards(&moves, before, after);
         if animate {
             self.flights.extend(flights);
         }
     }
 
-    /// Red threes that appeared beside a team after one of its draws: laid out and replaced.
-    fn red_threes(
-        &mut self,
-        moves: &[(Seat, Move, Option<usize>)],
-        before: Option<&PlayerView>,
-        after: &PlayerView,
-        log: &mut [String],
-        flights: &mut Vec<Flight>,
-    ) {
-        let Some(before) = before else { return };
-        for team in [Team::A, Team::B] {
-            let old = before.red_threes(team).len();
-            let new = after.red_threes(team);
-            if new.len() <= old {
-                continue;
-            }
-            let laid = &new[old..];
-            let drawer = moves.iter().rev().find(|(s, mv, _)| {
-                s.team() == team
-                    && matches!(
-                        mv,
-                        Move::Draw {} | Move::Pickup { .. } | Move::TakeTop { .. }
-                    )
+    /// Red threes a draw or pickup laid out (and a draw replaced from the stock).
+    fn red_threes(&mut self, p: &Pending, log: &mut [String], flights: &mut Vec<Flight>) {
+        let laid = &p.played.effect.red_threes;
+        let drew = matches!(
+            p.played.mv,
+            Move::Draw {} | Move::Pickup { .. } | Move::TakeTop { .. }
+        );
+        if laid.is_empty() || !drew {
+            return;
+        }
+        let seat = p.played.seat;
+        self.last[seat.index()]
+            .red_threes
+            .extend(laid.iter().copied());
+        let replaced = matches!(p.played.mv, Move::Draw {});
+        if let Some(text) = p.line.and_then(|l| log.get_mut(l)) {
+            text.push_str(&format!(
+                "; red three{} {} laid out{}",
+                if laid.len() == 1 { "" } else { "s" },
+                labels(laid),
+                if replaced {
+                    " and replaced from the stock"
+                } else {
+                    ""
+                }
+            ));
+        }
+        for (j, &c) in laid.iter().enumerate() {
+            flights.push(Flight {
+                card: c,
+                from: Place::Stock,
+                to: Place::RedThrees(seat.team()),
+                delay: 0.1 + j as f64 * 0.05,
+                start: None,
             });
-            let Some((seat, mv, line)) = drawer else {
-                continue;
-            };
-            self.last[seat.index()]
-                .red_threes
-                .extend(laid.iter().copied());
-            let replaced = matches!(mv, Move::Draw {});
-            if let Some(text) = line.and_then(|l| log.get_mut(l)) {
-                text.push_str(&format!(
-                    "; red three{} {} laid out{}",
-                    if laid.len() == 1 { "" } else { "s" },
-                    labels(laid),
-                    if replaced {
-                        " and replaced from the stock"
-                    } else {
-                        ""
-                    }
-                ));
-            }
-            for (j, &c) in laid.iter().enumerate() {
-                flights.push(Flight {
-                    card: c,
-                    from: Place::Stock,
-                    to: Place::RedThrees(team),
-                    delay: 0.1 + j as f64 * 0.05,
-                    start: None,
-                });
-            }
         }
     }
 
     /// Melds that became a canasta or samba: celebrated, and said in the log.
     fn canastas(
         &mut self,
-        moves: &[(Seat, Move, Option<usize>)],
+        moves: &[Pending],
         before: Option<&PlayerView>,
         after: &PlayerView,
         log: &mut [String],
@@ -348,50 +388,22 @@ impl Seen {
                 let line = moves
                     .iter()
                     .rev()
-                    .find(|(s, mv, _)| {
-                        s.team() == team
+                    .find(|p| {
+                        p.played.seat.team() == team
                             && matches!(
-                                mv,
+                                p.played.mv,
                                 Move::Meld(_)
                                     | Move::Pickup { .. }
                                     | Move::TakeTop { .. }
                                     | Move::GoOut { .. }
                             )
                     })
-                    .and_then(|(_, _, l)| *l);
+                    .and_then(|p| p.line);
                 if let Some(text) = line.and_then(|l| log.get_mut(l)) {
                     text.push_str(&format!(" — meld {} is a {what} (+{})!", i + 1, m.bonus()));
                 }
             }
         }
-    }
-
-    /// The cards the player's draw or pickup brought into the hand.
-    fn drawn_cards(
-        &mut self,
-        moves: &[(Seat, Move, Option<usize>)],
-        before: Option<&PlayerView>,
-        after: &PlayerView,
-    ) {
-        let me = after.seat();
-        let drew = moves.iter().any(|(s, mv, _)| {
-            *s == me
-                && matches!(
-                    mv,
-                    Move::Draw {} | Move::Pickup { .. } | Move::TakeTop { .. }
-                )
-        });
-        let Some(before) = before.filter(|_| drew) else {
-            return;
-        };
-        let mut old: Cards = before.hand().clone();
-        let mut new = Vec::new();
-        for c in after.hand().iter() {
-            if !old.remove(c) {
-                new.push(c);
-            }
-        }
-        self.drawn = new;
     }
 
     /// Which seat's last turn put cards on meld `index` of `team` (the most recent), and
@@ -528,8 +540,8 @@ mod tests {
             let mv = strategy.choose(&pos.view(seat), &mut rng).unwrap();
             pos.apply(seat, &mv).unwrap();
             log.push(mv.describe(seat));
-            seen.moved(seat, mv, Some(log.len() - 1));
             let next = pos.view(Seat::S);
+            seen.moved(Played::between(&view, seat, mv, &next), Some(log.len() - 1));
             seen.on_view(Some(&view), &next, &mut log);
             view = next;
             check(&seen, &view, &log);
@@ -583,6 +595,58 @@ mod tests {
         assert!(numbered > 0);
     }
 
+    /// A resumed hand (its moves replayed, then one view) shows the same last turns and the
+    /// same cards just drawn as the hand watched move by move: the pile a pickup took and the
+    /// cards a draw brought come with the moves, not from a view before them.
+    ///
+    /// Sabotage caught (checked): `drawn` worked out from the views again (empty after a
+    /// resume), and the pile's top card left out of a pickup when there is no view before.
+    #[test]
+    fn a_resumed_hand_shows_the_last_turns_and_drawn_cards_as_watched() {
+        let mut compared = [0usize; 2];
+        for seed in 1..12 {
+            let mut rng = SplitMix64::new(seed);
+            let mut pos = deal(Preset::Samba, &mut rng);
+            let mut watched = Seen::default();
+            let mut log = Vec::new();
+            watched.dealt();
+            let mut view = pos.view(Seat::S);
+            watched.on_view(None, &view, &mut log);
+            let mut history = Vec::new();
+            let mut strategy = by_name("greedy").unwrap();
+            for _ in 0..200 {
+                if pos.is_over() {
+                    break;
+                }
+                let seat = pos.actor();
+                let mv = strategy.choose(&pos.view(seat), &mut rng).unwrap();
+                let pickup = matches!(mv, Move::Pickup { .. });
+                pos.apply(seat, &mv).unwrap();
+                let next = pos.view(Seat::S);
+                let played = Played::between(&view, seat, mv.clone(), &next);
+                history.push(played.clone());
+                log.push(mv.describe(seat));
+                watched.moved(played, Some(log.len() - 1));
+                watched.on_view(Some(&view), &next, &mut log);
+                view = next;
+                // The window closed and opened again here: every move replayed, one view.
+                let mut resumed = Seen::default();
+                let mut log_r = Vec::new();
+                resumed.dealt();
+                for p in &history {
+                    log_r.push(p.mv.describe(p.seat));
+                    resumed.moved(p.clone(), Some(log_r.len() - 1));
+                }
+                resumed.on_view(None, &view, &mut log_r);
+                assert_eq!(resumed.last, watched.last, "seed {seed}: {log:?}");
+                assert_eq!(resumed.drawn, watched.drawn, "seed {seed}");
+                compared[0] += usize::from(seat == Seat::S && !watched.drawn.is_empty());
+                compared[1] += usize::from(pickup);
+            }
+        }
+        assert!(compared[0] > 10 && compared[1] > 0, "{compared:?}");
+    }
+
     /// A resumed hand replays its moves before its first view: the red threes of the deal
     /// still come first, and each move's line keeps its meld numbers.
     #[test]
@@ -601,9 +665,11 @@ mod tests {
             for _ in 0..12 {
                 let seat = pos.actor();
                 let mv = strategy.choose(&pos.view(seat), &mut rng).unwrap();
+                let before = pos.view(Seat::S);
                 pos.apply(seat, &mv).unwrap();
                 log.push(mv.describe(seat));
-                seen.moved(seat, mv, Some(log.len() - 1));
+                let played = Played::between(&before, seat, mv, &pos.view(Seat::S));
+                seen.moved(played, Some(log.len() - 1));
             }
             let moves: Vec<String> = log[1..].to_vec();
             seen.on_view(None, &pos.view(Seat::S), &mut log);

@@ -51,8 +51,8 @@ use fairdeal_crypto::{CardTable, HandSecret};
 
 pub use self::checks::{CheckDone, CheckId, ProofCheck};
 pub use self::types::{
-    Awaiting, Blame, Event, HandBug, HandConfig, HandReport, REPLACEMENT_STRATEGY, Replacement,
-    SessionError, Stage, replacement_rng,
+    Awaiting, Blame, Event, HandBug, HandConfig, HandReport, MoveEffect, REPLACEMENT_STRATEGY,
+    Replacement, SessionError, Stage, replacement_rng,
 };
 
 use self::audit::Audit;

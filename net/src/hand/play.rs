@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 
-use fairdeal_core::{Card, Move, Position, PublicState, RedThreeMode, Refusal, Seat};
+use fairdeal_core::{Card, Cards, Move, Position, PublicState, RedThreeMode, Refusal, Seat};
 use fairdeal_crypto::proofs::Proof;
 use fairdeal_crypto::{Body, Fault, ShareItem, SharePoint};
 
@@ -14,7 +14,7 @@ use super::cards::{Deck, Round};
 use super::reveal::Revealing;
 use super::stage::Phase;
 use super::wire::WireAction;
-use super::{Awaiting, Cheats, Ctx, Event, HandSession};
+use super::{Awaiting, Cheats, Ctx, Event, HandSession, MoveEffect};
 
 /// The position as played: the replica (hidden cards unknown), and what the audit checks
 /// against the true hands.
@@ -54,13 +54,62 @@ impl Board {
         self.publics.get(i)
     }
 
-    /// Notes `mv` by `seat` as played; returns whether the hand is over.
-    fn record(&mut self, seat: Seat, mv: Move, events: &mut VecDeque<Event>) -> bool {
+    /// What a move by `seat` starts from that its event reports: `me`'s hand if it is `me`'s
+    /// move, the pile, and the red threes beside the mover's team.
+    fn before(&self, seat: Seat, me: u8) -> Before {
+        Before {
+            hand: (seat.index() == usize::from(me)).then(|| self.replica.hand(seat).clone()),
+            pile: self.replica.pile().to_vec(),
+            red_threes: self.replica.red_threes(seat.team()).len(),
+        }
+    }
+
+    /// Notes `mv` by `seat` as played, from `before`; returns whether the hand is over.
+    fn record(
+        &mut self,
+        seat: Seat,
+        mv: Move,
+        before: Before,
+        events: &mut VecDeque<Event>,
+    ) -> bool {
         self.publics.push(self.replica.public_state());
+        let drawn = before.hand.map_or_else(Vec::new, |mut had| {
+            self.replica
+                .hand(seat)
+                .iter()
+                .filter(|&c| !had.remove(c))
+                .collect()
+        });
+        let pile = if matches!(mv, Move::Pickup { .. } | Move::TakeTop { .. }) {
+            before.pile
+        } else {
+            Vec::new()
+        };
+        let red_threes = self
+            .replica
+            .red_threes(seat.team())
+            .get(before.red_threes..)
+            .unwrap_or_default()
+            .to_vec();
         self.log.push((seat, mv.clone()));
-        events.push_back(Event::Moved { seat, mv });
+        events.push_back(Event::Moved {
+            seat,
+            mv,
+            effect: MoveEffect {
+                drawn,
+                pile,
+                red_threes,
+            },
+        });
         self.replica.is_over()
     }
+}
+
+/// What a move's event needs from the position before it (see [`Board::before`]).
+struct Before {
+    hand: Option<Cards>,
+    pile: Vec<Card>,
+    red_threes: usize,
 }
 
 /// What a stock draw waits for.
@@ -179,8 +228,12 @@ impl Playing {
             });
             return Ok(false);
         }
-        replica.apply(seat, &mv).map_err(|_| Fault::IllegalMove)?;
-        Ok(self.board.record(seat, mv, events))
+        let before = self.board.before(seat, ctx.me);
+        self.board
+            .replica
+            .apply(seat, &mv)
+            .map_err(|_| Fault::IllegalMove)?;
+        Ok(self.board.record(seat, mv, before, events))
     }
 
     /// Takes `s`'s shares of the positions drawn; returns whether the hand is over.
@@ -212,7 +265,7 @@ impl Playing {
             }
             return Ok(false);
         }
-        self.finish_draw(events)
+        self.finish_draw(ctx.me, events)
     }
 
     /// Takes the drawer's red threes shown; returns whether the hand is over.
@@ -238,7 +291,7 @@ impl Playing {
             Vec::new()
         };
         if more.is_empty() {
-            return self.finish_draw(events);
+            return self.finish_draw(ctx.me, events);
         }
         // Each red three shown is replaced by the next stock card, dealt privately.
         if let Some(d) = &mut self.draw {
@@ -248,7 +301,7 @@ impl Playing {
     }
 
     /// Applies the draw once every card drawn is dealt; returns whether the hand is over.
-    fn finish_draw(&mut self, events: &mut VecDeque<Event>) -> Result<bool, Fault> {
+    fn finish_draw(&mut self, me: u8, events: &mut VecDeque<Event>) -> Result<bool, Fault> {
         // INVARIANT: both callers have just matched a pending draw; without one there is
         // nothing to apply, and the message that got here was out of order.
         let Some(Draw { seat, consumed, .. }) = self.draw.take() else {
@@ -256,6 +309,7 @@ impl Playing {
         };
         let faces: Vec<Card> = consumed.iter().map(|&p| self.deck.known_face(p)).collect();
         let who = Seat::from_index(usize::from(seat));
+        let had = self.board.before(who, me);
         let replica = &mut self.board.replica;
         let before = replica.stock_len();
         replica.prime_stock(&faces);
@@ -266,7 +320,7 @@ impl Playing {
             return Err(Fault::HiddenCard);
         }
         // Red threes laid out are public now; the rest stays with the drawer.
-        Ok(self.board.record(who, Move::Draw {}, events))
+        Ok(self.board.record(who, Move::Draw {}, had, events))
     }
 
     /// What this seat sends now, if anything (its moves go out by `submit`).

@@ -2,7 +2,7 @@
 //! ([`Event`], [`HandReport`], [`Blame`]), where it stands ([`Stage`], [`Awaiting`]) and the
 //! computer players that take over a seat.
 
-use fairdeal_core::{Move, Rules, Seat};
+use fairdeal_core::{Card, Move, Rules, Seat};
 use fairdeal_crypto::envelope::EnvelopeError;
 use fairdeal_crypto::{Fault, ProofMode, PublicKey, SignedEnvelope};
 
@@ -91,6 +91,8 @@ pub enum Event {
         seat: Seat,
         /// The move.
         mv: Move,
+        /// What it did that the move alone does not say.
+        effect: MoveEffect,
     },
     /// The hand is over; the audit follows.
     HandOver,
@@ -101,6 +103,21 @@ pub enum Event {
     /// This seat's own state broke a promise the hand relies on (a fault in this program,
     /// not evidence against any seat): the hand is void and nobody is named.
     Broken(HandBug),
+}
+
+/// What a move did that the move alone does not say, as this seat sees it (so that a front
+/// end can show it without the position before the move, after a resume say).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MoveEffect {
+    /// This seat's own move: the cards it brought into this seat's hand (a draw's stock
+    /// cards, the pile's cards a pickup kept in hand). Empty for the others' moves.
+    pub drawn: Vec<Card>,
+    /// A pickup or take of the top card: the pile as it was before, bottom first. Empty for
+    /// other moves.
+    pub pile: Vec<Card>,
+    /// The red threes the move laid out beside the mover's team (a draw's, replaced from the
+    /// stock, or a pickup's).
+    pub red_threes: Vec<Card>,
 }
 
 /// A promise of this seat's own state that the end-of-hand audit found broken: a bug here,
