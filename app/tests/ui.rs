@@ -88,6 +88,43 @@ fn play_a_hand_through_the_window() {
             "{button} at {r:?}, the move list starts at {moves:?}"
         );
     }
+    // A plain mouse wheel (up and down only) scrolls the long plan sideways: its last group
+    // comes towards the buttons.
+    let last_group = |h: &egui_kittest::Harness<'static, fairdeal::gui::app::FairdealApp>| {
+        h.get_all_by_label_contains("planned")
+            .map(|n| n.rect().left())
+            .fold(f32::MIN, f32::max)
+    };
+    let far = last_group(&h);
+    let row = h.get_by_label("Undo last planned (U)").rect().center();
+    h.hover_at(row);
+    h.step();
+    for _ in 0..10 {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Line,
+            delta: egui::vec2(0.0, -3.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+    }
+    assert!(
+        last_group(&h) < far - 20.0,
+        "the wheel scrolled the plan: its last group was at x = {far}, now {}",
+        last_group(&h)
+    );
+    // And back, so that the buttons at the start of the row are in sight again.
+    for _ in 0..20 {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Line,
+            delta: egui::vec2(0.0, 3.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+    }
     for _ in 0..5 {
         h.get_by_label("Undo last planned (U)").click();
         h.step();

@@ -229,17 +229,21 @@ pub fn actions_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView, out:
                     );
                 }
             }
-            egui::ScrollArea::horizontal()
-                .id_salt("takes")
-                .show(ui, |ui| {
-                    ui.horizontal(|ui| {
-                        for mv in takes {
-                            if ui.button(take_words(mv, me)).clicked() {
-                                out.mv = Some(mv.clone());
+            ui.scope(|ui| {
+                // A mouse wheel (up and down) scrolls the row sideways.
+                ui.style_mut().always_scroll_the_only_direction = true;
+                egui::ScrollArea::horizontal()
+                    .id_salt("takes")
+                    .show(ui, |ui| {
+                        ui.horizontal(|ui| {
+                            for mv in takes {
+                                if ui.button(take_words(mv, me)).clicked() {
+                                    out.mv = Some(mv.clone());
+                                }
                             }
-                        }
+                        });
                     });
-                });
+            });
         }
         _ => play_buttons(ui, d, view, &legal, out),
     });

@@ -23,7 +23,7 @@ pub(crate) enum Drop {
 }
 
 /// The plan: its buttons, planned groups (drop targets), cards planned onto melds and the
-/// "new meld" zone; one row of fixed height that scrolls sideways.
+/// "new meld" zone; one row of fixed height that scrolls sideways (a plain mouse wheel too).
 pub(crate) fn plan_row(
     ui: &mut Ui,
     m: &Model,
@@ -35,6 +35,8 @@ pub(crate) fn plan_row(
     let mut undo = None;
     let (rect, _) = ui.allocate_exact_size(Vec2::new(ui.available_width(), 56.0), Sense::hover());
     let mut row = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+    // A mouse wheel (up and down) scrolls the row sideways, as the only way it scrolls.
+    row.style_mut().always_scroll_the_only_direction = true;
     egui::ScrollArea::horizontal()
         .id_salt("plan")
         .show(&mut row, |ui| {
