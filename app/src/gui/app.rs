@@ -68,7 +68,15 @@ struct AutoPlay {
 
 impl AutoPlay {
     fn from_env() -> Option<Self> {
-        let mode = std::env::var("FAIRDEAL_AUTOPLAY").ok()?;
+        Self::from_mode(&std::env::var("FAIRDEAL_AUTOPLAY").ok()?)
+    }
+
+    /// The autoplay a `FAIRDEAL_AUTOPLAY` value asks for: set but empty, or 0, is off (a
+    /// shell's `FAIRDEAL_AUTOPLAY=` must not play for the person).
+    fn from_mode(mode: &str) -> Option<Self> {
+        if mode.is_empty() || mode == "0" {
+            return None;
+        }
         Self::new(mode == "sheet").map(|a| Self {
             hold_canasta: mode == "canasta",
             ..a
@@ -452,5 +460,22 @@ impl FairdealApp {
         });
         let ctx = ui.ctx().clone();
         self.carry_out(&ctx, intents);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AutoPlay;
+
+    #[test]
+    fn an_empty_or_zero_autoplay_setting_is_off() {
+        for off in ["", "0"] {
+            assert!(AutoPlay::from_mode(off).is_none(), "{off:?}");
+        }
+        let sheet = AutoPlay::from_mode("sheet").unwrap_or_else(|| panic!("sheet is on"));
+        assert!(sheet.hold_sheet && !sheet.hold_canasta);
+        let canasta = AutoPlay::from_mode("canasta").unwrap_or_else(|| panic!("canasta is on"));
+        assert!(canasta.hold_canasta && !canasta.hold_sheet);
+        assert!(AutoPlay::from_mode("1").is_some());
     }
 }
