@@ -18,6 +18,7 @@ pub mod lobby;
 pub mod melds;
 pub mod motion;
 pub mod plan;
+pub mod played;
 pub mod prefs;
 pub mod records;
 pub mod seats;

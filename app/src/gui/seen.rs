@@ -5,9 +5,9 @@
 
 use std::collections::HashMap;
 
+pub use super::played::{MoveEffect, Played};
 use eframe::egui::Rect;
-use fairdeal_core::{Card, Cards, Move, Plan, PlayerView, Seat, Team};
-pub use fairdeal_net::hand::MoveEffect;
+use fairdeal_core::{Card, Move, Plan, PlayerView, Seat, Team};
 
 pub use super::last_turn::LastTurn;
 use super::last_turn::labels;
@@ -65,50 +65,6 @@ pub const FLIGHT: f64 = 0.25;
 pub const CELEBRATION: f64 = 2.5;
 /// A batch bigger than this (a resume replaying a hand) is not animated.
 const MAX_ANIMATED_MOVES: usize = 12;
-
-/// A move as the hand reported it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Played {
-    /// Who moved.
-    pub seat: Seat,
-    /// The move.
-    pub mv: Move,
-    /// What it did that the move alone does not say.
-    pub effect: MoveEffect,
-}
-
-impl Played {
-    /// What `seat`'s move `mv` did, worked out from the player's views before and after it
-    /// (for tests, and front ends that see every view).
-    pub fn between(before: &PlayerView, seat: Seat, mv: Move, after: &PlayerView) -> Self {
-        let drawn = if seat == after.seat() {
-            let mut had: Cards = before.hand().clone();
-            after.hand().iter().filter(|&c| !had.remove(c)).collect()
-        } else {
-            Vec::new()
-        };
-        let pile = if matches!(mv, Move::Pickup { .. } | Move::TakeTop { .. }) {
-            before.pile().to_vec()
-        } else {
-            Vec::new()
-        };
-        let team = seat.team();
-        let red_threes = after.red_threes(team)[before
-            .red_threes(team)
-            .len()
-            .min(after.red_threes(team).len())..]
-            .to_vec();
-        Self {
-            seat,
-            mv,
-            effect: MoveEffect {
-                drawn,
-                pile,
-                red_threes,
-            },
-        }
-    }
-}
 
 /// A move not yet seen in a view, and its line in the move log.
 #[derive(Debug)]
