@@ -50,13 +50,31 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The largest scenario file read (the shared cases are a few KiB each).
+const MAX_SCENARIO_BYTES: u64 = 4 << 20;
+
+/// A scenario file's text, read at most [`MAX_SCENARIO_BYTES`] (a device reports no size).
+fn read_scenario(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    fs::File::open(path)?
+        .take(MAX_SCENARIO_BYTES + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_SCENARIO_BYTES {
+        return Err(std::io::Error::other(
+            "larger than any scenario (over 4 MiB)",
+        ));
+    }
+    Ok(text)
+}
+
 /// Reads and runs one scenario file; returns its id (or file name) and verdict.
 pub fn check_file(path: &Path) -> (String, Verdict) {
     let name = path.file_stem().map_or_else(
         || path.display().to_string(),
         |s| s.to_string_lossy().into_owned(),
     );
-    let text = match fs::read_to_string(path) {
+    let text = match read_scenario(path) {
         Ok(t) => t,
         Err(e) => {
             return (
@@ -106,4 +124,19 @@ pub fn run(paths: &[PathBuf], out: &mut impl Write) -> Result<Tally> {
     }
     writeln!(out, "{} passed, {} failed", tally.passed, tally.failed)?;
     Ok(tally)
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    /// A device reports no size: it is read only up to the limit, then refused.
+    #[test]
+    fn an_endless_scenario_file_fails_after_the_limit_not_read_whole() {
+        let (_, verdict) = check_file(Path::new("/dev/zero"));
+        match verdict {
+            Verdict::Fail { why, .. } => assert!(why.contains("larger than any scenario"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+    }
 }

@@ -29,6 +29,10 @@ pub const MAGIC: &[u8; 8] = b"FDLOG\x01\r\n";
 /// The largest record accepted.
 pub const MAX_RECORD: usize = 1 << 20;
 
+/// The largest game log read (a long game's is a few tens of MiB): a device or a huge file
+/// given to `verify` is refused, never read whole.
+pub const MAX_LOG_BYTES: u64 = 512 << 20;
+
 /// Whether the log's peer hosted the table or joined it (written `host` / `join`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -167,6 +171,9 @@ pub enum StoreError {
     /// Another process holds the data directory.
     #[error("{0} is in use by another fairdeal process")]
     Locked(PathBuf),
+    /// Larger than any game log ([`MAX_LOG_BYTES`]).
+    #[error("{0}: larger than any game log (over 512 MiB)")]
+    TooLarge(PathBuf),
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
@@ -263,8 +270,11 @@ pub struct Loaded {
 pub fn read(path: &Path) -> Result<Loaded, StoreError> {
     let mut bytes = Vec::new();
     File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .and_then(|f| f.take(MAX_LOG_BYTES + 1).read_to_end(&mut bytes))
         .map_err(io(path))?;
+    if bytes.len() as u64 > MAX_LOG_BYTES {
+        return Err(StoreError::TooLarge(path.to_owned()));
+    }
     if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
         return Err(StoreError::NotALog(path.to_owned()));
     }
@@ -438,6 +448,17 @@ pub fn identity_secret(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A device reports no size: it is read only up to the limit, then refused.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_endless_log_is_refused_after_the_limit_not_read_whole() {
+        let e = read(Path::new("/dev/zero")).err().map(|e| e.to_string());
+        assert_eq!(
+            e.as_deref(),
+            Some("/dev/zero: larger than any game log (over 512 MiB)")
+        );
+    }
 
     fn dir(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("fairdeal-store-{name}-{}", std::process::id()));

@@ -21,7 +21,7 @@ mod evidence;
 mod replay;
 pub mod report;
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use fairdeal_crypto::{PublicKey, Sig, SignedEnvelope, encoding};
@@ -203,7 +203,14 @@ pub fn read(path: &Path) -> Result<Vec<Located>, String> {
     if size > MAX_FILE {
         return Err(DecodeError::TooLarge(size).to_string());
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    // Read at most one byte past the limit: a device (or a file that grows) reports no size.
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.len() as u64 > MAX_FILE {
+        return Err(DecodeError::TooLarge(bytes.len() as u64).to_string());
+    }
     decode(&bytes).map_err(|e| e.to_string())
 }
 
@@ -282,6 +289,14 @@ impl Writer {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// A device reports no size: it is read only up to the limit, then refused.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_endless_file_is_refused_after_the_limit_not_read_whole() {
+        let e = read(Path::new("/dev/zero")).unwrap_err();
+        assert!(e.contains("larger than any transcript"), "{e}");
+    }
 
     fn sample() -> Vec<Entry> {
         vec![
