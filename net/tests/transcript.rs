@@ -226,6 +226,12 @@ fn each_seats_transcript_verifies_alone_with_the_same_roots_and_corruption_is_re
     // A file cut short fails too, and so do one with a deal's messages left out and one
     // with a single message of a signed deal left out.
     assert!(!passes(&good[..good.len() - 1]));
+    // Cut at an entry in the first hand: what it holds checks out, but no signed result is
+    // claimed where there is none.
+    let early = check(&bytes_of(&files[1][..30])).unwrap();
+    let last = early.lines().last().cloned().unwrap();
+    assert!(last.contains("no hand is complete"), "{}", early.text());
+    assert!(!last.contains("signed results"), "{}", early.text());
     let without: Vec<Entry> = files[1]
         .iter()
         .filter(|e| !matches!(e, Entry::Envelope { hand_no: 1, .. }))
