@@ -242,6 +242,15 @@ fn start_screen_offers_play_now_and_settings() {
         "the rules in brief show"
     );
     assert!(!shows(&h, "samba, 1500"), "and they are canasta's");
+    // Esc closes them.
+    h.key_press(egui::Key::Escape);
+    for _ in 0..10 {
+        h.step();
+    }
+    assert!(
+        !shows(&h, "Going out: empty your hand"),
+        "Esc closed the rules"
+    );
 }
 
 #[test]

@@ -413,6 +413,14 @@ impl FairdealApp {
                 None => self.start_help = !self.start_help,
             }
         }
+        // Esc closes the help first (and only the help, when it is open).
+        let help = match self.controller.game_mut() {
+            Some(g) => &mut g.desk.help,
+            None => &mut self.start_help,
+        };
+        if *help && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape)) {
+            *help = false;
+        }
         // The rules in brief are written only while their window is open.
         match self.controller.game_mut() {
             Some(g) if g.desk.help => {
