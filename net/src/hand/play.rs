@@ -60,7 +60,7 @@ impl Board {
         Before {
             hand: (seat.index() == usize::from(me)).then(|| self.replica.hand(seat).clone()),
             pile: self.replica.pile().to_vec(),
-            red_threes: self.replica.red_threes(seat.team()).len(),
+            red_threes: self.replica.red_threes(seat.team()).to_vec(),
         }
     }
 
@@ -73,34 +73,14 @@ impl Board {
         events: &mut VecDeque<Event>,
     ) -> bool {
         self.publics.push(self.replica.public_state());
-        let drawn = before.hand.map_or_else(Vec::new, |mut had| {
-            self.replica
-                .hand(seat)
-                .iter()
-                .filter(|&c| !had.remove(c))
-                .collect()
-        });
-        let pile = if matches!(mv, Move::Pickup { .. } | Move::TakeTop { .. }) {
-            before.pile
-        } else {
-            Vec::new()
-        };
-        let red_threes = self
-            .replica
-            .red_threes(seat.team())
-            .get(before.red_threes..)
-            .unwrap_or_default()
-            .to_vec();
+        let effect = MoveEffect::of(
+            &mv,
+            before.hand.as_ref().map(|h| (h, self.replica.hand(seat))),
+            &before.pile,
+            (&before.red_threes, self.replica.red_threes(seat.team())),
+        );
         self.log.push((seat, mv.clone()));
-        events.push_back(Event::Moved {
-            seat,
-            mv,
-            effect: MoveEffect {
-                drawn,
-                pile,
-                red_threes,
-            },
-        });
+        events.push_back(Event::Moved { seat, mv, effect });
         self.replica.is_over()
     }
 }
@@ -109,7 +89,7 @@ impl Board {
 struct Before {
     hand: Option<Cards>,
     pile: Vec<Card>,
-    red_threes: usize,
+    red_threes: Vec<Card>,
 }
 
 /// What a stock draw waits for.

@@ -2,7 +2,7 @@
 //! ([`Event`], [`HandReport`], [`Blame`]), where it stands ([`Stage`], [`Awaiting`]) and the
 //! computer players that take over a seat.
 
-use fairdeal_core::{Card, Move, Rules, Seat};
+use fairdeal_core::{Card, Cards, Move, Rules, Seat};
 use fairdeal_crypto::envelope::EnvelopeError;
 use fairdeal_crypto::{Fault, ProofMode, PublicKey, SignedEnvelope};
 
@@ -118,6 +118,34 @@ pub struct MoveEffect {
     /// The red threes the move laid out beside the mover's team (a draw's, replaced from the
     /// stock, or a pickup's).
     pub red_threes: Vec<Card>,
+}
+
+impl MoveEffect {
+    /// What `mv` did: `hands` is the mover's hand before and after (given for this seat's own
+    /// move only), `pile` the pile before it, `red_threes` the mover's team's red threes
+    /// before and after.
+    pub fn of(
+        mv: &Move,
+        hands: Option<(&Cards, &Cards)>,
+        pile: &[Card],
+        red_threes: (&[Card], &[Card]),
+    ) -> Self {
+        let drawn = hands.map_or_else(Vec::new, |(before, after)| {
+            let mut had = before.clone();
+            after.iter().filter(|&c| !had.remove(c)).collect()
+        });
+        let pile = if matches!(mv, Move::Pickup { .. } | Move::TakeTop { .. }) {
+            pile.to_vec()
+        } else {
+            Vec::new()
+        };
+        let (old, new) = red_threes;
+        Self {
+            drawn,
+            pile,
+            red_threes: new.get(old.len()..).unwrap_or_default().to_vec(),
+        }
+    }
 }
 
 /// A promise of this seat's own state that the end-of-hand audit found broken: a bug here,
