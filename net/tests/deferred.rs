@@ -104,8 +104,8 @@ fn shares_sent_by(wire: &Wire, seat: u8) -> usize {
 fn handed_out_checks_are_the_other_seats_steps_and_the_deal_waits_for_them() {
     let mut seats = offloading(Preset::Samba, Seat::S, 7);
     let mut wire = Wire::default();
-    let pass = |_: u8, _: usize, b: &[u8]| Some(b.to_vec());
-    while deliver_with(&mut seats, &mut wire, &mut |f, t, b| pass(f, t, b)) {}
+    let mut pass = |_: u8, _: usize, b: &[u8]| Some(b.to_vec());
+    while deliver_with(&mut seats, &mut wire, &mut pass) {}
     let mut handed = Vec::new();
     let mut held = take_checks(&mut seats, &mut handed);
     let steps: Vec<u8> = wire
@@ -156,14 +156,14 @@ fn handed_out_checks_are_the_other_seats_steps_and_the_deal_waits_for_them() {
         .map(|(_, c)| c.run())
         .unwrap();
     seats[2].check_done(&repeat);
-    while deliver_with(&mut seats, &mut wire, &mut |f, t, b| pass(f, t, b)) {}
+    while deliver_with(&mut seats, &mut wire, &mut pass) {}
     assert_eq!(
         shares_sent_by(&wire, 2),
         0,
         "seat 2 waits for its last result"
     );
     seats[2].check_done(&kept.run());
-    while deliver_with(&mut seats, &mut wire, &mut |f, t, b| pass(f, t, b)) {}
+    while deliver_with(&mut seats, &mut wire, &mut pass) {}
     assert!(
         shares_sent_by(&wire, 2) > 0,
         "seat 2 deals once every result is in"
@@ -171,12 +171,7 @@ fn handed_out_checks_are_the_other_seats_steps_and_the_deal_waits_for_them() {
     for (i, check) in held.into_iter().filter(|(i, _)| *i != 2) {
         seats[i].check_done(&check.run());
     }
-    let events = run(
-        &mut seats,
-        &mut wire,
-        &mut |f, t, b| pass(f, t, b),
-        &mut handed,
-    );
+    let events = run(&mut seats, &mut wire, &mut pass, &mut handed);
     for (i, es) in events.iter().enumerate() {
         assert!(blames(es).is_empty(), "seat {i}: {:?}", blames(es));
         assert_eq!(seats[i].stage(), Stage::Done, "seat {i}");

@@ -31,17 +31,17 @@ pub struct CheckId {
 
 /// The proof check of one shuffle step, with everything it needs (see [`ProofCheck::run`]).
 pub struct ProofCheck {
-    id: CheckId,
+    pub(super) id: CheckId,
     /// The step's shuffler.
-    seat: u8,
-    msg: ShuffleMsg,
+    pub(super) seat: u8,
+    pub(super) msg: ShuffleMsg,
     /// The deck it started from: as signed, and as points.
-    input_bytes: Vec<CtBytes>,
-    input: Vec<Ciphertext>,
+    pub(super) input_bytes: Vec<CtBytes>,
+    pub(super) input: Vec<Ciphertext>,
     /// The deck it gave, as points.
-    output: Vec<Ciphertext>,
-    keys: HandKeys,
-    mode: ProofMode,
+    pub(super) output: Vec<Ciphertext>,
+    pub(super) keys: HandKeys,
+    pub(super) mode: ProofMode,
 }
 
 impl std::fmt::Debug for ProofCheck {
@@ -86,18 +86,6 @@ impl ProofCheck {
     }
 }
 
-/// What a [`Shuffling`](super::shuffle::Shuffling) stage needs to queue a check.
-pub(super) struct StepTaken<'a> {
-    pub(super) id: CheckId,
-    pub(super) seat: u8,
-    pub(super) msg: &'a ShuffleMsg,
-    pub(super) input_bytes: Vec<CtBytes>,
-    pub(super) input: Vec<Ciphertext>,
-    pub(super) output: &'a [Ciphertext],
-    pub(super) keys: &'a HandKeys,
-    pub(super) mode: ProofMode,
-}
-
 /// The checks of a hand not yet passed.
 #[derive(Default)]
 pub(super) struct Checks {
@@ -111,17 +99,8 @@ pub(super) struct Checks {
 
 impl Checks {
     /// Queues the check of a step taken on its form.
-    pub(super) fn queue(&mut self, t: StepTaken<'_>) {
-        self.queued.push(ProofCheck {
-            id: t.id,
-            seat: t.seat,
-            msg: t.msg.clone(),
-            input_bytes: t.input_bytes,
-            input: t.input,
-            output: t.output.to_vec(),
-            keys: t.keys.clone(),
-            mode: t.mode,
-        });
+    pub(super) fn queue(&mut self, check: ProofCheck) {
+        self.queued.push(check);
     }
 
     /// Whether every queued check has passed.
@@ -166,10 +145,7 @@ impl HandSession {
     /// The next proof check to run, once offloaded: run it ([`ProofCheck::run`]) and give its
     /// result to [`Self::check_done`]. Nothing past the shuffle is sent or taken before then.
     pub fn poll_check(&mut self) -> Option<ProofCheck> {
-        if !self.checks.offload || self.queued_behind_void() {
-            return None;
-        }
-        if self.checks.queued.is_empty() {
+        if !self.checks.offload || self.queued_behind_void() || self.checks.queued.is_empty() {
             return None;
         }
         let check = self.checks.queued.remove(0);

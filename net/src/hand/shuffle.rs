@@ -18,7 +18,7 @@ use fairdeal_crypto::{
     check_step_proof, make_step,
 };
 
-use super::checks::{CheckId, Checks, StepTaken};
+use super::checks::{CheckId, Checks, ProofCheck};
 use super::{Awaiting, Cheats, Ctx};
 
 /// Waiting for the four commitments.
@@ -126,22 +126,23 @@ impl Shuffling {
         };
         if s != ctx.me {
             if ctx.cfg.proofs == ProofMode::Proved && m.proof.is_some() {
-                checks.queue(StepTaken {
+                checks.queue(ProofCheck {
                     id: CheckId {
                         hctx: ctx.hctx,
                         me: ctx.me,
                         step: k,
                     },
                     seat: s,
-                    msg: m,
+                    msg: m.clone(),
                     input_bytes,
                     input: std::mem::take(&mut self.deck),
-                    output: &deck,
-                    keys: &self.keys,
+                    output: deck.clone(),
+                    keys: self.keys.clone(),
                     mode: ctx.cfg.proofs,
                 });
             } else {
-                // A proof missing, or sent to a covert table: refused now (nothing to compute).
+                // A covert table's step (no proof to check), or a proof missing or unasked for:
+                // decided now, nothing costly to compute.
                 let sctx = StepContext {
                     hctx: &ctx.hctx,
                     step: k,

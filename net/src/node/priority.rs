@@ -18,19 +18,14 @@ pub fn lower_this_thread(by: i32) {
     let _ = by;
 }
 
-/// The calling thread's nice value (0 where it cannot be read, or off Linux).
-pub fn this_thread_nice() -> i32 {
-    #[cfg(target_os = "linux")]
-    {
-        rustix::process::getpriority_process(Some(rustix::thread::gettid())).unwrap_or(0)
-    }
-    #[cfg(not(target_os = "linux"))]
-    0
-}
-
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
+
+    /// The calling thread's nice value.
+    fn this_thread_nice() -> i32 {
+        rustix::process::getpriority_process(Some(rustix::thread::gettid())).unwrap_or(0)
+    }
 
     #[test]
     fn a_thread_lowers_its_own_priority_and_no_other() {
