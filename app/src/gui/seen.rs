@@ -478,8 +478,13 @@ mod tests {
     }
 
     /// Plays a hand with a computer strategy at every seat, feeding South's `Seen` as the
-    /// client does (each move, then South's view), and checks what it says after each move.
-    fn play(preset: Preset, seed: u64, mut check: impl FnMut(&Seen, &PlayerView, &[String])) {
+    /// client does (each move, then South's view), and checks what it says after each move
+    /// (given the moves so far as the hand reported them).
+    fn play(
+        preset: Preset,
+        seed: u64,
+        mut check: impl FnMut(&Seen, &PlayerView, &[String], &[Played]),
+    ) {
         let mut rng = SplitMix64::new(seed);
         let mut pos = deal(preset, &mut rng);
         let mut seen = Seen::default();
@@ -488,6 +493,7 @@ mod tests {
         let mut view = pos.view(Seat::S);
         seen.on_view(None, &view, &mut log);
         let mut strategy = by_name("greedy").unwrap();
+        let mut history = Vec::new();
         for _ in 0..2000 {
             if pos.is_over() {
                 break;
@@ -497,17 +503,19 @@ mod tests {
             pos.apply(seat, &mv).unwrap();
             log.push(mv.describe(seat));
             let next = pos.view(Seat::S);
-            seen.moved(Played::between(&view, seat, mv, &next), Some(log.len() - 1));
+            let played = Played::between(&view, seat, mv, &next);
+            history.push(played.clone());
+            seen.moved(played, Some(log.len() - 1));
             seen.on_view(Some(&view), &next, &mut log);
             view = next;
-            check(&seen, &view, &log);
+            check(&seen, &view, &log, &history);
         }
     }
 
     #[test]
     fn every_seat_keeps_its_last_discard_until_its_next_turn() {
         let mut checked = 0;
-        play(Preset::Canasta, 7, |seen, view, _| {
+        play(Preset::Canasta, 7, |seen, view, _, _| {
             let top = view.pile().last().copied();
             if let (Some(s), Some(top)) = (seen.last_discarder, top) {
                 assert_eq!(seen.last[s.index()].discard, Some(top));
@@ -527,7 +535,7 @@ mod tests {
     #[test]
     fn new_melds_are_numbered_in_the_log_and_highlighted() {
         let mut numbered = 0;
-        play(Preset::Samba, 3, |seen, view, log| {
+        play(Preset::Samba, 3, |seen, view, log, _| {
             let line = log.last().unwrap();
             if let Some(at) = line.find("(new meld ") {
                 let n: usize = line[at + 10..]
@@ -561,44 +569,22 @@ mod tests {
     fn a_resumed_hand_shows_the_last_turns_and_drawn_cards_as_watched() {
         let mut compared = [0usize; 2];
         for seed in 1..12 {
-            let mut rng = SplitMix64::new(seed);
-            let mut pos = deal(Preset::Samba, &mut rng);
-            let mut watched = Seen::default();
-            let mut log = Vec::new();
-            watched.dealt();
-            let mut view = pos.view(Seat::S);
-            watched.on_view(None, &view, &mut log);
-            let mut history = Vec::new();
-            let mut strategy = by_name("greedy").unwrap();
-            for _ in 0..200 {
-                if pos.is_over() {
-                    break;
-                }
-                let seat = pos.actor();
-                let mv = strategy.choose(&pos.view(seat), &mut rng).unwrap();
-                let pickup = matches!(mv, Move::Pickup { .. });
-                pos.apply(seat, &mv).unwrap();
-                let next = pos.view(Seat::S);
-                let played = Played::between(&view, seat, mv.clone(), &next);
-                history.push(played.clone());
-                log.push(mv.describe(seat));
-                watched.moved(played, Some(log.len() - 1));
-                watched.on_view(Some(&view), &next, &mut log);
-                view = next;
+            play(Preset::Samba, seed, |watched, view, log, history| {
                 // The window closed and opened again here: every move replayed, one view.
                 let mut resumed = Seen::default();
                 let mut log_r = Vec::new();
                 resumed.dealt();
-                for p in &history {
+                for p in history {
                     log_r.push(p.mv.describe(p.seat));
                     resumed.moved(p.clone(), Some(log_r.len() - 1));
                 }
-                resumed.on_view(None, &view, &mut log_r);
+                resumed.on_view(None, view, &mut log_r);
                 assert_eq!(resumed.last, watched.last, "seed {seed}: {log:?}");
                 assert_eq!(resumed.drawn, watched.drawn, "seed {seed}");
-                compared[0] += usize::from(seat == Seat::S && !watched.drawn.is_empty());
-                compared[1] += usize::from(pickup);
-            }
+                let last = history.last().unwrap();
+                compared[0] += usize::from(last.seat == Seat::S && !watched.drawn.is_empty());
+                compared[1] += usize::from(matches!(last.mv, Move::Pickup { .. }));
+            });
         }
         assert!(compared[0] > 10 && compared[1] > 0, "{compared:?}");
     }
@@ -646,7 +632,7 @@ mod tests {
     fn red_threes_drawn_are_named_and_canastas_celebrated() {
         let (mut threes, mut canastas, mut at_deal) = (0, 0, 0);
         for seed in 1..6 {
-            play(Preset::Canasta, seed, |seen, _, log| {
+            play(Preset::Canasta, seed, |seen, _, log, _| {
                 if log.len() == 2 && log[0].starts_with("Red threes laid out at the deal") {
                     at_deal += 1;
                 }
@@ -669,7 +655,7 @@ mod tests {
     fn my_draw_is_marked_and_flights_run_once() {
         let mut marked = 0;
         let mut seen_flights = false;
-        play(Preset::Samba, 5, |seen, view, log| {
+        play(Preset::Samba, 5, |seen, view, log, _| {
             let mine = &seen.last[Seat::S.index()];
             let just_drew = log
                 .last()
