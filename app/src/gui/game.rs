@@ -433,51 +433,6 @@ impl Game {
     }
 }
 
-impl Desk {
-    /// Cards of the hand not in the plan.
-    pub fn unplanned(&self, view: &PlayerView) -> Vec<Card> {
-        let mut rest = view.hand().clone();
-        for c in self
-            .plan
-            .iter()
-            .flatten()
-            .chain(self.plan_adds.iter().flat_map(|(_, c)| c))
-        {
-            rest.remove(*c);
-        }
-        rest.iter().collect()
-    }
-
-    /// The plan as a move.
-    pub fn plan_move(&self) -> Move {
-        Move::Meld(fairdeal_core::Plan {
-            new: self.plan.clone(),
-            add: self
-                .plan_adds
-                .iter()
-                .map(|(to, cards)| fairdeal_core::Add {
-                    to: *to,
-                    cards: cards.clone(),
-                })
-                .collect(),
-            ..Default::default()
-        })
-    }
-
-    /// Whether anything is planned.
-    pub fn has_plan(&self) -> bool {
-        !self.plan.is_empty() || !self.plan_adds.is_empty()
-    }
-
-    /// Adds `cards` onto team meld `to` in the plan.
-    pub fn plan_onto(&mut self, to: usize, cards: Vec<Card>) {
-        match self.plan_adds.iter_mut().find(|(t, _)| *t == to) {
-            Some((_, v)) => v.extend(cards),
-            None => self.plan_adds.push((to, cards)),
-        }
-    }
-}
-
 fn is_loopback(a: &Multiaddr) -> bool {
     a.iter().any(|p| match p {
         libp2p::multiaddr::Protocol::Ip4(ip) => ip.is_loopback(),

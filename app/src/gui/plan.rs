@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use eframe::egui::{self, Frame, Rect, RichText, Sense, Ui, Vec2};
-use fairdeal_core::{Card, Move, PlayerView};
+use fairdeal_core::{Card, MeldKind, Move, PlayerView};
 
 use super::actions::{self, Asked, who_plays};
 use super::cards::{self, HAND, Marks, SMALL};
@@ -37,6 +37,11 @@ pub(crate) fn plan_row(
     let mut row = ui.new_child(egui::UiBuilder::new().max_rect(rect));
     // A mouse wheel (up and down) scrolls the row sideways, as the only way it scrolls.
     row.style_mut().always_scroll_the_only_direction = true;
+    // A plan wider than the row shows its bar (over the row's lower edge) without a hover.
+    let mut bar = egui::style::ScrollStyle::floating();
+    bar.dormant_handle_opacity = 0.8;
+    bar.dormant_background_opacity = 0.3;
+    row.spacing_mut().scroll = bar;
     egui::ScrollArea::horizontal()
         .id_salt("plan")
         .show(&mut row, |ui| {
@@ -122,6 +127,99 @@ pub(crate) fn hand_area(ui: &mut Ui, d: &mut Desk, view: &PlayerView, prefs: &mu
     }
 }
 
+impl Desk {
+    /// Cards of the hand not in the plan.
+    pub fn unplanned(&self, view: &PlayerView) -> Vec<Card> {
+        let mut rest = view.hand().clone();
+        for c in self
+            .plan
+            .iter()
+            .flatten()
+            .chain(self.plan_adds.iter().flat_map(|(_, c)| c))
+        {
+            rest.remove(*c);
+        }
+        rest.iter().collect()
+    }
+
+    /// The plan as a move.
+    pub fn plan_move(&self) -> Move {
+        Move::Meld(fairdeal_core::Plan {
+            new: self.plan.clone(),
+            add: self
+                .plan_adds
+                .iter()
+                .map(|(to, cards)| fairdeal_core::Add {
+                    to: *to,
+                    cards: cards.clone(),
+                })
+                .collect(),
+            ..Default::default()
+        })
+    }
+
+    /// Whether anything is planned.
+    pub fn has_plan(&self) -> bool {
+        !self.plan.is_empty() || !self.plan_adds.is_empty()
+    }
+
+    /// Adds `cards` onto team meld `to` in the plan, or says why the game would refuse them
+    /// there (a wild onto a sequence, a card onto a finished samba, another rank): refused
+    /// cards stay in the hand. An addition short only of naturals the hand still holds (too
+    /// many wilds for now) is kept: the plan's own verdict then says what it lacks.
+    ///
+    /// # Errors
+    ///
+    /// The refusal, in the words shown beside the table.
+    pub fn plan_onto(
+        &mut self,
+        view: &PlayerView,
+        to: usize,
+        cards: Vec<Card>,
+    ) -> Result<(), String> {
+        let rules = view.rules();
+        let Some(meld) = view.melds(view.seat().team()).get(to) else {
+            return Err(format!("Meld {}: there is no such meld.", to + 1));
+        };
+        let mut adding: Vec<Card> = self
+            .plan_adds
+            .iter()
+            .filter(|(t, _)| *t == to)
+            .flat_map(|(_, c)| c.iter().copied())
+            .collect();
+        adding.extend(&cards);
+        if let Err(refusal) = meld.with_added(rules, &adding) {
+            let fixable = match meld.kind() {
+                MeldKind::Group(rank) => {
+                    let mut spare = self.unplanned(view);
+                    for c in &cards {
+                        if let Some(p) = spare.iter().position(|x| x == c) {
+                            spare.remove(p);
+                        }
+                    }
+                    adding.extend(spare.into_iter().filter(|c| c.rank() == Some(rank)));
+                    meld.with_added(rules, &adding).is_ok()
+                }
+                _ => false,
+            };
+            if !fixable {
+                let what: Vec<String> = cards.iter().map(|c| c.label()).collect();
+                return Err(format!(
+                    "{} onto meld {}: Not allowed: {}",
+                    what.join(" "),
+                    to + 1,
+                    refusal.reason
+                ));
+            }
+        }
+        match self.plan_adds.iter_mut().find(|(t, _)| *t == to) {
+            Some((_, v)) => v.extend(cards),
+            None => self.plan_adds.push((to, cards)),
+        }
+        Ok(())
+    }
+}
+
 /// The cards a drag moves: the whole selection when the dragged card is in it.
 fn dragged_cards(d: &mut Desk, card: Card) -> Vec<Card> {
     if d.selected.contains(&card) {
@@ -147,7 +245,7 @@ pub(crate) fn on_drop(
     match drop {
         Drop::Meld(i) => {
             let cards = dragged_cards(d, card);
-            d.plan_onto(i, cards);
+            onto_meld(d, view, i, cards, asked);
         }
         Drop::NewMeld => {
             let cards = dragged_cards(d, card);
@@ -175,6 +273,21 @@ pub(crate) fn on_drop(
     }
 }
 
+/// Plans `cards` onto meld `to`; refused, they stay in the hand, selected, and the reason is
+/// said beside the table.
+pub(crate) fn onto_meld(
+    d: &mut Desk,
+    view: &PlayerView,
+    to: usize,
+    cards: Vec<Card>,
+    asked: &mut Asked,
+) {
+    if let Err(why) = d.plan_onto(view, to, cards.clone()) {
+        asked.say = Some(why);
+        d.selected = cards;
+    }
+}
+
 /// The dragged card follows the pointer.
 pub(crate) fn drag_preview(ui: &mut Ui) {
     let ctx = ui.ctx().clone();
@@ -198,4 +311,77 @@ pub(crate) fn drag_preview(ui: &mut Ui) {
             ..Marks::default()
         },
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use fairdeal_core::{Position, PositionDesc, Preset, Rules, Seat};
+
+    use super::*;
+
+    fn cards(s: &str) -> Vec<Card> {
+        s.split_whitespace().map(|c| c.parse().unwrap()).collect()
+    }
+
+    /// South to play in Samba, holding `hand`; team A has a run of spades, a finished samba
+    /// of clubs and a group of kings.
+    fn view(hand: &str) -> PlayerView {
+        view_in(Preset::Samba, hand)
+    }
+
+    fn view_in(preset: Preset, hand: &str) -> PlayerView {
+        let json = format!(
+            r#"{{"dealer": "E", "scores": {{"A": 0, "B": 0}}, "turn": "S", "phase": "play",
+            "hands": {{"S": {hand:?}, "W": ["4D"], "N": ["4D"], "E": ["4D"]}},
+            "melds": {{"A": [["4S", "5S", "6S"], ["4C", "5C", "6C", "7C", "8C", "9C", "TC"],
+                            ["KC", "KD", "KH"]], "B": []}},
+            "red_threes": {{"A": 0, "B": 0}}, "pile": ["5D"], "stock": ["6D", "7D"]}}"#,
+            hand = cards(hand)
+                .iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+        );
+        let desc: PositionDesc = serde_json::from_str(&json).unwrap();
+        Position::from_desc(Rules::preset(preset), &desc)
+            .unwrap()
+            .view(Seat::S)
+    }
+
+    #[test]
+    fn a_card_the_meld_refuses_stays_in_the_hand_with_the_reason() {
+        let v = view("2C JC 7S KS 9D");
+        let mut d = Desk::default();
+        let why = d.plan_onto(&v, 0, cards("2C")).unwrap_err();
+        assert!(why.starts_with("2♣ onto meld 1: Not allowed:"), "{why}");
+        let why = d.plan_onto(&v, 1, cards("JC")).unwrap_err();
+        assert!(why.contains("samba is complete"), "{why}");
+        assert!(d.plan_onto(&v, 2, cards("9D")).is_err(), "another rank");
+        assert!(d.plan_adds.is_empty());
+        assert_eq!(d.unplanned(&v).len(), 5, "nothing left the hand");
+        // What the meld takes goes into the plan, and the plan plays.
+        d.plan_onto(&v, 0, cards("7S")).unwrap();
+        d.plan_onto(&v, 2, cards("KS")).unwrap();
+        assert_eq!(d.unplanned(&v).len(), 3);
+        assert_eq!(v.validate(&d.plan_move()), Ok(()));
+    }
+
+    #[test]
+    fn a_wild_waiting_for_naturals_in_the_hand_is_kept() {
+        // Dutch Samba: a group needs twice as many naturals as wilds. Two wilds onto three
+        // kings wait for the fourth king, when the hand holds one; else they are refused.
+        let with_king = view_in(Preset::DutchSamba, "2C 2D KS 9D");
+        let mut d = Desk::default();
+        d.plan_onto(&with_king, 2, cards("2C 2D")).unwrap();
+        assert!(
+            with_king.validate(&d.plan_move()).is_err(),
+            "not playable yet"
+        );
+        d.plan_onto(&with_king, 2, cards("KS")).unwrap();
+        assert_eq!(with_king.validate(&d.plan_move()), Ok(()));
+        let without = view_in(Preset::DutchSamba, "2C 2D 9D");
+        let why = Desk::default()
+            .plan_onto(&without, 2, cards("2C 2D"))
+            .unwrap_err();
+        assert!(why.contains("Not allowed"), "{why}");
+    }
 }

@@ -399,7 +399,7 @@ fn middle(
                         ));
                     } else {
                         let cards = std::mem::take(&mut d.selected);
-                        d.plan_onto(i, cards);
+                        super::plan::onto_meld(d, view, i, cards, asked);
                     }
                 }
             });

@@ -202,6 +202,22 @@ impl Meld {
         self.accepts_alone_by_growing(rules, card)
     }
 
+    /// This meld with `cards` added, checked as a grown meld is checked in a plan (the shape,
+    /// the closed samba, wilds onto a finished canasta): what a player's window asks before it
+    /// puts cards onto a meld in the plan.
+    ///
+    /// # Errors
+    ///
+    /// The refusal the plan would get for this addition alone.
+    pub fn with_added(&self, rules: &Rules, cards: &[Card]) -> Result<Self, Refusal> {
+        let mut grown = self.clone();
+        for &c in cards {
+            grown.push(c);
+        }
+        grown.check_grown(rules, self)?;
+        Ok(grown)
+    }
+
     /// [`Meld::accepts_alone`] the long way: grow a copy and check it.
     fn accepts_alone_by_growing(&self, rules: &Rules, card: Card) -> bool {
         let mut grown = self.clone();

@@ -71,6 +71,44 @@ fn accepts_alone_agrees_with_growing_a_copy() {
 }
 
 #[test]
+fn with_added_judges_an_addition_as_a_plan_does() {
+    let rules = Rules::preset(Preset::Samba);
+    let cards =
+        |s: &str| -> Vec<Card> { s.split_whitespace().map(|c| c.parse().unwrap()).collect() };
+    let group = Meld::from_cards(&rules, cards("KC KD KH")).unwrap();
+    let run = Meld::from_cards(&rules, cards("4S 5S 6S")).unwrap();
+    let samba = Meld::from_cards(&rules, cards("4C 5C 6C 7C 8C 9C TC")).unwrap();
+    // One card: the same answer as the single-card test, for every card.
+    for m in [&group, &run, &samba] {
+        for i in 0..Card::SLOTS {
+            let card = Card::from_slot(i).unwrap();
+            assert_eq!(
+                m.with_added(&rules, &[card]).is_ok(),
+                m.accepts_alone(&rules, card)
+            );
+        }
+    }
+    // Several cards: judged together.
+    assert_eq!(group.with_added(&rules, &cards("KS KC")).unwrap().len(), 5);
+    assert!(run.with_added(&rules, &cards("7S 8S")).is_ok());
+    assert!(run.with_added(&rules, &cards("8S 9S")).is_err(), "a gap");
+    assert!(
+        run.with_added(&rules, &cards("7S 2C")).is_err(),
+        "a wild in a sequence"
+    );
+    assert!(
+        group.with_added(&rules, &cards("KS QS")).is_err(),
+        "another rank"
+    );
+    let closed = samba.with_added(&rules, &cards("JC")).unwrap_err();
+    assert!(
+        closed.reason.contains("samba is complete"),
+        "{}",
+        closed.reason
+    );
+}
+
+#[test]
 fn melds_serialise_as_kind_and_cards() {
     let m = Meld::from_cards(
         &Rules::preset(Preset::Samba),
