@@ -66,6 +66,18 @@ fn play_a_hand_through_the_window() {
         why.left() >= 0.0 && why.right() <= moves.left() && why.bottom() <= 780.0,
         "the reason shows at {why:?}, the move list starts at {moves:?}"
     );
+    // Undo takes the plan back, and with it the refusal (it stayed on, about nothing).
+    h.get_by_label("Undo last planned (U)").click();
+    h.step();
+    h.step();
+    assert!(!shows(&h, "Not allowed:"), "the refusal went with the plan");
+    for name in &first_two {
+        h.get_all_by_label(name).next().unwrap().click();
+        h.step();
+    }
+    h.get_by_label("Plan selected as a new meld (P)").click();
+    h.step();
+    h.step();
     // A longer plan (four more groups of two): its buttons stay in sight, at the start of
     // the row (after the groups they scrolled out of it).
     for _ in 0..4 {

@@ -124,6 +124,9 @@ fn table_body(
     let mut asked = Asked::default();
     let mut dropped: Option<(Drop, Dragged)> = None;
     let mut feedback = Rect::NOTHING;
+    // A refusal said stays until the player does something else with the cards (selects,
+    // plans, undoes): then it is old news.
+    let work_before = (d.selected.clone(), d.plan.clone(), d.plan_adds.clone());
     // At most about a third of the window: wider content wraps or is cut, never pushes the
     // panel over the melds and the hand.
     let log_max = (ui.available_width() * 0.34).clamp(300.0, 440.0);
@@ -186,6 +189,8 @@ fn table_body(
         }
     } else if let Some(say) = asked.say {
         d.seen.say = Some(say);
+    } else if work_before != (d.selected.clone(), d.plan.clone(), d.plan_adds.clone()) {
+        d.seen.say = None;
     }
     if actions::key(ui, egui::Key::Escape) {
         d.selected.clear();
