@@ -78,7 +78,11 @@ pub(super) fn check_group(rules: &Rules, rank: Rank, cards: &[Card]) -> Result<(
         };
         return Err(Refusal::new(
             Code::InvalidGroup,
-            format!("{naturals} naturals and {wilds} wilds break the group rule: {rule}"),
+            format!(
+                "{} and {} break the group rule: {rule}",
+                count(naturals, "natural"),
+                count(wilds, "wild")
+            ),
         ));
     }
     Ok(())
@@ -93,7 +97,24 @@ pub(super) fn check_sequence(suit: Suit, cards: &[Card]) -> Result<(), Refusal> 
         return bad("threes cannot be in a sequence");
     }
     if cards.iter().any(|c| c.suit() != Some(suit)) {
-        return bad("a sequence is all one suit");
+        // Neither one rank nor one suit: name two cards that differ in both.
+        let pair = cards.iter().enumerate().find_map(|(i, a)| {
+            cards[i + 1..]
+                .iter()
+                .find(|b| b.suit() != a.suit() && b.rank() != a.rank())
+                .map(|b| (a, b))
+        });
+        let why = match pair {
+            Some((a, b)) => format!(
+                "{} and {} are neither one rank (a group) nor one suit (a sequence)",
+                a.label(),
+                b.label()
+            ),
+            None => {
+                "these cards are neither one rank (a group) nor one suit (a sequence)".to_owned()
+            }
+        };
+        return Err(Refusal::new(Code::InvalidSequence, why));
     }
     if cards.len() < 3 {
         return bad("a sequence needs at least three cards");
@@ -124,8 +145,19 @@ pub(super) fn check_black_threes(rules: &Rules, cards: &[Card]) -> Result<(), Re
             refuse("black threes are melded three or four, without wild cards".to_owned())
         }
         Preset::DutchSamba if !rules.wild_rule.allows(naturals, wilds) => refuse(format!(
-            "{naturals} black threes and {wilds} wilds break the group rule"
+            "{} and {} break the group rule",
+            count(naturals, "black three"),
+            count(wilds, "wild")
         )),
         _ => Ok(()),
+    }
+}
+
+/// "1 natural", "2 naturals".
+fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
     }
 }

@@ -31,6 +31,29 @@ fn sequences_are_consecutive_one_suit_ace_high() {
 }
 
 #[test]
+fn refusals_name_what_is_wrong_in_words() {
+    let why = |preset: Preset, s: &str| {
+        let cards = s.split_whitespace().map(|c| c.parse().unwrap()).collect();
+        Meld::from_cards(&Rules::preset(preset), cards)
+            .unwrap_err()
+            .reason
+    };
+    assert_eq!(
+        why(Preset::Canasta, "4C 2C JK"),
+        "1 natural and 2 wilds break the group rule: at least two naturals and at most three wilds"
+    );
+    assert_eq!(
+        why(Preset::Samba, "4H 9S"),
+        "4♥ and 9♠ are neither one rank (a group) nor one suit (a sequence)"
+    );
+    // Two cards of one rank are not the pair named.
+    assert_eq!(
+        why(Preset::Samba, "4H 4S 5H"),
+        "5♥ and 4♠ are neither one rank (a group) nor one suit (a sequence)"
+    );
+}
+
+#[test]
 fn accepts_alone_agrees_with_growing_a_copy() {
     let mut house = crate::rules::HouseRules::default();
     for closed in [false, true] {
