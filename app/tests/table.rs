@@ -138,11 +138,14 @@ struct MeldState {
     fed: bool,
 }
 
-/// Plays greedy hands until a move completes a canasta; returns South's views before and
-/// after it, and the move.
-fn a_canasta_completed() -> (PlayerView, PlayerView, Seat, fairdeal_core::Move) {
-    for seed in 1..40u64 {
-        let rules = Rules::preset(Preset::Canasta);
+/// Plays greedy hands of `preset` until a move completes a meld that `done` names (a canasta,
+/// a samba); returns South's views before and after it, and the move.
+fn a_meld_completed(
+    preset: Preset,
+    done: fn(&fairdeal_core::Meld) -> bool,
+) -> (PlayerView, PlayerView, Seat, fairdeal_core::Move) {
+    for seed in 1..400u64 {
+        let rules = Rules::preset(preset);
         let mut deck = fairdeal_core::canonical_deck(&rules);
         let mut rng = SplitMix64::new(seed);
         for i in (1..deck.len()).rev() {
@@ -155,12 +158,7 @@ fn a_canasta_completed() -> (PlayerView, PlayerView, Seat, fairdeal_core::Move) 
             let seat = pos.actor();
             let mv = strategy.choose(&pos.view(seat), &mut rng).unwrap();
             let before = pos.view(Seat::S);
-            let canastas = |p: &Position| {
-                p.melds(seat.team())
-                    .iter()
-                    .filter(|m| m.is_canasta())
-                    .count()
-            };
+            let canastas = |p: &Position| p.melds(seat.team()).iter().filter(|m| done(m)).count();
             let had = canastas(&pos);
             pos.apply(seat, &mv).unwrap();
             if canastas(&pos) > had {
@@ -168,12 +166,33 @@ fn a_canasta_completed() -> (PlayerView, PlayerView, Seat, fairdeal_core::Move) 
             }
         }
     }
-    panic!("no canasta in 40 greedy hands");
+    panic!("no such meld completed in 400 greedy hands of {preset}");
 }
 
 #[test]
 fn a_completed_canasta_shows_stacked_and_is_celebrated() {
-    let (before, after, seat, mv) = a_canasta_completed();
+    completed_meld_shows_stacked_and_is_celebrated(
+        Preset::Canasta,
+        |m| m.is_canasta(),
+        "canasta (+",
+    );
+}
+
+#[test]
+fn a_completed_samba_shows_stacked_and_is_celebrated() {
+    completed_meld_shows_stacked_and_is_celebrated(
+        Preset::Samba,
+        |m| m.is_samba(),
+        "is a samba (+1500)",
+    );
+}
+
+fn completed_meld_shows_stacked_and_is_celebrated(
+    preset: Preset,
+    done: fn(&fairdeal_core::Meld) -> bool,
+    said: &'static str,
+) {
+    let (before, after, seat, mv) = a_meld_completed(preset, done);
     let team = seat.team();
     let mut seen = Seen::default();
     let mut log = vec![mv.describe(seat)];
@@ -194,7 +213,7 @@ fn a_completed_canasta_shows_stacked_and_is_celebrated() {
             if !s.fed {
                 s.fed = true;
                 s.seen.on_view(Some(&s.before), &s.after, &mut log);
-                assert!(log[0].contains("canasta (+"), "the log says it: {}", log[0]);
+                assert!(log[0].contains(said), "the log says it: {}", log[0]);
             }
             let ours = team == Seat::S.team();
             melds_area(ui, &s.after, team, "melds", ours, &mut s.seen, true);
@@ -209,7 +228,10 @@ fn a_completed_canasta_shows_stacked_and_is_celebrated() {
         .query_all_by(|n| n.label().is_some_and(|l| l.contains(", stacked")))
         .filter_map(|n| n.accesskit_node().label())
         .collect();
-    assert!(!stacked.is_empty(), "a completed canasta is one stack");
+    assert!(
+        !stacked.is_empty(),
+        "a completed {preset} meld is one stack"
+    );
     assert!(
         stacked.iter().any(|l| l.contains("just completed")),
         "and is celebrated: {stacked:?}"

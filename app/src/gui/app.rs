@@ -116,7 +116,7 @@ impl AutoPlay {
             && view.phase() == fairdeal_core::Phase::Play
             && [fairdeal_core::Team::A, fairdeal_core::Team::B]
                 .into_iter()
-                .any(|t| view.melds(t).iter().any(fairdeal_core::Meld::is_canasta))
+                .any(|t| view.melds(t).iter().any(fairdeal_core::Meld::is_complete))
         {
             self.held = true;
             return;

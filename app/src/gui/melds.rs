@@ -42,7 +42,7 @@ pub struct MeldsOut {
 /// The meld's accessible name ("Our meld 2: K♠ K♥ K♦ 2♣ (mixed canasta), stacked").
 fn meld_name(m: &Meld, i: usize, ours: bool) -> String {
     let whose = if ours { "Our" } else { "Their" };
-    let stacked = if m.is_canasta() { ", stacked" } else { "" };
+    let stacked = if m.is_complete() { ", stacked" } else { "" };
     let click = if ours {
         " (click to add the selected cards)"
     } else {
@@ -52,7 +52,7 @@ fn meld_name(m: &Meld, i: usize, ours: bool) -> String {
 }
 
 fn unit_width(m: &Meld) -> f32 {
-    if m.is_canasta() {
+    if m.is_complete() {
         STACK.x + 14.0
     } else {
         SMALL.x + FAN_STEP * m.len().saturating_sub(1) as f32 + 6.0
@@ -110,6 +110,9 @@ pub fn melds_area(
         }
     });
     let melds = view.melds(team);
+    // A bar always in sight while rows are hidden below (a trial at 1024×700 found the rows
+    // cut at the hand with nothing to say there were more).
+    ui.spacing_mut().scroll = egui::style::ScrollStyle::thin();
     egui::ScrollArea::vertical()
         .id_salt(("melds", team.index()))
         .auto_shrink([false, false])
@@ -182,7 +185,7 @@ fn paint_meld(
             StrokeKind::Inside,
         );
     }
-    let caption = if m.is_canasta() {
+    let caption = if m.is_complete() {
         format!("{} · {}", i + 1, m.len())
     } else if m.wilds() > 0 {
         format!("{} · {}w", i + 1, m.wilds())
@@ -197,7 +200,7 @@ fn paint_meld(
         text,
     );
     let origin = rect.left_top() + Vec2::new(3.0, 16.0);
-    if m.is_canasta() {
+    if m.is_complete() {
         let stack = Rect::from_min_size(origin + Vec2::new(0.0, 2.0), STACK);
         if let Some(t) = celebrating {
             let pulse = if motion {

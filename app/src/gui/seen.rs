@@ -323,13 +323,13 @@ impl Seen {
         let Some(before) = before else { return };
         for team in [Team::A, Team::B] {
             for (i, m) in after.melds(team).iter().enumerate() {
-                if !m.is_canasta() {
+                if !m.is_complete() {
                     continue;
                 }
                 let was = before
                     .melds(team)
                     .get(i)
-                    .is_some_and(|b| b.is_canasta() && b.is_samba() == m.is_samba());
+                    .is_some_and(fairdeal_core::Meld::is_complete);
                 if was {
                     continue;
                 }
