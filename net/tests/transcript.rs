@@ -211,6 +211,17 @@ fn each_seats_transcript_verifies_alone_with_the_same_roots_and_corruption_is_re
         .collect();
     let ours: Vec<[u8; 32]> = roots[0].iter().map(|(_, r)| *r).collect();
     assert_eq!(ours, signed);
+    // The shares the file's replay checked are the four seats' checks together: no figure
+    // that differs from what each window said for no reason shown.
+    let report = check(&bytes_of(&files[2])).unwrap();
+    let HandStatus::Verified { openings, .. } = report.hands[0].status else {
+        panic!("{}", report.text());
+    };
+    let each: Vec<usize> = peers
+        .iter()
+        .map(|p| p.reports()[0].openings_checked)
+        .collect();
+    assert_eq!(openings, each.iter().sum::<usize>(), "{each:?}");
     // 40 single-byte corruptions spread over the file: every one is refused.
     let good = bytes_of(&files[1]);
     for k in 0..40 {
@@ -222,6 +233,14 @@ fn each_seats_transcript_verifies_alone_with_the_same_roots_and_corruption_is_re
             "a flip at byte {at} of {} passed",
             good.len()
         );
+        // A damaged file is the file's fault: no seat is blamed for bytes nobody signed.
+        if let Ok(report) = check(&bad) {
+            assert!(
+                report.faults.iter().all(|f| f.seat.is_none()),
+                "a flip at byte {at} blamed a seat: {}",
+                report.text()
+            );
+        }
     }
     // A file cut short fails too, and so do one with a deal's messages left out and one
     // with a single message of a signed deal left out.

@@ -87,10 +87,13 @@ pub fn verify(entries: &[Located]) -> Report {
     for (seat, key) in config.seats.iter().enumerate() {
         if key.verify(&sid, &accepts[seat]).is_err() {
             report.faults.push(stop(
-                Some(seat as u8),
+                None,
                 None,
                 first,
-                "its signature on the table configuration does not verify",
+                &format!(
+                    "the file is damaged or altered: {}'s signature on the table configuration does not verify",
+                    seat_name(seat as u8)
+                ),
             ));
             return report;
         }
@@ -167,19 +170,29 @@ impl Game {
                 }
                 Entry::Envelope { hand_no, signed } => {
                     let Some(b) = block.as_mut().filter(|b| b.head.hand_no == *hand_no) else {
+                        // Its signature may be good: the seat signed it for another deal, and
+                        // who put it here cannot be told.
                         return Err(stop(
-                            claimed_sender(signed),
+                            None,
                             Some(*hand_no),
                             at,
-                            "an envelope of a deal that is not being played here",
+                            &format!(
+                                "the file is damaged or altered: an envelope of a deal that is not being played here{}",
+                                claimed_sender(signed)
+                            ),
                         ));
                     };
                     if signed.verify(&b.hctx, &b.head.keys).is_err() {
+                        // A signature that does not verify is nobody's statement: no seat is
+                        // blamed for bytes anyone could have written.
                         return Err(stop(
-                            claimed_sender(signed),
+                            None,
                             Some(*hand_no),
                             at,
-                            "an envelope whose signature or hand context does not verify",
+                            &format!(
+                                "the file is damaged or altered: an envelope whose signature or hand context does not verify{}",
+                                claimed_sender(signed)
+                            ),
                         ));
                     }
                     if !b.envelopes.contains(signed) {
@@ -231,7 +244,17 @@ impl Game {
                 "a signed table message from a stranger",
             ));
         };
-        let bad = |what: &str| stop(Some(seat), None, at, what);
+        // Nothing here is the seat's statement until its signature checks: the faults below
+        // name the file, not the seat.
+        let name = seat_name(seat);
+        let bad = |what: &str| {
+            stop(
+                None,
+                None,
+                at,
+                &format!("the file is damaged or altered: {what} (it claims to be {name}'s)"),
+            )
+        };
         let decoded =
             TableMsg::decode(msg).map_err(|_| bad("a table message that does not decode"))?;
         let sid = &self.sid;

@@ -65,12 +65,16 @@ pub(super) fn add(a: [i32; 2], b: [i32; 2]) -> [i32; 2] {
     [a[0].saturating_add(b[0]), a[1].saturating_add(b[1])]
 }
 
-/// The seat an envelope claims (without trusting it), for naming a bad one.
-pub(super) fn claimed_sender(env: &SignedEnvelope) -> Option<u8> {
+/// The seat an envelope claims (without trusting it), in words for a fault that names no
+/// seat: " (it claims to be East's)", or nothing.
+pub(super) fn claimed_sender(env: &SignedEnvelope) -> String {
     encoding::decode::<Envelope>(&env.bytes)
         .ok()
         .map(|e| e.sender)
         .filter(|s| *s < 4)
+        .map_or_else(String::new, |s| {
+            format!(" (it claims to be {}'s)", seat_name(s))
+        })
 }
 
 pub(super) fn sender_seq(env: &SignedEnvelope) -> (u8, u32, [u8; 32]) {
