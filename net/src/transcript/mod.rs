@@ -123,6 +123,12 @@ pub enum DecodeError {
     /// Not a transcript.
     #[error("not a fairdeal transcript (it does not start with FDTRANS)")]
     NotATranscript,
+    /// A transcript of another format version.
+    #[error(
+        "a fairdeal transcript of format version {0}; this program reads version {v}",
+        v = MAGIC[7]
+    )]
+    Version(u8),
     /// Over [`MAX_FILE`].
     #[error("{0} bytes: larger than any transcript")]
     TooLarge(u64),
@@ -161,7 +167,10 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Located>, DecodeError> {
         return Err(DecodeError::TooLarge(bytes.len() as u64));
     }
     let Some(mut rest) = bytes.strip_prefix(MAGIC.as_slice()) else {
-        return Err(DecodeError::NotATranscript);
+        return Err(match bytes.strip_prefix(&MAGIC[..7]) {
+            Some([version, ..]) => DecodeError::Version(*version),
+            _ => DecodeError::NotATranscript,
+        });
     };
     let mut out = Vec::new();
     let mut offset = MAGIC.len();
@@ -345,7 +354,17 @@ mod tests {
             }
         }
         assert_eq!(decode(b"hello"), Err(DecodeError::NotATranscript));
+        assert_eq!(decode(b"FDTRANS"), Err(DecodeError::NotATranscript));
         assert_eq!(decode(MAGIC).unwrap(), Vec::new());
+        // Another version is named as one, not as a file of another kind.
+        let mut v2 = b.clone();
+        v2[7] = 2;
+        assert_eq!(decode(&v2), Err(DecodeError::Version(2)));
+        assert!(
+            DecodeError::Version(2)
+                .to_string()
+                .contains("format version 2; this program reads version 1")
+        );
     }
 
     #[test]
