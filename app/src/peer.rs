@@ -78,6 +78,8 @@ async fn run_node_with(
     let (ev_tx, mut ev_rx) = mpsc::channel(256);
     let (in_tx, in_rx) = mpsc::channel(16);
     let person = opts.bot.is_none();
+    // The address to give the others is the host's: a guest's own would only mislead.
+    let hosting = matches!(opts.role, Role::Host { .. });
     let label = opts.name.clone();
     let printer = tokio::spawn(async move {
         let mut stdin_started = false;
@@ -113,8 +115,10 @@ async fn run_node_with(
                             if let Some(tx) = on_listen.take() {
                                 let _ = tx.send(addr.clone());
                             }
-                            println!("address: {addr}");
-                            let _ = std::io::stdout().flush();
+                            if hosting {
+                                println!("address: {addr}");
+                                let _ = std::io::stdout().flush();
+                            }
                         }
                         NodeEvent::Table(TableEvent::Started(cfg)) if !quiet => {
                             tracing::info!(player = %label, table = %cfg.name, seats = ?cfg.names, "all four seats signed the table");
@@ -368,7 +372,7 @@ pub fn verify(path: &Path, out: &mut impl Write) -> Result<bool> {
     )?;
     writeln!(
         out,
-        "hands verified: {} ({} shuffle steps recomputed, {} card openings checked, {} moves checked)",
+        "hands verified: {} ({} shuffle steps recomputed, {} decryption shares from the others checked, {} moves checked)",
         report.hands, report.shuffles, report.openings, report.moves
     )?;
     writeln!(

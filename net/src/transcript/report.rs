@@ -16,7 +16,8 @@ pub enum HandStatus {
         root: [u8; 32],
         /// Moves replayed with the rules.
         moves: usize,
-        /// Decryption shares checked.
+        /// Decryption shares checked, by the four seats' replays together (each checks the
+        /// shares the others made for it).
         openings: usize,
     },
     /// The deal was void and dealt again.
@@ -172,7 +173,7 @@ fn hand_line(h: &HandLine) -> String {
             moves,
             openings,
         } => format!(
-            "hand {n}: verified: team A {}, team B {} ({moves} moves, {openings} openings; result root {})",
+            "hand {n}: verified: team A {}, team B {} ({moves} moves, {openings} decryption shares checked for the four seats; result root {})",
             scores[0],
             scores[1],
             short(root)
