@@ -63,10 +63,12 @@ pub fn rules_in_brief(rules: &Rules) -> Vec<String> {
             "Opening: your team's first melds together must reach a minimum that grows with your score: 50 below 1,500, 90 below 3,000, 120 below 7,000, then {}.",
             rules.opening_minimum(10_000)
         ),
-        if rules.has_freezing() {
-            "The pile: take it by melding its top card with cards from your hand. A wild card in it freezes it: then only a natural pair of the top card takes it. A wild or a three on top blocks it.".to_owned()
+        if rules.preset == Preset::Canasta {
+            "The pile: take it by melding its top card with cards from your hand, or, while it is not frozen for your team, by putting its top card on one of your team's melds. It is frozen for a team that has not opened, and for everyone while a wild card is in it: then only a natural pair of the top card takes it. A wild or a three on top blocks it.".to_owned()
+        } else if rules.has_freezing() {
+            "The pile: take it by melding its top card with two natural cards of its rank from your hand, or, while it is not frozen, by putting its top card on one of your team's melds. A wild card in it freezes it: then only a natural pair of the top card takes it. A wild or a three on top blocks it.".to_owned()
         } else {
-            "The pile: take it by melding its top card with cards from your hand; a wild or a three on top blocks it.".to_owned()
+            "The pile: take it by melding its top card with cards from your hand, or take the top card alone onto one of your team's unfinished sequences; a wild or a three on top blocks it.".to_owned()
         },
         match rules.red_three_mode {
             RedThreeMode::AutoReplace => {
@@ -136,6 +138,16 @@ mod tests {
         let samba = rules_in_brief(&Rules::preset(Preset::Samba)).join(" ");
         assert!(samba.contains("samba, 1500"), "{samba}");
         assert!(samba.contains("reaches 10000"), "{samba}");
+        // Every way to take the pile is named, the one onto a meld too.
+        assert!(
+            samba.contains("top card on one of your team's melds"),
+            "{samba}"
+        );
+        let dutch = rules_in_brief(&Rules::preset(Preset::DutchSamba)).join(" ");
+        assert!(
+            dutch.contains("top card alone onto one of your team's unfinished sequences"),
+            "{dutch}"
+        );
         let canasta = Rules::new(
             Preset::Canasta,
             HouseRules {
