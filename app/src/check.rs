@@ -102,10 +102,16 @@ pub fn check_file(path: &Path) -> (String, Verdict) {
 ///
 /// # Errors
 ///
-/// A bad path, or a failure to write the report.
+/// A bad path, no scenario at all under `paths` (a check of nothing would pass), or a failure
+/// to write the report.
 pub fn run(paths: &[PathBuf], out: &mut impl Write) -> Result<Tally> {
     let mut tally = Tally::default();
-    for file in collect(paths)? {
+    let files = collect(paths)?;
+    if files.is_empty() {
+        let named: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        anyhow::bail!("no scenario files (*.json) in {}", named.join(", "));
+    }
+    for file in files {
         let (id, verdict) = check_file(&file);
         match verdict {
             Verdict::Pass => {
@@ -138,5 +144,17 @@ mod tests {
             Verdict::Fail { why, .. } => assert!(why.contains("larger than any scenario"), "{why}"),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// An empty folder is an error, not a pass: a check of nothing proves nothing.
+    #[test]
+    fn a_folder_without_scenarios_is_an_error() {
+        let dir = std::env::temp_dir().join(format!("fairdeal-check-empty-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("sub")).unwrap();
+        fs::write(dir.join("notes.txt"), "not a scenario").unwrap();
+        let err = run(std::slice::from_ref(&dir), &mut Vec::new()).unwrap_err();
+        assert!(err.to_string().contains("no scenario files"), "{err}");
+        let _ = fs::remove_dir_all(&dir);
     }
 }
