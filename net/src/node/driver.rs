@@ -37,6 +37,9 @@ const LINGER_MAX: Duration = Duration::from_secs(30);
 /// tries for the table's grace period, `--grace-secs`, when that is longer).
 const REACH_MIN: Duration = Duration::from_secs(5);
 
+/// How long a first join keeps trying to reach the host at the address it was given.
+const FIRST_REACH: Duration = Duration::from_secs(15);
+
 /// Every how many ticks (seconds) a joiner that could not reach its host dials again.
 const REDIAL_TICKS: u64 = 5;
 

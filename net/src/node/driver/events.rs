@@ -14,7 +14,7 @@ use libp2p::{PeerId, identify, mdns, ping};
 
 use super::super::swarm::BehaviourEvent;
 use super::super::{NodeError, NodeEvent, Role, key_of};
-use super::{MAX_LAN_PEERS, MAX_QUERIED, Node, REACH_MIN, dial_reason, guard};
+use super::{FIRST_REACH, MAX_LAN_PEERS, MAX_QUERIED, Node, REACH_MIN, dial_reason, guard};
 use crate::store::Record;
 use crate::table::msg::{PROTOCOL, Reply, TableMsg};
 
@@ -205,8 +205,13 @@ impl Node {
         }
     }
 
-    /// How long a joiner tries to reach its host: the grace period a silent player has.
+    /// How long a joiner tries to reach its host: a first join [`FIRST_REACH`] (a wrong or
+    /// dead address is said soon; a host starting at the same moment is up by then), a game
+    /// resumed from its log the grace period a silent player has (the host may be restarting).
     fn reach_give_up(&self) -> Duration {
+        if self.session.config().is_none() {
+            return FIRST_REACH;
+        }
         let grace = self.opts.grace_ms.unwrap_or(crate::table::DEFAULT_GRACE_MS);
         Duration::from_millis(grace).max(REACH_MIN)
     }
