@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use eframe::egui::{self, Ui};
 
 use super::controller::{Controller, Timing};
-use super::frames::{FrameNote, FrameStats, SlowFrames, thread_sched};
+use super::frames::{FrameNote, FrameStats, SlowFrames, stats_text, thread_sched};
 use super::game::Game;
 use super::intent::Intent;
 use super::lobby::lobby_ui;
@@ -46,8 +46,12 @@ pub struct FairdealApp {
     pub wait_times: FrameStats,
     /// The frame being drawn (completed with eframe's time in the next one).
     note: Option<FrameNote>,
+    /// This frame's time in [`eframe::App::logic`] (ms), for its note.
+    logic_ms: f32,
     /// The UI thread's scheduler figures at the start of this frame.
     sched_at_start: Option<(u64, u64)>,
+    /// The same at the end of our UI code.
+    sched_at_ui_end: Option<(u64, u64)>,
 }
 
 /// The player's seat played by a strategy, for frame-time measurements.
@@ -149,7 +153,9 @@ impl FairdealApp {
             cpu_times: FrameStats::default(),
             wait_times: FrameStats::default(),
             note: None,
+            logic_ms: 0.0,
             sched_at_start: None,
+            sched_at_ui_end: None,
         }
     }
 
@@ -250,13 +256,36 @@ impl FairdealApp {
 
     /// `FAIRDEAL_FRAME_STATS`: the figures so far, on standard output.
     fn print_frame_stats(&self) {
-        println!("frame times: {}", self.frames.line());
-        println!("  of which our UI code: {}", self.ui_times.line());
-        println!("  UI thread on a CPU: {}", self.cpu_times.line());
-        println!("  UI thread waiting for a CPU: {}", self.wait_times.line());
-        for line in self.slow.lines() {
-            println!("{line}");
-        }
+        print!("{}", self.frame_stats_text());
+    }
+
+    /// The same from another thread, while the game goes on: sorting the figures and
+    /// writing them out were themselves the slowest frames of a run when done on this one.
+    fn print_frame_stats_aside(&self) {
+        let (frames, ui, cpu, wait, slow) = (
+            self.frames.clone(),
+            self.ui_times.clone(),
+            self.cpu_times.clone(),
+            self.wait_times.clone(),
+            self.slow.clone(),
+        );
+        std::thread::spawn(move || {
+            use std::io::Write as _;
+            let text = stats_text([&frames, &ui, &cpu, &wait], &slow);
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        });
+    }
+
+    fn frame_stats_text(&self) -> String {
+        stats_text(
+            [
+                &self.frames,
+                &self.ui_times,
+                &self.cpu_times,
+                &self.wait_times,
+            ],
+            &self.slow,
+        )
     }
 
     /// `FAIRDEAL_FRAME_STATS`: the previous frame's note, completed with eframe's time and
@@ -269,6 +298,7 @@ impl FairdealApp {
             if let (Some(a), Some(b)) = (start, now) {
                 note.cpu = Some(ms(b.0.saturating_sub(a.0)));
                 note.wait = Some(ms(b.1.saturating_sub(a.1)));
+                note.after_ui = self.sched_at_ui_end.map(|u| ms(b.0.saturating_sub(u.0)));
                 self.cpu_times.record(note.cpu.map(|v| v / 1e3));
                 self.wait_times.record(note.wait.map(|v| v / 1e3));
             }
@@ -316,6 +346,10 @@ impl FairdealApp {
 }
 
 impl eframe::App for FairdealApp {
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        visuals.panel_fill.to_normalized_gamma_f32()
+    }
+
     fn logic(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
         // Frames during play (the first frames load fonts and are not part of playing).
         // eframe reports the previous frame: count it only if that frame was in play too.
@@ -331,8 +365,9 @@ impl eframe::App for FairdealApp {
             && last.elapsed().as_secs() >= 10
         {
             *last = std::time::Instant::now();
-            self.print_frame_stats();
+            self.print_frame_stats_aside();
         }
+        let logic_start = std::time::Instant::now();
         self.pump();
         self.controller.ensure_browser(ctx);
         if self.autoplay.as_ref().is_some_and(|a| !a.started)
@@ -349,6 +384,7 @@ impl eframe::App for FairdealApp {
             // Keep frames coming while measuring.
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
+        self.logic_ms = logic_start.elapsed().as_secs_f32() * 1e3;
     }
 
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
@@ -364,11 +400,14 @@ impl eframe::App for FairdealApp {
                 self.note = Some(FrameNote {
                     wall: 0.0,
                     ui: took * 1e3,
+                    logic: self.logic_ms,
                     cpu: None,
+                    after_ui: None,
                     wait: None,
                     atlas: grew,
                     what: self.on_screen(),
                 });
+                self.sched_at_ui_end = thread_sched();
             }
         }
     }
@@ -440,32 +479,34 @@ impl FairdealApp {
             ui.ctx()
                 .request_repaint_after(std::time::Duration::from_millis(200));
         }
-        let fill = ui.visuals().panel_fill;
-        ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
+        // The background is the clear colour (see `clear_color`): a fill over the whole window
+        // here, and another in the frame, were two more layers for a software renderer.
         let mut intents = Vec::new();
-        egui::Frame::central_panel(ui.style()).show(ui, |ui| {
-            if self.show_frames {
-                ui.small(self.frames.line());
-            }
-            let Self {
-                settings,
-                controller,
-                ..
-            } = self;
-            if controller.game().is_none() {
-                start_ui(ui, settings, &controller.start_info(), &mut intents);
-                return;
-            }
-            match controller.game_mut() {
-                Some(g) if g.in_lobby() => lobby_ui(ui, &g.model, &mut intents),
-                Some(g) => {
-                    table_ui(ui, &g.model, &mut g.desk, &mut settings.prefs, &mut intents);
-                    report_window(ui, &g.model, &mut g.desk, &mut intents);
-                    game_over_window(ui, &g.model, &g.desk, &mut intents);
+        egui::Frame::central_panel(ui.style())
+            .fill(egui::Color32::TRANSPARENT)
+            .show(ui, |ui| {
+                if self.show_frames {
+                    ui.small(self.frames.line());
                 }
-                None => {}
-            }
-        });
+                let Self {
+                    settings,
+                    controller,
+                    ..
+                } = self;
+                if controller.game().is_none() {
+                    start_ui(ui, settings, &controller.start_info(), &mut intents);
+                    return;
+                }
+                match controller.game_mut() {
+                    Some(g) if g.in_lobby() => lobby_ui(ui, &g.model, &mut intents),
+                    Some(g) => {
+                        table_ui(ui, &g.model, &mut g.desk, &mut settings.prefs, &mut intents);
+                        report_window(ui, &g.model, &mut g.desk, &mut intents);
+                        game_over_window(ui, &g.model, &g.desk, &mut intents);
+                    }
+                    None => {}
+                }
+            });
         let ctx = ui.ctx().clone();
         self.carry_out(&ctx, intents);
     }

@@ -75,9 +75,15 @@ pub struct FrameNote {
     pub wall: f32,
     /// Our UI code's time in it (ms).
     pub ui: f32,
+    /// Our code's time before the UI in it (ms): the node's events applied, the hints worked
+    /// out, the autoplayer's move chosen.
+    pub logic: f32,
     /// The UI thread's CPU time from this frame's start to the next one's (ms): the frame's
     /// cost in CPU, with the buffer swap and the events between frames.
     pub cpu: Option<f32>,
+    /// Of `cpu`, the part after our UI code (ms): egui's end of the frame, tessellation,
+    /// painting, the buffer swap and the events until the next frame.
+    pub after_ui: Option<f32>,
     /// The UI thread's time waiting for a CPU in that span (ms): preemption.
     pub wait: Option<f32>,
     /// The font atlas took a new row in this frame (glyphs rasterised; glyphs that fit in
@@ -91,10 +97,12 @@ impl FrameNote {
     fn line(&self) -> String {
         let ms = |v: Option<f32>| v.map_or("?".to_owned(), |v| format!("{v:.1}"));
         format!(
-            "{:.1} ms (our UI {:.1}, CPU {}, waiting for a CPU {}){}: {}",
+            "{:.1} ms (our UI {:.1}, events {:.1}, CPU {} of which after our UI {}, waiting for a CPU {}){}: {}",
             self.wall,
             self.ui,
+            self.logic,
             ms(self.cpu),
+            ms(self.after_ui),
             ms(self.wait),
             if self.atlas { ", font atlas grew" } else { "" },
             self.what
@@ -143,6 +151,24 @@ impl SlowFrames {
     }
 }
 
+/// The frame statistics as text: frames, our UI code, the UI thread on a CPU and waiting for
+/// one, then the slowest frames.
+pub fn stats_text(figures: [&FrameStats; 4], slow: &SlowFrames) -> String {
+    let [frames, ui, cpu, wait] = figures;
+    let mut s = format!(
+        "frame times: {}\n  of which our UI code: {}\n  UI thread on a CPU: {}\n  UI thread waiting for a CPU: {}\n",
+        frames.line(),
+        ui.line(),
+        cpu.line(),
+        wait.line()
+    );
+    for line in slow.lines() {
+        s.push_str(&line);
+        s.push('\n');
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,7 +197,9 @@ mod tests {
         FrameNote {
             wall,
             ui: 0.5,
+            logic: 0.25,
             cpu: Some(wall / 2.0),
+            after_ui: None,
             wait: None,
             atlas,
             what: format!("frame {wall}"),
