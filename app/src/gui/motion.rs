@@ -90,8 +90,15 @@ pub fn paint(ui: &Ui, seen: &mut Seen, view: &PlayerView, motion: bool) {
             Color32::from_white_alpha((255.0 * alpha) as u8),
         );
     }
-    ui.ctx().request_repaint();
+    // About 60 frames a second, not as fast as the machine goes: where nothing paces the
+    // swap (software rendering, no vsync) back-to-back frames took the CPU from the renderer's
+    // own threads, and each frame then waited for the one before it.
+    ui.ctx()
+        .request_repaint_after(std::time::Duration::from_millis(ANIMATION_FRAME_MS));
 }
+
+/// The time between two frames of an animation (ms).
+const ANIMATION_FRAME_MS: u64 = 15;
 
 #[cfg(test)]
 mod tests {
