@@ -112,7 +112,10 @@ pub fn melds_area(
     let melds = view.melds(team);
     // A bar always in sight while rows are hidden below (a trial at 1024×700 found the rows
     // cut at the hand with nothing to say there were more).
-    ui.spacing_mut().scroll = egui::style::ScrollStyle::thin();
+    let mut bar = egui::style::ScrollStyle::thin();
+    // In the text's colour: the theme's bar colours hardly showed on the felt.
+    bar.foreground_color = true;
+    ui.spacing_mut().scroll = bar;
     egui::ScrollArea::vertical()
         .id_salt(("melds", team.index()))
         .auto_shrink([false, false])

@@ -41,6 +41,7 @@ pub(crate) fn plan_row(
     let mut bar = egui::style::ScrollStyle::floating();
     bar.dormant_handle_opacity = 0.8;
     bar.dormant_background_opacity = 0.3;
+    bar.foreground_color = true;
     row.spacing_mut().scroll = bar;
     egui::ScrollArea::horizontal()
         .id_salt("plan")
