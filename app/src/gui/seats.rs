@@ -13,7 +13,7 @@ use super::melds::seat_colour;
 use super::seen::Place;
 
 /// Whose turn it is, in a band of the seat's colour that never changes height.
-pub fn turn_banner(ui: &mut Ui, m: &Model, view: &PlayerView) {
+pub fn turn_banner(ui: &mut Ui, m: &Model, view: &PlayerView, also: Option<&str>) {
     let me = view.seat();
     let (text, colour) = if view.phase() == Phase::Over {
         ("The hand is over".to_owned(), Color32::from_gray(110))
@@ -33,12 +33,23 @@ pub fn turn_banner(ui: &mut Ui, m: &Model, view: &PlayerView) {
         .inner_margin(Margin::symmetric(10, 4))
         .show(ui, |ui| {
             ui.set_width(ui.available_width());
-            ui.label(
-                RichText::new(text)
-                    .size(18.0)
-                    .strong()
-                    .color(Color32::WHITE),
-            );
+            ui.horizontal(|ui| {
+                ui.label(
+                    RichText::new(text)
+                        .size(18.0)
+                        .strong()
+                        .color(Color32::WHITE),
+                );
+                // Who else the table waits for, in the band (a line of its own came and went,
+                // and moved the whole table under the pointer).
+                if let Some(also) = also {
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        ui.add(
+                            egui::Label::new(RichText::new(also).color(Color32::WHITE)).truncate(),
+                        );
+                    });
+                }
+            });
         });
 }
 

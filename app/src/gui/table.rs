@@ -117,10 +117,16 @@ fn table_body(
     prefs: &mut TablePrefs,
     out: &mut Vec<Intent>,
 ) {
-    ui.painter().rect_filled(ui.max_rect(), 0.0, felt(ui));
+    // The felt goes under everything but the move list's panel, which has its own fill:
+    // with software rendering, filling the window several times over was most of a frame.
+    let table = ui.max_rect();
+    let felt_shapes = [
+        ui.painter().add(egui::Shape::Noop),
+        ui.painter().add(egui::Shape::Noop),
+    ];
     header(ui, m, d, view, prefs, out);
-    banner(ui, m, view);
-    seats::turn_banner(ui, m, view);
+    let waiting = banner(ui, m, view);
+    seats::turn_banner(ui, m, view, waiting.as_deref());
     let mut asked = Asked::default();
     let mut dropped: Option<(Drop, Dragged)> = None;
     let mut feedback = Rect::NOTHING;
@@ -130,7 +136,7 @@ fn table_body(
     // At most about a third of the window: wider content wraps or is cut, never pushes the
     // panel over the melds and the hand.
     let log_max = (ui.available_width() * 0.34).clamp(300.0, 440.0);
-    egui::Panel::right("log")
+    let log_panel = egui::Panel::right("log")
         .resizable(true)
         .default_size(250.0)
         .min_size(220.0)
@@ -154,7 +160,19 @@ fn table_body(
                 });
             ui.separator();
             super::chat::chat_box(ui, m, d, chat_height, out);
-        });
+        })
+        .response
+        .rect;
+    let colour = felt(ui);
+    let above = Rect::from_min_max(table.min, egui::pos2(table.max.x, log_panel.min.y));
+    let left = Rect::from_min_max(
+        egui::pos2(table.min.x, log_panel.min.y),
+        egui::pos2(log_panel.min.x, table.max.y),
+    );
+    for (idx, rect) in felt_shapes.into_iter().zip([above, left]) {
+        ui.painter()
+            .set(idx, egui::Shape::rect_filled(rect, 0.0, colour));
+    }
     egui::Panel::bottom("hand-area")
         .exact_size(BOTTOM)
         .frame(Frame::NONE.inner_margin(Margin::symmetric(4, 2)))
@@ -291,8 +309,8 @@ fn header(
     });
 }
 
-/// Who is gone or awaited.
-fn banner(ui: &mut Ui, m: &Model, view: &PlayerView) {
+/// Who is gone (a warning band), or who else is awaited (returned, for the turn band).
+fn banner(ui: &mut Ui, m: &Model, view: &PlayerView) -> Option<String> {
     if !m.down.is_empty() && m.over.is_none() {
         // The seconds count on even when nothing arrives.
         ui.ctx()
@@ -321,7 +339,7 @@ fn banner(ui: &mut Ui, m: &Model, view: &PlayerView) {
                     ),
                 );
             });
-        return;
+        return None;
     }
     // The seat to play is awaited as a matter of course (the turn band says so): only the
     // others are named, so that this line does not come and go with every turn.
@@ -331,9 +349,8 @@ fn banner(ui: &mut Ui, m: &Model, view: &PlayerView) {
         .filter(|s| **s != view.seat() && **s != view.actor())
         .map(|s| m.name(*s))
         .collect();
-    if !others.is_empty() && view.actor() != view.seat() {
-        ui.colored_label(WARN, format!("Waiting for {}…", others.join(", ")));
-    }
+    (!others.is_empty() && view.actor() != view.seat())
+        .then(|| format!("waiting for {}…", others.join(", ")))
 }
 
 /// Stock and pile at the left, their melds above ours at the right (each scrolls).
