@@ -1,5 +1,7 @@
 //! The fairdeal application: the command line (and later the desktop client).
 
+#![forbid(unsafe_code)]
+
 pub mod arena;
 pub mod bench;
 pub mod bench_crypto;

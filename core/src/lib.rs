@@ -23,6 +23,8 @@
 //! assert_eq!(hand.hand(Seat::W).len(), 17);
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod card;
 mod cards;
 mod deal;

@@ -15,6 +15,8 @@
 //! signed evidence ─▶ adjudicate ─▶ Verdict { offender, fault }
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod adjudicate;
 pub mod audit;
 pub mod batch;

@@ -12,6 +12,8 @@
 //! hand seed is passed in). The libp2p event loop that carries its bytes between machines is
 //! the next piece of work.
 
+#![forbid(unsafe_code)]
+
 pub mod hand;
 pub mod node;
 pub mod store;
