@@ -52,7 +52,7 @@ pub struct Model {
     /// A computer player holds our seat now.
     pub(crate) held: bool,
     /// Our seat, once known (from a view, or from the runner holding it).
-    me: Option<Seat>,
+    pub(crate) me: Option<Seat>,
     pub(crate) waiting: Vec<Seat>,
     /// Seats whose connection is down now, and since when.
     pub(crate) down: BTreeMap<Seat, std::time::Instant>,

@@ -316,7 +316,7 @@ pub(crate) fn drag_preview(ui: &mut Ui) {
 
 #[cfg(test)]
 mod tests {
-    use fairdeal_core::{Position, PositionDesc, Preset, Rules, Seat};
+    use fairdeal_core::Preset;
 
     use super::*;
 
@@ -324,28 +324,12 @@ mod tests {
         s.split_whitespace().map(|c| c.parse().unwrap()).collect()
     }
 
-    /// South to play in Samba, holding `hand`; team A has a run of spades, a finished samba
-    /// of clubs and a group of kings.
     fn view(hand: &str) -> PlayerView {
         view_in(Preset::Samba, hand)
     }
 
     fn view_in(preset: Preset, hand: &str) -> PlayerView {
-        let json = format!(
-            r#"{{"dealer": "E", "scores": {{"A": 0, "B": 0}}, "turn": "S", "phase": "play",
-            "hands": {{"S": {hand:?}, "W": ["4D"], "N": ["4D"], "E": ["4D"]}},
-            "melds": {{"A": [["4S", "5S", "6S"], ["4C", "5C", "6C", "7C", "8C", "9C", "TC"],
-                            ["KC", "KD", "KH"]], "B": []}},
-            "red_threes": {{"A": 0, "B": 0}}, "pile": ["5D"], "stock": ["6D", "7D"]}}"#,
-            hand = cards(hand)
-                .iter()
-                .map(|c| c.to_string())
-                .collect::<Vec<_>>()
-        );
-        let desc: PositionDesc = serde_json::from_str(&json).unwrap();
-        Position::from_desc(Rules::preset(preset), &desc)
-            .unwrap()
-            .view(Seat::S)
+        crate::gui::testkit::view_in(preset, hand, "S")
     }
 
     #[test]

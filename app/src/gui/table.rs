@@ -453,3 +453,7 @@ pub fn team_names(g: &Model, team: Team) -> String {
         .collect::<Vec<_>>()
         .join(" + ")
 }
+
+#[cfg(test)]
+#[path = "table_tests.rs"]
+mod tests;

@@ -1,0 +1,82 @@
+//! The table's layout with a fixed position (egui_kittest): nothing moves when the table
+//! starts or stops waiting for a seat that is not the one to play.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use fairdeal_core::{Preset, Seat};
+
+use super::table_ui;
+use crate::gui::game::Game;
+use crate::gui::prefs::TablePrefs;
+use crate::gui::records::{GameKind, GameRecord};
+
+fn game(waiting: Vec<Seat>) -> Game {
+    let record = GameRecord {
+        kind: GameKind::Local,
+        table: "test".to_owned(),
+        preset: Preset::Samba,
+        difficulty: Default::default(),
+        house: String::new(),
+        bots: Vec::new(),
+        started: true,
+        over: false,
+        pace_ms: 0,
+        grace_ms: None,
+    };
+    let mut g = Game::new(&record, "");
+    // West to play; South watches.
+    g.model.view = Some(crate::gui::testkit::view_in(
+        Preset::Samba,
+        "2C JC 7S KS 9D",
+        "W",
+    ));
+    g.model.me = Some(Seat::S);
+    g.model.waiting = waiting;
+    g
+}
+
+/// Where our melds' title sits with the table waiting (or not) for East as well.
+fn melds_top(waiting: Vec<Seat>) -> (f32, bool) {
+    let mut h = Harness::builder()
+        .with_size([1024.0, 700.0])
+        .build_ui_state(
+            |ui, (g, fonts): &mut (Game, bool)| {
+                // The suit symbols need the bundled font, which applies from the next frame.
+                if !*fonts {
+                    crate::gui::install_fonts(ui.ctx());
+                    *fonts = true;
+                    return;
+                }
+                let mut prefs = TablePrefs::default();
+                let mut out = Vec::new();
+                let Game { model, desk } = g;
+                table_ui(ui, model, desk, &mut prefs, &mut out);
+            },
+            (game(waiting), false),
+        );
+    for _ in 0..3 {
+        h.step();
+    }
+    let top = h
+        .get_all_by(|n| n.value().is_some_and(|v| v.starts_with("Our melds (click")))
+        .next()
+        .unwrap()
+        .rect()
+        .top();
+    let said = h
+        .query_all_by(|n| n.value().is_some_and(|v| v.contains("waiting for")))
+        .next()
+        .is_some();
+    (top, said)
+}
+
+/// Sabotage caught (checked): with "Waiting for …" on a line of its own again, the melds
+/// moved down by that line.
+#[test]
+fn waiting_for_another_seat_does_not_move_the_table() {
+    let (quiet, said_quiet) = melds_top(Vec::new());
+    let (waiting, said) = melds_top(vec![Seat::E]);
+    assert!(!said_quiet);
+    assert!(said, "the band says whom the table waits for");
+    assert_eq!(quiet, waiting, "the melds stay put");
+}
