@@ -10,8 +10,8 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use fairdeal::gui::controller::Timing;
 
 use common::{
-    hand, harness, harness_in, shows, step_both, table_with_a_guest, table_with_a_guest_timed,
-    wait_for, wait_for_with,
+    hand, harness, harness_in, labels, shows, step_both, table_with_a_guest,
+    table_with_a_guest_timed, wait_for, wait_for_with,
 };
 
 #[test]
@@ -77,6 +77,22 @@ fn play_a_hand_through_the_window() {
     }
     h.get_by_label("Plan selected as a new meld (P)").click();
     h.step();
+    h.step();
+    // A discard while cards are planned waits, and says why (it ended the turn and put the
+    // plan back in the hand without a word).
+    let one = hand(&h)[0].clone();
+    h.get_all_by_label(&one).next().unwrap().click();
+    h.step();
+    h.key_press(egui::Key::X);
+    h.step();
+    h.step();
+    assert!(
+        shows(&h, "Play the plan first (Enter) or undo it (U)"),
+        "{:?}",
+        labels(&h)
+    );
+    assert!(shows(&h, "Discard selected (X)"), "still this turn");
+    h.get_all_by_label(&one).next().unwrap().click();
     h.step();
     // A longer plan (four more groups of two): its buttons stay in sight, at the start of
     // the row (after the groups they scrolled out of it).

@@ -45,6 +45,10 @@ pub fn who_plays(g: &Model, view: &PlayerView) -> String {
     }
 }
 
+/// Why a discard waits while cards are planned (it ended the turn and put them back in the
+/// hand without a word).
+pub const UNPLAYED_PLAN: &str = "Play the plan first (Enter) or undo it (U): a discard ends your turn and the planned cards would go back to your hand";
+
 /// The keys of moves, with the buttons they stand for.
 const MOVE_KEYS: [(Key, &str); 8] = [
     (Key::D, "Draw (D)"),
@@ -279,7 +283,9 @@ fn play_buttons(ui: &mut Ui, d: &mut Desk, view: &PlayerView, legal: &[Move], ou
     } else if sel.is_empty() && (key(ui, Key::P) || clicked_disabled(ui, &plan)) {
         out.say = Some("Plan selected as a new meld (P): Select cards first".to_owned());
     }
-    let discard = if sel.len() == 1 {
+    let discard = if d.has_plan() {
+        Err(UNPLAYED_PLAN)
+    } else if sel.len() == 1 {
         Ok(Move::Discard(sel[0]))
     } else {
         Err("Select one card to discard")

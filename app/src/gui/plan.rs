@@ -258,6 +258,13 @@ pub(crate) fn on_drop(
                 group.extend(cards);
             }
         }
+        Drop::Pile if d.has_plan() => {
+            asked.say = Some(format!(
+                "Discard {}: {}",
+                card.label(),
+                actions::UNPLAYED_PLAN
+            ));
+        }
         Drop::Pile => {
             let mv = Move::Discard(card);
             match view.validate(&mv) {
