@@ -397,9 +397,10 @@ fn following_a_hand_at_1024x700() {
             h.get_by_label("Pass (keep your last card)").click();
         }
         h.step();
-        // Out of turn, a key says whose turn it is (X: harmless if the turn came back).
+        // Out of turn, a key says whose turn it is (X: harmless if the turn came back), in the
+        // frame it was pressed in: it goes once the turn passes on, and with computer players
+        // at full speed that is the next frame.
         h.key_press(egui::Key::X);
-        h.step();
         h.step();
         if !my_draw(&h) {
             let s = said(&h, "Discard selected (X): ");

@@ -146,7 +146,9 @@ impl Seen {
             before
         };
         let me = after.seat();
-        if after.actor() == me && before.is_none_or(|b| b.actor() != me) {
+        // A word said beside the table is about the turn it was said in ("not your turn —
+        // West is playing" stayed on while East played).
+        if before.is_none_or(|b| b.actor() != after.actor()) {
             self.say = None;
         }
         let moves = std::mem::take(&mut self.pending);

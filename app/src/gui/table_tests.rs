@@ -1,5 +1,6 @@
-//! The table's layout with a fixed position (egui_kittest): nothing moves when the table
-//! starts or stops waiting for a seat that is not the one to play.
+//! The table with a fixed position (egui_kittest): nothing moves when the table
+//! starts or stops waiting for a seat that is not the one to play; what was said goes with
+//! the turn.
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -79,4 +80,19 @@ fn waiting_for_another_seat_does_not_move_the_table() {
     assert!(!said_quiet);
     assert!(said, "the band says whom the table waits for");
     assert_eq!(quiet, waiting, "the melds stay put");
+}
+
+/// A word said beside the table belongs to the turn it was said in: "not your turn — West is
+/// playing" went on showing while East played.
+#[test]
+fn a_refusal_goes_when_the_turn_passes() {
+    let west = crate::gui::testkit::view_in(Preset::Samba, "2C 9D", "W");
+    let east = crate::gui::testkit::view_in(Preset::Samba, "2C 9D", "E");
+    let mut seen = crate::gui::seen::Seen::default();
+    seen.on_view(None, &west, &mut Vec::new());
+    seen.say = Some("Draw (D): not your turn — West is playing".to_owned());
+    seen.on_view(Some(&west), &west, &mut Vec::new());
+    assert!(seen.say.is_some(), "the same turn: it stays");
+    seen.on_view(Some(&west), &east, &mut Vec::new());
+    assert_eq!(seen.say, None);
 }
