@@ -149,7 +149,7 @@ pub fn melds_area(
                     if r.clicked() {
                         out.clicked = Some(i);
                     }
-                    if ours && let Some(d) = r.dnd_release_payload::<Dragged>() {
+                    if let Some(d) = r.dnd_release_payload::<Dragged>() {
                         out.dropped = Some((i, *d));
                     }
                     if ours && r.dnd_hover_payload::<Dragged>().is_some() {

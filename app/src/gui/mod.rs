@@ -207,7 +207,8 @@ pub(crate) mod testkit {
     use fairdeal_core::{Card, PlayerView, Position, PositionDesc, Preset, Rules, Seat};
 
     /// South's view in `preset`, holding `hand`, with `turn` to play (in the play phase);
-    /// team A has a run of spades, a finished samba of clubs and a group of kings.
+    /// team A has a run of spades, a finished samba of clubs and a group of kings, team B a
+    /// group of queens.
     pub(crate) fn view_in(preset: Preset, hand: &str, turn: &str) -> PlayerView {
         let hand: Vec<String> = hand
             .split_whitespace()
@@ -217,7 +218,7 @@ pub(crate) mod testkit {
             r#"{{"dealer": "E", "scores": {{"A": 0, "B": 0}}, "turn": "{turn}", "phase": "play",
             "hands": {{"S": {hand:?}, "W": ["4D"], "N": ["4D"], "E": ["4D"]}},
             "melds": {{"A": [["4S", "5S", "6S"], ["4C", "5C", "6C", "7C", "8C", "9C", "TC"],
-                            ["KC", "KD", "KH"]], "B": []}},
+                            ["KC", "KD", "KH"]], "B": [["QH", "QD", "QS"]]}},
             "red_threes": {{"A": 0, "B": 0}}, "pile": ["5D"], "stock": ["6D", "7D"]}}"#
         );
         let desc: PositionDesc = serde_json::from_str(&json).unwrap();

@@ -391,7 +391,8 @@ fn middle(
                     &mut d.seen,
                     motion,
                 );
-                if out.clicked.is_some() {
+                // A click or a card dropped there: the same word (a drop said nothing).
+                if out.clicked.is_some() || out.dropped.is_some() {
                     asked.say = Some(
                         "That is their meld: add cards to one of ours (below).".to_owned(),
                     );

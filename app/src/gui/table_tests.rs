@@ -2,6 +2,7 @@
 //! starts or stops waiting for a seat that is not the one to play; what was said goes with
 //! the turn.
 
+use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use fairdeal_core::{Preset, Seat};
@@ -36,8 +37,10 @@ fn game(waiting: Vec<Seat>) -> Game {
     g
 }
 
-/// Where our melds' title sits with the table waiting (or not) for East as well.
-fn melds_top(waiting: Vec<Seat>) -> (f32, bool) {
+type TableHarness = Harness<'static, (Game, bool)>;
+
+/// The table of `g` at 1024×700, its fonts installed.
+fn table(g: Game) -> TableHarness {
     let mut h = Harness::builder()
         .with_size([1024.0, 700.0])
         .build_ui_state(
@@ -53,11 +56,17 @@ fn melds_top(waiting: Vec<Seat>) -> (f32, bool) {
                 let Game { model, desk } = g;
                 table_ui(ui, model, desk, &mut prefs, &mut out);
             },
-            (game(waiting), false),
+            (g, false),
         );
     for _ in 0..3 {
         h.step();
     }
+    h
+}
+
+/// Where our melds' title sits with the table waiting (or not) for East as well.
+fn melds_top(waiting: Vec<Seat>) -> (f32, bool) {
+    let h = table(game(waiting));
     let top = h
         .get_all_by(|n| n.value().is_some_and(|v| v.starts_with("Our melds (click")))
         .next()
@@ -95,4 +104,38 @@ fn a_refusal_goes_when_the_turn_passes() {
     assert!(seen.say.is_some(), "the same turn: it stays");
     seen.on_view(Some(&west), &east, &mut Vec::new());
     assert_eq!(seen.say, None);
+}
+
+/// A card dropped on their meld is told where it can go (it said nothing; a click did).
+#[test]
+fn a_card_dropped_on_their_meld_says_whose_it_is() {
+    let mut h = table(game(Vec::new()));
+    let from = h
+        .get_all_by(|n| n.label().is_some_and(|l| l.ends_with("in your hand")))
+        .next()
+        .unwrap()
+        .rect()
+        .center();
+    let to = h
+        .get_all_by(|n| n.label().is_some_and(|l| l.starts_with("Their meld 1")))
+        .next()
+        .unwrap()
+        .rect()
+        .center();
+    h.drag_at(from);
+    h.step();
+    h.hover_at(from + egui::vec2(10.0, 10.0));
+    h.step();
+    h.hover_at(to);
+    h.step();
+    h.drop_at(to);
+    h.step();
+    h.step();
+    assert!(
+        h.query_all_by(|n| n
+            .value()
+            .is_some_and(|v| v.starts_with("That is their meld")))
+            .next()
+            .is_some()
+    );
 }
