@@ -210,12 +210,11 @@ fn resolve_one_add(
     if !hand.contains(card) || base.iter().any(Meld::is_empty) {
         return None;
     }
-    let mut grown = target.clone();
-    grown.push(card);
     // Only this meld changed: `resolve` would refuse with the same check.
-    if let Err(refusal) = grown.check_grown(rules, target) {
-        return Some(Err(refusal));
-    }
+    let grown = match target.with_added(rules, &[card]) {
+        Ok(grown) => grown,
+        Err(refusal) => return Some(Err(refusal)),
+    };
     let mut melds = base.to_vec();
     melds[to] = grown;
     let mut hand = hand.clone();

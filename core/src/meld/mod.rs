@@ -220,9 +220,7 @@ impl Meld {
 
     /// [`Meld::accepts_alone`] the long way: grow a copy and check it.
     fn accepts_alone_by_growing(&self, rules: &Rules, card: Card) -> bool {
-        let mut grown = self.clone();
-        grown.push(card);
-        grown.check_grown(rules, self).is_ok()
+        self.with_added(rules, &[card]).is_ok()
     }
 
     /// Adds a card without checking (callers check the result).
