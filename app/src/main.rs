@@ -33,8 +33,9 @@ fn main() -> ExitCode {
 /// With no GPU (a virtual machine, a remote desktop, no driver) the window is drawn by Mesa's
 /// software renderer, llvmpipe, which by default starts one rasteriser thread per CPU: on two
 /// cores they took both from the window's own thread, and the slowest frames waited for
-/// them (worst 18–29 ms in five-minute runs, against 15.7 ms with one rasteriser). One CPU is
-/// left free. Only llvmpipe reads the variable; a setting of the user's own is kept.
+/// them (five-minute runs: p99 8.5–9.5 ms and worst 18–29 ms with two rasterisers, p99
+/// 6.1–6.9 ms and worst 15.7–19.5 ms with one). One CPU is left free. Only llvmpipe reads
+/// the variable; a setting of the user's own is kept.
 #[allow(unsafe_code)]
 fn leave_a_cpu_to_the_window() {
     if std::env::var_os("LP_NUM_THREADS").is_some() {

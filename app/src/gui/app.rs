@@ -256,7 +256,18 @@ impl FairdealApp {
 
     /// `FAIRDEAL_FRAME_STATS`: the figures so far, on standard output.
     fn print_frame_stats(&self) {
-        print!("{}", self.frame_stats_text());
+        print!(
+            "{}",
+            stats_text(
+                [
+                    &self.frames,
+                    &self.ui_times,
+                    &self.cpu_times,
+                    &self.wait_times
+                ],
+                &self.slow,
+            )
+        );
     }
 
     /// The same from another thread, while the game goes on: sorting the figures and
@@ -274,18 +285,6 @@ impl FairdealApp {
             let text = stats_text([&frames, &ui, &cpu, &wait], &slow);
             let _ = std::io::stdout().lock().write_all(text.as_bytes());
         });
-    }
-
-    fn frame_stats_text(&self) -> String {
-        stats_text(
-            [
-                &self.frames,
-                &self.ui_times,
-                &self.cpu_times,
-                &self.wait_times,
-            ],
-            &self.slow,
-        )
     }
 
     /// `FAIRDEAL_FRAME_STATS`: the previous frame's note, completed with eframe's time and

@@ -131,8 +131,12 @@ fn table_body(
     let mut dropped: Option<(Drop, Dragged)> = None;
     let mut feedback = Rect::NOTHING;
     // A refusal said stays until the player does something else with the cards (selects,
-    // plans, undoes): then it is old news.
-    let work_before = (d.selected.clone(), d.plan.clone(), d.plan_adds.clone());
+    // plans, undoes): then it is old news. Copied only while there is one.
+    let work_before = d
+        .seen
+        .say
+        .is_some()
+        .then(|| (d.selected.clone(), d.plan.clone(), d.plan_adds.clone()));
     // At most about a third of the window: wider content wraps or is cut, never pushes the
     // panel over the melds and the hand.
     let log_max = (ui.available_width() * 0.34).clamp(300.0, 440.0);
@@ -207,7 +211,9 @@ fn table_body(
         }
     } else if let Some(say) = asked.say {
         d.seen.say = Some(say);
-    } else if work_before != (d.selected.clone(), d.plan.clone(), d.plan_adds.clone()) {
+    } else if work_before.is_some_and(|(selected, plan, adds)| {
+        selected != d.selected || plan != d.plan || adds != d.plan_adds
+    }) {
         d.seen.say = None;
     }
     if actions::key(ui, egui::Key::Escape) {
