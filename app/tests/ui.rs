@@ -39,14 +39,7 @@ fn play_a_hand_through_the_window() {
         .cloned()
         .unwrap();
     let first_two = [first, second];
-    for name in &first_two {
-        h.get_all_by_label(name).next().unwrap().click();
-        h.step();
-    }
-    h.get_by_label("Plan selected as a new meld (P)").click();
-    // The plan appears above the buttons: let the layout settle before the next click.
-    h.step();
-    h.step();
+    plan_new_meld(&mut h, &first_two);
     // An illegal plan is not offered: its button is disabled and the reason is shown.
     assert!(
         h.get_by_label_contains("Play plan")
@@ -71,13 +64,7 @@ fn play_a_hand_through_the_window() {
     h.step();
     h.step();
     assert!(!shows(&h, "Not allowed:"), "the refusal went with the plan");
-    for name in &first_two {
-        h.get_all_by_label(name).next().unwrap().click();
-        h.step();
-    }
-    h.get_by_label("Plan selected as a new meld (P)").click();
-    h.step();
-    h.step();
+    plan_new_meld(&mut h, &first_two);
     // A discard while cards are planned waits, and says why (it ended the turn and put the
     // plan back in the hand without a word).
     let one = hand(&h)[0].clone();
@@ -97,13 +84,8 @@ fn play_a_hand_through_the_window() {
     // A longer plan (four more groups of two): its buttons stay in sight, at the start of
     // the row (after the groups they scrolled out of it).
     for _ in 0..4 {
-        for name in hand(&h).into_iter().take(2) {
-            h.get_all_by_label(&name).next().unwrap().click();
-            h.step();
-        }
-        h.get_by_label("Plan selected as a new meld (P)").click();
-        h.step();
-        h.step();
+        let two: Vec<String> = hand(&h).into_iter().take(2).collect();
+        plan_new_meld(&mut h, &two);
     }
     for button in ["Undo last planned (U)", "Play plan"] {
         let r = h
@@ -568,4 +550,22 @@ fn a_guest_whose_host_is_out_of_reach_is_told_so_and_goes_back() {
     h.get_by_label("Play now").click();
     wait_for(&mut h, "Stock", Duration::from_secs(120));
     assert_eq!(count(), 1, "only the new game's folder is left");
+}
+
+/// Selects the cards named (in the hand) and plans them as a new meld (P).
+fn plan_new_meld(
+    h: &mut egui_kittest::Harness<'static, fairdeal::gui::app::FairdealApp>,
+    names: &[String],
+) {
+    for name in names {
+        h.get_all_by_label(name)
+            .next()
+            .unwrap_or_else(|| panic!("{name} is not in the hand"))
+            .click();
+        h.step();
+    }
+    h.get_by_label("Plan selected as a new meld (P)").click();
+    // The plan appears above the buttons: let the layout settle before the next click.
+    h.step();
+    h.step();
 }

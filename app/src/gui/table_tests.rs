@@ -64,15 +64,21 @@ fn table(g: Game) -> TableHarness {
     h
 }
 
+/// The rectangle of the first node `pick` takes.
+fn first_rect(
+    h: &TableHarness,
+    pick: impl Fn(&egui_kittest::kittest::AccessKitNode<'_>) -> bool,
+) -> egui::Rect {
+    h.get_all_by(|n| pick(n)).next().unwrap().rect()
+}
+
 /// Where our melds' title sits with the table waiting (or not) for East as well.
 fn melds_top(waiting: Vec<Seat>) -> (f32, bool) {
     let h = table(game(waiting));
-    let top = h
-        .get_all_by(|n| n.value().is_some_and(|v| v.starts_with("Our melds (click")))
-        .next()
-        .unwrap()
-        .rect()
-        .top();
+    let top = first_rect(&h, |n| {
+        n.value().is_some_and(|v| v.starts_with("Our melds (click"))
+    })
+    .top();
     let said = h
         .query_all_by(|n| n.value().is_some_and(|v| v.contains("waiting for")))
         .next()
@@ -110,18 +116,14 @@ fn a_refusal_goes_when_the_turn_passes() {
 #[test]
 fn a_card_dropped_on_their_meld_says_whose_it_is() {
     let mut h = table(game(Vec::new()));
-    let from = h
-        .get_all_by(|n| n.label().is_some_and(|l| l.ends_with("in your hand")))
-        .next()
-        .unwrap()
-        .rect()
-        .center();
-    let to = h
-        .get_all_by(|n| n.label().is_some_and(|l| l.starts_with("Their meld 1")))
-        .next()
-        .unwrap()
-        .rect()
-        .center();
+    let from = first_rect(&h, |n| {
+        n.label().is_some_and(|l| l.ends_with("in your hand"))
+    })
+    .center();
+    let to = first_rect(&h, |n| {
+        n.label().is_some_and(|l| l.starts_with("Their meld 1"))
+    })
+    .center();
     h.drag_at(from);
     h.step();
     h.hover_at(from + egui::vec2(10.0, 10.0));
