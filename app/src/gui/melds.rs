@@ -26,7 +26,7 @@ pub fn seat_colour(seat: Seat) -> Color32 {
 /// The size of a completed canasta's stack.
 pub const STACK: Vec2 = Vec2::new(40.0, 56.0);
 /// How far the cards of a fan are apart.
-const FAN_STEP: f32 = 15.0;
+const FAN_STEP: f32 = 13.0;
 /// The height of one meld (number line and cards).
 const UNIT_H: f32 = 16.0 + 58.0;
 
@@ -51,14 +51,13 @@ fn meld_name(m: &Meld, i: usize, ours: bool) -> String {
     format!("{whose} meld {}: {}{stacked}{click}", i + 1, m.label())
 }
 
-fn unit_width(m: &Meld) -> f32 {
-    if m.is_complete() {
-        STACK.x + 14.0
-    } else {
-        SMALL.x + FAN_STEP * m.len().saturating_sub(1) as f32 + 6.0
-    }
-    .max(44.0)
-}
+/// The most cards an unfinished meld holds (seven make it a canasta or a samba).
+const MOST_UNFINISHED: usize = 6;
+
+/// The width of every meld's place: room for the longest unfinished fan, whatever this
+/// meld holds now. A meld that grew, or became a stack, pushed the melds to its right
+/// sideways (a trial's click meant for meld 3 landed on meld 4): now no meld moves.
+const UNIT_W: f32 = SMALL.x + FAN_STEP * (MOST_UNFINISHED - 1) as f32 + 6.0;
 
 /// The card shown on top of a completed meld: a red natural on a natural canasta, a black
 /// one on a mixed canasta (as players stack them), the highest card of a samba.
@@ -74,6 +73,24 @@ fn top_card(m: &Meld) -> Card {
     };
     pick.or_else(|| naturals().next())
         .unwrap_or_else(|| m.cards()[0])
+}
+
+/// The fan's step: the usual one, closer only if a fan would not fit its place.
+fn fan_step(m: &Meld) -> f32 {
+    FAN_STEP.min((UNIT_W - 6.0 - SMALL.x) / m.len().saturating_sub(1).max(1) as f32)
+}
+
+/// The part of a meld's place `rect` its cards take (outlined, and where cards fly to).
+fn held_rect(m: &Meld, rect: Rect) -> Rect {
+    let used = if m.is_complete() {
+        STACK.x + 14.0
+    } else {
+        SMALL.x + fan_step(m) * m.len().saturating_sub(1) as f32 + 6.0
+    };
+    Rect::from_min_size(
+        rect.min,
+        Vec2::new(used.clamp(44.0, rect.width()), rect.height()),
+    )
 }
 
 /// Draws `team`'s red threes and melds in the space given; `ours` takes clicks and drops.
@@ -126,8 +143,8 @@ pub fn melds_area(
             ui.horizontal_wrapped(|ui| {
                 for (i, m) in melds.iter().enumerate() {
                     let (rect, r) =
-                        ui.allocate_exact_size(Vec2::new(unit_width(m), UNIT_H), Sense::click());
-                    seen.places.insert(Place::Meld(team, i), rect);
+                        ui.allocate_exact_size(Vec2::new(UNIT_W, UNIT_H), Sense::click());
+                    seen.places.insert(Place::Meld(team, i), held_rect(m, rect));
                     if ui.is_rect_visible(rect) {
                         let celebrating = seen
                             .completed
@@ -180,9 +197,11 @@ fn paint_meld(
     let painter = ui.painter();
     let text = ui.visuals().text_color();
     let ring = touched.map(|(s, _)| seat_colour(s));
+    let step = fan_step(m);
+    let held = held_rect(m, rect);
     if let Some(c) = ring {
         painter.rect_stroke(
-            rect,
+            held,
             CornerRadius::same(5),
             Stroke::new(2.0, c),
             StrokeKind::Inside,
@@ -233,7 +252,7 @@ fn paint_meld(
         shown.sort_by_key(cards::sort_key);
         let mut marked: Vec<Card> = touched.map(|(_, c)| c.to_vec()).unwrap_or_default();
         for (k, c) in shown.into_iter().enumerate() {
-            let at = Rect::from_min_size(origin + Vec2::new(k as f32 * FAN_STEP, 0.0), SMALL);
+            let at = Rect::from_min_size(origin + Vec2::new(k as f32 * step, 0.0), SMALL);
             let hit = marked
                 .iter()
                 .position(|x| *x == c)

@@ -210,14 +210,21 @@ pub(crate) mod testkit {
     /// team A has a run of spades, a finished samba of clubs and a group of kings, team B a
     /// group of queens.
     pub(crate) fn view_in(preset: Preset, hand: &str, turn: &str) -> PlayerView {
-        let hand: Vec<String> = hand
-            .split_whitespace()
-            .map(|c| c.parse::<Card>().unwrap().to_string())
-            .collect();
+        view_with_run(preset, hand, turn, "4S 5S 6S")
+    }
+
+    /// [`view_in`] with team A's first meld the run of spades `run`.
+    pub(crate) fn view_with_run(preset: Preset, hand: &str, turn: &str, run: &str) -> PlayerView {
+        let cards = |s: &str| -> Vec<String> {
+            s.split_whitespace()
+                .map(|c| c.parse::<Card>().unwrap().to_string())
+                .collect()
+        };
+        let (hand, run) = (cards(hand), cards(run));
         let json = format!(
             r#"{{"dealer": "E", "scores": {{"A": 0, "B": 0}}, "turn": "{turn}", "phase": "play",
             "hands": {{"S": {hand:?}, "W": ["4D"], "N": ["4D"], "E": ["4D"]}},
-            "melds": {{"A": [["4S", "5S", "6S"], ["4C", "5C", "6C", "7C", "8C", "9C", "TC"],
+            "melds": {{"A": [{run:?}, ["4C", "5C", "6C", "7C", "8C", "9C", "TC"],
                             ["KC", "KD", "KH"]], "B": [["QH", "QD", "QS"]]}},
             "red_threes": {{"A": 0, "B": 0}}, "pile": ["5D"], "stock": ["6D", "7D"]}}"#
         );

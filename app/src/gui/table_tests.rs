@@ -141,3 +141,25 @@ fn a_card_dropped_on_their_meld_says_whose_it_is() {
             .is_some()
     );
 }
+
+/// Where our meld 3 is drawn while our meld 1 is the run of spades `run`.
+fn meld_3_at(run: &str) -> egui::Rect {
+    let mut g = game(Vec::new());
+    g.model.view = Some(crate::gui::testkit::view_with_run(
+        Preset::Samba,
+        "2C JC 7S KS 9D",
+        "W",
+        run,
+    ));
+    let h = table(g);
+    first_rect(&h, |n| {
+        n.label().is_some_and(|l| l.starts_with("Our meld 3"))
+    })
+}
+
+/// Sabotage caught (checked): with each meld as wide as its fan again, meld 3 moved right by
+/// two cards' steps as meld 1 grew (a click meant for it landed on its neighbour).
+#[test]
+fn a_meld_that_grows_moves_no_other_meld() {
+    assert_eq!(meld_3_at("4S 5S 6S"), meld_3_at("4S 5S 6S 7S 8S 9S"));
+}
