@@ -211,6 +211,33 @@ pub fn card_marked(ui: &mut Ui, card: Card, size: Vec2, marks: Marks, place: &st
     described(response, card, marks.selected, place)
 }
 
+/// `cards` overlapping in a fan `step` apart (each still named and hovered on the part
+/// that shows), taking the width of one card and the steps.
+pub fn fan(ui: &mut Ui, cards: &[Card], size: Vec2, step: f32, place: &str) {
+    let n = cards.len();
+    let width = size.x + step * n.saturating_sub(1) as f32;
+    let (rect, _) = ui.allocate_exact_size(Vec2::new(width, size.y), Sense::hover());
+    for (k, &c) in cards.iter().enumerate() {
+        let at = Rect::from_min_size(rect.min + Vec2::new(k as f32 * step, 0.0), size);
+        let shows = if k + 1 == n {
+            at
+        } else {
+            Rect::from_min_size(at.min, Vec2::new(step, size.y))
+        };
+        let r = ui.interact(shows, ui.id().with(("fan", place, k)), Sense::hover());
+        paint(
+            ui.painter(),
+            at,
+            c,
+            Marks {
+                hovered: r.hovered(),
+                ..Marks::default()
+            },
+        );
+        described(r, c, false, place);
+    }
+}
+
 /// Gives `response` the card's accessible name and hover text.
 pub fn described(response: Response, card: Card, selected: bool, place: &str) -> Response {
     let name = name(card, place);

@@ -86,6 +86,43 @@ pub struct HandOut {
     pub reorder: Option<(usize, usize)>,
     /// The row's rectangle.
     pub rect: Option<Rect>,
+    /// A card clicked just after new cards came in and moved the row (not taken: the click
+    /// was likely meant for the card that was there before).
+    pub too_soon: bool,
+}
+
+/// How long after new cards come into the hand a click on it is not taken, seconds.
+pub const SETTLE: f64 = 0.4;
+
+/// When cards last came into the row (its cards then, and the time).
+#[derive(Clone, Default)]
+struct Arrivals {
+    cards: Vec<Card>,
+    at: Option<f64>,
+}
+
+/// Whether the row `shown` got a card it did not have at the last frame less than
+/// [`SETTLE`] ago (at `now`); remembers the row for the next frame.
+fn settling(ctx: &egui::Context, shown: &[Card], now: f64) -> bool {
+    let id = Id::new("hand-arrivals");
+    let mut a: Arrivals = ctx.data(|d| d.get_temp(id)).unwrap_or_default();
+    let mut old = a.cards.clone();
+    let came = shown.iter().any(|c| match old.iter().position(|x| x == c) {
+        Some(p) => {
+            old.remove(p);
+            false
+        }
+        None => true,
+    });
+    if came && !a.cards.is_empty() {
+        a.at = Some(now);
+    }
+    if a.cards != shown {
+        a.cards = shown.to_vec();
+    }
+    let busy = a.at.is_some_and(|at| now - at < SETTLE);
+    ctx.data_mut(|d| d.insert_temp(id, a));
+    busy
 }
 
 /// How many of each card are marked in `marks` (selected, just drawn), as flags per position
@@ -157,6 +194,7 @@ pub fn hand_row(
     let xs = offsets(shown.len(), rect.width(), &group);
     let top = rect.top() + LIFT;
     let dragging = egui::DragAndDrop::payload::<Dragged>(ui.ctx()).and_then(|d| d.index);
+    let settling = settling(ui.ctx(), shown, ui.input(|i| i.time));
     for (i, &card) in shown.iter().enumerate() {
         let x = rect.left() + xs[i];
         let next = xs.get(i + 1).map_or(x + HAND.x, |n| rect.left() + n);
@@ -192,7 +230,11 @@ pub fn hand_row(
             "in your hand"
         };
         if cards::described(r, card, sel[i], place).clicked() {
-            out.clicked = Some(i);
+            if settling {
+                out.too_soon = true;
+            } else {
+                out.clicked = Some(i);
+            }
         }
     }
     if let Some(d) = zone.dnd_hover_payload::<Dragged>()
@@ -269,6 +311,31 @@ mod tests {
             order.arrange(&hand2, SortBy::Rank)[0],
             c(Rank::Ace, Suit::Clubs)
         );
+    }
+
+    /// Whether the row `shown` is settling at `now`.
+    fn settles(ctx: &egui::Context, shown: &[Card], now: f64) -> bool {
+        settling(ctx, shown, now)
+    }
+
+    /// Sabotage caught (checked): without the settle time the click went to whatever card
+    /// had just slid under the pointer.
+    #[test]
+    fn a_click_just_after_new_cards_came_in_waits() {
+        let ctx = egui::Context::default();
+        let (a, b, n) = (
+            c(Rank::Four, Suit::Hearts),
+            c(Rank::King, Suit::Spades),
+            c(Rank::Nine, Suit::Clubs),
+        );
+        assert!(!settles(&ctx, &[a, b], 1.0), "the first hand is no news");
+        assert!(!settles(&ctx, &[a, b], 5.0));
+        assert!(settles(&ctx, &[a, n, b], 6.0), "a drawn card moved the row");
+        assert!(settles(&ctx, &[a, n, b], 6.0 + SETTLE / 2.0));
+        assert!(!settles(&ctx, &[a, n, b], 6.0 + SETTLE * 1.5));
+        // Cards leaving (planned, melded) or moved by hand are the player's own doing.
+        assert!(!settles(&ctx, &[n, a], 8.0));
+        assert!(!settles(&ctx, &[a, n], 8.1));
     }
 
     #[test]

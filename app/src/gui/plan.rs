@@ -22,8 +22,12 @@ pub(crate) enum Drop {
     Pile,
 }
 
+/// How far the cards of a planned group are apart.
+const PLAN_STEP: f32 = 14.0;
+
 /// The plan: its buttons, planned groups (drop targets), cards planned onto melds and the
 /// "new meld" zone; one row of fixed height that scrolls sideways (a plain mouse wheel too).
+
 pub(crate) fn plan_row(
     ui: &mut Ui,
     m: &Model,
@@ -53,9 +57,8 @@ pub(crate) fn plan_row(
                 actions::plan_buttons(ui, m, d, view, asked);
                 for (i, m) in d.plan.iter().enumerate() {
                     let r = Frame::group(ui.style()).show(ui, |ui| {
-                        for &c in m {
-                            cards::card(ui, c, SMALL, false, "planned");
-                        }
+                        // Overlapping as on the table: side by side, two groups filled the row.
+                        cards::fan(ui, m, SMALL, PLAN_STEP, "planned");
                         if ui
                             .small_button("✖")
                             .on_hover_text("Undo this group")
@@ -70,9 +73,7 @@ pub(crate) fn plan_row(
                 }
                 for (to, cards_) in &d.plan_adds {
                     ui.label(format!("onto meld {}:", to + 1));
-                    for &c in cards_ {
-                        cards::card(ui, c, SMALL, false, "planned");
-                    }
+                    cards::fan(ui, cards_, SMALL, PLAN_STEP, "planned");
                 }
                 let zone = Frame::group(ui.style()).show(ui, |ui| {
                     ui.weak("drop here: new meld");
@@ -122,6 +123,12 @@ pub(crate) fn hand_area(ui: &mut Ui, d: &mut Desk, view: &PlayerView, prefs: &mu
         } else {
             d.selected.push(c);
         }
+    }
+    if out.too_soon {
+        d.seen.say = Some(
+            "Your hand just changed (new cards came in): look, then click the card again."
+                .to_owned(),
+        );
     }
     if let Some((from, to)) = out.reorder {
         d.order.move_card(&shown, from, to);
