@@ -63,6 +63,10 @@ pub struct Completed {
 pub const FLIGHT: f64 = 0.25;
 /// How long a completed canasta is celebrated, seconds.
 pub const CELEBRATION: f64 = 2.5;
+/// The most cards one move sends flying (the rest are just there, outlined).
+pub const MAX_FLIGHTS_PER_MOVE: usize = 8;
+/// The time between two cards of one move taking off, seconds.
+const FLIGHT_STAGGER: f64 = 0.05;
 /// A batch bigger than this (a resume replaying a hand) is not animated.
 const MAX_ANIMATED_MOVES: usize = 12;
 
@@ -158,6 +162,7 @@ impl Seen {
             count[team.index()] = before.map_or(0, |b| b.melds(team).len());
         }
         let mut flights = Vec::new();
+        let mut replay = HashMap::new();
         for (k, p) in moves.iter().enumerate() {
             let (seat, mv, line) = (&p.played.seat, &p.played.mv, &p.line);
             let team = seat.team();
@@ -182,24 +187,31 @@ impl Seen {
                 Place::Seat(*seat)
             };
             let delay = k as f64 * 0.2;
-            let mut fly = |card: Card, from: Place, to: Place, j: usize| {
-                flights.push(Flight {
-                    card,
-                    from,
-                    to,
-                    delay: delay + j as f64 * 0.04,
-                    start: None,
-                });
+            // One after the other, and only the first few of a big move: a taken pile put
+            // fifteen cards in the air in one frame (the slowest frame measured).
+            let mut flying = 0usize;
+            let mut fly = |card: Card, from: Place, to: Place| {
+                if flying < MAX_FLIGHTS_PER_MOVE {
+                    flights.push(Flight {
+                        card,
+                        from,
+                        to,
+                        delay: delay + flying as f64 * FLIGHT_STAGGER,
+                        start: None,
+                    });
+                    flying += 1;
+                }
             };
             let lt = &mut self.last[seat.index()];
+            let put_before = lt.melds.len();
             let mut new_melds = Vec::new();
             let pile_top = p.played.effect.pile.last().copied();
             match mv {
                 Move::Draw {} => {
                     let n = after.rules().draw_count;
                     lt.drew += n;
-                    for j in 0..n {
-                        fly(Card::HIDDEN, Place::Stock, from, j);
+                    for _ in 0..n {
+                        fly(Card::HIDDEN, Place::Stock, from);
                     }
                 }
                 Move::Pickup { with, onto, also } => {
@@ -212,20 +224,20 @@ impl Seen {
                     let mut put: Vec<Card> = with.clone();
                     if let Some(top) = pile_top {
                         put.insert(0, top);
-                        fly(top, Place::Pile, Place::Meld(team, idx), 0);
+                        fly(top, Place::Pile, Place::Meld(team, idx));
                     }
-                    for (j, &c) in with.iter().enumerate() {
-                        fly(c, from, Place::Meld(team, idx), j + 1);
+                    for &c in with {
+                        fly(c, from, Place::Meld(team, idx));
                     }
-                    for j in 0..p.played.effect.pile.len().saturating_sub(1).min(4) {
-                        fly(Card::HIDDEN, Place::Pile, from, j + 1);
+                    for _ in 0..p.played.effect.pile.len().saturating_sub(1).min(4) {
+                        fly(Card::HIDDEN, Place::Pile, from);
                     }
                     lt.melds.push((idx, put));
                     plan_effect(also, team, from, &mut count, lt, &mut new_melds, &mut fly);
                 }
                 Move::TakeTop { onto } => {
                     if let Some(top) = pile_top {
-                        fly(top, Place::Pile, Place::Meld(team, *onto), 0);
+                        fly(top, Place::Pile, Place::Meld(team, *onto));
                         lt.melds.push((*onto, vec![top]));
                     }
                     lt.took_pile = Some(1);
@@ -239,23 +251,33 @@ impl Seen {
                     if let Some(c) = discard {
                         lt.discard = Some(*c);
                         self.last_discarder = Some(*seat);
-                        fly(*c, from, Place::Pile, 0);
+                        fly(*c, from, Place::Pile);
                     }
                 }
                 Move::LayRedThrees(cards) => {
                     lt.red_threes.extend(cards.iter().copied());
-                    for (j, &c) in cards.iter().enumerate() {
-                        fly(c, from, Place::RedThrees(team), j);
+                    for &c in cards {
+                        fly(c, from, Place::RedThrees(team));
                     }
                 }
                 Move::Discard(c) => {
                     lt.discard = Some(*c);
                     self.last_discarder = Some(*seat);
-                    fly(*c, from, Place::Pile, 0);
+                    fly(*c, from, Place::Pile);
                 }
                 Move::Pass {} => lt.passed = true,
                 Move::AskPartner {} => lt.asked = true,
                 Move::Answer(yes) => lt.answer = Some(*yes),
+            }
+            if before.is_none() {
+                let put = &self.last[seat.index()].melds[put_before..];
+                replayed_canastas(
+                    &mut replay,
+                    team,
+                    put,
+                    after,
+                    line.and_then(|l| log.get_mut(l)),
+                );
             }
             if let (Some(line), false) = (line, new_melds.is_empty()) {
                 let nums: Vec<String> = new_melds.iter().map(|i| (i + 1).to_string()).collect();
@@ -269,6 +291,15 @@ impl Seen {
             }
             // In this move's turn (a resumed hand replays several turns of each seat).
             self.red_threes(p, log, &mut flights);
+        }
+        // The player's turn has come (the last move was another seat's, not an answer to
+        // them): what they drew last turn is no longer news (its dot stayed until they drew).
+        if after.actor() == me
+            && moves
+                .last()
+                .is_some_and(|p| p.played.seat != me && !matches!(p.played.mv, Move::Answer(_)))
+        {
+            self.drawn.clear();
         }
         self.canastas(&moves, before, after, log);
         if animate {
@@ -407,6 +438,38 @@ impl Seen {
     }
 }
 
+/// A replayed move (a resumed hand's, seen without the views between them) that put `put`
+/// onto `team`'s melds: a meld it brought to seven cards that is complete now is said on its
+/// `line`, as it was when the move was seen live. `counts` holds the cards put so far.
+fn replayed_canastas(
+    counts: &mut HashMap<(Team, usize), usize>,
+    team: Team,
+    put: &[(usize, Vec<Card>)],
+    after: &PlayerView,
+    mut line: Option<&mut String>,
+) {
+    for (idx, cards) in put {
+        let n = counts.entry((team, *idx)).or_insert(0);
+        let was = *n;
+        *n += cards.len();
+        let Some(m) = after.melds(team).get(*idx) else {
+            continue;
+        };
+        if was < 7
+            && *n >= 7
+            && m.is_complete()
+            && let Some(text) = line.as_deref_mut()
+        {
+            text.push_str(&format!(
+                " — meld {} is a {} (+{})!",
+                idx + 1,
+                kind_words(m),
+                m.bonus()
+            ));
+        }
+    }
+}
+
 /// The red threes laid out (and replaced) at the deal, in words, if any.
 fn dealt_threes(view: &PlayerView) -> Option<String> {
     let us = view.seat().team();
@@ -442,20 +505,20 @@ fn plan_effect(
     count: &mut [usize; 2],
     lt: &mut LastTurn,
     new_melds: &mut Vec<usize>,
-    fly: &mut impl FnMut(Card, Place, Place, usize),
+    fly: &mut impl FnMut(Card, Place, Place),
 ) {
     for cards in &plan.new {
         let idx = count[team.index()];
         count[team.index()] += 1;
         new_melds.push(idx);
-        for (j, &c) in cards.iter().enumerate() {
-            fly(c, from, Place::Meld(team, idx), j);
+        for &c in cards {
+            fly(c, from, Place::Meld(team, idx));
         }
         lt.melds.push((idx, cards.clone()));
     }
     for add in &plan.add {
-        for (j, &c) in add.cards.iter().enumerate() {
-            fly(c, from, Place::Meld(team, add.to), j);
+        for &c in &add.cards {
+            fly(c, from, Place::Meld(team, add.to));
         }
         lt.melds.push((add.to, add.cards.clone()));
     }
@@ -463,229 +526,5 @@ fn plan_effect(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use fairdeal_core::strategy::by_name;
-    use fairdeal_core::{Position, Preset, Rules, SplitMix64, canonical_deck};
-
-    /// A hand of `preset` dealt by South from a deck shuffled with `rng`.
-    fn deal(preset: Preset, rng: &mut SplitMix64) -> Position {
-        let rules = Rules::preset(preset);
-        let mut deck = canonical_deck(&rules);
-        for i in (1..deck.len()).rev() {
-            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-            deck.swap(i, j);
-        }
-        Position::deal(rules, Seat::S, [0, 0], &deck).unwrap()
-    }
-
-    /// Plays a hand with a computer strategy at every seat, feeding South's `Seen` as the
-    /// client does (each move, then South's view), and checks what it says after each move
-    /// (given the moves so far as the hand reported them).
-    fn play(
-        preset: Preset,
-        seed: u64,
-        mut check: impl FnMut(&Seen, &PlayerView, &[String], &[Played]),
-    ) {
-        let mut rng = SplitMix64::new(seed);
-        let mut pos = deal(preset, &mut rng);
-        let mut seen = Seen::default();
-        let mut log = Vec::new();
-        seen.dealt();
-        let mut view = pos.view(Seat::S);
-        seen.on_view(None, &view, &mut log);
-        let mut strategy = by_name("greedy").unwrap();
-        let mut history = Vec::new();
-        for _ in 0..2000 {
-            if pos.is_over() {
-                break;
-            }
-            let seat = pos.actor();
-            let mv = strategy.choose(&pos.view(seat), &mut rng).unwrap();
-            pos.apply(seat, &mv).unwrap();
-            log.push(mv.describe(seat));
-            let next = pos.view(Seat::S);
-            let played = Played::between(&view, seat, mv, &next);
-            history.push(played.clone());
-            seen.moved(played, Some(log.len() - 1));
-            seen.on_view(Some(&view), &next, &mut log);
-            view = next;
-            check(&seen, &view, &log, &history);
-        }
-    }
-
-    #[test]
-    fn every_seat_keeps_its_last_discard_until_its_next_turn() {
-        let mut checked = 0;
-        play(Preset::Canasta, 7, |seen, view, _, _| {
-            let top = view.pile().last().copied();
-            if let (Some(s), Some(top)) = (seen.last_discarder, top) {
-                assert_eq!(seen.last[s.index()].discard, Some(top));
-                checked += 1;
-            }
-            // The seat to play starts a new turn only with its first move: until then its
-            // previous turn is still shown.
-            let turn = view.turn();
-            if view.phase() == fairdeal_core::Phase::Draw && turn != Seat::S {
-                let lt = &seen.last[turn.index()];
-                assert!(lt.drew == 0 || lt.discard.is_some() || lt.passed, "{lt:?}");
-            }
-        });
-        assert!(checked > 10);
-    }
-
-    #[test]
-    fn new_melds_are_numbered_in_the_log_and_highlighted() {
-        let mut numbered = 0;
-        play(Preset::Samba, 3, |seen, view, log, _| {
-            let line = log.last().unwrap();
-            if let Some(at) = line.find("(new meld ") {
-                let n: usize = line[at + 10..]
-                    .split(|c: char| !c.is_ascii_digit())
-                    .next()
-                    .unwrap()
-                    .parse()
-                    .unwrap();
-                // The seat that just played has meld n highlighted.
-                let seat = [Seat::S, Seat::W, Seat::N, Seat::E]
-                    .into_iter()
-                    .find(|s| line.starts_with(s.name()))
-                    .unwrap();
-                assert!(n >= 1 && n <= view.melds(seat.team()).len(), "{line}");
-                let (who, cards) = seen.touched(seat.team(), n - 1).unwrap();
-                assert_eq!(who, seat);
-                assert!(!cards.is_empty());
-                numbered += 1;
-            }
-        });
-        assert!(numbered > 0);
-    }
-
-    /// A resumed hand (its moves replayed, then one view) shows the same last turns and the
-    /// same cards just drawn as the hand watched move by move: the pile a pickup took and the
-    /// cards a draw brought come with the moves, not from a view before them.
-    ///
-    /// Sabotage caught (checked): `drawn` worked out from the views again (empty after a
-    /// resume), and the pile's top card left out of a pickup when there is no view before.
-    #[test]
-    fn a_resumed_hand_shows_the_last_turns_and_drawn_cards_as_watched() {
-        let mut compared = [0usize; 2];
-        for seed in 1..12 {
-            play(Preset::Samba, seed, |watched, view, log, history| {
-                // The window closed and opened again here: every move replayed, one view.
-                let mut resumed = Seen::default();
-                let mut log_r = Vec::new();
-                resumed.dealt();
-                for p in history {
-                    log_r.push(p.mv.describe(p.seat));
-                    resumed.moved(p.clone(), Some(log_r.len() - 1));
-                }
-                resumed.on_view(None, view, &mut log_r);
-                assert_eq!(resumed.last, watched.last, "seed {seed}: {log:?}");
-                assert_eq!(resumed.drawn, watched.drawn, "seed {seed}");
-                let last = history.last().unwrap();
-                compared[0] += usize::from(last.seat == Seat::S && !watched.drawn.is_empty());
-                compared[1] += usize::from(matches!(last.mv, Move::Pickup { .. }));
-            });
-        }
-        assert!(compared[0] > 10 && compared[1] > 0, "{compared:?}");
-    }
-
-    /// A resumed hand replays its moves before its first view: the red threes of the deal
-    /// still come first, and each move's line keeps its meld numbers.
-    #[test]
-    fn a_replayed_hand_logs_the_dealt_red_threes_before_its_moves() {
-        let mut checked = 0;
-        for seed in 1..40 {
-            let mut rng = SplitMix64::new(seed);
-            let mut pos = deal(Preset::Canasta, &mut rng);
-            if dealt_threes(&pos.view(Seat::S)).is_none() {
-                continue;
-            }
-            let mut seen = Seen::default();
-            let mut log = vec!["— Hand 1 —".to_owned()];
-            seen.dealt();
-            let mut strategy = by_name("greedy").unwrap();
-            for _ in 0..12 {
-                let seat = pos.actor();
-                let mv = strategy.choose(&pos.view(seat), &mut rng).unwrap();
-                let before = pos.view(Seat::S);
-                pos.apply(seat, &mv).unwrap();
-                log.push(mv.describe(seat));
-                let played = Played::between(&before, seat, mv, &pos.view(Seat::S));
-                seen.moved(played, Some(log.len() - 1));
-            }
-            let moves: Vec<String> = log[1..].to_vec();
-            seen.on_view(None, &pos.view(Seat::S), &mut log);
-            assert!(
-                log[1].starts_with("Red threes laid out at the deal"),
-                "{log:?}"
-            );
-            assert_eq!(log.len(), moves.len() + 2);
-            for (line, mv) in log[2..].iter().zip(&moves) {
-                assert!(line.starts_with(mv.as_str()), "{line} / {mv}");
-            }
-            checked += 1;
-        }
-        assert!(checked > 0, "no hand dealt a red three");
-    }
-
-    #[test]
-    fn red_threes_drawn_are_named_and_canastas_celebrated() {
-        let (mut threes, mut canastas, mut at_deal) = (0, 0, 0);
-        for seed in 1..6 {
-            play(Preset::Canasta, seed, |seen, _, log, _| {
-                if log.len() == 2 && log[0].starts_with("Red threes laid out at the deal") {
-                    at_deal += 1;
-                }
-                let line = log.last().unwrap();
-                if line.contains("red three") && line.contains("replaced from the stock") {
-                    threes += 1;
-                }
-                if line.contains("canasta (+") {
-                    canastas += 1;
-                    assert!(!seen.completed.is_empty());
-                }
-            });
-        }
-        assert!(threes > 0, "no red three was drawn in five hands");
-        assert!(at_deal > 0, "no red three was dealt in five hands");
-        assert!(canastas > 0, "no canasta was completed in five hands");
-    }
-
-    #[test]
-    fn my_draw_is_marked_and_flights_run_once() {
-        let mut marked = 0;
-        let mut seen_flights = false;
-        play(Preset::Samba, 5, |seen, view, log, _| {
-            let mine = &seen.last[Seat::S.index()];
-            let just_drew = log
-                .last()
-                .is_some_and(|l| l.starts_with("South draws from the stock"));
-            if just_drew {
-                // Samba draws two (a red three drawn is replaced: still two new cards).
-                assert_eq!(seen.drawn.len(), 2, "{mine:?}");
-                for c in &seen.drawn {
-                    assert!(view.hand().contains(*c));
-                }
-                marked += 1;
-            }
-            seen_flights |= !seen.flights.is_empty();
-        });
-        assert!(marked > 0 && seen_flights);
-        let flight = Flight {
-            card: Card::HIDDEN,
-            from: Place::Stock,
-            to: Place::Hand,
-            delay: 0.0,
-            start: None,
-        };
-        let mut s = Seen::default();
-        s.flights.push(flight.clone());
-        assert!(s.tick(10.0, true));
-        assert!(s.tick(10.2, true));
-        assert!(!s.tick(10.3, true), "done after {FLIGHT} s");
-        s.flights.push(flight);
-        assert!(!s.tick(11.0, false), "reduced motion: nothing flies");
-    }
-}
+#[path = "seen_tests.rs"]
+mod tests;
