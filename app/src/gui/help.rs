@@ -107,9 +107,22 @@ pub fn rules_in_brief(rules: &Rules) -> Vec<String> {
     if rules.preset == Preset::Canasta && rules.pile_always_frozen {
         out.push("House rule: the pile is always frozen.".to_owned());
     }
+    out.extend(table_in_brief(rules));
     out.push(
         "Every shuffle is made by all four players together, and after each hand every player's program re-checks the whole deal.".to_owned(),
     );
+    out
+}
+
+/// How the table works, as paragraphs: playing now or by plan, and what the marks say.
+pub fn table_in_brief(rules: &Rules) -> Vec<String> {
+    let mut out = vec![
+        "At the table: click cards to select them. M lays the selection down at once as a new meld. Or plan: P sets the selection aside as a new group, and a click or drop on one of your melds plans cards onto it; the groups count together toward your opening, and Enter plays the whole plan at once (U undoes the last group). D draws, T takes the pile, X discards the one selected card.".to_owned(),
+        "Card marks: W on a wild card, 3! on a three. Over a meld, \"2 · 1w\" is meld 2 with one wild; a finished canasta is one stack with its count (\"3 · 7\") and a ribbon: NATURAL, MIXED or SAMBA. A dot marks the cards you just drew; each seat's last cards are outlined in its colour.".to_owned(),
+    ];
+    if rules.preset.is_samba_family() {
+        out.push("A samba is closed: no card can be added to it.".to_owned());
+    }
     out
 }
 
@@ -124,7 +137,7 @@ pub fn help_window(ctx: &egui::Context, open: &mut bool, rules: &Rules) {
                 ui.label(p);
                 ui.add_space(4.0);
             }
-            ui.label(RichText::new("Keys: D draw · P plan · Enter play plan · U undo · M meld now · X discard · Esc clear · Y/N answer").small());
+            ui.label(RichText::new("Keys: D draw · T take the pile · M meld now · P plan · Enter play the plan · U undo · X discard · Esc clear · Y/N answer · H hints · F1 this page").small());
         });
 }
 
@@ -143,6 +156,11 @@ mod tests {
             samba.contains("top card on one of your team's melds"),
             "{samba}"
         );
+        assert!(samba.contains("A samba is closed"), "{samba}");
+        assert!(
+            samba.contains("T takes the pile") && samba.contains("MIXED"),
+            "{samba}"
+        );
         let dutch = rules_in_brief(&Rules::preset(Preset::DutchSamba)).join(" ");
         assert!(
             dutch.contains("top card alone onto one of your team's unfinished sequences"),
@@ -157,7 +175,10 @@ mod tests {
             },
         );
         let text = rules_in_brief(&canasta).join(" ");
-        assert!(!text.contains("samba,"), "{text}");
+        assert!(
+            !text.contains("samba,") && !text.contains("samba is closed"),
+            "{text}"
+        );
         assert!(text.contains("Ask your partner first"), "{text}");
         assert!(text.contains("reaches 3000"), "{text}");
     }

@@ -22,7 +22,10 @@ use super::records::GameKind;
 use super::seats;
 
 /// The height of the bottom area (feedback, plan, hand, buttons).
-const BOTTOM: f32 = 246.0;
+const BOTTOM: f32 = 260.0;
+/// The height of the feedback line: two lines of text (a long refusal was cut to one with
+/// "…", its end only in a tooltip).
+const FEEDBACK_H: f32 = 34.0;
 
 /// The table's felt, for the theme.
 fn felt(ui: &Ui) -> Color32 {
@@ -184,7 +187,7 @@ fn table_body(
         .show(ui, |ui| {
             // Written at the end of the frame, once this frame's keys and clicks are known.
             feedback = ui
-                .allocate_exact_size(Vec2::new(ui.available_width(), 20.0), Sense::hover())
+                .allocate_exact_size(Vec2::new(ui.available_width(), FEEDBACK_H), Sense::hover())
                 .0;
             if let Some(drop) = plan_row(ui, m, d, view, &mut asked) {
                 dropped = Some(drop);
@@ -245,34 +248,9 @@ fn header(
     {
         scores = [0, 1].map(|t| scores[t].saturating_add(r.scores[t]));
     }
+    // The buttons at the right first, then the scores and notes in what is left (laid out
+    // first, "they need …" ran under "Table settings" at 1024 wide).
     ui.horizontal(|ui| {
-        ui.label(
-            RichText::new(format!("We {}", scores[us.index()]))
-                .strong()
-                .size(18.0),
-        );
-        ui.label(RichText::new(format!("They {}", scores[them.index()])).size(18.0));
-        ui.label(format!("Target {}", view.rules().target));
-        ui.separator();
-        if m.hand_no > 0 {
-            ui.label(format!("Hand {}", m.hand_no));
-        }
-        let dealer = view.dealer();
-        ui.label(format!(
-            "{} · dealer {} ({})",
-            view.rules().preset,
-            m.name(dealer),
-            dealer.name()
-        ));
-        let need = view.minimum_needed(us);
-        if need > 0 {
-            ui.separator();
-            ui.label(format!("We need {need} to open"));
-        }
-        let them_need = view.minimum_needed(them);
-        if them_need > 0 {
-            ui.label(format!("· they need {them_need}"));
-        }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             let why = if m.kind == GameKind::Local {
                 "The game is kept as it stands; Resume on the start screen goes on from this very turn."
@@ -310,6 +288,39 @@ fn header(
                     &mut prefs.reduced_motion,
                     "Reduced motion (cards do not move)",
                 );
+            });
+            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                ui.label(
+                    RichText::new(format!("We {}", scores[us.index()]))
+                        .strong()
+                        .size(18.0),
+                );
+                ui.label(RichText::new(format!("They {}", scores[them.index()])).size(18.0));
+                ui.label(format!("Target {}", view.rules().target));
+                ui.separator();
+                if m.hand_no > 0 {
+                    ui.label(format!("Hand {}", m.hand_no));
+                }
+                let dealer = view.dealer();
+                // What does not fit is cut ("…", the whole in the tooltip), never drawn under
+                // the buttons.
+                let mut notes = format!(
+                    "{} · dealer {} ({})",
+                    view.rules().preset,
+                    m.name(dealer),
+                    dealer.name()
+                );
+                let need = view.minimum_needed(us);
+                let them_need = view.minimum_needed(them);
+                match (need > 0, them_need > 0) {
+                    (true, true) => {
+                        notes.push_str(&format!(" · we need {need} to open, they {them_need}"));
+                    }
+                    (true, false) => notes.push_str(&format!(" · we need {need} to open")),
+                    (false, true) => notes.push_str(&format!(" · they need {them_need} to open")),
+                    (false, false) => {}
+                }
+                ui.add(egui::Label::new(notes).truncate());
             });
         });
     });
@@ -438,7 +449,7 @@ fn middle(
 }
 
 /// The feedback line: why a key or click did nothing, else why the plan cannot be played,
-/// else the game's status (always one line high).
+/// else the game's status (always two lines high).
 fn feedback_line(ui: &mut Ui, m: &Model, d: &Desk, verdict: Option<&str>, rect: Rect) {
     let (text, colour) = match (&d.seen.say, verdict) {
         (Some(say), _) => (say.as_str(), WARN),
@@ -447,7 +458,9 @@ fn feedback_line(ui: &mut Ui, m: &Model, d: &Desk, verdict: Option<&str>, rect: 
     };
     if !text.is_empty() {
         let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
-        child.add(egui::Label::new(RichText::new(text).strong().color(colour)).truncate());
+        // Wrapped onto the second line; anything longer is cut at the line's bottom edge.
+        child.set_clip_rect(rect.intersect(child.clip_rect()));
+        child.add(egui::Label::new(RichText::new(text).strong().color(colour)).wrap());
     }
 }
 
