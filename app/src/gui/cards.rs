@@ -224,7 +224,7 @@ pub fn fan(ui: &mut Ui, cards: &[Card], size: Vec2, step: f32, place: &str) {
         } else {
             Rect::from_min_size(at.min, Vec2::new(step, size.y))
         };
-        let r = ui.interact(shows, ui.id().with(("fan", place, k)), Sense::hover());
+        let r = ui.interact(shows, ui.scope_id().with(("fan", place, k)), Sense::hover());
         paint(
             ui.painter(),
             at,

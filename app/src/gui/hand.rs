@@ -104,7 +104,7 @@ struct Arrivals {
 /// Whether the row `shown` got a card it did not have at the last frame less than
 /// [`SETTLE`] ago (at `now`); remembers the row for the next frame.
 fn settling(ctx: &egui::Context, shown: &[Card], now: f64) -> bool {
-    let id = Id::new("hand-arrivals");
+    let id = Id::unique("hand-arrivals");
     let mut a: Arrivals = ctx.data(|d| d.get_temp(id)).unwrap_or_default();
     let mut old = a.cards.clone();
     let came = shown.iter().any(|c| match old.iter().position(|x| x == c) {

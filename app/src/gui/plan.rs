@@ -27,7 +27,6 @@ const PLAN_STEP: f32 = 14.0;
 
 /// The plan: its buttons, planned groups (drop targets), cards planned onto melds and the
 /// "new meld" zone; one row of fixed height that scrolls sideways (a plain mouse wheel too).
-
 pub(crate) fn plan_row(
     ui: &mut Ui,
     m: &Model,

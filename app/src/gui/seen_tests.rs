@@ -63,7 +63,7 @@ fn every_seat_keeps_its_last_discard_until_its_next_turn() {
         // The seat to play starts a new turn only with its first move: until then its
         // previous turn is still shown.
         let turn = view.turn();
-        if view.phase() == fairdeal_core::Phase::Draw && turn != Seat::S {
+        if view.phase() == Phase::Draw && turn != Seat::S {
             let lt = &seen.last[turn.index()];
             assert!(lt.drew == 0 || lt.discard.is_some() || lt.passed, "{lt:?}");
         }
