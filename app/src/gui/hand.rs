@@ -106,20 +106,12 @@ struct Arrivals {
 fn settling(ctx: &egui::Context, shown: &[Card], now: f64) -> bool {
     let id = Id::unique("hand-arrivals");
     let mut a: Arrivals = ctx.data(|d| d.get_temp(id)).unwrap_or_default();
-    let mut old = a.cards.clone();
-    let came = shown.iter().any(|c| match old.iter().position(|x| x == c) {
-        Some(p) => {
-            old.remove(p);
-            false
-        }
-        None => true,
-    });
+    // A card of the row that the last frame's row did not hold (counted as the marks are).
+    let came = flags(shown, &a.cards).contains(&false);
     if came && !a.cards.is_empty() {
         a.at = Some(now);
     }
-    if a.cards != shown {
-        a.cards = shown.to_vec();
-    }
+    a.cards = shown.to_vec();
     let busy = a.at.is_some_and(|at| now - at < SETTLE);
     ctx.data_mut(|d| d.insert_temp(id, a));
     busy
@@ -313,11 +305,6 @@ mod tests {
         );
     }
 
-    /// Whether the row `shown` is settling at `now`.
-    fn settles(ctx: &egui::Context, shown: &[Card], now: f64) -> bool {
-        settling(ctx, shown, now)
-    }
-
     /// Sabotage caught (checked): without the settle time the click went to whatever card
     /// had just slid under the pointer.
     #[test]
@@ -328,14 +315,17 @@ mod tests {
             c(Rank::King, Suit::Spades),
             c(Rank::Nine, Suit::Clubs),
         );
-        assert!(!settles(&ctx, &[a, b], 1.0), "the first hand is no news");
-        assert!(!settles(&ctx, &[a, b], 5.0));
-        assert!(settles(&ctx, &[a, n, b], 6.0), "a drawn card moved the row");
-        assert!(settles(&ctx, &[a, n, b], 6.0 + SETTLE / 2.0));
-        assert!(!settles(&ctx, &[a, n, b], 6.0 + SETTLE * 1.5));
+        assert!(!settling(&ctx, &[a, b], 1.0), "the first hand is no news");
+        assert!(!settling(&ctx, &[a, b], 5.0));
+        assert!(
+            settling(&ctx, &[a, n, b], 6.0),
+            "a drawn card moved the row"
+        );
+        assert!(settling(&ctx, &[a, n, b], 6.0 + SETTLE / 2.0));
+        assert!(!settling(&ctx, &[a, n, b], 6.0 + SETTLE * 1.5));
         // Cards leaving (planned, melded) or moved by hand are the player's own doing.
-        assert!(!settles(&ctx, &[n, a], 8.0));
-        assert!(!settles(&ctx, &[a, n], 8.1));
+        assert!(!settling(&ctx, &[n, a], 8.0));
+        assert!(!settling(&ctx, &[a, n], 8.1));
     }
 
     #[test]
