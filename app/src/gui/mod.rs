@@ -23,6 +23,7 @@ pub mod prefs;
 pub mod records;
 pub mod seats;
 pub mod seen;
+mod seen_melds;
 pub mod session;
 pub mod settings;
 pub mod sheet;

@@ -7,10 +7,14 @@ use std::collections::HashMap;
 
 pub use super::played::{MoveEffect, Played};
 use eframe::egui::Rect;
-use fairdeal_core::{Card, Move, Plan, PlayerView, Seat, Team};
+use fairdeal_core::{Card, Move, PlayerView, Seat, Team};
 
 pub use super::last_turn::LastTurn;
 use super::last_turn::labels;
+pub use super::seen_melds::kind_words;
+#[cfg(test)]
+use super::seen_melds::merged;
+use super::seen_melds::{dealt_threes, plan_effect, replayed_canastas};
 
 /// Where on the table a card can fly from or to (the table records their rectangles).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -75,6 +79,8 @@ const MAX_ANIMATED_MOVES: usize = 12;
 struct Pending {
     played: Played,
     line: Option<usize>,
+    /// The hand it was played in (counted by [`Seen::dealt`]).
+    hand: u64,
 }
 
 /// What was seen.
@@ -98,6 +104,13 @@ pub struct Seen {
     pub places: HashMap<Place, Rect>,
     /// Animations already running end at this time.
     busy_until: f64,
+    /// Hands dealt so far (a resume replays every hand's moves before one view).
+    hands: u64,
+    /// Each team's melds in the last view seen (where the next new meld's number starts).
+    shown: [usize; 2],
+    /// The same when the hand before this one was last seen: its moves not yet seen in a
+    /// view number their new melds from here.
+    shown_before: [usize; 2],
     /// The table's answer to the player's last key or click that did nothing (kept until
     /// the player's turn begins or they act again).
     pub say: Option<String>,
@@ -106,12 +119,26 @@ pub struct Seen {
 impl Seen {
     /// A move was logged at line `line` of the move log.
     pub fn moved(&mut self, played: Played, line: Option<usize>) {
-        self.pending.push(Pending { played, line });
+        let hand = self.hands;
+        self.pending.push(Pending { played, line, hand });
     }
 
     /// A new hand was dealt: the next view starts afresh.
     pub fn dealt(&mut self) {
+        if !self.dealt {
+            self.shown_before = self.shown;
+        }
         self.dealt = true;
+        self.hands += 1;
+        self.shown = [0, 0];
+    }
+
+    /// Forgets the last turns and draws (a new hand's).
+    fn forget_turns(&mut self) {
+        self.last = Default::default();
+        self.last_discarder = None;
+        self.drawn.clear();
+        self.turn_of = None;
     }
 
     /// The view after the moves seen since the last one: works out what they did, and adds
@@ -124,17 +151,27 @@ impl Seen {
     ) {
         let before = if self.dealt {
             self.dealt = false;
-            self.last = Default::default();
-            self.last_discarder = None;
-            self.drawn.clear();
-            self.turn_of = None;
+            self.forget_turns();
             self.completed.clear();
-            if let Some(line) = dealt_threes(after) {
+            let later: Vec<(Team, Card)> = self
+                .pending
+                .iter()
+                .filter(|p| p.hand == self.hands)
+                .flat_map(|p| {
+                    p.played
+                        .effect
+                        .red_threes
+                        .iter()
+                        .map(|&c| (p.played.seat.team(), c))
+                })
+                .collect();
+            if let Some(line) = dealt_threes(after, &later) {
                 // Before the hand's first move (a resumed hand replays its moves before its
                 // first view); the moves' line numbers follow.
                 let at = self
                     .pending
                     .iter()
+                    .filter(|p| p.hand == self.hands)
                     .filter_map(|p| p.line)
                     .min()
                     .map_or(log.len(), |l| l.min(log.len()));
@@ -157,13 +194,23 @@ impl Seen {
         }
         let moves = std::mem::take(&mut self.pending);
         let animate = before.is_some() && moves.len() <= MAX_ANIMATED_MOVES;
-        let mut count = [0usize; 2];
-        for team in [Team::A, Team::B] {
-            count[team.index()] = before.map_or(0, |b| b.melds(team).len());
-        }
+        // A resume replays every hand's moves before one view: each hand numbers its melds
+        // from its own start, and only this hand's turns stay (a trial found hand 2's melds
+        // numbered on from hand 1's, and hand 2's last turns in hand 3's seat boxes).
+        let mut hand = moves.first().map_or(self.hands, |p| p.hand);
+        let mut count = match before {
+            _ if hand < self.hands => self.shown_before,
+            Some(b) => [Team::A, Team::B].map(|t| b.melds(t).len()),
+            None => self.shown,
+        };
         let mut flights = Vec::new();
         let mut replay = HashMap::new();
         for (k, p) in moves.iter().enumerate() {
+            if p.hand != hand {
+                hand = p.hand;
+                count = [0, 0];
+                self.forget_turns();
+            }
             let (seat, mv, line) = (&p.played.seat, &p.played.mv, &p.line);
             let team = seat.team();
             if !matches!(mv, Move::Answer(_)) && self.turn_of != Some(*seat) {
@@ -206,6 +253,7 @@ impl Seen {
             let put_before = lt.melds.len();
             let mut new_melds = Vec::new();
             let pile_top = p.played.effect.pile.last().copied();
+            let mut now = None;
             match mv {
                 Move::Draw {} => {
                     let n = after.rules().draw_count;
@@ -233,7 +281,7 @@ impl Seen {
                         fly(Card::HIDDEN, Place::Pile, from);
                     }
                     lt.melds.push((idx, put));
-                    plan_effect(also, team, from, &mut count, lt, &mut new_melds, &mut fly);
+                    now = plan_effect(also, team, from, &mut count, lt, &mut new_melds, &mut fly);
                 }
                 Move::TakeTop { onto } => {
                     if let Some(top) = pile_top {
@@ -243,10 +291,10 @@ impl Seen {
                     lt.took_pile = Some(1);
                 }
                 Move::Meld(plan) => {
-                    plan_effect(plan, team, from, &mut count, lt, &mut new_melds, &mut fly);
+                    now = plan_effect(plan, team, from, &mut count, lt, &mut new_melds, &mut fly);
                 }
                 Move::GoOut { plan, discard } => {
-                    plan_effect(plan, team, from, &mut count, lt, &mut new_melds, &mut fly);
+                    now = plan_effect(plan, team, from, &mut count, lt, &mut new_melds, &mut fly);
                     lt.went_out = true;
                     if let Some(c) = discard {
                         lt.discard = Some(*c);
@@ -269,7 +317,10 @@ impl Seen {
                 Move::AskPartner {} => lt.asked = true,
                 Move::Answer(yes) => lt.answer = Some(*yes),
             }
-            if before.is_none() {
+            if let Some(now) = &now {
+                self.moved_melds(*seat, put_before, now, &mut replay);
+            }
+            if before.is_none() && p.hand == self.hands {
                 let put = &self.last[seat.index()].melds[put_before..];
                 replayed_canastas(
                     &mut replay,
@@ -292,6 +343,12 @@ impl Seen {
             // In this move's turn (a resumed hand replays several turns of each seat).
             self.red_threes(p, log, &mut flights);
         }
+        if hand != self.hands {
+            // Only earlier hands' moves came before this view (a hand just dealt).
+            self.forget_turns();
+            flights.clear();
+        }
+        self.shown = [Team::A, Team::B].map(|t| after.melds(t).len());
         // The player's turn has come (the last move was another seat's, not an answer to
         // them): what they drew last turn is no longer news (its dot stayed until they drew).
         if after.actor() == me
@@ -304,6 +361,31 @@ impl Seen {
         self.canastas(&moves, before, after, log);
         if animate {
             self.flights.extend(flights);
+        }
+    }
+
+    /// A merge moved `seat`'s team's melds to `now`: the last turns' cards (but the move's
+    /// own, from `own` on in the seat's list, already placed) and the replay's counts follow.
+    fn moved_melds(
+        &mut self,
+        seat: Seat,
+        own: usize,
+        now: &[usize],
+        replay: &mut HashMap<(Team, usize), usize>,
+    ) {
+        let team = seat.team();
+        let at = |i: usize| now.get(i).copied().unwrap_or(i);
+        for s in Seat::ALL.into_iter().filter(|s| s.team() == team) {
+            let melds = &mut self.last[s.index()].melds;
+            let end = if s == seat { own } else { melds.len() };
+            for (idx, _) in &mut melds[..end] {
+                *idx = at(*idx);
+            }
+        }
+        let counts: Vec<_> = replay.iter().map(|(&k, &n)| (k, n)).collect();
+        replay.retain(|(t, _), _| *t != team);
+        for ((t, i), n) in counts.into_iter().filter(|((t, _), _)| *t == team) {
+            *replay.entry((t, at(i))).or_insert(0) += n;
         }
     }
 
@@ -436,93 +518,6 @@ impl Seen {
             .retain(|c| c.start.is_some_and(|s| now < s + CELEBRATION));
         !self.flights.is_empty() || !self.completed.is_empty()
     }
-}
-
-/// A replayed move (a resumed hand's, seen without the views between them) that put `put`
-/// onto `team`'s melds: a meld it brought to seven cards that is complete now is said on its
-/// `line`, as it was when the move was seen live. `counts` holds the cards put so far.
-fn replayed_canastas(
-    counts: &mut HashMap<(Team, usize), usize>,
-    team: Team,
-    put: &[(usize, Vec<Card>)],
-    after: &PlayerView,
-    mut line: Option<&mut String>,
-) {
-    for (idx, cards) in put {
-        let n = counts.entry((team, *idx)).or_insert(0);
-        let was = *n;
-        *n += cards.len();
-        let Some(m) = after.melds(team).get(*idx) else {
-            continue;
-        };
-        if was < 7
-            && *n >= 7
-            && m.is_complete()
-            && let Some(text) = line.as_deref_mut()
-        {
-            text.push_str(&format!(
-                " — meld {} is a {} (+{})!",
-                idx + 1,
-                kind_words(m),
-                m.bonus()
-            ));
-        }
-    }
-}
-
-/// The red threes laid out (and replaced) at the deal, in words, if any.
-fn dealt_threes(view: &PlayerView) -> Option<String> {
-    let us = view.seat().team();
-    let parts: Vec<String> = [(us, "ours"), (us.other(), "theirs")]
-        .into_iter()
-        .filter(|(t, _)| !view.red_threes(*t).is_empty())
-        .map(|(t, who)| format!("{who} {}", labels(view.red_threes(t))))
-        .collect();
-    (!parts.is_empty()).then(|| {
-        format!(
-            "Red threes laid out at the deal and replaced from the stock: {}",
-            parts.join("; ")
-        )
-    })
-}
-
-/// A completed meld's kind in words.
-pub fn kind_words(m: &fairdeal_core::Meld) -> &'static str {
-    if m.is_samba() {
-        "samba"
-    } else if m.wilds() == 0 {
-        "natural canasta"
-    } else {
-        "mixed canasta"
-    }
-}
-
-/// What a plan does: new melds get the next numbers, additions go where they say.
-fn plan_effect(
-    plan: &Plan,
-    team: Team,
-    from: Place,
-    count: &mut [usize; 2],
-    lt: &mut LastTurn,
-    new_melds: &mut Vec<usize>,
-    fly: &mut impl FnMut(Card, Place, Place),
-) {
-    for cards in &plan.new {
-        let idx = count[team.index()];
-        count[team.index()] += 1;
-        new_melds.push(idx);
-        for &c in cards {
-            fly(c, from, Place::Meld(team, idx));
-        }
-        lt.melds.push((idx, cards.clone()));
-    }
-    for add in &plan.add {
-        for &c in &add.cards {
-            fly(c, from, Place::Meld(team, add.to));
-        }
-        lt.melds.push((add.to, add.cards.clone()));
-    }
-    count[team.index()] = count[team.index()].saturating_sub(plan.merge.len());
 }
 
 #[cfg(test)]

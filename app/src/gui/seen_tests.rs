@@ -136,7 +136,7 @@ fn a_replayed_hand_logs_the_dealt_red_threes_before_its_moves() {
     for seed in 1..40 {
         let mut rng = SplitMix64::new(seed);
         let mut pos = deal(Preset::Canasta, &mut rng);
-        if dealt_threes(&pos.view(Seat::S)).is_none() {
+        if dealt_threes(&pos.view(Seat::S), &[]).is_none() {
             continue;
         }
         let mut seen = Seen::default();
@@ -284,4 +284,108 @@ fn a_replayed_hand_says_its_canastas_as_the_live_one_did() {
         assert_eq!(canasta_notes(&log), notes, "{preset:?}");
         assert!(seen.completed.is_empty(), "a replay is not celebrated");
     }
+}
+
+/// Two hands watched move by move as the client sees them (`Dealt`, the hand's line, each
+/// move and South's view after it), the second cut after `cut` moves: the log, each hand's
+/// moves, the watched `Seen` and the last view.
+fn watch_two_hands(seed: u64, cut: usize) -> (Seen, Vec<String>, Vec<Vec<Played>>, PlayerView) {
+    let mut rng = SplitMix64::new(seed);
+    let mut strategy = by_name("greedy").unwrap();
+    let (mut seen, mut log, mut hands) = (Seen::default(), Vec::new(), Vec::new());
+    let mut last = None;
+    for (h, limit) in [(1, 2000), (2, cut)] {
+        let mut pos = deal(Preset::Samba, &mut rng);
+        seen.dealt();
+        log.push(format!("— Hand {h} —"));
+        let mut view = pos.view(Seat::S);
+        seen.on_view(last.as_ref(), &view, &mut log);
+        let mut moves = Vec::new();
+        for _ in 0..limit {
+            if pos.is_over() {
+                break;
+            }
+            let seat = pos.actor();
+            let mv = strategy.choose(&pos.view(seat), &mut rng).unwrap();
+            pos.apply(seat, &mv).unwrap();
+            log.push(mv.describe(seat));
+            let next = pos.view(Seat::S);
+            let played = Played::between(&view, seat, mv, &next);
+            moves.push(played.clone());
+            seen.moved(played, Some(log.len() - 1));
+            seen.on_view(Some(&view), &next, &mut log);
+            view = next;
+        }
+        hands.push(moves);
+        last = Some(view);
+    }
+    (seen, log, hands, last.unwrap())
+}
+
+/// Each "(new meld N)" in `lines`, in order (an earlier hand's canastas are not said
+/// again after a resume: its melds are not in the view).
+fn new_meld_notes(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|l| {
+            let note = &l[l.find("(new meld")?..];
+            Some(note[..=note.find(')')?].to_owned())
+        })
+        .collect()
+}
+
+/// A resume replays every hand of the game before one view of the hand on now: that hand
+/// logs the same lines (meld numbers from its own 1, its canastas, its dealt red threes) and
+/// shows the same last turns as when watched; a hand only just dealt shows no last turns,
+/// and the earlier hand's lines keep their own numbers.
+///
+/// Sabotage caught (checked): meld numbers not restarted at a hand's deal in a replay (hand
+/// 2's melds went on from hand 1's), and an earlier hand's turns kept after the replay.
+#[test]
+fn a_resumed_game_numbers_each_hands_melds_and_keeps_only_this_hands_turns() {
+    let mut compared = 0;
+    for (seed, cut) in [(1, 0), (2, 30), (3, 60), (4, 90), (5, 0), (6, 45)] {
+        let (watched, log, hands, view) = watch_two_hands(seed, cut);
+        let mut resumed = Seen::default();
+        let mut log_r = Vec::new();
+        for (h, moves) in hands.iter().enumerate() {
+            resumed.dealt();
+            log_r.push(format!("— Hand {} —", h + 1));
+            for p in moves {
+                log_r.push(p.mv.describe(p.seat));
+                resumed.moved(p.clone(), Some(log_r.len() - 1));
+            }
+        }
+        resumed.on_view(None, &view, &mut log_r);
+        let from = |l: &[String]| l.iter().position(|x| x == "— Hand 2 —").unwrap();
+        let (w2, r2) = (from(&log), from(&log_r));
+        assert_eq!(log_r[r2..], log[w2..], "seed {seed}: hand 2 as logged");
+        assert_eq!(
+            new_meld_notes(&log_r[..r2]),
+            new_meld_notes(&log[..w2]),
+            "seed {seed}: hand 1's meld numbers"
+        );
+        assert_eq!(resumed.last, watched.last, "seed {seed}: the last turns");
+        assert_eq!(resumed.drawn, watched.drawn, "seed {seed}");
+        if cut == 0 {
+            assert!(resumed.last.iter().all(|t| *t == LastTurn::default()));
+        }
+        compared += usize::from(!new_meld_notes(&log[w2..]).is_empty());
+    }
+    assert!(
+        compared >= 2,
+        "too few second hands with new melds: {compared}"
+    );
+}
+
+/// Merged melds join the lower one and the places after the emptied ones close up, as the
+/// engine orders them.
+#[test]
+fn merges_move_the_melds_after_them_down() {
+    assert_eq!(merged(5, &[]), None);
+    assert_eq!(merged(5, &[[1, 3]]), Some(vec![0, 1, 2, 1, 3]));
+    assert_eq!(merged(5, &[[3, 1]]), Some(vec![0, 1, 2, 1, 3]));
+    assert_eq!(merged(5, &[[1, 3], [3, 4]]), Some(vec![0, 1, 2, 1, 1]));
+    // A bad index (the engine refuses such a plan) moves nothing.
+    assert_eq!(merged(2, &[[0, 7]]), Some(vec![0, 1]));
 }
