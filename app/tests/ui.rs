@@ -354,7 +354,29 @@ fn a_local_game_left_mid_turn_resumes_at_the_same_turn() {
     h.get_by_label("Play now").click();
     wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
     let before = hand(&h);
+    // Enter on "Leave the table" (the keyboard focus there, as a trial's Tab put it) asks
+    // first; Enter again, or Esc, stays: a trial's Tab and Enter left the game at once.
+    for stay in [egui::Key::Enter, egui::Key::Escape] {
+        h.get_by_label("Leave the table").focus();
+        h.step();
+        h.key_press(egui::Key::Enter);
+        for _ in 0..3 {
+            h.step();
+        }
+        assert!(shows(&h, "Leave the table?"), "the question is asked");
+        assert!(h.state().in_game(), "nobody left yet");
+        h.key_press(stay);
+        for _ in 0..3 {
+            h.step();
+        }
+        assert!(!shows(&h, "Leave the table?"), "{stay:?} answered it");
+        assert!(h.state().in_game(), "{stay:?} stays at the table");
+    }
     h.get_by_label("Leave the table").click();
+    for _ in 0..3 {
+        h.step();
+    }
+    h.get_by_label("Leave now").click();
     wait_for(&mut h, "Resume it", Duration::from_secs(10));
     // Away for a while: with the game put aside, no node plays on (no log grows).
     let logs = log_bytes(&dir);
@@ -470,6 +492,10 @@ fn a_guest_who_leaves_mid_game_takes_the_seat_back_at_the_next_hand() {
         step_both(&mut host, &mut guest);
     }
     guest.get_by_label("Leave the table").click();
+    for _ in 0..3 {
+        guest.step();
+    }
+    guest.get_by_label("Leave now").click();
     wait_for_with(&mut guest, &mut host, "Play now", Duration::from_secs(10));
     assert!(
         !guest.state().in_game(),

@@ -20,10 +20,12 @@ pub struct Asked {
     pub verdict: Option<String>,
 }
 
-/// Whether key `k` was pressed (never while a text field has the focus; a button that has
-/// it after a click does not stop the keys).
+/// Whether key `k` was pressed (never while a text field has the focus or a question covers
+/// the table; a button that has the focus after a click does not stop the keys).
 pub fn key(ui: &Ui, k: Key) -> bool {
-    !ui.ctx().text_edit_focused() && ui.input(|i| i.key_pressed(k))
+    !ui.ctx().text_edit_focused()
+        && !super::leave::asking(ui.ctx())
+        && ui.input(|i| i.key_pressed(k))
 }
 
 /// Whether `r`, a disabled widget, was clicked (disabled widgets report no clicks).

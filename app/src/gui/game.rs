@@ -98,6 +98,8 @@ pub struct Desk {
     pub(crate) help: bool,
     /// The score sheet is open.
     pub(crate) show_report: bool,
+    /// "Leave the table?" is asked.
+    pub(crate) confirm_leave: bool,
 }
 
 /// A game on screen: the model, and the player's desk. Events change both; nothing here

@@ -14,6 +14,7 @@ pub mod hand;
 pub mod help;
 pub mod intent;
 pub mod last_turn;
+pub mod leave;
 pub mod lobby;
 pub mod melds;
 pub mod motion;

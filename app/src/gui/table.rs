@@ -18,7 +18,6 @@ use super::intent::Intent;
 use super::melds::melds_area;
 use super::plan::{Drop, drag_preview, hand_area, on_drop, plan_row};
 use super::prefs::{SortBy, TablePrefs};
-use super::records::GameKind;
 use super::seats;
 
 /// The height of the bottom area (feedback, plan, hand, buttons).
@@ -44,6 +43,7 @@ pub fn table_ui(
     prefs: &mut TablePrefs,
     out: &mut Vec<Intent>,
 ) {
+    super::leave::confirm_leave(ui, m, d, out);
     let Some(view) = &m.view else {
         away_ui(ui, m, d, out);
         return;
@@ -104,8 +104,8 @@ fn away_ui(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>) {
                     ui.separator();
                     super::chat::chat_box(ui, m, d, 170.0, out);
                     ui.add_space(6.0);
-                    if m.over.is_none() && ui.button("Leave the table").clicked() {
-                        out.push(Intent::LeaveGame);
+                    if m.over.is_none() {
+                        super::leave::leave_button(ui, m, d, false);
                     }
                 });
             });
@@ -127,7 +127,7 @@ fn table_body(
         ui.painter().add(egui::Shape::Noop),
         ui.painter().add(egui::Shape::Noop),
     ];
-    header(ui, m, d, view, prefs, out);
+    header(ui, m, d, view, prefs);
     let waiting = banner(ui, m, view);
     seats::turn_banner(ui, m, view, waiting.as_deref());
     let mut asked = Asked::default();
@@ -231,14 +231,7 @@ fn table_body(
     drag_preview(ui);
 }
 
-fn header(
-    ui: &mut Ui,
-    m: &Model,
-    d: &mut Desk,
-    view: &PlayerView,
-    prefs: &mut TablePrefs,
-    out: &mut Vec<Intent>,
-) {
+fn header(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView, prefs: &mut TablePrefs) {
     let us = view.seat().team();
     let them = us.other();
     // Once this hand is scored (the score sheet is up), the totals after it.
@@ -252,18 +245,7 @@ fn header(
     // first, "they need …" ran under "Table settings" at 1024 wide).
     ui.horizontal(|ui| {
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            let why = if m.kind == GameKind::Local {
-                "The game is kept as it stands; Resume on the start screen goes on from this very turn."
-            } else {
-                "A computer player takes your seat at once; Resume on the start screen gives it back to you from the next hand."
-            };
-            if ui
-                .small_button("Leave the table")
-                .on_hover_text(why)
-                .clicked()
-            {
-                out.push(Intent::LeaveGame);
-            }
+            super::leave::leave_button(ui, m, d, true);
             if ui.small_button("How to play (F1)").clicked() {
                 d.help = !d.help;
             }
