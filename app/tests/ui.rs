@@ -595,3 +595,63 @@ fn plan_new_meld(
     h.step();
     h.step();
 }
+
+/// A quick double click on a hint makes one move. A trial's double click on "takes the
+/// pile" took it, and the second click landed on "discards Q♣", which the new list of moves
+/// had put under the pointer: the turn was gone.
+///
+/// Sabotage caught (checked): the second click of a double click taken as a click.
+#[test]
+fn a_double_click_on_a_hint_makes_one_move() {
+    let dir = std::env::temp_dir().join(format!("fairdeal-ui-hint2-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut h = harness_in(dir.clone(), 34);
+    h.step();
+    h.get_by_label("Play now").click();
+    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    h.get_by_label("Hints: can I take the pile, how to open, how to finish")
+        .click();
+    for _ in 0..30 {
+        h.step();
+    }
+    let before = hand(&h);
+    let at = h.get_by_label("South draws from the stock").rect().center();
+    let press = |h: &mut egui_kittest::Harness<'static, _>, pressed| {
+        h.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    };
+    h.hover_at(at);
+    press(&mut h, true);
+    press(&mut h, false);
+    h.step();
+    // The drawn card comes in, and the list of moves changes under the pointer, before the
+    // second click, within egui's double-click time (a harness step is a quarter second of
+    // it: the node's events are taken in without a step).
+    for _ in 0..10 {
+        std::thread::sleep(Duration::from_millis(50));
+        h.state_mut().pump();
+    }
+    press(&mut h, true);
+    press(&mut h, false);
+    h.step();
+    assert_eq!(hand(&h).len(), before.len() + 1, "the first click drew");
+    for _ in 0..30 {
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(
+        hand(&h).len(),
+        before.len() + 1,
+        "the second click did nothing"
+    );
+    assert!(
+        shows(&h, "Discard selected (X)"),
+        "still our turn, to meld or discard"
+    );
+    assert!(!shows(&h, "Not allowed"), "nothing was tried twice");
+    let _ = std::fs::remove_dir_all(&dir);
+}

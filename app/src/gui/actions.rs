@@ -385,9 +385,41 @@ pub fn hints(ui: &mut Ui, m: &Model, view: &PlayerView, out: &mut Asked) {
     ui.data_mut(|d| d.insert_temp(id, open));
 }
 
+/// Whether a hint's button `r` was clicked for real: not the second or third click of a
+/// quick double click, and not in the [`SETTLE`](super::hand::SETTLE) after the hints changed.
+/// A trial's double click on "takes the pile" took the pile, and its second click landed
+/// on "discards Q♣", which the new list had put under the pointer.
+fn hint_clicked(r: &egui::Response, settling: bool, out: &mut Asked) -> bool {
+    if !r.clicked() || r.double_clicked() || r.triple_clicked() {
+        return false;
+    }
+    if settling {
+        out.say = Some("The hints just changed (a new turn): look, then click again.".to_owned());
+    }
+    !settling
+}
+
+/// Whether the hints changed (a new turn's moves) in the last [`SETTLE`](super::hand::SETTLE);
+/// remembers them for the next frame.
+fn hints_settling(ui: &Ui, legal: &[Move]) -> bool {
+    use std::hash::{Hash as _, Hasher as _};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    legal.hash(&mut h);
+    let now_hash = h.finish();
+    let id = egui::Id::unique("hints-changed");
+    let now = ui.input(|i| i.time);
+    let (hash, at) = ui
+        .data(|d| d.get_temp::<(u64, f64)>(id))
+        .unwrap_or((now_hash, f64::MIN));
+    let at = if hash == now_hash { at } else { now };
+    ui.data_mut(|d| d.insert_temp(id, (now_hash, at)));
+    now - at < super::hand::SETTLE
+}
+
 fn hint_list(ui: &mut Ui, m: &Model, view: &PlayerView, out: &mut Asked) {
     let me = view.seat();
     let legal = &m.moves.legal;
+    let settling = hints_settling(ui, legal);
     if view.phase() == Phase::Draw {
         let takes = pile_takes(legal);
         if takes.is_empty() {
@@ -399,7 +431,7 @@ fn hint_list(ui: &mut Ui, m: &Model, view: &PlayerView, out: &mut Asked) {
         for mv in takes {
             ui.horizontal_wrapped(|ui| {
                 ui.label(format!("You can take the pile: {}", mv.describe(me)));
-                if ui.small_button("Take it").clicked() {
+                if hint_clicked(&ui.small_button("Take it"), settling, out) {
                     out.mv = Some(mv.clone());
                 }
             });
@@ -412,7 +444,7 @@ fn hint_list(ui: &mut Ui, m: &Model, view: &PlayerView, out: &mut Asked) {
         if let Some(mv) = mv {
             ui.horizontal_wrapped(|ui| {
                 ui.label(format!("{what}: {}", mv.describe(me)));
-                if ui.small_button("Play it").clicked() {
+                if hint_clicked(&ui.small_button("Play it"), settling, out) {
                     out.mv = Some(mv.clone());
                 }
             });
@@ -426,7 +458,7 @@ fn hint_list(ui: &mut Ui, m: &Model, view: &PlayerView, out: &mut Asked) {
             // Wrapped: a long move would otherwise widen the panel over the table.
             for mv in legal {
                 let text = RichText::new(mv.describe(me)).small();
-                if ui.add(egui::Button::new(text).wrap()).clicked() {
+                if hint_clicked(&ui.add(egui::Button::new(text).wrap()), settling, out) {
                     out.mv = Some(mv.clone());
                 }
             }
