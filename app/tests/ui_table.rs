@@ -78,6 +78,11 @@ fn a_chat_line_reaches_the_other_window() {
         "Bea: Nice meld",
         Duration::from_secs(30),
     );
+    // Sent, the keys are the table's again: a trial's D after a line typed into the box.
+    assert!(
+        !guest.ctx.text_edit_focused(),
+        "the chat box let go of the keys once the line was sent"
+    );
 }
 
 /// Sabotage caught (checked): a sheet closed only by its button (not when the next hand

@@ -65,18 +65,18 @@ pub fn chat_box(ui: &mut Ui, m: &Model, d: &mut Desk, height: f32, out: &mut Vec
             let send = ui.button("Send");
             let edit = ui.add(
                 egui::TextEdit::singleline(&mut d.chat_draft)
-                    .hint_text("Say something…")
+                    .hint_text("Say something… (Enter sends)")
                     .char_limit(MAX_CHAT)
                     .desired_width(ui.available_width()),
             );
             // Enter sends the line, and is used up: it is not also "Next hand" or "Play plan".
             let enter = edit.lost_focus()
                 && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
+            // Sent, the keys go back to the table (a trial's D after a line typed "d" into
+            // the next one instead of drawing).
             if (send.clicked() || enter) && !d.chat_draft.trim().is_empty() {
                 said = Some(std::mem::take(&mut d.chat_draft));
-                if enter {
-                    edit.request_focus();
-                }
+                edit.surrender_focus();
             }
         },
     );
