@@ -100,6 +100,8 @@ pub struct Desk {
     pub(crate) show_report: bool,
     /// "Leave the table?" is asked.
     pub(crate) confirm_leave: bool,
+    /// The move list's lines and height in the last frame (`None`: not shown yet).
+    pub(crate) log_shown: Option<(usize, i32)>,
 }
 
 /// A game on screen: the model, and the player's desk. Events change both; nothing here

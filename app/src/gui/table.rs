@@ -164,6 +164,9 @@ fn table_body(
                     for line in &m.log {
                         ui.label(line);
                     }
+                    if log_jumped(ui, &mut d.log_shown, m.log.len()) {
+                        ui.scroll_to_cursor(Some(egui::Align::BOTTOM));
+                    }
                 });
             ui.separator();
             super::chat::chat_box(ui, m, d, chat_height, out);
@@ -229,6 +232,17 @@ fn table_body(
         super::motion::paint(ui, &mut d.seen, view, !prefs.reduced_motion);
     }
     drag_preview(ui);
+}
+
+/// Whether the move list must be scrolled to its newest line although it sticks to the
+/// bottom: a game just put on screen (a resume: the list kept the scroll of the game left,
+/// scrolled up by hand), its height changed (F12, a resize, zoom) or many lines came at once.
+/// A trial found the newest moves out of sight after each. `shown` is what the list held
+/// and its height in the last frame.
+fn log_jumped(ui: &Ui, shown: &mut Option<(usize, i32)>, lines: usize) -> bool {
+    let height = ui.clip_rect().height().round() as i32;
+    let was = shown.replace((lines, height));
+    was.is_none_or(|(n, h)| h != height || lines > n + 3)
 }
 
 fn header(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView, prefs: &mut TablePrefs) {

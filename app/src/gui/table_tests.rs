@@ -163,3 +163,56 @@ fn meld_3_at(run: &str) -> egui::Rect {
 fn a_meld_that_grows_moves_no_other_meld() {
     assert_eq!(meld_3_at("4S 5S 6S"), meld_3_at("4S 5S 6S 7S 8S 9S"));
 }
+
+/// The move list shows its newest line when a game comes back on screen (a resume) though
+/// the player had scrolled it up, after many lines at once, and after its height changed
+/// (F12, a resize): a trial found the newest moves out of sight after each, though the list
+/// sticks to its bottom (a list scrolled up by hand stays up, and kept its scroll).
+///
+/// Sabotage caught (checked): without the jump, the resumed game's last line was below the
+/// list's bottom.
+#[test]
+fn the_move_list_shows_the_newest_line_after_a_resume_and_a_resize() {
+    let lines = |n: usize| (1..=n).map(|i| format!("Move {i}")).collect::<Vec<_>>();
+    let mut g = game(Vec::new());
+    g.model.log = lines(60);
+    let mut h = table(g);
+    let in_sight = |h: &TableHarness, n: usize| {
+        let line = first_rect(h, |x| x.value().is_some_and(|v| v == format!("Move {n}")));
+        let chat = first_rect(h, |x| x.value().is_some_and(|v| v == "Nothing said yet."));
+        line.bottom() <= chat.top() && line.top() >= 0.0
+    };
+    assert!(in_sight(&h, 60), "a game shown");
+    // Scrolled up by hand to read back.
+    let at = first_rect(&h, |x| x.value().is_some_and(|v| v == "Move 60")).center();
+    h.hover_at(at);
+    for _ in 0..10 {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Line,
+            delta: egui::vec2(0.0, 10.0),
+            modifiers: egui::Modifiers::NONE,
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+        });
+        h.step();
+    }
+    assert!(!in_sight(&h, 60), "scrolled up");
+    // Left, and resumed: the game comes back on screen with its log.
+    let mut back = game(Vec::new());
+    back.model.log = lines(62);
+    h.state_mut().0 = back;
+    for _ in 0..4 {
+        h.step();
+    }
+    assert!(in_sight(&h, 62), "a resumed game");
+    h.state_mut().0.model.log = lines(80);
+    for _ in 0..4 {
+        h.step();
+    }
+    assert!(in_sight(&h, 80), "after many lines at once");
+    h.set_size(egui::vec2(1024.0, 600.0));
+    for _ in 0..4 {
+        h.step();
+    }
+    assert!(in_sight(&h, 80), "after the resize");
+}
