@@ -655,3 +655,39 @@ fn a_double_click_on_a_hint_makes_one_move() {
     assert!(!shows(&h, "Not allowed"), "nothing was tried twice");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// F12 shows the frame times over the table, and nothing on the table moves: a trial's F12
+/// gave an empty strip (the felt painted over the line) that pushed the whole table down.
+///
+/// Sabotage caught (checked): the line written above the table again.
+#[test]
+fn f12_shows_the_frame_times_and_moves_nothing() {
+    let dir = std::env::temp_dir().join(format!("fairdeal-ui-f12-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut h = harness_in(dir.clone(), 35);
+    h.step();
+    h.get_by_label("Play now").click();
+    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    let draw = h.get_by_label("Draw (D)").rect();
+    let stock = h.get_by_label_contains("Stock").rect();
+    h.key_press(egui::Key::F12);
+    for _ in 0..3 {
+        h.step();
+    }
+    assert!(
+        h.query_by_label_contains("Frame times (F12):").is_some(),
+        "the figures show"
+    );
+    assert_eq!(h.get_by_label("Draw (D)").rect(), draw, "the buttons stay");
+    assert_eq!(
+        h.get_by_label_contains("Stock").rect(),
+        stock,
+        "the table stays"
+    );
+    h.key_press(egui::Key::F12);
+    for _ in 0..3 {
+        h.step();
+    }
+    assert!(h.query_by_label_contains("Frame times (F12):").is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -484,9 +484,6 @@ impl FairdealApp {
         egui::Frame::central_panel(ui.style())
             .fill(egui::Color32::TRANSPARENT)
             .show(ui, |ui| {
-                if self.show_frames {
-                    ui.small(self.frames.line());
-                }
                 let Self {
                     settings,
                     controller,
@@ -506,8 +503,25 @@ impl FairdealApp {
                     None => {}
                 }
             });
+        if self.show_frames {
+            self.frame_times_overlay(ui.ctx());
+        }
         let ctx = ui.ctx().clone();
         self.carry_out(&ctx, intents);
+    }
+
+    /// F12: the frame times over the window's bottom-left corner, taking no clicks and no
+    /// room (a line above the table was painted over by the felt, and pushed the table down).
+    fn frame_times_overlay(&self, ctx: &egui::Context) {
+        egui::Area::new(egui::Id::unique("frame-times"))
+            .order(egui::Order::Tooltip)
+            .interactable(false)
+            .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(6.0, -6.0))
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    ui.small(format!("Frame times (F12): {}", self.frames.line()));
+                });
+            });
     }
 }
 
