@@ -658,8 +658,9 @@ fn a_double_click_on_a_hint_makes_one_move() {
 
 /// F12 shows the frame times over the table, and nothing on the table moves: a trial's F12
 /// gave an empty strip (the felt painted over the line) that pushed the whole table down.
+/// Zoom is held back where the window could not hold the table any more.
 ///
-/// Sabotage caught (checked): the line written above the table again.
+/// Sabotage caught (checked): the line written above the table again; zoom not held back.
 #[test]
 fn f12_shows_the_frame_times_and_moves_nothing() {
     let dir = std::env::temp_dir().join(format!("fairdeal-ui-f12-{}", std::process::id()));
@@ -689,5 +690,21 @@ fn f12_shows_the_frame_times_and_moves_nothing() {
         h.step();
     }
     assert!(h.query_by_label_contains("Frame times (F12):").is_none());
+    // Zoom (Ctrl and +) in a 1024×700 window would lay the move list over the table: it is
+    // held back, and says so.
+    h.set_size(egui::vec2(1024.0, 700.0));
+    h.step();
+    let stock = h.get_by_label_contains("Stock").rect();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Plus);
+    for _ in 0..3 {
+        h.step();
+    }
+    assert_eq!(h.ctx.zoom_factor(), 1.0, "no zoom in a window this small");
+    assert!(shows(&h, "Zoom: at most 100 %"), "the table says why");
+    assert_eq!(
+        h.get_by_label_contains("Stock").rect(),
+        stock,
+        "the table stays"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

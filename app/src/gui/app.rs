@@ -344,6 +344,31 @@ impl FairdealApp {
     }
 }
 
+/// The smallest window the table is laid out for, in points.
+pub const TABLE_MIN: egui::Vec2 = egui::vec2(1024.0, 700.0);
+
+/// Keeps zoom (Ctrl and +) within what the window holds: at least [`TABLE_MIN`] points, or
+/// 100 % in a smaller window. A trial's zoom laid the move list over the table and pushed
+/// the chat out of the window. Returns words for the player when it held the zoom back.
+pub fn limit_zoom(ctx: &egui::Context) -> Option<String> {
+    let zoom = ctx.zoom_factor();
+    let at_100 = ctx.content_rect().size() * zoom;
+    // In whole percents: the window's size in points comes back from the zoom a little off.
+    let most =
+        ((at_100.x / TABLE_MIN.x).min(at_100.y / TABLE_MIN.y) * 100.0 + 0.05).floor() / 100.0;
+    let most = most.max(1.0);
+    if zoom <= most + 1e-3 {
+        return None;
+    }
+    ctx.set_zoom_factor(most);
+    Some(format!(
+        "Zoom: at most {:.0} % in a window this size (the table needs {}×{} points); a bigger window zooms further.",
+        most * 100.0,
+        TABLE_MIN.x,
+        TABLE_MIN.y
+    ))
+}
+
 impl eframe::App for FairdealApp {
     fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
         visuals.panel_fill.to_normalized_gamma_f32()
@@ -442,6 +467,11 @@ impl FairdealApp {
             self.glyphs_warmed = true;
         }
         self.apply_theme(ui.ctx());
+        if let Some(words) = limit_zoom(ui.ctx())
+            && let Some(g) = self.controller.game_mut()
+        {
+            g.desk.seen.say = Some(words);
+        }
         if ui.input(|i| i.key_pressed(egui::Key::F12)) {
             self.show_frames = !self.show_frames;
         }
@@ -528,6 +558,39 @@ impl FairdealApp {
 #[cfg(test)]
 mod tests {
     use super::AutoPlay;
+
+    /// The zoom a window of `size` points at 100 % allows when `asked` is asked for.
+    fn zoom_allowed(size: eframe::egui::Vec2, asked: f32) -> (f32, Option<String>) {
+        use eframe::egui;
+        let ctx = egui::Context::default();
+        let input = || egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
+            ..Default::default()
+        };
+        let run = |f: &mut dyn FnMut(&mut egui::Ui)| {
+            ctx.run_ui(input(), |ui| f(ui)).textures_delta.clear();
+        };
+        run(&mut |_| {});
+        ctx.set_zoom_factor(asked);
+        let mut said = None;
+        run(&mut |ui| said = super::limit_zoom(ui.ctx()));
+        run(&mut |_| {});
+        (ctx.zoom_factor(), said)
+    }
+
+    #[test]
+    fn zoom_stays_within_what_the_window_holds() {
+        use eframe::egui::vec2;
+        let (z, said) = zoom_allowed(vec2(1024.0, 700.0), 1.2);
+        assert_eq!(z, 1.0);
+        assert!(said.unwrap().contains("at most 100 %"));
+        let (z, said) = zoom_allowed(vec2(2048.0, 1400.0), 1.5);
+        assert_eq!((z, said), (1.5, None), "room for it");
+        let (z, _) = zoom_allowed(vec2(2048.0, 1400.0), 3.0);
+        assert!((z - 2.0).abs() < 1e-3, "{z}");
+        let (z, said) = zoom_allowed(vec2(800.0, 600.0), 0.8);
+        assert_eq!((z, said), (0.8, None), "zooming out is always allowed");
+    }
 
     #[test]
     fn an_empty_or_zero_autoplay_setting_is_off() {
