@@ -558,10 +558,10 @@ impl FairdealApp {
 #[cfg(test)]
 mod tests {
     use super::AutoPlay;
+    use eframe::egui;
 
     /// The zoom a window of `size` points at 100 % allows when `asked` is asked for.
-    fn zoom_allowed(size: eframe::egui::Vec2, asked: f32) -> (f32, Option<String>) {
-        use eframe::egui;
+    fn zoom_allowed(size: egui::Vec2, asked: f32) -> (f32, Option<String>) {
         let ctx = egui::Context::default();
         let input = || egui::RawInput {
             screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
@@ -580,7 +580,7 @@ mod tests {
 
     #[test]
     fn zoom_stays_within_what_the_window_holds() {
-        use eframe::egui::vec2;
+        use egui::vec2;
         let (z, said) = zoom_allowed(vec2(1024.0, 700.0), 1.2);
         assert_eq!(z, 1.0);
         assert!(said.unwrap().contains("at most 100 %"));

@@ -223,7 +223,13 @@ fn table_body(
         d.seen.say = None;
     }
     if actions::key(ui, egui::Key::Escape) {
+        if d.selected.is_empty() {
+            d.seen.say = Some("Esc clears the selection: nothing is selected.".to_owned());
+        }
         d.selected.clear();
+    }
+    if dropped_nowhere(ui) {
+        d.seen.say = Some(NOWHERE.to_owned());
     }
     feedback_line(ui, m, d, asked.verdict.as_deref(), feedback);
     // Cards in flight and a canasta's celebration are painted over everything, so not while
@@ -232,6 +238,16 @@ fn table_body(
         super::motion::paint(ui, &mut d.seen, view, !prefs.reduced_motion);
     }
     drag_preview(ui);
+}
+
+/// What a card dropped where no card goes is told.
+const NOWHERE: &str = "A card goes on the pile (a discard), on one of our melds or on \"new meld\" (planned), or along your hand (moved): it is back in your hand.";
+
+/// Whether a dragged card was let go where nothing takes it (the stock, the move list, the
+/// chat): every target takes the card it is given, so one still carried was dropped nowhere.
+fn dropped_nowhere(ui: &Ui) -> bool {
+    ui.input(|i| i.pointer.any_released())
+        && egui::DragAndDrop::has_payload_of_type::<Dragged>(ui.ctx())
 }
 
 /// Whether the move list must be scrolled to its newest line although it sticks to the

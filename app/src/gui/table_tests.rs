@@ -142,6 +142,37 @@ fn a_card_dropped_on_their_meld_says_whose_it_is() {
     );
 }
 
+/// A card dropped where no card goes (the stock, the move list) is told so: such drops
+/// said nothing.
+///
+/// Sabotage caught (checked): without the check, nothing is said.
+#[test]
+fn a_card_dropped_where_no_card_goes_is_told_so() {
+    for target in ["Stock", "Moves"] {
+        let mut h = table(game(Vec::new()));
+        let from = first_rect(&h, |n| {
+            n.label().is_some_and(|l| l.ends_with("in your hand"))
+        })
+        .center();
+        let to = first_rect(&h, |n| n.value().is_some_and(|v| v.starts_with(target))).center();
+        h.drag_at(from);
+        h.step();
+        h.hover_at(from + egui::vec2(10.0, 10.0));
+        h.step();
+        h.hover_at(to);
+        h.step();
+        h.drop_at(to);
+        h.step();
+        h.step();
+        assert!(
+            h.query_all_by(|n| n.value().is_some_and(|v| v == super::NOWHERE))
+                .next()
+                .is_some(),
+            "dropped on {target}"
+        );
+    }
+}
+
 /// Where our meld 3 is drawn while our meld 1 is the run of spades `run`.
 fn meld_3_at(run: &str) -> egui::Rect {
     let mut g = game(Vec::new());
