@@ -145,14 +145,25 @@ pub(crate) fn opening_plan_is_empty(position: &Position, hand: &Cards) -> bool {
 
 impl Position {
     /// A legal plan that opens for the seat to act, if the simple search finds one (a hint).
+    ///
+    /// Naturals alone first: a player shown an opening that spends a joker and a deuce on
+    /// pairs, when the hand's natural groups open as well, is shown a poor move (a trial).
     pub fn opening_hint(&self) -> Option<Move> {
         let seat = self.turn;
-        let plan = opening_plan(self, self.hand(seat));
-        if plan.is_empty() || self.has_opened(seat.team()) {
+        if self.has_opened(seat.team()) {
             return None;
         }
-        let mv = Move::Meld(plan);
-        self.validate(seat, &mv).is_ok().then_some(mv)
+        let hand = self.hand(seat);
+        let mut naturals = hand.clone();
+        for c in hand.iter().filter(|c| c.is_wild()) {
+            naturals.remove(c);
+        }
+        [naturals, hand.clone()]
+            .iter()
+            .map(|h| opening_plan(self, h))
+            .filter(|plan| !plan.is_empty())
+            .map(Move::Meld)
+            .find(|mv| self.validate(seat, mv).is_ok())
     }
 }
 
@@ -163,6 +174,43 @@ mod tests {
     use crate::rng::SplitMix64;
     use crate::rules::{Preset, Rules};
     use crate::seat::Seat;
+
+    /// South, in the play phase of `preset` with nothing melded, holding `hand`.
+    fn south_holding(preset: Preset, hand: &str) -> Position {
+        let hand: Vec<String> = hand.split_whitespace().map(str::to_owned).collect();
+        let json = format!(
+            r#"{{"dealer": "E", "scores": {{"A": 0, "B": 0}}, "turn": "S", "phase": "play",
+            "hands": {{"S": {hand:?}, "W": ["KD"], "N": ["KH"], "E": ["KS"]}},
+            "melds": {{"A": [], "B": []}},
+            "red_threes": {{"A": 0, "B": 0}}, "pile": ["5D"], "stock": ["6D", "7D"]}}"#
+        );
+        let desc: crate::PositionDesc = serde_json::from_str(&json).unwrap();
+        Position::from_desc(Rules::preset(preset), &desc).unwrap()
+    }
+
+    /// The opening hint spends no wild card when naturals open on their own (a trial was
+    /// shown an opening with a joker and a deuce on pairs though its aces and fours opened),
+    /// and uses them when they are needed.
+    #[test]
+    fn the_opening_hint_keeps_the_wild_cards_when_naturals_open() {
+        let pos = south_holding(Preset::Canasta, "AC AD AH 4C 4D 4H JK 2H 9C 9D 7S 8D");
+        let Some(Move::Meld(plan)) = pos.opening_hint() else {
+            panic!("no opening hint");
+        };
+        assert!(plan.cards().all(|c| !c.is_wild()), "{plan:?}");
+        assert!(
+            plan.cards()
+                .filter(|c| c.rank() == Some(crate::Rank::Ace))
+                .count()
+                == 3
+        );
+        // Aces as a pair: only a wild card makes the opening.
+        let pos = south_holding(Preset::Canasta, "AC AD 4C 4D 4H JK 2H 9C 7S 8D");
+        let Some(Move::Meld(plan)) = pos.opening_hint() else {
+            panic!("no opening hint");
+        };
+        assert!(plan.cards().any(Card::is_wild), "{plan:?}");
+    }
 
     #[test]
     fn emptiness_without_the_plan_matches_the_plan() {
