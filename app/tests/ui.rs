@@ -316,12 +316,6 @@ fn a_client_closed_mid_game_resumes_it_from_its_logs() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// "Leave the table" in a game against this client's own computer players puts the game aside
-/// as it stands: nobody plays on while the player is away, Resume is offered as soon as the
-/// nodes have stopped, and it goes on from the same turn with the same hand.
-///
-/// Sabotage caught (checked): a local game left like a LAN game (the table told, a computer
-/// player takes the seat) goes on without the player, so the resumed hand is not the one left.
 /// The sizes of every game log under the data directory `dir`.
 fn log_bytes(dir: &std::path::Path) -> Vec<(std::path::PathBuf, u64)> {
     let mut out = Vec::new();
@@ -345,6 +339,13 @@ fn log_bytes(dir: &std::path::Path) -> Vec<(std::path::PathBuf, u64)> {
     out
 }
 
+/// "Leave the table" in a game against this client's own computer players puts the game aside
+/// as it stands: nobody plays on while the player is away, Resume is offered as soon as the
+/// nodes have stopped, and it goes on from the same turn with the same hand.
+///
+/// Sabotage caught (checked): a local game left like a LAN game (the table told, a computer
+/// player takes the seat) goes on without the player, so the resumed hand is not the one left;
+/// the chat not kept for the resume.
 #[test]
 fn a_local_game_left_mid_turn_resumes_at_the_same_turn() {
     let dir = std::env::temp_dir().join(format!("fairdeal-ui-leave-{}", std::process::id()));
@@ -372,6 +373,16 @@ fn a_local_game_left_mid_turn_resumes_at_the_same_turn() {
         assert!(!shows(&h, "Leave the table?"), "{stay:?} answered it");
         assert!(h.state().in_game(), "{stay:?} stays at the table");
     }
+    // Something said before leaving is there after Resume (a trial found the chat empty).
+    h.get_by_label("Good luck").click();
+    let start = Instant::now();
+    while !shows(&h, "Good luck") || shows(&h, "Nothing said yet.") {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the line came back"
+        );
+        h.step();
+    }
     h.get_by_label("Leave the table").click();
     for _ in 0..3 {
         h.step();
@@ -397,6 +408,7 @@ fn a_local_game_left_mid_turn_resumes_at_the_same_turn() {
         !shows(&h, "A computer player is playing your seat"),
         "the seat is ours at once"
     );
+    assert!(!shows(&h, "Nothing said yet."), "the chat is kept");
     assert_eq!(hand(&h), before, "the same hand, at the same turn");
     assert!(
         !h.get_by_label("Draw (D)").accesskit_node().is_disabled(),

@@ -200,7 +200,7 @@ mod tests {
         assert!(plan.cards().all(|c| !c.is_wild()), "{plan:?}");
         assert!(
             plan.cards()
-                .filter(|c| c.rank() == Some(crate::Rank::Ace))
+                .filter(|c| c.rank() == Some(Rank::Ace))
                 .count()
                 == 3
         );

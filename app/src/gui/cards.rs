@@ -240,10 +240,17 @@ pub fn fan(ui: &mut Ui, cards: &[Card], size: Vec2, step: f32, place: &str) {
 
 /// Gives `response` the card's accessible name and hover text.
 pub fn described(response: Response, card: Card, selected: bool, place: &str) -> Response {
+    named(response.clone(), card, selected, place);
+    response.on_hover_text(name(card, place))
+}
+
+/// Gives `response` the card's accessible name only: a card big enough to read needs no
+/// hover text (in the hand, "7♦ in your hand" covered the move buttons below it).
+pub fn named(response: Response, card: Card, selected: bool, place: &str) -> Response {
     let name = name(card, place);
     response
         .widget_info(|| egui::WidgetInfo::selected(egui::Role::CheckBox, true, selected, &name));
-    response.on_hover_text(name)
+    response
 }
 
 /// Paints a completed canasta or samba as one pile: a few card edges under `top`, and a

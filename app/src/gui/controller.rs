@@ -65,6 +65,12 @@ pub struct Controller {
     /// outcome comes from (a thread of its own).
     recent: Vec<PathBuf>,
     check: Option<(Check, std::sync::mpsc::Receiver<Result<Report, String>>)>,
+    /// The chat of the game last left, by its folder, while the window is open: Resume
+    /// shows it again (chat is no part of the game's log, and a trial found it gone).
+    left_chat: Option<(
+        PathBuf,
+        std::collections::VecDeque<fairdeal_net::table::chat::ChatLine>,
+    )>,
 }
 
 impl Controller {
@@ -94,6 +100,7 @@ impl Controller {
             leaving: Vec::new(),
             recent: Vec::new(),
             check: None,
+            left_chat: None,
         }
     }
 
@@ -317,7 +324,10 @@ impl Controller {
             Ok(conn) => {
                 records::abandon_others(&self.data_dir, Some(&conn.game_dir));
                 records::sweep_unstarted(&self.data_dir, &conn.game_dir);
-                let game = Game::new(&conn.record, status);
+                let mut game = Game::new(&conn.record, status);
+                if let Some((_, chat)) = self.left_chat.take_if(|(dir, _)| *dir == conn.game_dir) {
+                    game.model.chat = chat;
+                }
                 self.current = Some(Current { conn, game });
                 self.error = None;
                 self.browser = None;
@@ -350,6 +360,8 @@ impl Controller {
     /// every node stops, as when the window closes, and Resume goes on from the same turn.
     fn leave_game(&mut self) {
         if let Some(mut c) = self.current.take() {
+            let chat = std::mem::take(&mut c.game.model.chat);
+            self.left_chat = Some((c.conn.game_dir.clone(), chat));
             if c.conn.record.kind == GameKind::Local {
                 let _ = c.conn.intents.try_send(node::Intent::Quit);
                 c.conn.stop_computers();

@@ -221,7 +221,7 @@ pub fn hand_row(
         } else {
             "in your hand"
         };
-        if cards::described(r, card, sel[i], place).clicked() {
+        if cards::named(r, card, sel[i], place).clicked() {
             if settling {
                 out.too_soon = true;
             } else {

@@ -72,7 +72,9 @@ pub fn paint(ui: &Ui, seen: &mut Seen, view: &PlayerView, motion: bool) {
         };
         let t = ((now - start) / CELEBRATION).clamp(0.0, 1.0) as f32;
         let (rise, margin, alpha) = cheer_style(t, motion);
-        let at = rect.center_top() - Vec2::new(0.0, 4.0 + rise);
+        // Over the meld's own cards, rising from their middle to near their top: from above
+        // the meld it covered the "Our melds" heading (a trial).
+        let at = rect.center() + Vec2::new(0.0, 12.0 - rise);
         let text = cheer(m);
         let font = FontId::proportional(CHEER_SIZE);
         let galley = painter.layout_no_wrap(text.clone(), font.clone(), Color32::WHITE);

@@ -90,23 +90,29 @@ pub fn seats_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView) {
                 "opponent"
             };
             let turn = if playing { "  ◀ playing" } else { "" };
-            // One line each, cut to the box (a long name ends in "…"; the full line on hover).
+            let n = view.hand_size(seat);
+            let cards = format!("{n} card{}", if n == 1 { "" } else { "s" });
+            // "Computer West" says its seat already: the seat's name only for a person's.
+            let name = m.name(seat);
+            let name = if name.contains(seat.name()) {
+                name
+            } else {
+                format!("{} · {name}", seat.name())
+            };
+            // One line, cut to the box (a long name ends in "…"); the last turn gets two
+            // lines below it (at 1024 wide, one line cut "discarded …" off).
             inner.set_clip_rect(rect);
             inner.add(
                 egui::Label::new(
-                    RichText::new(format!("{} · {} ({who}){turn}", seat.name(), m.name(seat)))
+                    RichText::new(format!("{name} ({who}) · {cards}{turn}"))
                         .strong()
                         .color(colour),
                 )
                 .truncate(),
             );
-            let n = view.hand_size(seat);
-            inner.add(
-                egui::Label::new(format!("{n} card{}", if n == 1 { "" } else { "s" })).truncate(),
-            );
             let last = &d.seen.last[seat.index()];
             let words = last.words();
-            inner.horizontal(|ui| {
+            inner.horizontal_top(|ui| {
                 if let Some(c) = last.discard {
                     cards::card_marked(
                         ui,
@@ -120,11 +126,29 @@ pub fn seats_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView) {
                     );
                 }
                 if !words.is_empty() {
-                    ui.add(egui::Label::new(RichText::new(words).small()).truncate());
+                    ui.add(egui::Label::new(two_lines(ui, &words)));
                 }
             });
         }
     });
+}
+
+/// `text` in small type, wrapped to the width left and cut to two lines ("…").
+fn two_lines(ui: &Ui, text: &str) -> egui::text::LayoutJob {
+    let mut job = egui::text::LayoutJob::single_section(
+        text.to_owned(),
+        egui::TextFormat::simple(
+            egui::TextStyle::Small.resolve(ui.style()),
+            ui.visuals().text_color(),
+        ),
+    );
+    job.wrap = egui::text::TextWrapping {
+        max_width: ui.available_width(),
+        max_rows: 2,
+        break_anywhere: false,
+        overflow_character: Some('…'),
+    };
+    job
 }
 
 /// The stock (click: draw) and the pile (click: take it; drop a card: discard), with why the
