@@ -107,7 +107,8 @@ pub fn paint(painter: &Painter, rect: Rect, card: Card, marks: Marks) {
         let (rank, suit) = corner(card);
         let [corner_size, centre_size, mark_size] = face_sizes(h);
         let corner_font = FontId::proportional(corner_size);
-        let x = rect.left() + (rect.width() * 0.08).max(2.0);
+        // Close to the edge: in a fan only a strip of each card shows.
+        let x = rect.left() + (rect.width() * 0.06).max(1.5);
         painter.text(
             Pos2::new(x, rect.top() + 1.0),
             Align2::LEFT_TOP,

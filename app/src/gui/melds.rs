@@ -25,8 +25,9 @@ pub fn seat_colour(seat: Seat) -> Color32 {
 
 /// The size of a completed canasta's stack.
 pub const STACK: Vec2 = Vec2::new(40.0, 56.0);
-/// How far the cards of a fan are apart.
-const FAN_STEP: f32 = 13.0;
+/// How far the cards of a fan are apart: room for a corner's "10" (at 13 a trial's 10♦
+/// showed as "1").
+const FAN_STEP: f32 = 14.5;
 /// The height of one meld (number line and cards).
 const UNIT_H: f32 = 16.0 + 58.0;
 

@@ -99,12 +99,12 @@ pub fn seats_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView) {
             } else {
                 format!("{} · {name}", seat.name())
             };
-            // One line, cut to the box (a long name ends in "…"); the last turn gets two
-            // lines below it (at 1024 wide, one line cut "discarded …" off).
+            // One line, cut to the box (a long name ends in "…"); the cards held and the
+            // last turn get two lines below it (at 1024 wide, one line cut "discarded …" off).
             inner.set_clip_rect(rect);
             inner.add(
                 egui::Label::new(
-                    RichText::new(format!("{name} ({who}) · {cards}{turn}"))
+                    RichText::new(format!("{name} ({who}){turn}"))
                         .strong()
                         .color(colour),
                 )
@@ -125,9 +125,12 @@ pub fn seats_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView) {
                         &format!("discarded by {}", seat.name()),
                     );
                 }
-                if !words.is_empty() {
-                    ui.add(egui::Label::new(two_lines(ui, &words)));
-                }
+                let text = if words.is_empty() {
+                    cards
+                } else {
+                    format!("{cards} · {words}")
+                };
+                ui.add(egui::Label::new(two_lines(ui, &text)).wrap());
             });
         }
     });

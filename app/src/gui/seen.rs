@@ -317,15 +317,17 @@ impl Seen {
                 Move::AskPartner {} => lt.asked = true,
                 Move::Answer(yes) => lt.answer = Some(*yes),
             }
-            if let Some(now) = &now {
-                self.moved_melds(*seat, put_before, now, &mut replay);
-            }
+            let mut put = match &now {
+                Some(now) => self.moved_melds(*seat, put_before, now, &mut replay),
+                None => Vec::new(),
+            };
             if before.is_none() && p.hand == self.hands {
-                let put = &self.last[seat.index()].melds[put_before..];
+                let own = &self.last[seat.index()].melds[put_before..];
+                put.extend(own.iter().map(|(i, cards)| (*i, cards.len())));
                 replayed_canastas(
                     &mut replay,
                     team,
-                    put,
+                    &put,
                     after,
                     line.and_then(|l| log.get_mut(l)),
                 );
@@ -366,13 +368,15 @@ impl Seen {
 
     /// A merge moved `seat`'s team's melds to `now`: the last turns' cards (but the move's
     /// own, from `own` on in the seat's list, already placed) and the replay's counts follow.
+    /// Returns the cards each meld was given by the merge (meld, how many), for the replay
+    /// to count as put there: a merge can make a canasta.
     fn moved_melds(
         &mut self,
         seat: Seat,
         own: usize,
         now: &[usize],
         replay: &mut HashMap<(Team, usize), usize>,
-    ) {
+    ) -> Vec<(usize, usize)> {
         let team = seat.team();
         let at = |i: usize| now.get(i).copied().unwrap_or(i);
         for s in Seat::ALL.into_iter().filter(|s| s.team() == team) {
@@ -382,11 +386,26 @@ impl Seen {
                 *idx = at(*idx);
             }
         }
-        let counts: Vec<_> = replay.iter().map(|(&k, &n)| (k, n)).collect();
+        // Each meld keeps its own count at its new place; a merged one's cards are given
+        // to the meld it joined, as if put there now.
+        let mut counts: Vec<_> = replay
+            .iter()
+            .filter(|((t, _), _)| *t == team)
+            .map(|(&(_, i), &n)| (i, n))
+            .collect();
+        counts.sort_unstable();
         replay.retain(|(t, _), _| *t != team);
-        for ((t, i), n) in counts.into_iter().filter(|((t, _), _)| *t == team) {
-            *replay.entry((t, at(i))).or_insert(0) += n;
+        let mut given = Vec::new();
+        for (i, n) in counts {
+            let to = at(i);
+            match replay.entry((team, to)) {
+                std::collections::hash_map::Entry::Occupied(_) => given.push((to, n)),
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(n);
+                }
+            }
         }
+        given
     }
 
     /// Red threes a draw or pickup laid out (and a draw replaced from the stock).

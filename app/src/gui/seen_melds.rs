@@ -9,19 +9,20 @@ use super::seen::Place;
 use fairdeal_core::{Card, Plan, PlayerView, Team};
 
 /// A replayed move (a resumed hand's, seen without the views between them) that put `put`
-/// onto `team`'s melds: a meld it brought to seven cards that is complete now is said on its
-/// `line`, as it was when the move was seen live. `counts` holds the cards put so far.
+/// (meld, how many cards: merged in or from the hand) onto `team`'s melds: a meld it brought
+/// to seven cards that is complete now is said on its `line`, as it was when the move was
+/// seen live. `counts` holds the cards put so far.
 pub(super) fn replayed_canastas(
     counts: &mut HashMap<(Team, usize), usize>,
     team: Team,
-    put: &[(usize, Vec<Card>)],
+    put: &[(usize, usize)],
     after: &PlayerView,
     mut line: Option<&mut String>,
 ) {
     for (idx, cards) in put {
         let n = counts.entry((team, *idx)).or_insert(0);
         let was = *n;
-        *n += cards.len();
+        *n += cards;
         let Some(m) = after.melds(team).get(*idx) else {
             continue;
         };
