@@ -151,6 +151,32 @@ fn join_with(data: &Path, address: &str, extra: &[String]) -> Child {
         .unwrap()
 }
 
+/// The joiners of a test, killed when it ends, however it ends: a failed assertion left a
+/// game's three joiners running for good (and taking the CPU from the tests after it).
+struct Procs(Vec<Child>);
+
+impl std::ops::Deref for Procs {
+    type Target = Vec<Child>;
+    fn deref(&self) -> &Vec<Child> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Procs {
+    fn deref_mut(&mut self) -> &mut Vec<Child> {
+        &mut self.0
+    }
+}
+
+impl Drop for Procs {
+    fn drop(&mut self) {
+        for c in &mut self.0 {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
 fn wait(child: &mut Child, limit: Duration) -> bool {
     let start = Instant::now();
     while start.elapsed() < limit {
@@ -213,7 +239,8 @@ fn four_processes_play_a_game_and_every_log_verifies() {
     let d = dir("game");
     let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
     let (mut h, address) = host(&seats[0], "1000");
-    let mut joins: Vec<Child> = seats[1..].iter().map(|s| join(s, &address)).collect();
+    let joins: Vec<Child> = seats[1..].iter().map(|s| join(s, &address)).collect();
+    let mut joins = Procs(joins);
     assert!(
         wait(&mut h, Duration::from_secs(240)),
         "host did not finish"
@@ -263,7 +290,7 @@ fn a_peer_killed_mid_hand_restarts_from_its_log_and_the_game_finishes() {
     let d = dir("kill");
     let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
     let (mut h, address) = host(&seats[0], "1000");
-    let mut joins: Vec<Child> = seats[1..]
+    let joins: Vec<Child> = seats[1..]
         .iter()
         .enumerate()
         .map(|(i, s)| {
@@ -278,6 +305,7 @@ fn a_peer_killed_mid_hand_restarts_from_its_log_and_the_game_finishes() {
             }
         })
         .collect();
+    let mut joins = Procs(joins);
     // Wait until North has made moves in hand 1, then kill it hard.
     let trace = d.join("trace");
     let mid_hand = |t: &str| t.lines().any(|l| l.starts_with("moved 1 3 "));
@@ -318,7 +346,7 @@ fn a_peer_gone_for_good_is_replaced_by_a_computer_player_and_the_game_finishes()
     let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
     let (mut h, address) = host_with(&seats[0], "1000", &["--grace-secs", "5"]);
     let trace = d.join("trace");
-    let mut joins: Vec<Child> = vec![
+    let joins: Vec<Child> = vec![
         join_with(&seats[1], &address, &["--grace-secs".into(), "5".into()]),
         join_with(&seats[2], &address, &["--grace-secs".into(), "5".into()]),
         join_with(
@@ -332,6 +360,7 @@ fn a_peer_gone_for_good_is_replaced_by_a_computer_player_and_the_game_finishes()
             ],
         ),
     ];
+    let mut joins = Procs(joins);
     let start = Instant::now();
     while !std::fs::read_to_string(&trace)
         .unwrap_or_default()
@@ -399,7 +428,7 @@ fn a_seat_thinking_longer_than_the_grace_period_finishes_the_game_with_no_void_h
     let d = dir("think");
     let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
     let (mut h, address) = host_with(&seats[0], "50", &["--grace-secs", "4"]);
-    let mut joins = vec![
+    let joins = vec![
         join_with(
             &seats[1],
             &address,
@@ -408,6 +437,7 @@ fn a_seat_thinking_longer_than_the_grace_period_finishes_the_game_with_no_void_h
         join_with(&seats[2], &address, &strs(&["--grace-secs", "5"])),
         join_with(&seats[3], &address, &strs(&["--grace-secs", "5"])),
     ];
+    let mut joins = Procs(joins);
     assert!(
         wait(&mut h, Duration::from_secs(400)),
         "host did not finish"
@@ -428,7 +458,7 @@ fn a_peer_stopped_past_the_grace_period_is_replaced_and_takes_its_seat_back() {
     let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
     let (mut h, address) = host_with(&seats[0], "5000", &["--grace-secs", "5"]);
     let trace = d.join("trace");
-    let mut joins = vec![
+    let joins = vec![
         join_with(&seats[1], &address, &strs(&["--grace-secs", "5"])),
         join_with(&seats[2], &address, &strs(&["--grace-secs", "5"])),
         join_with(
@@ -437,6 +467,7 @@ fn a_peer_stopped_past_the_grace_period_is_replaced_and_takes_its_seat_back() {
             &strs(&["--grace-secs", "5", "--trace", &trace.display().to_string()]),
         ),
     ];
+    let mut joins = Procs(joins);
     let t = wait_trace(&trace, "moved 1 3 ");
     assert!(t.contains("moved 1 3 "), "East never played: {t}");
     // The stopped process sits wherever the host seated it: its seat is read from the output.
@@ -489,11 +520,12 @@ fn a_peer_that_loses_a_tenth_of_its_requests_still_finishes() {
         .arg(&seats[1])
         .stdout(Stdio::null())
         .stderr(Stdio::null());
-    let mut joins = vec![
+    let joins = vec![
         c.spawn().unwrap(),
         join(&seats[2], &address),
         join(&seats[3], &address),
     ];
+    let mut joins = Procs(joins);
     assert!(
         wait(&mut h, Duration::from_secs(400)),
         "host did not finish"

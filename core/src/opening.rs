@@ -198,12 +198,7 @@ mod tests {
             panic!("no opening hint");
         };
         assert!(plan.cards().all(|c| !c.is_wild()), "{plan:?}");
-        assert!(
-            plan.cards()
-                .filter(|c| c.rank() == Some(Rank::Ace))
-                .count()
-                == 3
-        );
+        assert!(plan.cards().filter(|c| c.rank() == Some(Rank::Ace)).count() == 3);
         // Aces as a pair: only a wild card makes the opening.
         let pos = south_holding(Preset::Canasta, "AC AD 4C 4D 4H JK 2H 9C 7S 8D");
         let Some(Move::Meld(plan)) = pos.opening_hint() else {

@@ -379,7 +379,7 @@ fn banner(ui: &mut Ui, m: &Model, view: &PlayerView) -> Option<String> {
         .map(|s| m.name(*s))
         .collect();
     (!others.is_empty() && view.actor() != view.seat())
-        .then(|| format!("waiting for {}…", others.join(", ")))
+        .then(|| format!("also waiting for an answer from {}…", others.join(", ")))
 }
 
 /// Stock and pile at the left, their melds above ours at the right (each scrolls).
