@@ -16,6 +16,28 @@ fn deal(preset: Preset, rng: &mut SplitMix64) -> Position {
     Position::deal(rules, Seat::S, [0, 0], &deck).unwrap()
 }
 
+/// The seat to act plays `strategy`'s move, fed to South's `seen` as the client does (the
+/// move's line, the move, then South's view, which becomes `view`); returns the move.
+fn computer_move(
+    pos: &mut Position,
+    strategy: &mut dyn fairdeal_core::strategy::Strategy,
+    rng: &mut SplitMix64,
+    seen: &mut Seen,
+    log: &mut Vec<String>,
+    view: &mut PlayerView,
+) -> Played {
+    let seat = pos.actor();
+    let mv = strategy.choose(&pos.view(seat), rng).unwrap();
+    pos.apply(seat, &mv).unwrap();
+    log.push(mv.describe(seat));
+    let next = pos.view(Seat::S);
+    let played = Played::between(view, seat, mv, &next);
+    seen.moved(played.clone(), Some(log.len() - 1));
+    seen.on_view(Some(view), &next, log);
+    *view = next;
+    played
+}
+
 /// Plays a hand with a computer strategy at every seat, feeding South's `Seen` as the
 /// client does (each move, then South's view), and checks what it says after each move
 /// (given the moves so far as the hand reported them).
@@ -37,16 +59,14 @@ fn play(
         if pos.is_over() {
             break;
         }
-        let seat = pos.actor();
-        let mv = strategy.choose(&pos.view(seat), &mut rng).unwrap();
-        pos.apply(seat, &mv).unwrap();
-        log.push(mv.describe(seat));
-        let next = pos.view(Seat::S);
-        let played = Played::between(&view, seat, mv, &next);
-        history.push(played.clone());
-        seen.moved(played, Some(log.len() - 1));
-        seen.on_view(Some(&view), &next, &mut log);
-        view = next;
+        history.push(computer_move(
+            &mut pos,
+            &mut *strategy,
+            &mut rng,
+            &mut seen,
+            &mut log,
+            &mut view,
+        ));
         check(&seen, &view, &log, &history);
     }
 }
@@ -305,16 +325,14 @@ fn watch_two_hands(seed: u64, cut: usize) -> (Seen, Vec<String>, Vec<Vec<Played>
             if pos.is_over() {
                 break;
             }
-            let seat = pos.actor();
-            let mv = strategy.choose(&pos.view(seat), &mut rng).unwrap();
-            pos.apply(seat, &mv).unwrap();
-            log.push(mv.describe(seat));
-            let next = pos.view(Seat::S);
-            let played = Played::between(&view, seat, mv, &next);
-            moves.push(played.clone());
-            seen.moved(played, Some(log.len() - 1));
-            seen.on_view(Some(&view), &next, &mut log);
-            view = next;
+            moves.push(computer_move(
+                &mut pos,
+                &mut *strategy,
+                &mut rng,
+                &mut seen,
+                &mut log,
+                &mut view,
+            ));
         }
         hands.push(moves);
         last = Some(view);

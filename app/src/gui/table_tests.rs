@@ -64,6 +64,19 @@ fn table(g: Game) -> TableHarness {
     h
 }
 
+/// Drags the card at `from` and drops it at `to`, a frame for each step of the gesture.
+fn drag(h: &mut TableHarness, from: egui::Pos2, to: egui::Pos2) {
+    h.drag_at(from);
+    h.step();
+    h.hover_at(from + egui::vec2(10.0, 10.0));
+    h.step();
+    h.hover_at(to);
+    h.step();
+    h.drop_at(to);
+    h.step();
+    h.step();
+}
+
 /// The rectangle of the first node `pick` takes.
 fn first_rect(
     h: &TableHarness,
@@ -124,15 +137,7 @@ fn a_card_dropped_on_their_meld_says_whose_it_is() {
         n.label().is_some_and(|l| l.starts_with("Their meld 1"))
     })
     .center();
-    h.drag_at(from);
-    h.step();
-    h.hover_at(from + egui::vec2(10.0, 10.0));
-    h.step();
-    h.hover_at(to);
-    h.step();
-    h.drop_at(to);
-    h.step();
-    h.step();
+    drag(&mut h, from, to);
     assert!(
         h.query_all_by(|n| n
             .value()
@@ -155,15 +160,7 @@ fn a_card_dropped_where_no_card_goes_is_told_so() {
         })
         .center();
         let to = first_rect(&h, |n| n.value().is_some_and(|v| v.starts_with(target))).center();
-        h.drag_at(from);
-        h.step();
-        h.hover_at(from + egui::vec2(10.0, 10.0));
-        h.step();
-        h.hover_at(to);
-        h.step();
-        h.drop_at(to);
-        h.step();
-        h.step();
+        drag(&mut h, from, to);
         assert!(
             h.query_all_by(|n| n.value().is_some_and(|v| v == super::NOWHERE))
                 .next()
