@@ -291,12 +291,7 @@ fn a_friend_joins_a_table_by_address_and_both_play_with_two_computer_players() {
 
 #[test]
 fn a_client_closed_mid_game_resumes_it_from_its_logs() {
-    let dir = std::env::temp_dir().join(format!("fairdeal-ui-resume-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let mut h = harness_in(dir.clone(), 31);
-    h.step();
-    h.get_by_label("Play now").click();
-    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    let (h, dir) = local_game("resume", 31);
     let before = hand(&h);
     // Closing the window stops every node of this client (the player's and its computer
     // players'); their logs stay.
@@ -314,6 +309,24 @@ fn a_client_closed_mid_game_resumes_it_from_its_logs() {
     wait_for(&mut h, "Discard selected (X)", Duration::from_secs(60));
     assert_eq!(hand(&h).len(), before.len() + 1, "and the game goes on");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A local game against three computer players in a fresh data directory named after `name`,
+/// dealt from `seed`, at South's first turn: the window and the directory.
+fn local_game(
+    name: &str,
+    seed: u64,
+) -> (
+    egui_kittest::Harness<'static, fairdeal::gui::app::FairdealApp>,
+    std::path::PathBuf,
+) {
+    let dir = std::env::temp_dir().join(format!("fairdeal-ui-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut h = harness_in(dir.clone(), seed);
+    h.step();
+    h.get_by_label("Play now").click();
+    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    (h, dir)
 }
 
 /// The sizes of every game log under the data directory `dir`.
@@ -348,12 +361,7 @@ fn log_bytes(dir: &std::path::Path) -> Vec<(std::path::PathBuf, u64)> {
 /// the chat not kept for the resume.
 #[test]
 fn a_local_game_left_mid_turn_resumes_at_the_same_turn() {
-    let dir = std::env::temp_dir().join(format!("fairdeal-ui-leave-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let mut h = harness_in(dir.clone(), 33);
-    h.step();
-    h.get_by_label("Play now").click();
-    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    let (mut h, dir) = local_game("leave", 33);
     let before = hand(&h);
     // Enter on "Leave the table" (the keyboard focus there, as a trial's Tab put it) asks
     // first; Enter again, or Esc, stays: a trial's Tab and Enter left the game at once.
@@ -615,12 +623,7 @@ fn plan_new_meld(
 /// Sabotage caught (checked): the second click of a double click taken as a click.
 #[test]
 fn a_double_click_on_a_hint_makes_one_move() {
-    let dir = std::env::temp_dir().join(format!("fairdeal-ui-hint2-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let mut h = harness_in(dir.clone(), 34);
-    h.step();
-    h.get_by_label("Play now").click();
-    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    let (mut h, dir) = local_game("hint2", 34);
     h.get_by_label("Hints: can I take the pile, how to open, how to finish")
         .click();
     for _ in 0..30 {
@@ -675,12 +678,7 @@ fn a_double_click_on_a_hint_makes_one_move() {
 /// Sabotage caught (checked): the line written above the table again; zoom not held back.
 #[test]
 fn f12_shows_the_frame_times_and_moves_nothing() {
-    let dir = std::env::temp_dir().join(format!("fairdeal-ui-f12-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let mut h = harness_in(dir.clone(), 35);
-    h.step();
-    h.get_by_label("Play now").click();
-    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    let (mut h, dir) = local_game("f12", 35);
     let draw = h.get_by_label("Draw (D)").rect();
     let stock = h.get_by_label_contains("Stock").rect();
     h.key_press(egui::Key::F12);
