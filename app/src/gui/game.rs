@@ -102,6 +102,9 @@ pub struct Desk {
     pub(crate) confirm_leave: bool,
     /// The move list's lines and height in the last frame (`None`: not shown yet).
     pub(crate) log_shown: Option<(usize, i32)>,
+    /// The move list shows the whole game, not only its last [`super::moves::LOG_RECENT`]
+    /// lines.
+    pub(crate) log_all: bool,
 }
 
 /// A game on screen: the model, and the player's desk. Events change both; nothing here

@@ -18,6 +18,7 @@ pub mod leave;
 pub mod lobby;
 pub mod melds;
 pub mod motion;
+pub(crate) mod moves;
 pub mod plan;
 pub mod played;
 pub mod prefs;

@@ -155,19 +155,7 @@ fn table_body(
             // The moves above, the chat below them (a third of what is left, at least 170).
             let chat_height = (ui.available_height() / 3.0).max(170.0);
             let separator = ui.spacing().item_spacing.y * 2.0 + 2.0;
-            egui::ScrollArea::vertical()
-                .id_salt("moves")
-                .stick_to_bottom(true)
-                .auto_shrink([false, false])
-                .max_height((ui.available_height() - chat_height - separator).max(60.0))
-                .show(ui, |ui| {
-                    for line in &m.log {
-                        ui.label(line);
-                    }
-                    if log_jumped(ui, &mut d.log_shown, m.log.len()) {
-                        ui.scroll_to_cursor(Some(egui::Align::BOTTOM));
-                    }
-                });
+            super::moves::move_list(ui, m, d, chat_height + separator);
             ui.separator();
             super::chat::chat_box(ui, m, d, chat_height, out);
         })
@@ -248,17 +236,6 @@ const NOWHERE: &str = "A card goes on the pile (a discard), on one of our melds 
 fn dropped_nowhere(ui: &Ui) -> bool {
     ui.input(|i| i.pointer.any_released())
         && egui::DragAndDrop::has_payload_of_type::<Dragged>(ui.ctx())
-}
-
-/// Whether the move list must be scrolled to its newest line although it sticks to the
-/// bottom: a game just put on screen (a resume: the list kept the scroll of the game left,
-/// scrolled up by hand), its height changed (F12, a resize, zoom) or many lines came at once.
-/// A trial found the newest moves out of sight after each. `shown` is what the list held
-/// and its height in the last frame.
-fn log_jumped(ui: &Ui, shown: &mut Option<(usize, i32)>, lines: usize) -> bool {
-    let height = ui.clip_rect().height().round() as i32;
-    let was = shown.replace((lines, height));
-    was.is_none_or(|(n, h)| h != height || lines > n + 3)
 }
 
 fn header(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView, prefs: &mut TablePrefs) {

@@ -244,3 +244,39 @@ fn the_move_list_shows_the_newest_line_after_a_resume_and_a_resize() {
     }
     assert!(in_sight(&h, 80), "after the resize");
 }
+
+/// Sabotage caught (checked): with every line laid out again, "Move 1" was on the list
+/// from the start.
+#[test]
+fn a_long_game_shows_its_newest_lines_and_the_rest_on_request() {
+    let mut g = game(Vec::new());
+    g.model.log = (1..=600).map(|i| format!("Move {i}")).collect();
+    let mut h = table(g);
+    let has = |h: &TableHarness, line: &str| {
+        h.query_all_by(|x| x.value().is_some_and(|v| v == line))
+            .next()
+            .is_some()
+    };
+    assert!(has(&h, "Move 600") && has(&h, "Move 401"));
+    assert!(!has(&h, "Move 400") && !has(&h, "Move 1"));
+    // Scrolled up to the list's top, as a player reads back.
+    h.get_by_label("Show the 400 earlier lines").scroll_to_me();
+    for _ in 0..4 {
+        h.step();
+    }
+    h.get_by_label("Show the 400 earlier lines").click();
+    for _ in 0..3 {
+        h.step();
+    }
+    assert!(has(&h, "Move 1") && has(&h, "Move 400"));
+    h.get_by_label("Show only the newest 200 lines")
+        .scroll_to_me();
+    for _ in 0..4 {
+        h.step();
+    }
+    h.get_by_label("Show only the newest 200 lines").click();
+    for _ in 0..3 {
+        h.step();
+    }
+    assert!(!has(&h, "Move 1") && has(&h, "Move 600"));
+}

@@ -1,0 +1,63 @@
+//! The move list at the table's right: every line the game said, newest at the bottom,
+//! kept in sight as lines come; a long game shows its newest lines unless asked for all.
+
+use eframe::egui::{self, Ui};
+
+use super::game::{Desk, Model};
+
+/// How many of the newest lines the move list shows unless asked for all. A trial's
+/// slowest frames came late in long games, the list laying out every line of the game
+/// (566 at hand 6) in every frame; this many hold more than a hand.
+pub(crate) const LOG_RECENT: usize = 200;
+
+/// The move list, in what is left of the column but `below` (the chat under it).
+pub(crate) fn move_list(ui: &mut Ui, m: &Model, d: &mut Desk, below: f32) {
+    egui::ScrollArea::vertical()
+        .id_salt("moves")
+        .stick_to_bottom(true)
+        .auto_shrink([false, false])
+        .max_height((ui.available_height() - below).max(60.0))
+        .show(ui, |ui| {
+            let first = log_first(m.log.len(), d.log_all);
+            if first > 0
+                && ui
+                    .small_button(format!("Show the {first} earlier lines"))
+                    .clicked()
+            {
+                d.log_all = true;
+            } else if d.log_all
+                && m.log.len() > LOG_RECENT
+                && ui
+                    .small_button(format!("Show only the newest {LOG_RECENT} lines"))
+                    .clicked()
+            {
+                d.log_all = false;
+            }
+            for line in &m.log[first..] {
+                ui.label(line);
+            }
+            if log_jumped(ui, &mut d.log_shown, m.log.len()) {
+                ui.scroll_to_cursor(Some(egui::Align::BOTTOM));
+            }
+        });
+}
+
+/// The first line the move list shows, of `lines`.
+fn log_first(lines: usize, all: bool) -> usize {
+    if all {
+        0
+    } else {
+        lines.saturating_sub(LOG_RECENT)
+    }
+}
+
+/// Whether the move list must be scrolled to its newest line although it sticks to the
+/// bottom: a game just put on screen (a resume: the list kept the scroll of the game left,
+/// scrolled up by hand), its height changed (F12, a resize, zoom) or many lines came at once.
+/// A trial found the newest moves out of sight after each. `shown` is what the list held
+/// and its height in the last frame.
+fn log_jumped(ui: &Ui, shown: &mut Option<(usize, i32)>, lines: usize) -> bool {
+    let height = ui.clip_rect().height().round() as i32;
+    let was = shown.replace((lines, height));
+    was.is_none_or(|(n, h)| h != height || lines > n + 3)
+}
