@@ -1,6 +1,6 @@
 //! The table's layout at the window sizes players use (egui_kittest, no GPU): with the hints
 //! open on our turn, nothing of the table (the hand, its sort buttons, the move buttons, the
-//! melds) sits under the move list at the right.
+//! melds) sits under the move list at the right; the seat playing is named whole at 1024×700.
 
 mod common;
 
@@ -152,4 +152,116 @@ fn wait_for_enabled(h: &mut Harness<'static, FairdealApp>, label: &str) {
         h.step();
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// At 1024×700 the box of the seat playing shows "◀ playing" whole, right of the seat's name
+/// and inside its box (a trial saw "Computer East (opponent) ◀ pl…": the name and the marker
+/// were one label, cut at the box's edge).
+#[test]
+fn the_seat_playing_says_so_whole_at_1024() {
+    let dir = std::env::temp_dir().join(format!("fairdeal-seat-mark-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut app = FairdealApp::for_tests(dir.clone(), 77);
+    // Computer players slow enough that each of their turns is seen.
+    app.set_timing(Timing {
+        pace_ms: 1500,
+        grace_ms: None,
+    });
+    app.settings.preset = Preset::Samba;
+    app.settings.theme = Theme::Light;
+    let mut h = Harness::builder()
+        .with_size([1024.0, 700.0])
+        .build_ui_state(|ui, app: &mut FairdealApp| app.draw_and_pump(ui), app);
+    h.step();
+    h.get_by_label("Play now").click();
+    let mut seen = 0;
+    let start = std::time::Instant::now();
+    // Each of the three other seats in turn (our own turns: draw and discard).
+    while seen < 3 {
+        assert!(
+            start.elapsed() < Duration::from_secs(240),
+            "no '◀ playing' for three seats: {:?}",
+            labels(&h)
+        );
+        h.step();
+        std::thread::sleep(Duration::from_millis(20));
+        if let Some(turn) = h.query_by_label("◀ playing") {
+            let turn = turn.rect();
+            // Each seat's name (truncated or not), once per box: a label is two nodes.
+            let mut names: Vec<egui::Rect> = Vec::new();
+            for n in h.query_all_by(|n| {
+                n.value()
+                    .is_some_and(|v| v.starts_with("Computer ") && v.contains(" ("))
+            }) {
+                let r = n.rect();
+                if (r.center().y - turn.center().y).abs() < 4.0
+                    && !names.iter().any(|x| (x.left() - r.left()).abs() < 1.0)
+                {
+                    names.push(r);
+                }
+            }
+            assert_eq!(names.len(), 3, "three seat boxes: {names:?}");
+            let own = names
+                .iter()
+                .filter(|r| r.left() < turn.left())
+                .max_by(|a, b| a.left().total_cmp(&b.left()))
+                .filter(|r| r.right() <= turn.left() + 0.5)
+                .unwrap_or_else(|| panic!("'◀ playing' at {turn:?} beside no name: {names:?}"));
+            let moves = h
+                .query_all_by(|n| {
+                    n.label() == Some("Moves".into()) || n.value() == Some("Moves".into())
+                })
+                .next()
+                .expect("the move list")
+                .rect();
+            // The box ends where the next one's name starts (or, for the last, at the move list).
+            let end = names
+                .iter()
+                .map(|r| r.left())
+                .filter(|x| *x > own.left() + 1.0)
+                .fold(moves.left(), f32::min);
+            assert!(
+                turn.right() <= end,
+                "'◀ playing' at {turn:?} runs past its box's end at {end}"
+            );
+            seen += 1;
+            // The next seat's turn.
+            while h
+                .query_by_label("◀ playing")
+                .is_some_and(|n| n.rect() == turn)
+            {
+                assert!(
+                    start.elapsed() < Duration::from_secs(240),
+                    "a turn never ended"
+                );
+                h.step();
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            continue;
+        }
+        if h.query_all_by_label("Draw (D)")
+            .any(|n| !n.accesskit_node().is_disabled())
+        {
+            h.get_by_label("Draw (D)").click();
+            wait_for(&mut h, "Discard selected (X)", Duration::from_secs(60));
+            // Past the hand's settle time after the draw (a click then is not taken).
+            for _ in 0..40 {
+                h.step();
+            }
+            let first = h
+                .query_all_by(|n| n.label().is_some_and(|l| l.ends_with("in your hand")))
+                .next()
+                .map(|n| n.accesskit_node().label().unwrap_or_default());
+            if let Some(name) = first {
+                h.get_all_by_label(&name).next().unwrap().click();
+                h.step();
+                h.step();
+            }
+            wait_for_enabled(&mut h, "Discard selected (X)");
+            h.get_by_label("Discard selected (X)").click();
+            h.step();
+        }
+    }
+    drop(h);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -138,6 +138,7 @@ pub fn melds_area(
         .id_salt(("melds", team.index()))
         .auto_shrink([false, false])
         .show(ui, |ui| {
+            seen.meld_areas[team.index()] = Some(ui.clip_rect());
             if melds.is_empty() {
                 ui.weak("none yet");
             }

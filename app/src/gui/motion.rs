@@ -78,7 +78,13 @@ pub fn paint(ui: &Ui, seen: &mut Seen, view: &PlayerView, motion: bool) {
         let text = cheer(m);
         let font = FontId::proportional(CHEER_SIZE);
         let galley = painter.layout_no_wrap(text.clone(), font.clone(), Color32::WHITE);
-        let back = Rect::from_center_size(at, galley.size() + margin);
+        let mut back = Rect::from_center_size(at, galley.size() + margin);
+        // Wider than a meld: kept inside the meld area, so it covers no pile or stock words
+        // (a trial's covered "Blocked for the next player").
+        if let Some(area) = seen.meld_areas[c.team.index()] {
+            back = inside(back, area);
+        }
+        let at = back.center();
         painter.rect_filled(
             back,
             CornerRadius::same(6),
@@ -99,6 +105,19 @@ pub fn paint(ui: &Ui, seen: &mut Seen, view: &PlayerView, motion: bool) {
         .request_repaint_after(std::time::Duration::from_millis(ANIMATION_FRAME_MS));
 }
 
+/// `r` moved sideways, as little as it takes, to lie within `area`'s left and right edges
+/// (left-aligned when it is wider).
+fn inside(r: Rect, area: Rect) -> Rect {
+    let dx = if r.right() > area.right() {
+        area.right() - r.right()
+    } else {
+        0.0
+    };
+    let r = r.translate(Vec2::new(dx, 0.0));
+    let dx = (area.left() - r.left()).max(0.0);
+    r.translate(Vec2::new(dx, 0.0))
+}
+
 /// The time between two frames of an animation (ms).
 const ANIMATION_FRAME_MS: u64 = 15;
 
@@ -115,5 +134,20 @@ mod tests {
         assert!(at(1.0).2 < 0.01 && at(0.5).2 == 1.0, "it fades at the end");
         let still = cheer_style(0.3, false);
         assert_eq!((still.0, still.1), (0.0, Vec2::new(16.0, 8.0)));
+    }
+
+    #[test]
+    fn a_celebration_wider_than_its_meld_stays_inside_the_meld_area() {
+        let area = Rect::from_min_max(egui::pos2(180.0, 140.0), egui::pos2(670.0, 290.0));
+        let box_at =
+            |x0: f32, x1: f32| Rect::from_min_max(egui::pos2(x0, 250.0), egui::pos2(x1, 280.0));
+        // Over the area's left edge (the first meld of a row): moved right, to the edge.
+        assert_eq!(inside(box_at(100.0, 316.0), area), box_at(180.0, 396.0));
+        // Over the right edge: moved left.
+        assert_eq!(inside(box_at(600.0, 700.0), area), box_at(570.0, 670.0));
+        // Inside: where it was.
+        assert_eq!(inside(box_at(300.0, 400.0), area), box_at(300.0, 400.0));
+        // Wider than the area: from its left edge.
+        assert_eq!(inside(box_at(0.0, 600.0), area).left(), 180.0);
     }
 }

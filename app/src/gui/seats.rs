@@ -89,7 +89,6 @@ pub fn seats_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView) {
             } else {
                 "opponent"
             };
-            let turn = if playing { "  ◀ playing" } else { "" };
             let n = view.hand_size(seat);
             let cards = format!("{n} card{}", if n == 1 { "" } else { "s" });
             // "Computer West" says its seat already: the seat's name only for a person's.
@@ -101,15 +100,33 @@ pub fn seats_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView) {
             };
             // One line, cut to the box (a long name ends in "…"); the cards held and the
             // last turn get two lines below it (at 1024 wide, one line cut "discarded …" off).
+            // "◀ playing" is never the part cut: at 1024 wide it was ("… ◀ pl…").
             inner.set_clip_rect(rect);
-            inner.add(
-                egui::Label::new(
-                    RichText::new(format!("{name} ({who}){turn}"))
-                        .strong()
-                        .color(colour),
-                )
-                .truncate(),
-            );
+            inner.horizontal(|ui| {
+                let title = RichText::new(format!("{name} ({who})"))
+                    .strong()
+                    .color(colour);
+                if !playing {
+                    ui.add(egui::Label::new(title).truncate());
+                    return;
+                }
+                let turn = RichText::new("◀ playing").strong().color(colour);
+                let turn_width = egui::WidgetText::from(turn.clone())
+                    .into_galley(
+                        ui,
+                        Some(egui::TextWrapMode::Extend),
+                        f32::INFINITY,
+                        egui::TextStyle::Body,
+                    )
+                    .size()
+                    .x;
+                let room = ui.available_width() - turn_width - ui.spacing().item_spacing.x;
+                let height = ui.spacing().interact_size.y;
+                ui.allocate_ui(Vec2::new(room.max(0.0), height), |ui| {
+                    ui.add(egui::Label::new(title).truncate());
+                });
+                ui.add(egui::Label::new(turn).extend());
+            });
             let last = &d.seen.last[seat.index()];
             let words = last.words();
             inner.horizontal_top(|ui| {

@@ -102,6 +102,8 @@ pub struct Seen {
     pub completed: Vec<Completed>,
     /// Where each place was drawn in the last frame.
     pub places: HashMap<Place, Rect>,
+    /// Where each team's meld area showed in the last frame (a celebration stays inside it).
+    pub meld_areas: [Option<Rect>; 2],
     /// Animations already running end at this time.
     busy_until: f64,
     /// Hands dealt so far (a resume replays every hand's moves before one view).
