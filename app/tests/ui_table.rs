@@ -1,12 +1,12 @@
 //! People at a table, through their windows (egui_kittest): the next hand waits for "Next
 //! hand" on the score sheet, whose sheet is not shown again when the game is resumed; a chat
-//! line said in one window shows in the other.
+//! line said in one window shows in the other; the table sounds only once the player turns sounds on.
 
 mod common;
 
 use std::time::{Duration, Instant};
 
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 
 use common::{harness, harness_in, shows, step_both, table_with_a_guest, wait_for, wait_for_with};
 
@@ -126,6 +126,83 @@ fn until_hand(h: &mut egui_kittest::Harness<'static, fairdeal::gui::app::Fairdea
             start.elapsed() < Duration::from_secs(120),
             "the header never said {hand:?}: {:?}",
             common::labels(h)
+        );
+        h.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Sounds are off until the player turns them on in the table settings; then the table
+/// sounds a discard, the others' draws and the player's turn (a recorder stands in for the
+/// machine's sound player).
+#[test]
+fn the_table_sounds_only_once_sounds_are_on() {
+    let dir = std::env::temp_dir().join(format!("fairdeal-ui-sounds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut h = harness_in(dir.clone(), 93);
+    let heard = fairdeal::gui::sound::Recorder::default();
+    h.state_mut().set_speaker(Box::new(heard.clone()));
+    h.step();
+    h.get_by_label("Play now").click();
+    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    our_turn(&mut h);
+    h.get_by_label("Draw (D)").click();
+    wait_for(&mut h, "Discard selected (X)", Duration::from_secs(60));
+    for _ in 0..40 {
+        h.step();
+    }
+    assert!(
+        heard.0.lock().unwrap().is_empty(),
+        "sounds are off by default: {:?}",
+        heard.0.lock().unwrap()
+    );
+    h.get_by_label("Table settings").click();
+    wait_for(
+        &mut h,
+        "Sounds (a draw, a discard, a canasta, your turn)",
+        Duration::from_secs(5),
+    );
+    h.get_by_label("Sounds (a draw, a discard, a canasta, your turn)")
+        .click();
+    h.step();
+    assert!(h.state().settings.prefs.sounds, "the setting took");
+    // Turning sounds on sounds none of the moves from before.
+    assert!(heard.0.lock().unwrap().is_empty());
+    h.key_press(egui::Key::Escape);
+    h.step();
+    let card = h
+        .query_all_by(|n| n.label().is_some_and(|l| l.ends_with("in your hand")))
+        .next()
+        .and_then(|n| n.accesskit_node().label())
+        .expect("a card in the hand")
+        .to_string();
+    h.get_all_by_label(&card).next().unwrap().click();
+    h.step();
+    h.get_by_label("Discard selected (X)").click();
+    h.step();
+    our_turn(&mut h);
+    for _ in 0..5 {
+        h.step();
+    }
+    let heard = heard.0.lock().unwrap().clone();
+    use fairdeal::gui::sound::Cue;
+    for cue in [Cue::Discard, Cue::Draw, Cue::YourTurn] {
+        assert!(heard.contains(&cue), "{cue:?} was not sounded: {heard:?}");
+    }
+    drop(h);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Steps until "Draw (D)" is enabled: the player's turn.
+fn our_turn(h: &mut egui_kittest::Harness<'static, fairdeal::gui::app::FairdealApp>) {
+    let start = Instant::now();
+    while !h
+        .query_all_by_label("Draw (D)")
+        .any(|n| !n.accesskit_node().is_disabled())
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "our turn never came"
         );
         h.step();
         std::thread::sleep(Duration::from_millis(20));

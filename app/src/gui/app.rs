@@ -48,6 +48,8 @@ pub struct FairdealApp {
     note: Option<FrameNote>,
     /// This frame's time in [`eframe::App::logic`] (ms), for its note.
     logic_ms: f32,
+    /// Where the table's sounds go (when the player turns them on).
+    speaker: Box<dyn super::sound::Speaker>,
     /// The UI thread's scheduler figures at the start of this frame.
     sched_at_start: Option<(u64, u64)>,
     /// The same at the end of our UI code.
@@ -156,6 +158,7 @@ impl FairdealApp {
             logic_ms: 0.0,
             sched_at_start: None,
             sched_at_ui_end: None,
+            speaker: Box::new(super::sound::DeviceSpeaker::default()),
         }
     }
 
@@ -183,6 +186,10 @@ impl FairdealApp {
     /// The app without storage or LAN search, its games dealt from `seed` (tests).
     pub fn for_tests(data_dir: PathBuf, seed: u64) -> Self {
         Self::with(Settings::default(), data_dir, Some(seed), false)
+    }
+    /// Sends the table's sounds to `speaker` instead of the machine's sound device (tests).
+    pub fn set_speaker(&mut self, speaker: Box<dyn super::sound::Speaker>) {
+        self.speaker = speaker;
     }
 
     /// Tests: the pacing of the games started from now on (a short grace period, no pause
@@ -517,6 +524,7 @@ impl FairdealApp {
                 let Self {
                     settings,
                     controller,
+                    speaker,
                     ..
                 } = self;
                 if controller.game().is_none() {
@@ -527,6 +535,14 @@ impl FairdealApp {
                     Some(g) if g.in_lobby() => lobby_ui(ui, &g.model, &mut intents),
                     Some(g) => {
                         table_ui(ui, &g.model, &mut g.desk, &mut settings.prefs, &mut intents);
+                        // Cues are taken every frame, so turning sounds on plays none of
+                        // the moves from before.
+                        for cue in std::mem::take(&mut g.desk.seen.cues) {
+                            if settings.prefs.sounds {
+                                speaker.play(cue);
+                            }
+                        }
+                        g.desk.sound_trouble = speaker.trouble().map(str::to_owned);
                         report_window(ui, &g.model, &mut g.desk, &mut intents);
                         game_over_window(ui, &g.model, &g.desk, &mut intents);
                     }

@@ -105,6 +105,8 @@ pub struct Desk {
     /// The move list shows the whole game, not only its last [`super::moves::LOG_RECENT`]
     /// lines.
     pub(crate) log_all: bool,
+    /// Why the table's sounds cannot play on this machine, once a sound was tried.
+    pub(crate) sound_trouble: Option<String>,
 }
 
 /// A game on screen: the model, and the player's desk. Events change both; nothing here

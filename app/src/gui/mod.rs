@@ -29,6 +29,7 @@ mod seen_melds;
 pub mod session;
 pub mod settings;
 pub mod sheet;
+pub mod sound;
 pub mod start;
 pub mod table;
 pub mod verify;

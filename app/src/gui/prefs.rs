@@ -1,5 +1,5 @@
 //! The player's table preferences, remembered with the settings: how the hand is sorted and
-//! whether cards move (reduced motion turns the animations off).
+//! whether cards move (reduced motion turns the animations off), and whether the table sounds.
 
 use serde::{Deserialize, Serialize};
 
@@ -22,4 +22,6 @@ pub struct TablePrefs {
     pub sort: SortBy,
     /// No moving cards and no pulsing celebration (the highlights stay).
     pub reduced_motion: bool,
+    /// Short tones for a draw, a discard, a canasta and the player's turn (off by default).
+    pub sounds: bool,
 }

@@ -1,7 +1,8 @@
 //! What the player saw happen, worked out from the moves and the views that follow them:
 //! each seat's last turn (highlighted until that seat's next turn), the cards just drawn,
 //! canastas just completed, the red threes a draw laid out, new melds' numbers in the move
-//! log, and the cards in flight (the animations). Pure: the frame's time is passed in.
+//! log, the cards in flight (the animations) and the sounds they make. Pure: the frame's time
+//! is passed in.
 
 use std::collections::HashMap;
 
@@ -116,6 +117,8 @@ pub struct Seen {
     /// The table's answer to the player's last key or click that did nothing (kept until
     /// the player's turn begins or they act again).
     pub say: Option<String>,
+    /// What the table would sound for the moves seen (taken by the window every frame).
+    pub cues: Vec<super::sound::Cue>,
 }
 
 impl Seen {
@@ -362,9 +365,23 @@ impl Seen {
         {
             self.drawn.clear();
         }
+        let completed = self.completed.len();
         self.canastas(&moves, before, after, log);
         if animate {
             self.flights.extend(flights);
+            let your_turn = after.actor() == me
+                && after.phase() != fairdeal_core::Phase::Over
+                && before.is_some_and(|b| b.actor() != me);
+            // Several views can come in one frame: each kind sounds once in it.
+            for cue in super::sound::cues(
+                moves.iter().map(|p| &p.played.mv),
+                self.completed.len() > completed,
+                your_turn,
+            ) {
+                if !self.cues.contains(&cue) {
+                    self.cues.push(cue);
+                }
+            }
         }
     }
 

@@ -277,6 +277,13 @@ fn header(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView, prefs: &mut T
                     &mut prefs.reduced_motion,
                     "Reduced motion (cards do not move)",
                 );
+                ui.checkbox(
+                    &mut prefs.sounds,
+                    "Sounds (a draw, a discard, a canasta, your turn)",
+                );
+                if let Some(why) = d.sound_trouble.as_deref().filter(|_| prefs.sounds) {
+                    ui.colored_label(ui.visuals().warn_fg_color, format!("No sound: {why}."));
+                }
             });
             ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
                 ui.label(
