@@ -134,11 +134,10 @@ pub fn melds_area(
     // In the text's colour: the theme's bar colours hardly showed on the felt.
     bar.foreground_color = true;
     ui.spacing_mut().scroll = bar;
-    egui::ScrollArea::vertical()
+    let shown = egui::ScrollArea::vertical()
         .id_salt(("melds", team.index()))
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            seen.meld_areas[team.index()] = Some(ui.clip_rect());
             if melds.is_empty() {
                 ui.weak("none yet");
             }
@@ -182,6 +181,8 @@ pub fn melds_area(
                 }
             });
         });
+    // The viewport (a vertical scroll area's clip rectangle is as wide as the window).
+    seen.meld_areas[team.index()] = Some(shown.inner_rect);
     out
 }
 

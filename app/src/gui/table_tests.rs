@@ -280,3 +280,29 @@ fn a_long_game_shows_its_newest_lines_and_the_rest_on_request() {
     }
     assert!(!has(&h, "Move 1") && has(&h, "Move 600"));
 }
+
+/// Each team's meld area, where a celebration is kept, lies between the pile and the move
+/// list: a trial saw "Mixed canasta! +300" over the pile's words, the area taken from the
+/// scroll area's clip rectangle, which runs the window's width.
+///
+/// Sabotage caught (checked): with the clip rectangle again, the area starts at the window's
+/// left edge.
+#[test]
+fn the_meld_areas_lie_right_of_the_pile_and_left_of_the_moves() {
+    let h = table(game(Vec::new()));
+    let moves = first_rect(&h, |n| n.value().is_some_and(|v| v == "Moves"));
+    let seen = &h.state().0.desk.seen;
+    let pile = seen.places[&crate::gui::seen::Place::Pile];
+    for team in fairdeal_core::Team::ALL {
+        let area = seen.meld_areas[team.index()].expect("the area was drawn");
+        assert!(
+            area.left() >= pile.right(),
+            "{team:?}: {area:?} vs pile {pile:?}"
+        );
+        assert!(
+            area.right() <= moves.left(),
+            "{team:?}: {area:?} vs moves {moves:?}"
+        );
+        assert!(area.width() > 200.0, "{team:?}: {area:?}");
+    }
+}
