@@ -134,7 +134,9 @@ fn until_hand(h: &mut egui_kittest::Harness<'static, fairdeal::gui::app::Fairdea
 
 /// Sounds are off until the player turns them on in the table settings; then the table
 /// sounds a discard, the others' draws and the player's turn (a recorder stands in for the
-/// machine's sound player).
+/// machine's sound player). Turning them on plays one sample, and the menu stays open.
+///
+/// Sabotage caught (checked): without the sample, or with the menu closing on any click.
 #[test]
 fn the_table_sounds_only_once_sounds_are_on() {
     let dir = std::env::temp_dir().join(format!("fairdeal-ui-sounds-{}", std::process::id()));
@@ -166,8 +168,15 @@ fn the_table_sounds_only_once_sounds_are_on() {
         .click();
     h.step();
     assert!(h.state().settings.prefs.sounds, "the setting took");
-    // Turning sounds on sounds none of the moves from before.
-    assert!(heard.0.lock().unwrap().is_empty());
+    // Turning sounds on plays one sample, and none of the moves from before.
+    assert_eq!(*heard.0.lock().unwrap(), vec![Cue::YourTurn]);
+    // The menu stays open for the next setting (a closing menu is gone a frame later).
+    h.step();
+    assert!(
+        h.query_by_label("Reduced motion (cards do not move)")
+            .is_some(),
+        "the settings menu closed at a tick"
+    );
     h.key_press(egui::Key::Escape);
     h.step();
     let card = h

@@ -265,26 +265,38 @@ fn header(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView, prefs: &mut T
                     secs % 60
                 ));
             }
-            ui.menu_button("Table settings", |ui| {
-                ui.label("Sort the hand");
-                let before = prefs.sort;
-                ui.radio_value(&mut prefs.sort, SortBy::Rank, "By rank (wilds first)");
-                ui.radio_value(&mut prefs.sort, SortBy::Suit, "By suit (for sequences)");
-                if prefs.sort != before {
-                    d.order.reset();
-                }
-                ui.checkbox(
-                    &mut prefs.reduced_motion,
-                    "Reduced motion (cards do not move)",
-                );
-                ui.checkbox(
-                    &mut prefs.sounds,
-                    "Sounds (a draw, a discard, a canasta, your turn)",
-                );
-                if let Some(why) = d.sound_trouble.as_deref().filter(|_| prefs.sounds) {
-                    ui.colored_label(ui.visuals().warn_fg_color, format!("No sound: {why}."));
-                }
-            });
+            // Open until a click outside it: a player trying the settings one after another
+            // had it close at every tick.
+            let stays = egui::containers::menu::MenuConfig::new()
+                .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+            egui::containers::menu::MenuButton::new("Table settings")
+                .config(stays)
+                .ui(ui, |ui| {
+                    ui.label("Sort the hand");
+                    let before = prefs.sort;
+                    ui.radio_value(&mut prefs.sort, SortBy::Rank, "By rank (wilds first)");
+                    ui.radio_value(&mut prefs.sort, SortBy::Suit, "By suit (for sequences)");
+                    if prefs.sort != before {
+                        d.order.reset();
+                    }
+                    ui.checkbox(
+                        &mut prefs.reduced_motion,
+                        "Reduced motion (cards do not move)",
+                    );
+                    let was = prefs.sounds;
+                    ui.checkbox(
+                        &mut prefs.sounds,
+                        "Sounds (a draw, a discard, a canasta, your turn)",
+                    );
+                    if prefs.sounds && !was {
+                        // A sample at once: the player hears what is coming, or learns now
+                        // that nothing will.
+                        d.seen.cues.push(super::sound::Cue::YourTurn);
+                    }
+                    if let Some(why) = d.sound_trouble.as_deref().filter(|_| prefs.sounds) {
+                        ui.colored_label(ui.visuals().warn_fg_color, format!("No sound: {why}."));
+                    }
+                });
             ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
                 ui.label(
                     RichText::new(format!("We {}", scores[us.index()]))
