@@ -427,94 +427,6 @@ impl Seen {
         given
     }
 
-    /// Red threes a draw or pickup laid out (and a draw replaced from the stock).
-    fn red_threes(&mut self, p: &Pending, log: &mut [String], flights: &mut Vec<Flight>) {
-        let laid = &p.played.effect.red_threes;
-        let drew = matches!(
-            p.played.mv,
-            Move::Draw {} | Move::Pickup { .. } | Move::TakeTop { .. }
-        );
-        if laid.is_empty() || !drew {
-            return;
-        }
-        let seat = p.played.seat;
-        self.last[seat.index()]
-            .red_threes
-            .extend(laid.iter().copied());
-        let replaced = matches!(p.played.mv, Move::Draw {});
-        if let Some(text) = p.line.and_then(|l| log.get_mut(l)) {
-            text.push_str(&format!(
-                "; red three{} {} laid out{}",
-                if laid.len() == 1 { "" } else { "s" },
-                labels(laid),
-                if replaced {
-                    " and replaced from the stock"
-                } else {
-                    ""
-                }
-            ));
-        }
-        for (j, &c) in laid.iter().enumerate() {
-            flights.push(Flight {
-                card: c,
-                from: Place::Stock,
-                to: Place::RedThrees(seat.team()),
-                delay: 0.1 + j as f64 * 0.05,
-                start: None,
-            });
-        }
-    }
-
-    /// Melds that became a canasta or samba: celebrated, and said in the log.
-    fn canastas(
-        &mut self,
-        moves: &[Pending],
-        before: Option<&PlayerView>,
-        after: &PlayerView,
-        log: &mut [String],
-    ) {
-        let Some(before) = before else { return };
-        for team in [Team::A, Team::B] {
-            for (i, m) in after.melds(team).iter().enumerate() {
-                if !m.is_complete() {
-                    continue;
-                }
-                let was = before
-                    .melds(team)
-                    .get(i)
-                    .is_some_and(fairdeal_core::Meld::is_complete);
-                if was {
-                    continue;
-                }
-                let what = kind_words(m);
-                self.completed.push(Completed {
-                    team,
-                    index: i,
-                    what,
-                    bonus: m.bonus(),
-                    start: None,
-                });
-                let line = moves
-                    .iter()
-                    .rev()
-                    .find(|p| {
-                        p.played.seat.team() == team
-                            && matches!(
-                                p.played.mv,
-                                Move::Meld(_)
-                                    | Move::Pickup { .. }
-                                    | Move::TakeTop { .. }
-                                    | Move::GoOut { .. }
-                            )
-                    })
-                    .and_then(|p| p.line);
-                if let Some(text) = line.and_then(|l| log.get_mut(l)) {
-                    text.push_str(&format!(" — meld {} is a {what} (+{})!", i + 1, m.bonus()));
-                }
-            }
-        }
-    }
-
     /// Which seat's last turn put cards on meld `index` of `team` (the most recent), and
     /// those cards.
     pub fn touched(&self, team: Team, index: usize) -> Option<(Seat, &[Card])> {
@@ -557,6 +469,9 @@ impl Seen {
         !self.flights.is_empty() || !self.completed.is_empty()
     }
 }
+
+#[path = "seen_said.rs"]
+mod said;
 
 #[cfg(test)]
 #[path = "seen_tests.rs"]
