@@ -6,13 +6,13 @@ use std::path::PathBuf;
 
 use eframe::egui::{self, Ui};
 
+use super::autoplay::AutoPlay;
 use super::controller::{Controller, Timing};
 use super::frames::{FrameNote, FrameStats, SlowFrames, stats_text, thread_sched};
-use super::game::Game;
 use super::intent::Intent;
 use super::lobby::lobby_ui;
 use super::settings::Settings;
-use super::sheet::{game_over_window, next_hand, report_window};
+use super::sheet::{game_over_window, report_window};
 use super::start::start_ui;
 use super::table::table_ui;
 
@@ -54,85 +54,6 @@ pub struct FairdealApp {
     sched_at_start: Option<(u64, u64)>,
     /// The same at the end of our UI code.
     sched_at_ui_end: Option<(u64, u64)>,
-}
-
-/// The player's seat played by a strategy, for frame-time measurements.
-struct AutoPlay {
-    strategy: Box<dyn fairdeal_core::strategy::Strategy + Send>,
-    rng: fairdeal_core::SplitMix64,
-    sheet_since: Option<std::time::Instant>,
-    started: bool,
-    /// `FAIRDEAL_AUTOPLAY=sheet`: stop at the first score sheet (for a screenshot).
-    hold_sheet: bool,
-    /// `FAIRDEAL_AUTOPLAY=canasta`: once a canasta is on the table, stop in the player's
-    /// next turn right after the draw (a screenshot of a hand mid-play: the last turns
-    /// outlined, the cards just drawn marked, a stacked canasta).
-    hold_canasta: bool,
-    /// Stopped for that screenshot: the player plays from here.
-    held: bool,
-}
-
-impl AutoPlay {
-    fn from_env() -> Option<Self> {
-        Self::from_mode(&std::env::var("FAIRDEAL_AUTOPLAY").ok()?)
-    }
-
-    /// The autoplay a `FAIRDEAL_AUTOPLAY` value asks for: set but empty, or 0, is off (a
-    /// shell's `FAIRDEAL_AUTOPLAY=` must not play for the person).
-    fn from_mode(mode: &str) -> Option<Self> {
-        if mode.is_empty() || mode == "0" {
-            return None;
-        }
-        Self::new(mode == "sheet").map(|a| Self {
-            hold_canasta: mode == "canasta",
-            ..a
-        })
-    }
-
-    fn new(hold_sheet: bool) -> Option<Self> {
-        Some(Self {
-            strategy: fairdeal_core::strategy::by_name("greedy")?,
-            rng: fairdeal_core::SplitMix64::new(1),
-            sheet_since: None,
-            started: false,
-            hold_sheet,
-            hold_canasta: false,
-            held: false,
-        })
-    }
-
-    /// Plays the seat's turn, and presses "Next hand" on a score sheet after two seconds.
-    fn step(&mut self, g: &mut Game, out: &mut Vec<Intent>) {
-        if g.desk.show_report {
-            if self.hold_sheet {
-                return;
-            }
-            let since = *self.sheet_since.get_or_insert_with(std::time::Instant::now);
-            if since.elapsed().as_secs() >= 2 && !g.model.ready_sent {
-                next_hand(&g.model, &mut g.desk, out);
-            }
-            return;
-        }
-        self.sheet_since = None;
-        if !g.model.my_turn || self.held {
-            return;
-        }
-        if let Some(view) = &g.model.view
-            && self.hold_canasta
-            && view.phase() == fairdeal_core::Phase::Play
-            && [fairdeal_core::Team::A, fairdeal_core::Team::B]
-                .into_iter()
-                .any(|t| view.melds(t).iter().any(fairdeal_core::Meld::is_complete))
-        {
-            self.held = true;
-            return;
-        }
-        if let Some(view) = &g.model.view
-            && let Some(mv) = self.strategy.choose(view, &mut self.rng)
-        {
-            out.push(Intent::Play(mv));
-        }
-    }
 }
 
 const SETTINGS_KEY: &str = "fairdeal-settings";
@@ -201,12 +122,12 @@ impl FairdealApp {
     /// Tests: the player's seat plays itself (the `greedy` strategy) and presses "Next hand"
     /// on score sheets.
     pub fn autoplay(&mut self) {
-        self.autoplay = AutoPlay::new(false).map(|a| AutoPlay { started: true, ..a });
+        self.autoplay = AutoPlay::started(false);
     }
 
     /// Tests: the player's seat plays itself, but leaves score sheets to the test.
     pub fn autoplay_to_sheets(&mut self) {
-        self.autoplay = AutoPlay::new(true).map(|a| AutoPlay { started: true, ..a });
+        self.autoplay = AutoPlay::started(true);
     }
 
     /// Starts a local game against three computer players.
@@ -573,7 +494,6 @@ impl FairdealApp {
 
 #[cfg(test)]
 mod tests {
-    use super::AutoPlay;
     use eframe::egui;
 
     /// The zoom a window of `size` points at 100 % allows when `asked` is asked for.
@@ -606,17 +526,5 @@ mod tests {
         assert!((z - 2.0).abs() < 1e-3, "{z}");
         let (z, said) = zoom_allowed(vec2(800.0, 600.0), 0.8);
         assert_eq!((z, said), (0.8, None), "zooming out is always allowed");
-    }
-
-    #[test]
-    fn an_empty_or_zero_autoplay_setting_is_off() {
-        for off in ["", "0"] {
-            assert!(AutoPlay::from_mode(off).is_none(), "{off:?}");
-        }
-        let sheet = AutoPlay::from_mode("sheet").unwrap_or_else(|| panic!("sheet is on"));
-        assert!(sheet.hold_sheet && !sheet.hold_canasta);
-        let canasta = AutoPlay::from_mode("canasta").unwrap_or_else(|| panic!("canasta is on"));
-        assert!(canasta.hold_canasta && !canasta.hold_sheet);
-        assert!(AutoPlay::from_mode("1").is_some());
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod actions;
 pub mod app;
+mod autoplay;
 pub mod cards;
 pub mod chat;
 pub mod choices;
