@@ -154,6 +154,7 @@ impl Seen {
         after: &PlayerView,
         log: &mut Vec<String>,
     ) {
+        let dealt_now = self.dealt;
         let before = if self.dealt {
             self.dealt = false;
             self.forget_turns();
@@ -382,6 +383,14 @@ impl Seen {
                     self.cues.push(cue);
                 }
             }
+        } else if dealt_now
+            && moves.is_empty()
+            && after.actor() == me
+            && !self.cues.contains(&super::sound::Cue::YourTurn)
+        {
+            // A hand just dealt with the player to lead: nothing moved, but it is their
+            // turn (a resume, which replays moves first, stays quiet).
+            self.cues.push(super::sound::Cue::YourTurn);
         }
     }
 

@@ -413,3 +413,34 @@ fn merges_move_the_melds_after_them_down() {
     // A bad index (the engine refuses such a plan) moves nothing.
     assert_eq!(merged(2, &[[0, 7]]), Some(vec![0, 1]));
 }
+
+/// A hand just dealt sounds "your turn" when the player leads, and only then (the first turn
+/// of a hand made no sound, since nothing had moved).
+///
+/// Sabotage caught (checked): without the dealt-hand cue, no dealer gives South the cue.
+#[test]
+fn a_hand_dealt_with_the_player_to_lead_sounds_your_turn() {
+    use super::super::sound::Cue;
+    let mut led = 0;
+    for dealer in Seat::ALL {
+        let rules = Rules::preset(Preset::Samba);
+        let deck = canonical_deck(&rules);
+        let pos = Position::deal(rules, dealer, [0, 0], &deck).unwrap();
+        let mut seen = Seen::default();
+        seen.dealt();
+        let view = pos.view(Seat::S);
+        seen.on_view(None, &view, &mut Vec::new());
+        let ours = view.actor() == Seat::S;
+        led += usize::from(ours);
+        assert_eq!(
+            seen.cues.contains(&Cue::YourTurn),
+            ours,
+            "dealer {dealer:?}"
+        );
+        // Later views of the same turn say nothing more.
+        seen.cues.clear();
+        seen.on_view(Some(&view), &view, &mut Vec::new());
+        assert!(seen.cues.is_empty(), "dealer {dealer:?}: {:?}", seen.cues);
+    }
+    assert_eq!(led, 1, "one dealer gives South the lead");
+}
