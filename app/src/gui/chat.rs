@@ -63,20 +63,36 @@ pub fn chat_box(ui: &mut Ui, m: &Model, d: &mut Desk, height: f32, out: &mut Vec
         egui::Layout::right_to_left(egui::Align::Center),
         |ui| {
             let send = ui.button("Send");
+            let used = d.chat_draft.chars().count();
+            if used + 40 >= MAX_CHAT {
+                // Near the limit, what is left shows (the box stops taking characters there).
+                ui.weak(format!("{used}/{MAX_CHAT}"));
+            }
+            let id = egui::Id::unique("chat-line");
+            let typing = ui.memory(|mem| mem.has_focus(id));
             let edit = ui.add(
                 egui::TextEdit::singleline(&mut d.chat_draft)
-                    .hint_text("Say something… (Enter sends)")
+                    .id(id)
+                    .hint_text(if typing {
+                        "Typing to the table… (Enter sends, Esc: keys to the game)"
+                    } else {
+                        "Say something… (Enter sends)"
+                    })
                     .char_limit(MAX_CHAT)
                     .desired_width(ui.available_width()),
             );
             // Enter sends the line, and is used up: it is not also "Next hand" or "Play plan".
             let enter = edit.lost_focus()
                 && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
-            // Sent, the keys go back to the table (a trial's D after a line typed "d" into
-            // the next one instead of drawing).
             if (send.clicked() || enter) && !d.chat_draft.trim().is_empty() {
                 said = Some(std::mem::take(&mut d.chat_draft));
-                edit.surrender_focus();
+            }
+            // Sent with Enter, the line keeps the keys, as in any chat: a trial typed on
+            // after a line and its "x" discarded the selected card. A letter typed into the
+            // chat by mistake costs nothing; a move made by mistake cannot be taken back.
+            // Esc, or a click on the table, gives the keys back.
+            if enter {
+                edit.request_focus();
             }
         },
     );

@@ -120,6 +120,11 @@ fn table_body(
     prefs: &mut TablePrefs,
     out: &mut Vec<Intent>,
 ) {
+    // Esc in the chat line is the chat's (it gives the keys back). egui lets go of the
+    // line's focus at Esc before the frame begins, so the table asks where the keys were
+    // at the end of the last frame.
+    let typing_id = egui::Id::unique("typing at the last frame's end");
+    let in_chat = ui.data(|mem| mem.get_temp::<bool>(typing_id).unwrap_or(false));
     // The felt goes under everything but the move list's panel, which has its own fill:
     // with software rendering, filling the window several times over was most of a frame.
     let table = ui.max_rect();
@@ -210,7 +215,7 @@ fn table_body(
     }) {
         d.seen.say = None;
     }
-    if actions::key(ui, egui::Key::Escape) {
+    if !in_chat && actions::key(ui, egui::Key::Escape) {
         if d.selected.is_empty() {
             d.seen.say = Some("Esc clears the selection: nothing is selected.".to_owned());
         }
@@ -220,6 +225,8 @@ fn table_body(
         d.seen.say = Some(NOWHERE.to_owned());
     }
     feedback_line(ui, m, d, asked.verdict.as_deref(), feedback);
+    let typing = ui.ctx().text_edit_focused();
+    ui.data_mut(|mem| mem.insert_temp(typing_id, typing));
     // Cards in flight and a canasta's celebration are painted over everything, so not while
     // the score sheet covers the table (they were drawn on top of it).
     if !d.show_report {

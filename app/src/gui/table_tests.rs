@@ -306,3 +306,91 @@ fn the_meld_areas_lie_right_of_the_pile_and_left_of_the_moves() {
         assert!(area.width() > 200.0, "{team:?}: {area:?}");
     }
 }
+
+/// A key typed the way a keyboard sends it: the key, and its text.
+fn type_key(
+    h: &Harness<'static, (Game, bool, Vec<crate::gui::intent::Intent>)>,
+    k: egui::Key,
+    text: &str,
+) {
+    h.key_press(k);
+    h.event(egui::Event::Text(text.to_owned()));
+}
+
+/// After a chat line is sent with Enter, the next letters go on into the chat, never to the
+/// table: a trial typed on after a line, and its "x" discarded the selected card. Esc gives
+/// the keys back.
+///
+/// Sabotage caught (checked): with the line giving up the keys on Enter again, the "x"
+/// discards; with the table reading Esc too, the selection is gone and X discards nothing.
+#[test]
+fn letters_typed_after_a_chat_line_stay_in_the_chat() {
+    use crate::gui::intent::Intent;
+    let mut g = game(Vec::new());
+    g.model.view = Some(crate::gui::testkit::view_in(
+        Preset::Samba,
+        "2C JC 7S KS 9D",
+        "S",
+    ));
+    g.model.my_turn = true;
+    let mut h = Harness::builder()
+        .with_size([1024.0, 700.0])
+        .build_ui_state(
+            |ui, (g, fonts, out): &mut (Game, bool, Vec<Intent>)| {
+                if !*fonts {
+                    crate::gui::install_fonts(ui.ctx());
+                    *fonts = true;
+                    return;
+                }
+                let mut prefs = TablePrefs::default();
+                let Game { model, desk } = g;
+                table_ui(ui, model, desk, &mut prefs, out);
+            },
+            (g, false, Vec::new()),
+        );
+    for _ in 0..3 {
+        h.step();
+    }
+    let discards = |h: &Harness<'static, (Game, bool, Vec<Intent>)>| {
+        h.state()
+            .2
+            .iter()
+            .filter(|i| matches!(i, Intent::Play(fairdeal_core::Move::Discard { .. })))
+            .count()
+    };
+    h.get_all_by(|n| n.label().is_some_and(|l| l.ends_with("in your hand")))
+        .next()
+        .unwrap()
+        .click();
+    h.step();
+    let line = h.get_by(|n| n.role() == egui::accesskit::Role::TextInput);
+    line.focus();
+    line.type_text("hello");
+    h.step();
+    type_key(&h, egui::Key::Enter, "\n");
+    h.step();
+    h.step();
+    assert!(
+        h.state()
+            .2
+            .iter()
+            .any(|i| matches!(i, Intent::Say(t) if t == "hello")),
+        "the line was sent"
+    );
+    type_key(&h, egui::Key::X, "x");
+    h.step();
+    h.step();
+    assert_eq!(discards(&h), 0, "the x went to the table");
+    assert_eq!(
+        h.state().0.desk.chat_draft,
+        "x",
+        "the x went on into the chat"
+    );
+    h.key_press(egui::Key::Escape);
+    h.step();
+    assert!(!h.ctx.text_edit_focused(), "Esc gives the keys back");
+    // The card is still selected (Esc in the chat is the chat's): X now discards it.
+    h.key_press(egui::Key::X);
+    h.step();
+    assert_eq!(discards(&h), 1, "X at the table discards");
+}
