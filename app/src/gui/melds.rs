@@ -146,6 +146,10 @@ pub fn melds_area(
                     let (rect, r) =
                         ui.allocate_exact_size(Vec2::new(UNIT_W, UNIT_H), Sense::click());
                     seen.places.insert(Place::Meld(team, i), held_rect(m, rect));
+                    if seen.reveal == Some((team, i)) {
+                        ui.scroll_to_rect(rect, None);
+                        seen.reveal = None;
+                    }
                     if ui.is_rect_visible(rect) {
                         let celebrating = seen
                             .completed

@@ -119,6 +119,9 @@ pub struct Seen {
     pub say: Option<String>,
     /// What the table would sound for the moves seen (taken by the window every frame).
     pub cues: Vec<super::sound::Cue>,
+    /// The meld the latest move played onto, to be scrolled into sight once (a new meld in
+    /// a row below the meld area's edge was the one hidden).
+    pub reveal: Option<(Team, usize)>,
 }
 
 impl Seen {
@@ -370,6 +373,11 @@ impl Seen {
         self.canastas(&moves, before, after, log);
         if animate {
             self.flights.extend(flights);
+            if let Some(seat) = moves.last().map(|p| p.played.seat)
+                && let Some((i, _)) = self.last[seat.index()].melds.last()
+            {
+                self.reveal = Some((seat.team(), *i));
+            }
             let your_turn = after.actor() == me
                 && after.phase() != fairdeal_core::Phase::Over
                 && before.is_some_and(|b| b.actor() != me);

@@ -444,3 +444,20 @@ fn a_hand_dealt_with_the_player_to_lead_sounds_your_turn() {
     }
     assert_eq!(led, 1, "one dealer gives South the lead");
 }
+
+/// After a move that played onto a meld, that meld is the one to scroll into sight; the
+/// table takes it (sets `None`) when it is drawn.
+#[test]
+fn a_move_onto_a_meld_asks_for_that_meld_to_be_shown() {
+    let mut asked = 0;
+    play(Preset::Samba, 5, |seen, _, _, history| {
+        let last = history.last().unwrap();
+        if let Move::Meld(_) = last.mv {
+            let team = last.seat.team();
+            let (i, _) = seen.last[last.seat.index()].melds.last().unwrap();
+            assert_eq!(seen.reveal, Some((team, *i)), "{:?}", last.mv);
+            asked += 1;
+        }
+    });
+    assert!(asked > 5, "{asked}");
+}

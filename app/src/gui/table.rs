@@ -436,7 +436,7 @@ fn middle(
                     ui,
                     view,
                     us,
-                    "Our melds (click or drop cards on one to add them)",
+                    "Our melds (click or drop cards on one to plan them there, Enter plays)",
                     true,
                     &mut d.seen,
                     motion,

@@ -394,3 +394,42 @@ fn letters_typed_after_a_chat_line_stay_in_the_chat() {
     h.step();
     assert_eq!(discards(&h), 1, "X at the table discards");
 }
+
+/// The meld the latest move played onto is scrolled into sight once: at 1024×700 a meld
+/// area shows four melds a row, and a new fifth or later meld was drawn half under the
+/// area's edge (a trial).
+///
+/// Sabotage caught (checked): without the scroll, meld 8 stays out of the area.
+#[test]
+fn the_meld_just_played_onto_is_scrolled_into_sight() {
+    let desc = r#"{"dealer": "E", "scores": {"A": 0, "B": 0}, "turn": "W", "phase": "play",
+        "hands": {"S": ["2C", "9D"], "W": ["4D"], "N": ["4D"], "E": ["4D"]},
+        "melds": {"A": [["4S","5S","6S"], ["5H","5H","5D"], ["6H","6H","6D"], ["7H","7H","7D"],
+                        ["8H","8H","8D"], ["9H","9H","9C"], ["TH","TH","TD"], ["JH","JH","JD"]],
+                  "B": [["QH", "QD", "QS"]]},
+        "red_threes": {"A": 0, "B": 0}, "pile": ["5C"], "stock": ["6C", "7C"]}"#;
+    let desc: fairdeal_core::PositionDesc = serde_json::from_str(desc).unwrap();
+    let view =
+        fairdeal_core::Position::from_desc(fairdeal_core::Rules::preset(Preset::Samba), &desc)
+            .unwrap()
+            .view(Seat::S);
+    let shown = |reveal: bool| {
+        let mut g = game(Vec::new());
+        g.model.view = Some(view.clone());
+        if reveal {
+            g.desk.seen.reveal = Some((fairdeal_core::Team::A, 7));
+        }
+        let h = table(g);
+        let meld = first_rect(&h, |n| {
+            n.label().is_some_and(|l| l.starts_with("Our meld 8"))
+        });
+        let area = h.state().0.desk.seen.meld_areas[fairdeal_core::Team::A.index()].unwrap();
+        (area.contains_rect(meld), h.state().0.desk.seen.reveal)
+    };
+    assert_eq!(
+        shown(false),
+        (false, None),
+        "meld 8 is below the edge at first"
+    );
+    assert_eq!(shown(true), (true, None), "scrolled into sight, once");
+}
