@@ -371,6 +371,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 think_ms,
                 move_clock_ms: 0,
                 wait_for_person: false,
+                countdown: true,
             };
             let outcome = runtime()?.block_on(crate::peer::run_node_traced(opts, false, trace))?;
             println!("{}", crate::peer::game_over_line(&outcome));

@@ -63,6 +63,8 @@ impl Computers {
             think_ms: self.think_ms,
             move_clock_ms: 0,
             wait_for_person: false,
+            // Local: no countdown (one person; nobody waits for them); LAN: as the table.
+            countdown: self.lan,
         }
     }
 }
@@ -111,6 +113,7 @@ impl LocalTable {
             think_ms: 0,
             move_clock_ms: 0,
             wait_for_person: false,
+            countdown: false,
         }
     }
 

@@ -261,6 +261,7 @@ pub async fn host(a: HostArgs, trace: Option<PathBuf>) -> Result<Outcome> {
         think_ms: a.think_ms,
         move_clock_ms: a.move_clock_secs * 1000,
         wait_for_person: false,
+        countdown: true,
     };
     run_node_traced(opts, false, trace).await
 }

@@ -61,6 +61,7 @@ fn options(dir: &Path, role: Role, name: &str) -> NodeOptions {
         think_ms: 0,
         move_clock_ms: 0,
         wait_for_person: false,
+        countdown: true,
     }
 }
 

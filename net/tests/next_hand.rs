@@ -209,7 +209,8 @@ fn the_next_hand_waits_for_the_persons_next_hand() {
             [Seat::S],
             "computer players are ready at once"
         );
-        assert!(next.left_ms <= NEXT_HAND_MS - 20_000 && next.left_ms > 0);
+        let left = next.left_ms.expect("a countdown");
+        assert!(left <= NEXT_HAND_MS - 20_000 && left > 0);
     }
     assert!(!sim.peers[0].next_hand().unwrap().ready);
     sim.peers[0].ready().unwrap();
@@ -235,7 +236,13 @@ fn the_countdown_deals_the_next_hand_anyway() {
     sim.play_to_the_first_score_sheet();
     let mut left = Vec::new();
     while sim.hands() == [1; 4] && left.len() < 100 {
-        left.push(sim.peers[1].next_hand().unwrap().left_ms);
+        left.push(
+            sim.peers[1]
+                .next_hand()
+                .unwrap()
+                .left_ms
+                .expect("a countdown"),
+        );
         sim.tick(1_000);
     }
     assert_eq!(sim.hands(), [2; 4], "the countdown ran out everywhere");
@@ -248,6 +255,37 @@ fn the_countdown_deals_the_next_hand_anyway() {
         (NEXT_HAND_MS - 2_000..=NEXT_HAND_MS + 2_000).contains(&waited),
         "dealt after the countdown ({waited} ms)"
     );
+}
+
+/// Without a countdown (a table of one person and computer players), the score sheet waits
+/// for the person however long they read it, and no peer counts down.
+///
+/// Sabotage caught (checked): with the countdown always on, hand 2 is dealt at 30 s.
+#[test]
+fn without_a_countdown_the_table_waits_for_the_person() {
+    let mut sim = Sim::new();
+    for p in &mut sim.peers {
+        p.set_next_hand_ms(None);
+    }
+    sim.play_to_the_first_score_sheet();
+    for _ in 0..(3 * NEXT_HAND_MS / 1_000) {
+        sim.tick(1_000);
+    }
+    assert_eq!(
+        sim.hands(),
+        [1; 4],
+        "nobody dealt while the person read the sheet"
+    );
+    for p in &sim.peers {
+        let next = p.next_hand().unwrap();
+        assert_eq!(
+            (next.left_ms, next.waiting.as_slice()),
+            (None, &[Seat::S][..])
+        );
+    }
+    sim.peers[0].ready().unwrap();
+    sim.deliver();
+    assert_eq!(sim.hands(), [2; 4], "dealt once the person is ready");
 }
 
 /// A seat given back, validly signed by a seated peer, that names a seat past 3 (as the seat

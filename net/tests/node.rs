@@ -25,6 +25,7 @@ fn options(dir: &std::path::Path, role: Role, bot: Option<&str>, name: &str) -> 
         think_ms: 0,
         move_clock_ms: 0,
         wait_for_person: false,
+        countdown: true,
     }
 }
 

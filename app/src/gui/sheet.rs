@@ -82,11 +82,12 @@ fn next_hand_row(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>) {
         }
         return;
     }
+    // No countdown at a table of one person with computer players: nobody waits for them.
     let left = m
         .next
         .as_ref()
-        .map(|n| n.left_ms.div_ceil(1000))
-        .map_or(String::new(), |s| format!(" in {s} s"));
+        .and_then(|n| n.left_ms)
+        .map(|ms| ms.div_ceil(1000));
     let ready = m.ready_sent || m.next.as_ref().is_some_and(|n| n.ready);
     if ready {
         let waiting: Vec<String> = m
@@ -100,21 +101,29 @@ fn next_hand_row(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>) {
         ui.label(if waiting.is_empty() {
             "Dealing the next hand…".to_owned()
         } else {
-            format!(
-                "Waiting for {} to press Next hand; the next hand starts{left} anyway.",
-                waiting.join(", ")
-            )
+            match left {
+                Some(s) => format!(
+                    "Waiting for {} to press Next hand; the next hand starts in {s} s anyway.",
+                    waiting.join(", ")
+                ),
+                None => format!("Waiting for {} to press Next hand.", waiting.join(", ")),
+            }
         });
         return;
     }
     ui.horizontal(|ui| {
-        let next = ui.button("Next hand (Enter)").on_hover_text(
-            "The next hand is dealt once every player at the table has pressed Next hand, or when the countdown runs out.",
-        );
+        let next = ui.button("Next hand (Enter)").on_hover_text(if left.is_some() {
+            "The next hand is dealt once every player at the table has pressed Next hand, or when the countdown runs out."
+        } else {
+            "The next hand is dealt when you press Next hand."
+        });
         if next.clicked() || enter {
             next_hand(m, d, out);
         }
-        ui.label(format!("The next hand starts{left}, or once everyone is ready."));
+        ui.label(match left {
+            Some(s) => format!("The next hand starts in {s} s, or once everyone is ready."),
+            None => "No hurry: the next hand is dealt when you press Next hand.".to_owned(),
+        });
     });
 }
 

@@ -272,6 +272,9 @@ impl Node {
         // After a rebuild, so that replayed turns are not held back by thinking time.
         node.session.set_think_ms(node.opts.think_ms);
         node.session.set_wait_for_person(node.opts.wait_for_person);
+        if !node.opts.countdown {
+            node.session.set_next_hand_ms(None);
+        }
         // The other seats' shuffle proofs are checked on the checker's thread, at a lower
         // priority than the proofs (`FAIRDEAL_INLINE_CHECKS=1`, a measurement knob, checks
         // them in the session, in series with the rest).

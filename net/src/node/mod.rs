@@ -111,6 +111,11 @@ pub struct NodeOptions {
     /// A person at a window says when they are ready for the next hand ([`Intent::Ready`]);
     /// off (the terminal), the seat is ready as soon as a hand is scored.
     pub wait_for_person: bool,
+    /// Between hands, deal the next hand after [`crate::table::NEXT_HAND_MS`] even if a
+    /// person has not said they are ready (on at LAN tables, so nobody holds up the others).
+    /// Off at a table where one person plays with computer players: nobody waits for them,
+    /// and the score sheet stays until they press "Next hand".
+    pub countdown: bool,
 }
 
 /// What a node reports to its front end.

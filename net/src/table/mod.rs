@@ -137,8 +137,8 @@ pub struct TableSession {
     readies: [u32; 4],
     /// A person plays this seat and says when they are ready for the next hand.
     wait_for_person: bool,
-    /// How long the table waits between hands (ms).
-    next_hand_ms: u64,
+    /// How long the table waits between hands (ms; `None`: until every person is ready).
+    next_hand_ms: Option<u64>,
     /// Our latest `Ready` (its hand and bytes), sent again to a seat that asks.
     my_ready: Option<(u32, Vec<u8>)>,
     /// The hand contexts of the last hands started (newest last).
@@ -224,7 +224,7 @@ impl TableSession {
             between: None,
             readies: [0; 4],
             wait_for_person: false,
-            next_hand_ms: NEXT_HAND_MS,
+            next_hand_ms: Some(NEXT_HAND_MS),
             my_ready: None,
             recent_hctx: VecDeque::new(),
             chat: chat::Chat::default(),

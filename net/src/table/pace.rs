@@ -41,8 +41,8 @@ pub(crate) struct Between {
 pub struct NextHand {
     /// The hand just scored.
     pub after: u32,
-    /// How long until the next hand is dealt anyway (ms).
-    pub left_ms: u64,
+    /// How long until the next hand is dealt anyway (ms; `None`: no countdown).
+    pub left_ms: Option<u64>,
     /// The seats whose players have not said they are ready.
     pub waiting: Vec<Seat>,
     /// This seat said it is ready.
@@ -62,8 +62,10 @@ impl TableSession {
     }
 
     /// How long the table waits between hands for people who have not said they are ready
-    /// (default [`NEXT_HAND_MS`]).
-    pub fn set_next_hand_ms(&mut self, ms: u64) {
+    /// (default [`NEXT_HAND_MS`]; `None`: no countdown, the next hand waits for every
+    /// person, as at a table where one person plays with computer players, who holds up
+    /// nobody by reading the sheet).
+    pub fn set_next_hand_ms(&mut self, ms: Option<u64>) {
         self.next_hand_ms = ms;
     }
 
@@ -73,10 +75,9 @@ impl TableSession {
         let me = self.my_seat_index();
         Some(NextHand {
             after: b.hand_no,
-            left_ms: b
-                .since
-                .saturating_add(self.next_hand_ms)
-                .saturating_sub(self.presence.now),
+            left_ms: self
+                .next_hand_ms
+                .map(|ms| b.since.saturating_add(ms).saturating_sub(self.presence.now)),
             waiting: (0..4u8)
                 .filter(|&s| !self.seat_ready(s, b.hand_no))
                 .map(|s| Seat::from_index(usize::from(s)))
@@ -168,7 +169,10 @@ impl TableSession {
         let Some(b) = self.between.clone() else {
             return;
         };
-        if now >= b.since.saturating_add(self.next_hand_ms) {
+        if self
+            .next_hand_ms
+            .is_some_and(|ms| now >= b.since.saturating_add(ms))
+        {
             self.between = None;
             self.start_hand();
             return;
@@ -196,9 +200,8 @@ impl TableSession {
 
     /// When the countdown runs out (for the node's timer).
     pub(crate) fn pace_deadline(&self) -> Option<u64> {
-        self.between
-            .as_ref()
-            .map(|b| b.since.saturating_add(self.next_hand_ms))
+        let ms = self.next_hand_ms?;
+        self.between.as_ref().map(|b| b.since.saturating_add(ms))
     }
 
     /// A seat asked again for hand `hand_no`: our `Ready` for it, if we said it.

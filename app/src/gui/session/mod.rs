@@ -134,6 +134,8 @@ fn player_options(game_dir: &Path, record: &GameRecord, role: Role, name: &str) 
         think_ms: 0,
         move_clock_ms: 0,
         wait_for_person: true,
+        // A local game (resumed) has one person: the sheet waits for them.
+        countdown: record.lan(),
     }
 }
 
