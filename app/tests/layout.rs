@@ -137,13 +137,17 @@ fn nothing_sits_under_the_move_list() {
     );
 }
 
-/// Steps until the button `label` is enabled.
+/// Steps until the button `label` is enabled, pressing "Next hand" on a score sheet (a
+/// local table deals the next hand only then).
 fn wait_for_enabled(h: &mut Harness<'static, FairdealApp>, label: &str) {
     let start = std::time::Instant::now();
     while !h
         .query_all_by_label(label)
         .any(|n| !n.accesskit_node().is_disabled())
     {
+        if let Some(next) = h.query_by_label("Next hand (Enter)") {
+            next.click();
+        }
         assert!(
             start.elapsed() < Duration::from_secs(180),
             "{label} never enabled: {:?}",
