@@ -14,7 +14,8 @@ use common::{harness, harness_in, shows, step_both, table_with_a_guest, wait_for
 /// shows hand 2 while the sheet of hand 1 is still up; a "Next hand" that sends nothing
 /// leaves the sheet up (past the limit below). A local game has no countdown (one person,
 /// whom nobody waits for: a trial's sheet went while the player read it); checked: with
-/// the countdown on there, the sheet counts down.
+/// the countdown on there, the sheet counts down. The sheet sits over the table (checked:
+/// centred in the window, its last line reached the move list).
 #[test]
 fn the_next_hand_waits_for_next_hand() {
     let mut h = harness(81);
@@ -42,6 +43,21 @@ fn the_next_hand_waits_for_next_hand() {
         ),
         "the sheet says it waits"
     );
+    // Over the table, not the move list and the chat (a trial's at 1024×700 covered the
+    // chat's top).
+    h.set_size(egui::vec2(1024.0, 700.0));
+    for _ in 0..3 {
+        h.step();
+    }
+    let rect_of = |label: &str| {
+        h.query_all_by(|n| n.label() == Some(label.into()) || n.value() == Some(label.into()))
+            .map(|n| n.rect())
+            .next()
+            .unwrap_or_else(|| panic!("no {label:?}"))
+    };
+    let sheet = rect_of("No hurry: the next hand is dealt when you press Next hand.");
+    let moves = rect_of("Moves");
+    assert!(sheet.right() <= moves.left(), "{sheet:?} reaches {moves:?}");
     h.get_by_label("Next hand (Enter)").click();
     wait_for(&mut h, "— Hand 2 —", Duration::from_secs(15));
     assert!(!shows(&h, "Hand 1: score sheet"), "the sheet is gone");

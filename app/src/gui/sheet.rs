@@ -21,7 +21,7 @@ pub fn report_window(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>
     egui::Window::new(format!("Hand {hand_no}: score sheet"))
         .collapsible(false)
         .resizable(false)
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .anchor(egui::Align2::CENTER_CENTER, off_centre(ui.ctx()))
         .show(ui.ctx(), |ui| {
             egui::Grid::new("sheet")
                 .num_columns(3)
@@ -148,7 +148,7 @@ pub fn game_over_window(ui: &mut Ui, m: &Model, d: &Desk, out: &mut Vec<Intent>)
     egui::Window::new("Game over")
         .collapsible(false)
         .resizable(false)
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .anchor(egui::Align2::CENTER_CENTER, off_centre(ui.ctx()))
         .show(ui.ctx(), |ui| {
             ui.label(RichText::new(over).size(22.0));
             let verified = m.report.as_ref().map_or(0, |(n, _)| *n);
@@ -181,4 +181,24 @@ pub fn game_over_window(ui: &mut Ui, m: &Model, d: &Desk, out: &mut Vec<Intent>)
                 }
             });
         });
+}
+
+/// Where the table (left of the move list) was drawn in the last frame, kept for the sheets.
+fn table_area_id() -> egui::Id {
+    egui::Id::unique("the table's area, for the score sheets")
+}
+
+/// Records where the table is (left of the move list and the chat), for the sheets.
+pub fn set_table_area(ctx: &egui::Context, area: egui::Rect) {
+    ctx.data_mut(|d| d.insert_temp(table_area_id(), area));
+}
+
+/// How far a sheet centred in the window moves to be centred on the table instead: the move
+/// list and the chat at the right stay in sight (the player can say "Good game").
+fn off_centre(ctx: &egui::Context) -> egui::Vec2 {
+    let Some(area) = ctx.data(|d| d.get_temp::<egui::Rect>(table_area_id())) else {
+        return egui::Vec2::ZERO;
+    };
+    let window = ctx.content_rect();
+    egui::vec2(area.center().x - window.center().x, 0.0)
 }

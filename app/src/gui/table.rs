@@ -172,6 +172,9 @@ fn table_body(
         egui::pos2(table.min.x, log_panel.min.y),
         egui::pos2(log_panel.min.x, table.max.y),
     );
+    // The score sheets are placed over the table, not over the move list and the chat
+    // (a trial's sheet covered the chat's heading and first lines).
+    super::sheet::set_table_area(ui.ctx(), left);
     for (idx, rect) in felt_shapes.into_iter().zip([above, left]) {
         ui.painter()
             .set(idx, egui::Shape::rect_filled(rect, 0.0, colour));
@@ -436,7 +439,7 @@ fn middle(
                     ui,
                     view,
                     us,
-                    "Our melds (click or drop cards on one to plan them there, Enter plays)",
+                    "Our melds (click or drop cards on one to plan them)",
                     true,
                     &mut d.seen,
                     motion,
