@@ -463,7 +463,10 @@ impl FairdealApp {
                                 speaker.play(cue);
                             }
                         }
-                        g.desk.sound_trouble = speaker.trouble().map(str::to_owned);
+                        // Copied for the settings menu only when it changes (not every frame).
+                        if g.desk.sound_trouble.as_deref() != speaker.trouble() {
+                            g.desk.sound_trouble = speaker.trouble().map(str::to_owned);
+                        }
                         report_window(ui, &g.model, &mut g.desk, &mut intents);
                         game_over_window(ui, &g.model, &g.desk, &mut intents);
                     }
