@@ -13,7 +13,7 @@ use fairdeal::gui::choices::Theme;
 use fairdeal::gui::controller::Timing;
 use fairdeal_core::Preset;
 
-use common::{labels, wait_for};
+use common::{labels, select_first_card, wait_for, window};
 
 /// The table's controls and cards (by the start of their names) that must stay left of the
 /// move list.
@@ -54,9 +54,7 @@ fn nothing_sits_under_the_move_list() {
         } else {
             Theme::Dark
         };
-        let mut h = Harness::builder()
-            .with_size(size)
-            .build_ui_state(|ui, app: &mut FairdealApp| app.draw_and_pump(ui), app);
+        let mut h = window(app, size);
         h.step();
         h.get_by_label("Play now").click();
         wait_for(&mut h, "Draw (D)", Duration::from_secs(180));
@@ -83,15 +81,7 @@ fn nothing_sits_under_the_move_list() {
             if long {
                 break;
             }
-            let first = h
-                .query_all_by(|n| n.label().is_some_and(|l| l.ends_with("in your hand")))
-                .next()
-                .map(|n| n.accesskit_node().label().unwrap_or_default());
-            if let Some(name) = first {
-                h.get_all_by_label(&name).next().unwrap().click();
-                h.step();
-                h.step();
-            }
+            select_first_card(&mut h);
             match h.query_by_label("Discard selected (X)") {
                 Some(d) if !d.accesskit_node().is_disabled() => d.click(),
                 _ => h.get_by_label_contains("Pass").click(),
@@ -173,9 +163,7 @@ fn the_seat_playing_says_so_whole_at_1024() {
     });
     app.settings.preset = Preset::Samba;
     app.settings.theme = Theme::Light;
-    let mut h = Harness::builder()
-        .with_size([1024.0, 700.0])
-        .build_ui_state(|ui, app: &mut FairdealApp| app.draw_and_pump(ui), app);
+    let mut h = window(app, [1024.0, 700.0]);
     h.step();
     h.get_by_label("Play now").click();
     let mut seen = 0;
@@ -252,15 +240,7 @@ fn the_seat_playing_says_so_whole_at_1024() {
             for _ in 0..40 {
                 h.step();
             }
-            let first = h
-                .query_all_by(|n| n.label().is_some_and(|l| l.ends_with("in your hand")))
-                .next()
-                .map(|n| n.accesskit_node().label().unwrap_or_default());
-            if let Some(name) = first {
-                h.get_all_by_label(&name).next().unwrap().click();
-                h.step();
-                h.step();
-            }
+            select_first_card(&mut h);
             wait_for_enabled(&mut h, "Discard selected (X)");
             h.get_by_label("Discard selected (X)").click();
             h.step();

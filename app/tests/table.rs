@@ -5,6 +5,8 @@
 
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
@@ -296,9 +298,7 @@ fn following_a_hand_at_1024x700() {
     app.settings.preset = Preset::Canasta;
     app.settings.difficulty = Difficulty::Hard;
     app.settings.theme = Theme::Light;
-    let mut h = Harness::builder()
-        .with_size([1024.0, 700.0])
-        .build_ui_state(|ui, app: &mut FairdealApp| app.draw_and_pump(ui), app);
+    let mut h = common::window(app, [1024.0, 700.0]);
     h.step();
     h.get_by_label("Play now").click();
     let my_draw = |h: &Harness<'static, FairdealApp>| enabled(h, "Draw (D)");

@@ -27,9 +27,30 @@ pub fn harness_in(dir: std::path::PathBuf, seed: u64) -> Harness<'static, Fairde
     });
     app.settings.preset = Preset::Canasta;
     app.settings.difficulty = fairdeal::gui::choices::Difficulty::Hard;
+    window(app, [1180.0, 780.0])
+}
+
+/// `app` in a window of `size` points.
+pub fn window(app: FairdealApp, size: [f32; 2]) -> Harness<'static, FairdealApp> {
     Harness::builder()
-        .with_size([1180.0, 780.0])
+        .with_size(size)
         .build_ui_state(|ui, app: &mut FairdealApp| app.draw_and_pump(ui), app)
+}
+
+/// Clicks the first card of the hand, if there is one (selecting it), and lets the click
+/// land.
+pub fn select_first_card(h: &mut Harness<'static, FairdealApp>) {
+    let first = h
+        .query_all_by(|n| n.label().is_some_and(|l| l.ends_with("in your hand")))
+        .next()
+        .map(|n| n.accesskit_node().label().unwrap_or_default());
+    if let Some(name) = first {
+        if let Some(card) = h.get_all_by_label(&name).next() {
+            card.click();
+        }
+        h.step();
+        h.step();
+    }
 }
 
 /// Steps the UI (the network runs in the background) until `label` shows, or fails.
