@@ -47,7 +47,7 @@ struct Hand {
 }
 
 fn hand(table: &CardTable, salt: u8) -> Hand {
-    let hctx = hand_context(&[salt; 32], 1, 0, &[0; 32]);
+    let hctx = hand_context(&[salt; 32], 1, 0, [0, 0], &[0; 32]);
     let secrets: Vec<HandSecret> = (0..4)
         .map(|s| HandSecret::new(hctx, s, [s + salt; 32]))
         .collect();
@@ -414,6 +414,7 @@ fn prove_and_check(h: &Hand, me: usize) -> Result<ProofFigures> {
         &h.hctx,
         seat as u8,
         &h.secrets[seat].seed(),
+        &msg.input_hash,
         out.len() as u16,
     );
     let st = Statement {

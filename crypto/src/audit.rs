@@ -3,7 +3,7 @@
 
 use crate::fault::Fault;
 use crate::group::{CardTable, Ciphertext, CtBytes, compress_deck, open_deck};
-use crate::hand::{HandKeys, seed_commit, shuffle_step};
+use crate::hand::{HandKeys, deck_hash, seed_commit, shuffle_step};
 use crate::message::HandCommit;
 use crate::stream::{elgamal_secret, shuffle_plan};
 
@@ -44,17 +44,24 @@ pub fn audit(table: &CardTable, input: &AuditInput<'_>) -> Result<Vec<u16>, (u8,
     }
     let keys = HandKeys::new([keys[0], keys[1], keys[2], keys[3]])?;
     let mut deck: Vec<Ciphertext> = open_deck(table);
+    // Each step's stream is bound to the hash of the deck it shuffled: the open deck, then
+    // each step's output as signed (equal to the recomputed one, or the step is refused).
+    let mut input_hashes = [[0u8; 32]; 4];
+    let mut input_hash = deck_hash(input.hctx, &compress_deck(&deck));
     for (k, &seat) in input.order.iter().enumerate() {
         let next = shuffle_step(
             input.hctx,
             seat,
             &input.seeds[usize::from(seat)],
+            &input_hash,
             &keys,
             &deck,
         );
         if compress_deck(&next) != input.decks[k] {
             return Err((seat, Fault::ShuffleMismatch));
         }
+        input_hashes[k] = input_hash;
+        input_hash = deck_hash(input.hctx, input.decks[k]);
         deck = next;
     }
     // The plaintext order follows from the permutations alone: E_k[j] = E_{k-1}[perm_k[j]].
@@ -62,7 +69,10 @@ pub fn audit(table: &CardTable, input: &AuditInput<'_>) -> Result<Vec<u16>, (u8,
     let perms: Vec<Vec<u16>> = input
         .order
         .iter()
-        .map(|&seat| shuffle_plan(input.hctx, seat, &input.seeds[usize::from(seat)], n).perm)
+        .zip(&input_hashes)
+        .map(|(&seat, h)| {
+            shuffle_plan(input.hctx, seat, &input.seeds[usize::from(seat)], h, n).perm
+        })
         .collect();
     Ok((0..n)
         .map(|j| {

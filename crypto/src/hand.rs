@@ -15,11 +15,27 @@ use crate::message::{HandCommit, ShareItem, SharePoint, ShuffleMsg};
 use crate::proofs::{self, Encoded, ShareStatement};
 use crate::stream::{elgamal_secret, shuffle_plan};
 
-/// The hand context `SHA-256(label ‖ sid ‖ hand_no ‖ dealer ‖ previous result hash)`.
-pub fn hand_context(sid: &[u8; 32], hand_no: u32, dealer: u8, prev_result: &[u8; 32]) -> [u8; 32] {
+/// The hand context `SHA-256(label ‖ sid ‖ hand_no ‖ dealer ‖ i32_le(total A) ‖ i32_le(total
+/// B) ‖ previous result hash)`. Every envelope of the hand is signed under it, so each seat's
+/// signatures authenticate the running totals, the dealer and the previous result: a
+/// transcript cannot be re-totalled without every seat's key.
+pub fn hand_context(
+    sid: &[u8; 32],
+    hand_no: u32,
+    dealer: u8,
+    totals: [i32; 2],
+    prev_result: &[u8; 32],
+) -> [u8; 32] {
     hash256(
         label::HAND,
-        &[sid, &hand_no.to_le_bytes(), &[dealer], prev_result],
+        &[
+            sid,
+            &hand_no.to_le_bytes(),
+            &[dealer],
+            &totals[0].to_le_bytes(),
+            &totals[1].to_le_bytes(),
+            prev_result,
+        ],
     )
 }
 
@@ -102,9 +118,20 @@ impl HandSecret {
         }
     }
 
-    /// This seat's shuffle step on `input`.
+    /// This seat's shuffle step on `input` (its hash computed here).
     pub fn shuffle(&self, keys: &HandKeys, input: &[Ciphertext]) -> Vec<Ciphertext> {
-        shuffle_step(&self.hctx, self.seat, &self.seed, keys, input)
+        let input_hash = deck_hash(&self.hctx, &crate::group::compress_deck(input));
+        self.shuffle_hashed(keys, input, &input_hash)
+    }
+
+    /// This seat's shuffle step on `input`, whose [`deck_hash`] the caller has.
+    pub fn shuffle_hashed(
+        &self,
+        keys: &HandKeys,
+        input: &[Ciphertext],
+        input_hash: &[u8; 32],
+    ) -> Vec<Ciphertext> {
+        shuffle_step(&self.hctx, self.seat, &self.seed, input_hash, keys, input)
     }
 
     /// This seat's decryption share of `ct` at `pos`, with its proof.
@@ -250,15 +277,17 @@ impl HandKeys {
     }
 }
 
-/// The shuffle step of `seat` from `seed`: permute and re-randomise every card.
+/// The shuffle step of `seat` from `seed` on the deck `input` whose hash is `input_hash`:
+/// permute and re-randomise every card.
 pub fn shuffle_step(
     hctx: &[u8; 32],
     seat: u8,
     seed: &[u8; 32],
+    input_hash: &[u8; 32],
     keys: &HandKeys,
     input: &[Ciphertext],
 ) -> Vec<Ciphertext> {
-    let plan = shuffle_plan(hctx, seat, seed, input.len() as u16);
+    let plan = shuffle_plan(hctx, seat, seed, input_hash, input.len() as u16);
     plan.perm
         .iter()
         .zip(&plan.rho)

@@ -54,15 +54,21 @@ pub fn make_step(
     secret: &HandSecret,
     ctx: &StepContext<'_>,
 ) -> Result<(ShuffleMsg, Vec<Ciphertext>), ProofError> {
-    let out = secret.shuffle(ctx.keys, ctx.input);
-    let deck = compress_deck(&out);
     let input_hash = deck_hash(ctx.hctx, ctx.input_bytes);
+    let out = secret.shuffle_hashed(ctx.keys, ctx.input, &input_hash);
+    let deck = compress_deck(&out);
     let proof = match ctx.mode {
         ProofMode::Covert => None,
         ProofMode::Proved => {
             let params = shuffle_proof::params(out.len())?;
             let seed = secret.seed();
-            let plan = shuffle_plan(ctx.hctx, secret.seat(), &seed, out.len() as u16);
+            let plan = shuffle_plan(
+                ctx.hctx,
+                secret.seat(),
+                &seed,
+                &input_hash,
+                out.len() as u16,
+            );
             let st = Statement {
                 hctx: ctx.hctx,
                 seat: secret.seat(),

@@ -6,23 +6,29 @@ use curve25519_dalek::scalar::Scalar;
 
 use crate::hash::{hash512, label};
 
-/// The byte stream `block_j = SHA-512(label ‖ hctx ‖ seat ‖ seed ‖ u32_le(j))`, read in order.
+/// The byte stream `block_j = SHA-512(label ‖ hctx ‖ seat ‖ seed ‖ input_hash ‖ u32_le(j))`,
+/// read in order. The input deck's hash is in it so that one seed never permutes two decks
+/// the same way: two inputs shuffled in one hand (a restored step given another input) would
+/// otherwise show the permutation by comparing the outputs.
 pub struct Stream {
     hctx: [u8; 32],
     seat: u8,
     seed: [u8; 32],
+    input_hash: [u8; 32],
     block: [u8; 64],
     used: usize,
     counter: u32,
 }
 
 impl Stream {
-    /// The shuffle stream of `seat` in hand `hctx`.
-    pub fn new(hctx: &[u8; 32], seat: u8, seed: &[u8; 32]) -> Self {
+    /// The shuffle stream of `seat` in hand `hctx` for the input deck hashed `input_hash`
+    /// ([`crate::hand::deck_hash`]).
+    pub fn new(hctx: &[u8; 32], seat: u8, seed: &[u8; 32], input_hash: &[u8; 32]) -> Self {
         Self {
             hctx: *hctx,
             seat,
             seed: *seed,
+            input_hash: *input_hash,
             block: [0; 64],
             used: 64,
             counter: 0,
@@ -36,6 +42,7 @@ impl Stream {
                 &self.hctx,
                 &[self.seat],
                 &self.seed,
+                &self.input_hash,
                 &self.counter.to_le_bytes(),
             ],
         );
@@ -83,10 +90,16 @@ pub struct ShufflePlan {
     pub rho: Vec<Scalar>,
 }
 
-/// Derives the shuffle of `seat` for a deck of `n` cards: first the Fisher–Yates draws for
-/// i = n−1 down to 1, then `n` re-randomisers, all from one stream.
-pub fn shuffle_plan(hctx: &[u8; 32], seat: u8, seed: &[u8; 32], n: u16) -> ShufflePlan {
-    let mut s = Stream::new(hctx, seat, seed);
+/// Derives the shuffle of `seat` for the deck of `n` cards hashed `input_hash`: first the
+/// Fisher–Yates draws for i = n−1 down to 1, then `n` re-randomisers, all from one stream.
+pub fn shuffle_plan(
+    hctx: &[u8; 32],
+    seat: u8,
+    seed: &[u8; 32],
+    input_hash: &[u8; 32],
+    n: u16,
+) -> ShufflePlan {
+    let mut s = Stream::new(hctx, seat, seed, input_hash);
     let mut perm: Vec<u16> = (0..n).collect();
     for i in (1..usize::from(n)).rev() {
         let j = s.up_to(i as u32) as usize;
@@ -117,18 +130,30 @@ mod tests {
 
     #[test]
     fn shuffle_plan_is_a_permutation_and_deterministic() {
-        let a = shuffle_plan(&[1; 32], 2, &[3; 32], 162);
-        let b = shuffle_plan(&[1; 32], 2, &[3; 32], 162);
+        let a = shuffle_plan(&[1; 32], 2, &[3; 32], &[4; 32], 162);
+        let b = shuffle_plan(&[1; 32], 2, &[3; 32], &[4; 32], 162);
         assert_eq!(a, b);
         let mut sorted = a.perm.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, (0..162).collect::<Vec<u16>>());
-        assert_ne!(a.perm, shuffle_plan(&[1; 32], 3, &[3; 32], 162).perm);
+        assert_ne!(
+            a.perm,
+            shuffle_plan(&[1; 32], 3, &[3; 32], &[4; 32], 162).perm
+        );
+    }
+
+    /// The same seed on another input deck permutes and re-randomises differently.
+    #[test]
+    fn the_plan_depends_on_the_input_deck() {
+        let a = shuffle_plan(&[1; 32], 2, &[3; 32], &[4; 32], 162);
+        let b = shuffle_plan(&[1; 32], 2, &[3; 32], &[5; 32], 162);
+        assert_ne!(a.perm, b.perm);
+        assert_ne!(a.rho, b.rho);
     }
 
     #[test]
     fn up_to_is_in_range() {
-        let mut s = Stream::new(&[0; 32], 0, &[0; 32]);
+        let mut s = Stream::new(&[0; 32], 0, &[0; 32], &[0; 32]);
         for max in [0u32, 1, 2, 160, u32::MAX] {
             for _ in 0..10 {
                 assert!(s.up_to(max) <= max);

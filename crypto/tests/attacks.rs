@@ -242,14 +242,14 @@ fn attack_11_one_honest_seed_makes_positions_uniform() {
     let n = 108u16;
     let hctx = [3; 32];
     let fixed: Vec<Vec<u16>> = (0..3u8)
-        .map(|s| fairdeal_crypto::stream::shuffle_plan(&hctx, s, &[0; 32], n).perm)
+        .map(|s| fairdeal_crypto::stream::shuffle_plan(&hctx, s, &[0; 32], &[0; 32], n).perm)
         .collect();
     let mut buckets = [0u32; 12];
     let trials = 2400u32;
     for t in 0..trials {
         let mut seed = [0u8; 32];
         seed[..4].copy_from_slice(&t.to_le_bytes());
-        let honest = fairdeal_crypto::stream::shuffle_plan(&hctx, 3, &seed, n).perm;
+        let honest = fairdeal_crypto::stream::shuffle_plan(&hctx, 3, &seed, &[0; 32], n).perm;
         let perms = [&fixed[0], &fixed[1], &honest, &fixed[2]];
         let pos = (0..n)
             .find(|&j| perms.iter().rev().fold(j, |p, perm| perm[usize::from(p)]) == 0)

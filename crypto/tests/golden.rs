@@ -48,9 +48,10 @@ fn golden_step(
 /// The values, as `name = hex` lines, for printing and comparing.
 fn vectors() -> Vec<(&'static str, String)> {
     let table = CardTable::new(162).unwrap();
-    let hctx = hand_context(&[1; 32], 7, 2, &[0; 32]);
+    let hctx = hand_context(&[1; 32], 7, 2, [1234, -50], &[0; 32]);
     let seed = [5u8; 32];
-    let plan = shuffle_plan(&hctx, 3, &seed, 162);
+    let open_hash = deck_hash(&hctx, &compress_deck(&open_deck(&table)));
+    let plan = shuffle_plan(&hctx, 3, &seed, &open_hash, 162);
     let x = elgamal_secret(&hctx, 3, &seed);
     let secret = HandSecret::new(hctx, 3, seed);
     let commit = secret.commit();
@@ -158,7 +159,7 @@ fn the_step_1_proof_is_the_pinned_one_and_verifies() {
     let pinned: String = PROOF_162.lines().filter(|l| !l.starts_with('#')).collect();
     let pinned = hex::decode(pinned).unwrap();
     let table = CardTable::new(162).unwrap();
-    let hctx = hand_context(&[1; 32], 7, 2, &[0; 32]);
+    let hctx = hand_context(&[1; 32], 7, 2, [1234, -50], &[0; 32]);
     let deck = open_deck(&table);
     let (mut step, keys, open_bytes) = golden_step(&hctx, &deck);
     if std::env::var_os("FAIRDEAL_PRINT_VECTORS").is_some() {

@@ -137,14 +137,15 @@ fn ours() -> BTreeMap<String, String> {
     let cards: Vec<u8> = (0..162)
         .flat_map(|c| table.point(c).unwrap().compress().to_bytes())
         .collect();
-    let hctx = hand_context(&[1; 32], 7, 2, &[0; 32]);
-    let plan = shuffle_plan(&hctx, 3, &[5; 32], 162);
+    let hctx = hand_context(&[1; 32], 7, 2, [1234, -50], &[0; 32]);
+    let open_hash = deck_hash(&hctx, &compress_deck(&open_deck(&table)));
+    let plan = shuffle_plan(&hctx, 3, &[5; 32], &open_hash, 162);
     let perm: Vec<u8> = plan.perm.iter().flat_map(|p| p.to_le_bytes()).collect();
     let rho: Vec<u8> = plan.rho.iter().flat_map(|r| r.to_bytes()).collect();
     m.insert("cards_162".into(), hx(&cards));
     m.insert("perm_162".into(), hx(&perm));
     m.insert("rho_162".into(), hx(&rho));
-    let mut big = Stream::new(&hctx, 3, &[5; 32]);
+    let mut big = Stream::new(&hctx, 3, &[5; 32], &open_hash);
     let words: Vec<u8> = (0..16)
         .flat_map(|_| big.up_to(1 << 31).to_le_bytes())
         .collect();
@@ -167,7 +168,7 @@ fn ours() -> BTreeMap<String, String> {
     );
 
     // A whole 108-card hand: four seats shuffle in turn, then the audit names every card.
-    let hctx2 = hand_context(&[7; 32], 1, 0, &[0; 32]);
+    let hctx2 = hand_context(&[7; 32], 1, 0, [0, 0], &[0; 32]);
     let table2 = CardTable::new(108).unwrap();
     let secrets: Vec<HandSecret> = (0..4)
         .map(|s| HandSecret::new(hctx2, s, seed(s, 1)))

@@ -29,9 +29,9 @@ impl Case {
         let key = hash_scalar(b"test", &[b"key", &[salt]]) * RISTRETTO_BASEPOINT_POINT;
         let table = CardTable::new(cards).unwrap();
         let open = open_deck(&table);
-        let first = shuffle_plan(&hctx, 0, &[salt ^ 0x55; 32], cards);
+        let first = shuffle_plan(&hctx, 0, &[salt ^ 0x55; 32], &[0; 32], cards);
         let input = apply(&open, &first.perm, &first.rho, &key);
-        let plan = shuffle_plan(&hctx, 1, &[salt; 32], cards);
+        let plan = shuffle_plan(&hctx, 1, &[salt; 32], &[1; 32], cards);
         let output = apply(&input, &plan.perm, &plan.rho, &key);
         Self {
             hctx,

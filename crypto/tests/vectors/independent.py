@@ -278,23 +278,32 @@ def card_point(c):
     return from_uniform_bytes(hashlib.sha512(b"fairdeal/v1/card" + u16(c)).digest())
 
 
-def hand_context(sid, hand_no, dealer, prev):
-    return hash256(b"fairdeal/v1/hand", [sid, u32(hand_no), bytes([dealer]), prev])
+def i32(n):
+    return (n & 0xFFFFFFFF).to_bytes(4, "little")
+
+
+def hand_context(sid, hand_no, dealer, totals, prev):
+    fields = [sid, u32(hand_no), bytes([dealer]), i32(totals[0]), i32(totals[1]), prev]
+    return hash256(b"fairdeal/v1/hand", fields)
+
+
+def deck_hash(hctx, deck):
+    """SHA-256(label ‖ hctx ‖ (C1 ‖ C2)*) over the deck's encodings."""
+    return hash256(b"fairdeal/v1/deck", [hctx, b"".join(c1 + c2 for c1, c2 in deck)])
 
 
 class Stream:
-    """block_j = SHA-512(label ‖ hctx ‖ seat ‖ seed ‖ u32_le(j)), read in order."""
+    """block_j = SHA-512(label ‖ hctx ‖ seat ‖ seed ‖ input_hash ‖ u32_le(j)), read in order."""
 
-    def __init__(self, hctx, seat, seed):
-        self.hctx, self.seat, self.seed = hctx, seat, seed
+    def __init__(self, hctx, seat, seed, input_hash):
+        self.hctx, self.seat, self.seed, self.input_hash = hctx, seat, seed, input_hash
         self.buf = b""
         self.j = 0
 
     def take(self, n):
         while len(self.buf) < n:
-            self.buf += hash512(
-                b"fairdeal/v1/shuffle", [self.hctx, bytes([self.seat]), self.seed, u32(self.j)]
-            )
+            fields = [self.hctx, bytes([self.seat]), self.seed, self.input_hash, u32(self.j)]
+            self.buf += hash512(b"fairdeal/v1/shuffle", fields)
             self.j += 1
         out, self.buf = self.buf[:n], self.buf[n:]
         return out
@@ -308,8 +317,8 @@ class Stream:
                 return w % n
 
 
-def shuffle_plan(hctx, seat, seed, n):
-    s = Stream(hctx, seat, seed)
+def shuffle_plan(hctx, seat, seed, input_hash, n):
+    s = Stream(hctx, seat, seed, input_hash)
     perm = list(range(n))
     for i in range(n - 1, 0, -1):
         j = s.up_to(i)
@@ -384,16 +393,17 @@ def main():
 
     # The golden vectors (crypto/tests/vectors/derivations.txt), same names, same inputs.
     cards = [card_point(c) for c in range(162)]
-    hctx = hand_context(bytes([1] * 32), 7, 2, bytes(32))
+    hctx = hand_context(bytes([1] * 32), 7, 2, (1234, -50), bytes(32))
     s5 = bytes([5] * 32)
-    perm, rho = shuffle_plan(hctx, 3, s5, 162)
+    open_deck = b"".join(bytes(32) + encode(m) for m in cards)
+    open_hash = hash256(b"fairdeal/v1/deck", [hctx, open_deck])
+    perm, rho = shuffle_plan(hctx, 3, s5, open_hash, 162)
     x = elgamal_secret(hctx, 3, s5)
     pok_e, pok_z = prove_key(hctx, 3, x)
     d, share_e, _ = prove_share(hctx, 3, 61, x, mul(11, B))
     round_e, round_z = prove_round(hctx, 3, x, [(61, mul(11, B)), (62, mul(12, B)), (90, mul(13, B))])
     pk = ed25519_public(bytes([1] * 32))
     fp = hash256(b"fairdeal/v1/fingerprint", [pk])[:8].hex()
-    open_deck = b"".join(bytes(32) + encode(m) for m in cards)
     put("card_0", encode(cards[0]))
     put("card_161", encode(cards[161]))
     put("hctx", hctx)
@@ -408,7 +418,7 @@ def main():
     put("share_e", sc(share_e))
     put("share_round_e", sc(round_e))
     put("share_round_z", sc(round_z))
-    put("open_deck_hash", hash256(b"fairdeal/v1/deck", [hctx, open_deck]))
+    put("open_deck_hash", open_hash)
     put("identity_pk", pk)
     put("fingerprint", "-".join(fp[i : i + 4] for i in range(0, 16, 4)))
     # The shuffle proof's Pedersen generators: one-way map of the labelled hash of u32_le(i).
@@ -421,20 +431,28 @@ def main():
     put("perm_162", b"".join(u16(p) for p in perm))
     put("rho_162", b"".join(sc(r) for r in rho))
     # A range near 2^31, where about half of the words are rejected.
-    big = Stream(hctx, 3, s5)
+    big = Stream(hctx, 3, s5, open_hash)
     put("up_to_2_31", b"".join(u32(big.up_to(1 << 31)) for _ in range(16)))
     # A 108-card hand: sid 7s, hand 1, dealer 0, seeds seed(s, 1); order 1, 2, 3, 0.
-    hctx2 = hand_context(bytes([7] * 32), 1, 0, bytes(32))
+    hctx2 = hand_context(bytes([7] * 32), 1, 0, (0, 0), bytes(32))
     xs = [elgamal_secret(hctx2, s, seed(s, 1)) for s in range(4)]
     joint = mul(sum(xs) % L, B)
     put("hand2_keys", b"".join(encode(mul(x, B)) for x in xs))
     order = [1, 2, 3, 0]
-    plans = [shuffle_plan(hctx2, s, seed(s, 1), 108) for s in order]
-    p1, r1 = plans[0]
-    step1 = b"".join(
-        encode(mul(r1[j], B)) + encode(add(cards[p1[j]], mul(r1[j], joint))) for j in range(4)
-    )
-    put("hand2_step1_head", step1)
+    # Each step's stream is bound to the hash of its input deck, so the decks are computed
+    # whole: output[j] = input[perm[j]] + (rho_j·B, rho_j·H).
+    deck = [(IDENTITY, cards[c]) for c in range(108)]
+    plans = []
+    for s in order:
+        enc = [(encode(c1), encode(c2)) for c1, c2 in deck]
+        perm_k, rho_k = shuffle_plan(hctx2, s, seed(s, 1), deck_hash(hctx2, enc), 108)
+        plans.append((perm_k, rho_k))
+        deck = [
+            (add(deck[p][0], mul(r, B)), add(deck[p][1], mul(r, joint)))
+            for p, r in zip(perm_k, rho_k)
+        ]
+        if len(plans) == 1:
+            put("hand2_step1_head", b"".join(encode(c1) + encode(c2) for c1, c2 in deck[:4]))
     plain = []
     for j in range(108):
         pos = j

@@ -159,8 +159,13 @@ impl Game {
                         expect = self.finish(b, Some(&head), &signed, at)?;
                     }
                     self.check_header(&head, &expect, &signed, at)?;
-                    let hctx =
-                        hand_context(&self.sid, head.hand_no, head.dealer, &head.prev_result);
+                    let hctx = hand_context(
+                        &self.sid,
+                        head.hand_no,
+                        head.dealer,
+                        head.scores,
+                        &head.prev_result,
+                    );
                     block = Some(Block {
                         head,
                         hctx,
