@@ -317,3 +317,41 @@ fn a_cheating_prover_with_a_copied_card_is_refused() {
         );
     }
 }
+
+/// Adds `delta` to the scalar at byte `at` of `proof`.
+fn shift_scalar(proof: &mut [u8], at: usize, delta: &Scalar) {
+    let bytes: [u8; 32] = proof[at..at + 32].try_into().unwrap();
+    let s = Option::<Scalar>::from(Scalar::from_canonical_bytes(bytes)).unwrap() + delta;
+    proof[at..at + 32].copy_from_slice(s.as_bytes());
+}
+
+#[test]
+fn two_errors_that_cancel_under_equal_batch_weights_are_refused() {
+    // The multi-exponentiation's last responses are `a, r, b, s, tau` (the proof's last
+    // words, absorbed just before the batch challenge, so changing them changes no challenge
+    // but the batch weights). `r` enters its commitment equation as `−w1·r·h`, `s` the
+    // `c_B` equation as `−w2·s·h`: `r + δ` and `s − δ` leave `(w2 − w1)·δ·h` in the batch,
+    // which is zero exactly when the two weights are equal. Only weights the prover cannot
+    // foresee (and that differ) refuse the proof.
+    for (cards, m) in [(12u16, 1), (12, 3), (162, 1)] {
+        let params = ShuffleParams::with_rows(usize::from(cards), m).unwrap();
+        let case = Case::new(cards, 21);
+        let proof = prove_case(&params, &case);
+        assert_eq!(verify(&params, &case.statement(), &proof), Ok(()));
+        let len = proof.len();
+        let (at_r, at_s) = (len - 4 * 32, len - 2 * 32);
+        let delta = Scalar::from(0x5eed_u64);
+        let mut bad = proof.clone();
+        shift_scalar(&mut bad, at_r, &delta);
+        shift_scalar(&mut bad, at_s, &-delta);
+        assert_eq!(
+            verify(&params, &case.statement(), &bad),
+            Err(ProofError::Rejected),
+            "{cards} cards in {m} rows"
+        );
+        // Each error alone is refused too (the pair is what equal weights would let through).
+        let mut one = proof.clone();
+        shift_scalar(&mut one, at_r, &delta);
+        assert!(verify(&params, &case.statement(), &one).is_err());
+    }
+}
