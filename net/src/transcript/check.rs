@@ -13,8 +13,8 @@ use fairdeal_core::{Rules, game_result};
 use fairdeal_crypto::hand::hand_context;
 use fairdeal_crypto::{CardTable, PublicKey, SignedEnvelope};
 
-use super::evidence::claimed_sender;
-use super::report::{Report, TranscriptFault, seat_name, short};
+use super::evidence::claimed_seat;
+use super::report::{FaultKind, Report, TranscriptFault, seat_name};
 use super::{Entry, Located, Stand};
 use crate::table::msg::{
     TableConfig, TableMsg, chat_digest, quit_digest, ready_digest, replace_digest, return_digest,
@@ -39,6 +39,10 @@ struct Block {
     envelopes: Vec<SignedEnvelope>,
     /// Signed table messages (and their signers) that came during it, or just after it.
     signed: Vec<(PublicKey, TableMsg)>,
+    /// The deal follows a return whose table state only its signer vouches for: `(seat
+    /// given back, signer)`. The other seats' envelopes in this deal, signed under a hand
+    /// context that binds that state, must confirm it.
+    confirm: Option<(u8, u8)>,
 }
 
 /// A fault that stops the check (the rest of the file cannot be trusted to mean anything).
@@ -50,13 +54,16 @@ struct Game {
     rules: Rules,
     table: Arc<CardTable>,
     report: Report,
+    /// Set by a deal that ends with a return taken on its signer's word, for the next deal.
+    confirm: Option<(u8, u8)>,
 }
 
-fn stop(seat: Option<u8>, hand_no: Option<u32>, at: &Located, what: &str) -> Stop {
+fn stop(seat: Option<u8>, hand_no: Option<u32>, at: &Located, kind: FaultKind) -> Stop {
     TranscriptFault {
         seat,
         hand_no,
-        what: format!("{what} (entry {} at byte {})", at.index, at.offset),
+        kind,
+        at: Some((at.index, at.offset)),
     }
 }
 
@@ -70,17 +77,15 @@ pub fn verify(entries: &[Located]) -> Report {
         report.faults.push(TranscriptFault {
             seat: None,
             hand_no: None,
-            what: "the transcript is empty".to_owned(),
+            kind: FaultKind::Empty,
+            at: None,
         });
         return report;
     };
     let Entry::Table { config, accepts } = &first.entry else {
-        report.faults.push(stop(
-            None,
-            None,
-            first,
-            "the transcript does not start with the signed configuration",
-        ));
+        report
+            .faults
+            .push(stop(None, None, first, FaultKind::NoConfiguration));
         return report;
     };
     let sid = config.sid();
@@ -90,10 +95,7 @@ pub fn verify(entries: &[Located]) -> Report {
                 None,
                 None,
                 first,
-                &format!(
-                    "the file is damaged or altered: {}'s signature on the table configuration does not verify",
-                    seat_name(seat as u8)
-                ),
+                FaultKind::ConfigSignature(seat as u8),
             ));
             return report;
         }
@@ -103,7 +105,7 @@ pub fn verify(entries: &[Located]) -> Report {
     let Ok(table) = CardTable::new(rules.deck_size() as u16) else {
         report
             .faults
-            .push(stop(None, None, first, "no card table for these rules"));
+            .push(stop(None, None, first, FaultKind::NoCardTable));
         return report;
     };
     let mut game = Game {
@@ -112,6 +114,7 @@ pub fn verify(entries: &[Located]) -> Report {
         rules,
         table: Arc::new(table),
         report,
+        confirm: None,
     };
     if let Err(f) = game.run(rest) {
         game.report.faults.push(f);
@@ -135,7 +138,7 @@ impl Game {
         for at in entries {
             match &at.entry {
                 Entry::Table { .. } => {
-                    return Err(stop(None, None, at, "a second table configuration"));
+                    return Err(stop(None, None, at, FaultKind::SecondConfiguration));
                 }
                 Entry::Hand {
                     hand_no,
@@ -171,6 +174,7 @@ impl Game {
                         hctx,
                         envelopes: Vec::new(),
                         signed: Vec::new(),
+                        confirm: self.confirm.take(),
                     });
                 }
                 Entry::Envelope { hand_no, signed } => {
@@ -181,10 +185,7 @@ impl Game {
                             None,
                             Some(*hand_no),
                             at,
-                            &format!(
-                                "the file is damaged or altered: an envelope of a deal that is not being played here{}",
-                                claimed_sender(signed)
-                            ),
+                            FaultKind::EnvelopeOutOfDeal(claimed_seat(signed)),
                         ));
                     };
                     if signed.verify(&b.hctx, &b.head.keys).is_err() {
@@ -194,10 +195,7 @@ impl Game {
                             None,
                             Some(*hand_no),
                             at,
-                            &format!(
-                                "the file is damaged or altered: an envelope whose signature or hand context does not verify{}",
-                                claimed_sender(signed)
-                            ),
+                            FaultKind::BadEnvelope(claimed_seat(signed)),
                         ));
                     }
                     if !b.envelopes.contains(signed) {
@@ -242,26 +240,12 @@ impl Game {
             .or_else(|| self.config.seats.iter().position(|k| k == from))
             .map(|s| s as u8);
         let Some(seat) = seat else {
-            return Err(stop(
-                None,
-                None,
-                at,
-                "a signed table message from a stranger",
-            ));
+            return Err(stop(None, None, at, FaultKind::Stranger));
         };
         // Nothing here is the seat's statement until its signature checks: the faults below
         // name the file, not the seat.
-        let name = seat_name(seat);
-        let bad = |what: &str| {
-            stop(
-                None,
-                None,
-                at,
-                &format!("the file is damaged or altered: {what} (it claims to be {name}'s)"),
-            )
-        };
-        let decoded =
-            TableMsg::decode(msg).map_err(|_| bad("a table message that does not decode"))?;
+        let decoded = TableMsg::decode(msg)
+            .map_err(|_| stop(None, None, at, FaultKind::Undecodable(seat)))?;
         let sid = &self.sid;
         let ok = match &decoded {
             TableMsg::Timeout {
@@ -290,18 +274,17 @@ impl Game {
             TableMsg::Chat { n, text, sig } => {
                 from.verify(&chat_digest(sid, seat, *n, text), sig).is_ok()
             }
-            _ => return Err(bad("a table message that is no evidence")),
+            _ => return Err(stop(None, None, at, FaultKind::NotEvidence(seat))),
         };
         if !ok {
-            return Err(bad(
-                "a signed table message whose signature does not verify",
-            ));
+            return Err(stop(None, None, at, FaultKind::BadSignature(seat)));
         }
         Ok(decoded)
     }
 
     /// Checks a header against what the previous deal implies; changes of keys or computer
-    /// players need a signed `Replace` (or `Return`) among `signed`.
+    /// players need a signed `Replace` from the runner the new header names, or a signed
+    /// `Return` from the runner the previous header names, among `signed`.
     fn check_header(
         &mut self,
         head: &Header,
@@ -310,74 +293,128 @@ impl Game {
         at: &Located,
     ) -> Result<(), Stop> {
         let n = Some(head.hand_no);
-        if head.hand_no != expect.hand_no
-            || head.dealer != expect.dealer
-            || head.scores != expect.scores
-            || head.prev_result != expect.prev_result
-        {
-            return Err(stop(
-                None,
-                n,
-                at,
-                &format!(
-                    "the deal does not follow from the one before (expected hand {}, dealer {}, totals {:?}, previous result {})",
-                    expect.hand_no,
-                    seat_name(expect.dealer),
-                    expect.scores,
-                    short(&expect.prev_result)
-                ),
-            ));
+        let kind = if head.hand_no != expect.hand_no {
+            Some(FaultKind::OutOfSequence {
+                expected: expect.hand_no,
+                found: head.hand_no,
+            })
+        } else if head.dealer != expect.dealer {
+            Some(FaultKind::WrongDealer {
+                expected: expect.dealer,
+                found: head.dealer,
+            })
+        } else if head.scores != expect.scores {
+            Some(FaultKind::Retotalled {
+                expected: expect.scores,
+                found: head.scores,
+            })
+        } else if head.prev_result != expect.prev_result {
+            Some(FaultKind::WrongPrevious {
+                expected: expect.prev_result,
+                found: head.prev_result,
+            })
+        } else {
+            None
+        };
+        if let Some(kind) = kind {
+            return Err(stop(None, n, at, kind));
         }
-        for s in 0..4usize {
-            if head.keys[s] == expect.keys[s] && head.bots[s] == expect.bots[s] {
+        for s in 0..4u8 {
+            let i = usize::from(s);
+            if head.keys[i] == expect.keys[i] && head.bots[i] == expect.bots[i] {
                 continue;
             }
-            let replaced = signed.iter().any(|(from, m)| match m {
+            let replaces = signed.iter().filter_map(|(from, m)| match m {
                 TableMsg::Replace {
                     seat, key, seed, ..
-                } => {
-                    usize::from(*seat) == s
-                        && *key == head.keys[s]
-                        && head.bots[s].is_some_and(|b| {
-                            b.seed == *seed && expect.keys.get(usize::from(b.runner)) == Some(from)
-                        })
+                } if *seat == s
+                    && *key == head.keys[i]
+                    && head.bots[i].is_some_and(|b| b.seed == *seed) =>
+                {
+                    Some(from)
                 }
-                _ => false,
+                _ => None,
             });
-            let returned = signed.iter().any(|(_, m)| match m {
-                TableMsg::Return { state, .. } => {
-                    usize::from(state.seat) == s
-                        && state.keys == head.keys
-                        && state.hand_no == head.hand_no
+            let runner_now = head.bots[i].map(|b| b.runner);
+            let mut replaced = Err(None);
+            for from in replaces {
+                let signer = seat_of(&expect.keys, from);
+                if runner_now.is_some() && signer == runner_now {
+                    replaced = Ok(());
+                    break;
                 }
-                _ => false,
-            });
-            if !replaced && !returned {
-                return Err(stop(
-                    None,
-                    n,
-                    at,
-                    &format!(
-                        "{}'s identity or computer player changed without a signed replacement",
-                        seat_name(s as u8)
-                    ),
-                ));
+                replaced = Err(signer);
             }
-            if returned {
-                self.report.notes.push(format!(
+            // A seat given back: by the runner of the computer player the previous header
+            // records for it (nobody else held the seat, so nobody else may hand it over).
+            let returns = signed.iter().filter_map(|(from, m)| match m {
+                TableMsg::Return { state, .. }
+                    if state.seat == s
+                        && state.keys == head.keys
+                        && state.hand_no == head.hand_no =>
+                {
+                    Some(from)
+                }
+                _ => None,
+            });
+            let runner_before = expect.bots[i].map(|b| b.runner);
+            let mut returned = Err(None);
+            for from in returns {
+                let signer = seat_of(&expect.keys, from);
+                if runner_before.is_some() && signer == runner_before && head.bots[i].is_none() {
+                    returned = Ok(());
+                    break;
+                }
+                returned = Err(signer);
+            }
+            match (replaced, returned) {
+                (Ok(()), _) => {
+                    if let Some(b) = head.bots[i] {
+                        self.report.notes.push(format!(
+                            "hand {}: a computer player takes {}'s seat, run by {} (signed), its moves replayed at every audit",
+                            head.hand_no,
+                            seat_name(s),
+                            seat_name(b.runner)
+                        ));
+                    }
+                }
+                (_, Ok(())) => self.report.notes.push(format!(
                     "hand {}: {} is played by its player again (signed by the computer player's runner)",
                     head.hand_no,
-                    seat_name(s as u8)
-                ));
-            } else if let Some(b) = head.bots[s] {
-                self.report.notes.push(format!(
-                    "hand {}: a computer player takes {}'s seat, run by {} (signed), its moves replayed at every audit",
-                    head.hand_no,
-                    seat_name(s as u8),
-                    seat_name(b.runner)
-                ));
+                    seat_name(s)
+                )),
+                (_, Err(Some(signer))) => {
+                    return Err(stop(
+                        None,
+                        n,
+                        at,
+                        FaultKind::ReturnNotFromRunner {
+                            seat: s,
+                            signer,
+                            runner: runner_before,
+                        },
+                    ));
+                }
+                (Err(Some(signer)), _) => {
+                    return Err(stop(
+                        None,
+                        n,
+                        at,
+                        FaultKind::ReplaceNotFromRunner {
+                            seat: s,
+                            signer,
+                            runner: runner_now.unwrap_or(signer),
+                        },
+                    ));
+                }
+                _ => return Err(stop(None, n, at, FaultKind::UnsignedSeatChange(s))),
             }
         }
         Ok(())
     }
+}
+
+/// The seat `key` holds in `keys`, if any.
+pub(super) fn seat_of(keys: &[PublicKey; 4], key: &PublicKey) -> Option<u8> {
+    keys.iter().position(|k| k == key).map(|s| s as u8)
 }

@@ -1,6 +1,6 @@
 //! The deal-level evidence helpers of the transcript check: why a seat was put out (in
 //! words, with the signed messages), the result root recomputed from the file's envelopes, and
-//! the claimed sender and slot of an envelope (for naming and sorting, never trusted).
+//! the claimed seat and slot of an envelope (for naming and sorting, never trusted).
 
 use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{Body, Envelope, PublicKey, SignedEnvelope, encoding};
@@ -65,16 +65,13 @@ pub(super) fn add(a: [i32; 2], b: [i32; 2]) -> [i32; 2] {
     [a[0].saturating_add(b[0]), a[1].saturating_add(b[1])]
 }
 
-/// The seat an envelope claims (without trusting it), in words for a fault that names no
-/// seat: " (it claims to be East's)", or nothing.
-pub(super) fn claimed_sender(env: &SignedEnvelope) -> String {
+/// The seat an envelope claims (without trusting it), for naming a message in a fault that
+/// names no seat.
+pub(super) fn claimed_seat(env: &SignedEnvelope) -> Option<u8> {
     encoding::decode::<Envelope>(&env.bytes)
         .ok()
         .map(|e| e.sender)
         .filter(|s| *s < 4)
-        .map_or_else(String::new, |s| {
-            format!(" (it claims to be {}'s)", seat_name(s))
-        })
 }
 
 pub(super) fn sender_seq(env: &SignedEnvelope) -> (u8, u32, [u8; 32]) {

@@ -31,7 +31,7 @@ use crate::store::StoreError;
 use crate::table::msg::TableConfig;
 
 pub use self::check::verify;
-pub use self::report::{HandStatus, Report, TranscriptFault};
+pub use self::report::{FaultKind, HandStatus, Report, TranscriptFault};
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"FDTRANS\x01";

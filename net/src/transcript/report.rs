@@ -59,8 +59,178 @@ pub struct TranscriptFault {
     pub seat: Option<u8>,
     /// The deal, if the fault is in one.
     pub hand_no: Option<u32>,
-    /// What is wrong (with the entry number and byte offset when it is one entry).
-    pub what: String,
+    /// What is wrong.
+    pub kind: FaultKind,
+    /// The entry it was found at, and that entry's byte offset, when it is one entry.
+    pub at: Option<(usize, usize)>,
+}
+
+impl std::fmt::Display for TranscriptFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.kind)?;
+        if let Some((index, offset)) = self.at {
+            write!(f, " (entry {index} at byte {offset})")?;
+        }
+        Ok(())
+    }
+}
+
+/// What is wrong with a transcript; the words a person reads are its `Display`, and only
+/// there. A seat in a kind is one a message *claims* (for naming the message), not a verdict:
+/// the verdict is [`TranscriptFault::seat`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FaultKind {
+    /// No entry at all.
+    #[error("the transcript is empty")]
+    Empty,
+    /// The first entry is not the configuration.
+    #[error("the transcript does not start with the signed configuration")]
+    NoConfiguration,
+    /// A seat's signature on the configuration fails.
+    #[error(
+        "the file is damaged or altered: {}'s signature on the table configuration does not verify",
+        seat_name(*.0)
+    )]
+    ConfigSignature(u8),
+    /// The rules give no card table.
+    #[error("no card table for these rules")]
+    NoCardTable,
+    /// A second configuration entry.
+    #[error("a second table configuration")]
+    SecondConfiguration,
+    /// A signed table message whose signer is not seated.
+    #[error("a signed table message from a stranger")]
+    Stranger,
+    /// A signed table message that does not decode (it claims the seat given).
+    #[error("the file is damaged or altered: a table message that does not decode (it claims to be {}'s)", seat_name(*.0))]
+    Undecodable(u8),
+    /// A signed table message of a kind that is no evidence.
+    #[error("the file is damaged or altered: a table message that is no evidence (it claims to be {}'s)", seat_name(*.0))]
+    NotEvidence(u8),
+    /// A signed table message whose signature fails for the identity the entry names.
+    #[error("the file is damaged or altered: a signed table message whose signature does not verify (it claims to be {}'s)", seat_name(*.0))]
+    BadSignature(u8),
+    /// An envelope outside the deal being played.
+    #[error("the file is damaged or altered: an envelope of a deal that is not being played here{}", claims(*.0))]
+    EnvelopeOutOfDeal(Option<u8>),
+    /// An envelope whose signature or hand context fails under the deal's header (which binds
+    /// the number, dealer, running totals and previous result).
+    #[error("the file is damaged or altered: an envelope whose signature or hand context does not verify under this deal's header (number, dealer, totals, previous result){}", claims(*.0))]
+    BadEnvelope(Option<u8>),
+    /// A deal whose number is not the next one: deals cut out, inserted or moved.
+    #[error("{}", sequence_words(*expected, *found))]
+    OutOfSequence {
+        /// The number the next deal must have.
+        expected: u32,
+        /// The number it has.
+        found: u32,
+    },
+    /// A header whose dealer is not the one the deals before imply.
+    #[error("the deal's dealer is {}, but the deals before make {} the dealer", seat_name(*found), seat_name(*expected))]
+    WrongDealer {
+        /// The dealer implied.
+        expected: u8,
+        /// The dealer stated.
+        found: u8,
+    },
+    /// A header whose running totals are not the sum of the deals before it.
+    #[error("re-totalled: the header says team A {}, team B {}, but the deals before it add up to team A {}, team B {}", found[0], found[1], expected[0], expected[1])]
+    Retotalled {
+        /// The totals implied.
+        expected: [i32; 2],
+        /// The totals stated.
+        found: [i32; 2],
+    },
+    /// A header whose previous result is not the one the deal before ended with.
+    #[error(
+        "the deal does not follow from the one before: its previous result is {}, the deal before ended with {}",
+        short(found),
+        short(expected)
+    )]
+    WrongPrevious {
+        /// The result implied.
+        expected: [u8; 32],
+        /// The result stated.
+        found: [u8; 32],
+    },
+    /// A seat's identity or computer player changed with no signed `Replace` or `Return`.
+    #[error("{}'s identity or computer player changed without a signed replacement", seat_name(*.0))]
+    UnsignedSeatChange(u8),
+    /// A `Replace` of `seat` signed by another seat than the runner the header names.
+    #[error("the replacement of {}'s seat is signed by {}, not by the runner the deal names ({})", seat_name(*seat), seat_name(*signer), seat_name(*runner))]
+    ReplaceNotFromRunner {
+        /// The seat replaced.
+        seat: u8,
+        /// Who signed it.
+        signer: u8,
+        /// Who runs the computer player.
+        runner: u8,
+    },
+    /// A `Return` of `seat` not signed by the runner that held it (or signed by the
+    /// returning seat itself, when no runner is recorded).
+    #[error("the return of {}'s seat is signed by {}, {}", seat_name(*seat), seat_name(*signer), runner.map_or_else(|| "the returning seat itself: only the runner of its computer player can give a seat back".to_owned(), |r| format!("not by the runner that held the seat ({})", seat_name(r))))]
+    ReturnNotFromRunner {
+        /// The seat given back.
+        seat: u8,
+        /// Who signed it.
+        signer: u8,
+        /// The runner the previous header records, if it records one.
+        runner: Option<u8>,
+    },
+    /// A return's table state (totals, dealer, previous result) that no other seat's
+    /// signature confirms: the deal it starts lacks envelopes of the seats named.
+    #[error("the table's state in {}'s return of {}'s seat is confirmed by no signature of {}: the deal it starts has none of their messages", seat_name(*signer), seat_name(*seat), missing.iter().map(|s| seat_name(*s)).collect::<Vec<_>>().join(" or "))]
+    ReturnUnconfirmed {
+        /// The seat given back.
+        seat: u8,
+        /// Who signed the return.
+        signer: u8,
+        /// The seats without an envelope in the deal it starts.
+        missing: Vec<u8>,
+    },
+    /// A deal started again with no signed return.
+    #[error("the deal was started again without a signed return")]
+    RestartWithoutReturn,
+    /// The deal's envelopes are not the ones the seats signed the result of.
+    #[error("the deal's envelopes in this file are not the ones the seats signed the result of")]
+    NotTheSignedEnvelopes,
+    /// The next deal follows neither this deal's result nor its void.
+    #[error("the next deal follows neither this deal's result nor its void")]
+    UnexplainedNext,
+    /// The totals after a forfeit are neither the audited scores nor the forfeit rule's.
+    #[error(
+        "the totals after a forfeited deal are neither its audited scores nor the forfeit rule's"
+    )]
+    ForfeitTotals,
+    /// All four signed the result but messages of the deal are missing.
+    #[error("all four seats signed the deal's result, but the file lacks messages of it")]
+    MissingMessages,
+    /// A seat's signed envelopes prove a fault.
+    #[error("{0} (from the signed envelopes)")]
+    Cheat(fairdeal_crypto::Fault),
+}
+
+fn claims(seat: Option<u8>) -> String {
+    seat.map_or_else(String::new, |s| {
+        format!(" (it claims to be {}'s)", seat_name(s))
+    })
+}
+
+fn sequence_words(expected: u32, found: u32) -> String {
+    if found > expected {
+        let missing = if found == expected + 1 {
+            format!("hand {expected} is")
+        } else {
+            format!("hands {expected} to {} are", found - 1)
+        };
+        format!(
+            "hand {found} comes where hand {expected} must: {missing} missing (cut out of the file)"
+        )
+    } else {
+        format!(
+            "hand {found} comes where hand {expected} must: a deal inserted or moved (hand {found} was already played)"
+        )
+    }
 }
 
 /// What [`super::verify`] found.
@@ -198,8 +368,8 @@ fn fault_line(f: &TranscriptFault) -> String {
         |s| format!("seat {}", seat_name(s)),
     );
     match f.hand_no {
-        Some(h) => format!("FAULT: {who}: hand {h}: {}", f.what),
-        None => format!("FAULT: {who}: {}", f.what),
+        Some(h) => format!("FAULT: {who}: hand {h}: {f}"),
+        None => format!("FAULT: {who}: {f}"),
     }
 }
 

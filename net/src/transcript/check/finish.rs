@@ -11,9 +11,9 @@ use crate::table::msg::TableMsg;
 use crate::transcript::Located;
 use crate::transcript::evidence::{add, root_of, sender_seq, void_reason};
 use crate::transcript::replay::check_hand;
-use crate::transcript::report::{HandLine, HandStatus, TranscriptFault, seat_name};
+use crate::transcript::report::{FaultKind, HandLine, HandStatus, TranscriptFault, seat_name};
 
-use super::{Block, Game, Header, Stop, stop};
+use super::{Block, Game, Header, Stop, seat_of, stop};
 
 impl Game {
     /// Decides how a deal ended (from its envelopes and the next header) and returns what the
@@ -28,6 +28,27 @@ impl Game {
         b.envelopes.sort_by_key(sender_seq);
         let h = &b.head;
         let n = Some(h.hand_no);
+        if let Some((seat, signer)) = b.confirm {
+            // Every envelope here verified under the hand context, which binds the totals,
+            // dealer and previous result the return stated: one from each seat but the
+            // signer and the returning seat confirms them with a key the signer lacks.
+            let missing: Vec<u8> = (0..4u8)
+                .filter(|&s| s != seat && s != signer)
+                .filter(|&s| !b.envelopes.iter().any(|e| sender_seq(e).0 == s))
+                .collect();
+            if !missing.is_empty() {
+                return Err(stop(
+                    None,
+                    n,
+                    at,
+                    FaultKind::ReturnUnconfirmed {
+                        seat,
+                        signer,
+                        missing,
+                    },
+                ));
+            }
+        }
         let cfg = HandConfig {
             sid: self.sid,
             keys: h.keys,
@@ -55,12 +76,7 @@ impl Game {
         };
         let status = if let Some(rep) = &found.complete {
             if root_of(&b.envelopes) != rep.transcript_root {
-                return Err(stop(
-                    None,
-                    n,
-                    at,
-                    "the deal's envelopes in this file are not the ones the seats signed the result of",
-                ));
+                return Err(stop(None, n, at, FaultKind::NotTheSignedEnvelopes));
             }
             after.prev_result = rep.transcript_root;
             after.dealer = (h.dealer + 1) % 4;
@@ -72,19 +88,36 @@ impl Game {
                 openings: rep.openings_checked,
             }
         } else if next.is_some_and(|x| x.hand_no == h.hand_no) {
-            // Started again with a player back in a seat (a signed return for this hand).
-            let back = signed.iter().find_map(|(_, m)| match m {
-                TableMsg::Return { state, .. } if state.hand_no == h.hand_no => Some(state.seat),
+            // Started again with a player back in a seat (a signed return for this hand, by
+            // the runner this deal's header records for that seat).
+            let back = signed.iter().find_map(|(from, m)| match m {
+                TableMsg::Return { state, .. } if state.hand_no == h.hand_no => {
+                    Some((state.seat, from))
+                }
                 _ => None,
             });
-            let Some(seat) = back else {
+            let Some((seat, from)) = back else {
+                return Err(stop(None, n, at, FaultKind::RestartWithoutReturn));
+            };
+            let runner = h
+                .bots
+                .get(usize::from(seat))
+                .copied()
+                .flatten()
+                .map(|b| b.runner);
+            let signer = seat_of(&h.keys, from);
+            if runner.is_none() || signer != runner {
                 return Err(stop(
                     None,
                     n,
                     at,
-                    "the deal was started again without a signed return",
+                    FaultKind::ReturnNotFromRunner {
+                        seat,
+                        signer: signer.unwrap_or(seat),
+                        runner,
+                    },
                 ));
-            };
+            }
             after.hand_no = h.hand_no;
             HandStatus::Void {
                 seat: Some(seat),
@@ -97,15 +130,40 @@ impl Game {
             let out = (0..4u8)
                 .chain([0xff])
                 .find(|&s| marker(s) == next.prev_result);
-            let back = signed.iter().find_map(|(_, m)| match m {
+            let back = signed.iter().find_map(|(from, m)| match m {
                 TableMsg::Return { state, .. }
                     if state.hand_no == next.hand_no && state.keys == next.keys =>
                 {
-                    Some(state)
+                    Some((state, from))
                 }
                 _ => None,
             });
-            if let (None, Some(state)) = (out, back) {
+            if let (None, Some((state, from))) = (out, back) {
+                // The seat's runner gives it back; this file may not record who that was (the
+                // computer player took over while this peer was out), but never the seat
+                // itself: and the next deal's envelopes must confirm the state it states.
+                let runner = h
+                    .bots
+                    .get(usize::from(state.seat))
+                    .copied()
+                    .flatten()
+                    .map(|b| b.runner);
+                let signer = seat_of(&h.keys, from)
+                    .or_else(|| seat_of(&self.config.seats, from))
+                    .unwrap_or(state.seat);
+                if signer == state.seat || runner.is_some_and(|r| r != signer) {
+                    return Err(stop(
+                        None,
+                        Some(next.hand_no),
+                        at,
+                        FaultKind::ReturnNotFromRunner {
+                            seat: state.seat,
+                            signer,
+                            runner,
+                        },
+                    ));
+                }
+                self.confirm = Some((state.seat, signer));
                 // This peer was out of the game and is given its seat back: the deals in
                 // between are not in its file, the table's state is the runner's signed word.
                 let (from, to) = (h.hand_no + 1, state.hand_no.saturating_sub(1));
@@ -139,7 +197,7 @@ impl Game {
                     None,
                     Some(next.hand_no),
                     at,
-                    "the next deal follows neither this deal's result nor its void",
+                    FaultKind::UnexplainedNext,
                 ));
             };
             after.prev_result = next.prev_result;
@@ -163,12 +221,7 @@ impl Game {
                 let allowed =
                     found.audited == Some(delta) || found.forfeit.is_some_and(|f| f[team] == delta);
                 if !allowed {
-                    return Err(stop(
-                        None,
-                        Some(next.hand_no),
-                        at,
-                        "the totals after a forfeited deal are neither its audited scores nor the forfeit rule's",
-                    ));
+                    return Err(stop(None, Some(next.hand_no), at, FaultKind::ForfeitTotals));
                 }
                 after.scores = next.scores;
                 after.dealer = (h.dealer + 1) % 4;
@@ -203,8 +256,8 @@ impl Game {
             self.report.faults.push(TranscriptFault {
                 seat: None,
                 hand_no: n,
-                what: "all four seats signed the deal's result, but the file lacks messages of it"
-                    .to_owned(),
+                kind: FaultKind::MissingMessages,
+                at: None,
             });
         }
         if found.complete.is_none()
@@ -213,7 +266,8 @@ impl Game {
             self.report.faults.push(TranscriptFault {
                 seat: *seat,
                 hand_no: n,
-                what: format!("{fault} (from the signed envelopes)"),
+                kind: FaultKind::Cheat(*fault),
+                at: None,
             });
         }
         self.report.hands.push(HandLine {

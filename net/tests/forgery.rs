@@ -1,0 +1,436 @@
+//! Transcript forgeries: an honest game's transcript changed by one seat with only its own
+//! key (deals cut, inserted or reordered, a header re-totalled, with or without a return it
+//! signed itself carrying the totals it chose, a `Return`, `Quit` or `Replace` signed by
+//! the wrong seat) is refused, each with the typed fault that names what is wrong.
+
+#![expect(clippy::unwrap_used, reason = "test set-up")]
+
+use fairdeal_core::{HouseRules, Preset};
+use fairdeal_crypto::{Envelope, Identity, PublicKey, encoding};
+use fairdeal_net::table::msg::{
+    ReturnState, SeatInfo, TableMsg, quit_digest, replace_digest, return_digest,
+};
+use fairdeal_net::table::{Dest, TableSession};
+use fairdeal_net::transcript::{self, Entry, FaultKind, MAGIC, Report};
+
+fn secret(i: u8) -> [u8; 32] {
+    [i + 81; 32]
+}
+
+fn table(preset: Preset, target: i32) -> Vec<TableSession> {
+    let house = HouseRules {
+        target: Some(target),
+        ..HouseRules::default()
+    };
+    let info = |i: u8| SeatInfo {
+        key: Identity::from_secret(secret(i)).public(),
+        name: format!("p{i}"),
+        bot: true,
+        addrs: Vec::new(),
+    };
+    let mut peers = vec![TableSession::host(
+        secret(0),
+        [70; 32],
+        info(0),
+        Some("expert"),
+        "forgery",
+        preset,
+        house,
+    )];
+    let host = peers[0].key();
+    for i in 1..4u8 {
+        let mut p = TableSession::joiner(secret(i), [70 + i; 32], info(i), Some("greedy"));
+        p.join(host);
+        peers.push(p);
+    }
+    peers
+}
+
+/// Delivers everything until quiet or until `stop`, collecting each peer's transcript;
+/// peers in `gone` neither send nor receive.
+fn run(
+    peers: &mut [TableSession],
+    files: &mut [Vec<Entry>],
+    gone: &[usize],
+    stop: &dyn Fn(&[TableSession]) -> bool,
+) {
+    let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
+    loop {
+        let mut moved = false;
+        for i in 0..peers.len() {
+            files[i].extend(std::iter::from_fn(|| peers[i].poll_public()));
+            if stop(peers) {
+                return;
+            }
+            while let Some((dest, bytes)) = peers[i].poll_transmit() {
+                if gone.contains(&i) {
+                    continue;
+                }
+                moved = true;
+                let targets: Vec<usize> = match dest {
+                    Dest::Peer(k) => keys.iter().position(|x| *x == k).into_iter().collect(),
+                    Dest::Seats => (0..peers.len()).filter(|&j| j != i).collect(),
+                };
+                for j in targets.into_iter().filter(|j| !gone.contains(j)) {
+                    let _ = peers[j].handle_message(keys[i], &bytes);
+                }
+            }
+            while peers[i].poll_event().is_some() {}
+            files[i].extend(std::iter::from_fn(|| peers[i].poll_public()));
+        }
+        if !moved {
+            return;
+        }
+    }
+}
+
+fn check(entries: &[Entry]) -> Report {
+    let mut b = MAGIC.to_vec();
+    for e in entries {
+        b.extend_from_slice(&e.to_record());
+    }
+    transcript::verify(&transcript::decode(&b).unwrap())
+}
+
+/// The first fault's kind (the check stops there), or the report if it passed.
+fn refused(entries: &[Entry]) -> FaultKind {
+    let report = check(entries);
+    let Some(f) = report.faults.first() else {
+        panic!("the forgery passed:\n{}", report.text());
+    };
+    // The words name what is wrong; no honest seat is blamed for the file's bytes.
+    assert!(f.seat.is_none(), "{}", report.text());
+    assert!(report.text().contains(&f.to_string()), "{}", report.text());
+    f.kind.clone()
+}
+
+/// The file split into what comes before the first deal and one block per deal (its header
+/// and every entry up to the next header).
+fn blocks(file: &[Entry]) -> (Vec<Entry>, Vec<Vec<Entry>>) {
+    let first = file
+        .iter()
+        .position(|e| matches!(e, Entry::Hand { .. }))
+        .unwrap();
+    let mut deals: Vec<Vec<Entry>> = Vec::new();
+    for e in &file[first..] {
+        if matches!(e, Entry::Hand { .. }) {
+            deals.push(Vec::new());
+        }
+        deals.last_mut().unwrap().push(e.clone());
+    }
+    (file[..first].to_vec(), deals)
+}
+
+fn join(head: &[Entry], deals: &[Vec<Entry>]) -> Vec<Entry> {
+    head.iter().chain(deals.iter().flatten()).cloned().collect()
+}
+
+fn sid(peers: &[TableSession]) -> [u8; 32] {
+    peers[0].config().unwrap().sid()
+}
+
+fn signed(signer: u8, msg: &TableMsg) -> Entry {
+    Entry::Signed {
+        from: Identity::from_secret(secret(signer)).public(),
+        msg: msg.encode(),
+    }
+}
+
+/// An honest Samba game of at least three deals, and West's transcript of it.
+fn honest_game() -> (Vec<TableSession>, Vec<Entry>) {
+    let mut peers = table(Preset::Samba, 100_000);
+    let mut files = vec![Vec::new(); 4];
+    run(&mut peers, &mut files, &[], &|p| {
+        p.iter().all(|p| p.hand_no() > 3)
+    });
+    let file = files.swap_remove(1);
+    let report = check(&file);
+    assert!(report.ok(), "{}", report.text());
+    assert!(report.roots().len() >= 3, "{}", report.text());
+    (peers, file)
+}
+
+#[test]
+fn deals_cut_inserted_or_reordered_are_refused_by_number() {
+    let (_, file) = honest_game();
+    let (head, deals) = blocks(&file);
+    // Cut: hand 2 left out.
+    let cut = [&deals[..1], &deals[2..]].concat();
+    assert_eq!(
+        refused(&join(&head, &cut)),
+        FaultKind::OutOfSequence {
+            expected: 2,
+            found: 3
+        }
+    );
+    // Inserted: hand 2 a second time after itself.
+    let twice = [&deals[..2], &deals[1..]].concat();
+    assert_eq!(
+        refused(&join(&head, &twice)),
+        FaultKind::OutOfSequence {
+            expected: 3,
+            found: 2
+        }
+    );
+    // Reordered: hands 2 and 3 swapped.
+    let mut swapped = deals.clone();
+    swapped.swap(1, 2);
+    assert_eq!(
+        refused(&join(&head, &swapped)),
+        FaultKind::OutOfSequence {
+            expected: 2,
+            found: 3
+        }
+    );
+    let words = FaultKind::OutOfSequence {
+        expected: 2,
+        found: 3,
+    }
+    .to_string();
+    assert!(words.contains("hand 2 is missing"), "{words}");
+}
+
+/// The header of `deal` with its totals replaced.
+fn retotal(deal: &mut [Entry], to: [i32; 2]) -> [i32; 2] {
+    let Entry::Hand { scores, .. } = &mut deal[0] else {
+        unreachable!("a deal starts with its header")
+    };
+    std::mem::replace(scores, to)
+}
+
+#[test]
+fn a_re_totalled_header_is_refused() {
+    let (_, file) = honest_game();
+    let (head, mut deals) = blocks(&file);
+    let real = retotal(&mut deals[2], [0, 9_999]);
+    assert_eq!(
+        refused(&join(&head, &deals)),
+        FaultKind::Retotalled {
+            expected: real,
+            found: [0, 9_999]
+        }
+    );
+}
+
+/// West cuts the end of hand 2 and inserts a return it signed, carrying totals it chose, then
+/// hand 3's header with those totals.
+fn self_totalled(peers: &[TableSession], file: &[Entry], seat: u8) -> (Vec<Entry>, Vec<Entry>) {
+    let (head, deals) = blocks(file);
+    let Entry::Hand {
+        hand_no,
+        dealer,
+        prev_result,
+        keys,
+        ..
+    } = &deals[2][0]
+    else {
+        unreachable!("a deal starts with its header")
+    };
+    let state = ReturnState {
+        hand_no: *hand_no,
+        seat,
+        dealer: *dealer,
+        totals: [0, 9_999],
+        prev_result: *prev_result,
+        keys: **keys,
+        runners: [None; 4],
+    };
+    let sig = Identity::from_secret(secret(1)).sign(&return_digest(&sid(peers), &state));
+    let mut forged = join(&head, &deals[..2]);
+    // The end of hand 2 cut off: the signed results and seeds are gone.
+    forged.truncate(forged.len() - deals[1].len() / 2);
+    forged.push(signed(1, &TableMsg::Return { state, sig }));
+    let mut third = deals[2].clone();
+    retotal(&mut third, [0, 9_999]);
+    (forged, third)
+}
+
+#[test]
+fn a_return_its_own_seat_signed_with_chosen_totals_is_refused() {
+    let (peers, file) = honest_game();
+    let (mut forged, third) = self_totalled(&peers, &file, 1);
+    forged.extend(third);
+    assert_eq!(
+        refused(&forged),
+        FaultKind::ReturnNotFromRunner {
+            seat: 1,
+            signer: 1,
+            runner: None
+        }
+    );
+}
+
+#[test]
+fn another_seats_return_with_chosen_totals_is_refused_by_the_hand_context() {
+    let (peers, file) = honest_game();
+    // West gives South's seat back with its totals, and keeps hand 3's real envelopes: they
+    // were signed under a hand context that binds the real totals.
+    let (mut forged, third) = self_totalled(&peers, &file, 0);
+    let header = third[0].clone();
+    forged.extend(third);
+    assert!(matches!(refused(&forged), FaultKind::BadEnvelope(_)));
+    // The file ends at the forged header: no other seat confirms the totals.
+    let (mut bare, _) = self_totalled(&peers, &file, 0);
+    bare.push(header);
+    assert_eq!(
+        refused(&bare),
+        FaultKind::ReturnUnconfirmed {
+            seat: 0,
+            signer: 1,
+            missing: vec![2, 3]
+        }
+    );
+}
+
+/// A game in which North quits in hand 1 and South runs its computer player from hand 2, to
+/// hand 4; West's transcript.
+fn quit_game() -> (Vec<TableSession>, Vec<Entry>) {
+    let mut peers = table(Preset::Canasta, 100_000);
+    let mut files = vec![Vec::new(); 4];
+    run(&mut peers, &mut files, &[], &|p| p[2].view().is_some());
+    peers[2].quit().unwrap();
+    run(&mut peers, &mut files, &[], &|p| p[0].hand_no() > 1);
+    run(&mut peers, &mut files, &[2], &|p| {
+        [0, 1, 3].iter().all(|&i| p[i].hand_no() > 3)
+    });
+    assert_eq!(
+        peers[1].runners()[2],
+        Some(fairdeal_core::Seat::S),
+        "South runs North"
+    );
+    let file = files.swap_remove(1);
+    let report = check(&file);
+    assert!(report.ok(), "{}", report.text());
+    (peers, file)
+}
+
+/// The decoded table message of a `Signed` entry.
+fn table_msg(e: &Entry) -> Option<(PublicKey, TableMsg)> {
+    match e {
+        Entry::Signed { from, msg } => Some((*from, TableMsg::decode(msg).ok()?)),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_quit_or_replace_signed_by_the_wrong_seat_is_refused() {
+    let (peers, file) = quit_game();
+    let sid = sid(&peers);
+    let west = Identity::from_secret(secret(1));
+    // North's quit, its signature made by West.
+    let at = file
+        .iter()
+        .position(|e| matches!(table_msg(e), Some((_, TableMsg::Quit { .. }))))
+        .unwrap();
+    let mut forged = file.clone();
+    let Some((from, TableMsg::Quit { hand_no, .. })) = table_msg(&file[at]) else {
+        unreachable!()
+    };
+    let sig = west.sign(&quit_digest(&sid, hand_no, 2));
+    forged[at] = Entry::Signed {
+        from,
+        msg: TableMsg::Quit { hand_no, sig }.encode(),
+    };
+    assert_eq!(refused(&forged), FaultKind::BadSignature(2));
+    // North's replacement, signed by West (South runs it).
+    let at = file
+        .iter()
+        .position(|e| matches!(table_msg(e), Some((_, TableMsg::Replace { .. }))))
+        .unwrap();
+    let Some((
+        _,
+        TableMsg::Replace {
+            hand_no,
+            seat,
+            key,
+            seed,
+            ..
+        },
+    )) = table_msg(&file[at])
+    else {
+        unreachable!()
+    };
+    let sig = west.sign(&replace_digest(&sid, hand_no, seat, &key, &seed));
+    let mut forged = file.clone();
+    forged[at] = signed(
+        1,
+        &TableMsg::Replace {
+            hand_no,
+            seat,
+            key,
+            seed,
+            sig,
+        },
+    );
+    assert_eq!(
+        refused(&forged),
+        FaultKind::ReplaceNotFromRunner {
+            seat: 2,
+            signer: 1,
+            runner: 0
+        }
+    );
+}
+
+/// North's seat given back at hand 3 by `signer`'s signed return; hand 3's header names
+/// North's own key again, and North's computer player's envelopes are left out.
+fn given_back(peers: &[TableSession], file: &[Entry], signer: u8) -> Vec<Entry> {
+    let (head, mut deals) = blocks(file);
+    let north = Identity::from_secret(secret(2)).public();
+    let Entry::Hand {
+        hand_no,
+        dealer,
+        scores,
+        prev_result,
+        keys,
+        bots,
+    } = &mut deals[2][0]
+    else {
+        unreachable!("a deal starts with its header")
+    };
+    keys[2] = north;
+    bots[2] = None;
+    let state = ReturnState {
+        hand_no: *hand_no,
+        seat: 2,
+        dealer: *dealer,
+        totals: *scores,
+        prev_result: *prev_result,
+        keys: **keys,
+        runners: [None; 4],
+    };
+    let sig = Identity::from_secret(secret(signer)).sign(&return_digest(&sid(peers), &state));
+    deals[1].push(signed(signer, &TableMsg::Return { state, sig }));
+    // The bot's envelopes no longer verify under North's key: left out, with every deal after.
+    deals.truncate(3);
+    deals[2].retain(|e| match e {
+        Entry::Envelope { signed, .. } => {
+            encoding::decode::<Envelope>(&signed.bytes).map_or(true, |e| e.sender != 2)
+        }
+        _ => true,
+    });
+    join(&head, &deals)
+}
+
+#[test]
+fn a_return_signed_by_a_seat_that_did_not_run_the_computer_player_is_refused() {
+    let (peers, file) = quit_game();
+    assert_eq!(
+        refused(&given_back(&peers, &file, 1)),
+        FaultKind::ReturnNotFromRunner {
+            seat: 2,
+            signer: 1,
+            runner: Some(0)
+        }
+    );
+    // The runner's own return of the same seat is taken (the header check passes it).
+    let report = check(&given_back(&peers, &file, 0));
+    assert!(
+        !report
+            .faults
+            .iter()
+            .any(|f| matches!(f.kind, FaultKind::ReturnNotFromRunner { .. })),
+        "{}",
+        report.text()
+    );
+}
