@@ -1,14 +1,16 @@
 //! Transcript forgeries: an honest game's transcript changed by one seat with only its own
 //! key (deals cut, inserted or reordered, a header re-totalled, with or without a return it
 //! signed itself carrying the totals it chose, a `Return`, `Quit` or `Replace` signed by
-//! the wrong seat) is refused, each with the typed fault that names what is wrong.
+//! the wrong seat) is refused, each with the typed fault that names what is wrong. And live:
+//! a player whose seat a computer player holds takes the table's state (`Return`) and the
+//! game's end (`Over`) only from that computer player's runner, signed.
 
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 
 use fairdeal_core::{HouseRules, Preset};
 use fairdeal_crypto::{Envelope, Identity, PublicKey, encoding};
 use fairdeal_net::table::msg::{
-    ReturnState, SeatInfo, TableMsg, quit_digest, replace_digest, return_digest,
+    ReturnState, SeatInfo, TableMsg, over_digest, quit_digest, replace_digest, return_digest,
 };
 use fairdeal_net::table::{Dest, TableSession};
 use fairdeal_net::transcript::{self, Entry, FaultKind, MAGIC, Report};
@@ -433,4 +435,66 @@ fn a_return_signed_by_a_seat_that_did_not_run_the_computer_player_is_refused() {
         "{}",
         report.text()
     );
+}
+
+#[test]
+fn a_held_seats_player_takes_its_return_and_the_games_end_only_from_its_runner() {
+    let (mut peers, _) = quit_game();
+    let sid = sid(&peers);
+    let keys = peers[0].config().unwrap().seats;
+    let (west, south) = (
+        Identity::from_secret(secret(1)),
+        Identity::from_secret(secret(0)),
+    );
+    // South, the runner, tells North its seat is held (as it does when North is heard from).
+    let held = TableMsg::SeatHeld {
+        hand_no: peers[0].hand_no(),
+        seat: 2,
+    };
+    peers[2]
+        .handle_message(south.public(), &held.encode())
+        .unwrap();
+    let before = (peers[2].totals(), peers[2].hand_no());
+    let state = ReturnState {
+        hand_no: peers[0].hand_no() + 1,
+        seat: 2,
+        dealer: 0,
+        totals: [0, 9_999],
+        prev_result: [0; 32],
+        keys,
+        runners: [None; 4],
+    };
+    let ret = |by: &Identity| TableMsg::Return {
+        state: state.clone(),
+        sig: by.sign(&return_digest(&sid, &state)),
+    };
+    let over = |by: &Identity, totals: [i32; 2]| TableMsg::Over {
+        totals,
+        sig: by.sign(&over_digest(&sid, 2, totals)),
+    };
+    // West never ran North's computer player: its word on the table's state is refused.
+    assert!(
+        peers[2]
+            .handle_message(west.public(), &ret(&west).encode())
+            .is_err()
+    );
+    assert_eq!((peers[2].totals(), peers[2].hand_no()), before);
+    // Nor does West end North's game, and South's word needs South's signature.
+    let end = [100_001, 0];
+    assert!(
+        peers[2]
+            .handle_message(west.public(), &over(&west, end).encode())
+            .is_err()
+    );
+    assert!(
+        peers[2]
+            .handle_message(south.public(), &over(&west, end).encode())
+            .is_err()
+    );
+    assert_eq!(peers[2].finished(), None);
+    // The runner's signed return is taken.
+    peers[2]
+        .handle_message(south.public(), &ret(&south).encode())
+        .unwrap();
+    assert_eq!(peers[2].totals(), [0, 9_999]);
 }

@@ -6,7 +6,7 @@
 use fairdeal_core::{GameResult, Seat, game_result};
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
-use super::msg::{ReturnState, TableConfig, TableMsg, return_digest};
+use super::msg::{ReturnState, TableConfig, TableMsg, over_digest, return_digest};
 use super::{Dest, MsgKind, TableError, TableEvent, TableSession, Unexpected};
 
 impl TableSession {
@@ -118,11 +118,18 @@ impl TableSession {
         if held != seat {
             return Err(Unexpected::SeatHeldForOther.into());
         }
-        if self.stage.config().and_then(|c| c.seat_of(&from)).is_none() {
+        let Some(runner) = self.stage.config().and_then(|c| c.seat_of(&from)) else {
             return Err(TableError::NotSeated);
+        };
+        // A player that saw its seat taken over knows the runner; one that did not (it was
+        // away) takes the teller's word, which its next hand context then binds: a false
+        // table state leaves it with no hand the other seats signed.
+        if self.runners[usize::from(seat)].is_some_and(|r| r != runner) {
+            return Err(Unexpected::NotRunner(MsgKind::Return).into());
         }
         self.hand = None;
         self.left = true;
+        self.held_by = Some(runner);
         self.events.push_back(TableEvent::SeatHeld {
             seat: Seat::from_index(usize::from(seat)),
         });
@@ -154,6 +161,11 @@ impl TableSession {
             return Err(TableError::BadSignature);
         }
         let mine = self.original(state.seat) == Some(self.me.key);
+        if mine && self.holder_of(state.seat) != Some(sender) {
+            // The table's state comes only from the seat that played for this one: any other
+            // seat could hand it chosen totals.
+            return Err(Unexpected::NotRunner(MsgKind::Return).into());
+        }
         if mine {
             // Our seat, back: take the table's state and play from that hand on.
             // INVARIANT: state.seat < 4: every seat number in `state` was checked above.
@@ -196,6 +208,16 @@ impl TableSession {
         Ok(())
     }
 
+    /// The seat whose client plays `seat` for its away player: the runner this peer knows
+    /// of, or the one that said so with `SeatHeld`.
+    fn holder_of(&self, seat: u8) -> Option<u8> {
+        self.runners
+            .get(usize::from(seat))
+            .copied()
+            .flatten()
+            .or(self.held_by)
+    }
+
     /// Applies a seat given back (at the start of its hand).
     pub(crate) fn apply_return(&mut self, state: &ReturnState) {
         // INVARIANT: state.seat < 4: `on_return` checks it before applying or keeping a state.
@@ -232,26 +254,53 @@ impl TableSession {
             totals: self.totals,
             result,
         });
-        let held: Vec<PublicKey> = (0..4u8)
-            .filter_map(|s| self.original(s).filter(|k| self.keys[usize::from(s)] != *k))
-            .filter(|k| *k != self.me.key)
+        // Each held seat's player hears it from its runner alone, signed.
+        let (Some(sid), Some(me)) = (
+            self.stage.config().map(TableConfig::sid),
+            self.my_seat_index(),
+        ) else {
+            return;
+        };
+        let held: Vec<(u8, PublicKey)> = (0..4u8)
+            .filter(|&s| self.runners[usize::from(s)] == Some(me))
+            .filter_map(|s| {
+                self.original(s)
+                    .filter(|k| self.keys[usize::from(s)] != *k && *k != self.me.key)
+                    .map(|k| (s, k))
+            })
             .collect();
-        for key in held {
+        for (seat, key) in held {
             let totals = self.totals;
-            self.send(Dest::Peer(key), TableMsg::Over { totals });
+            let sig = Identity::from_secret(self.secret).sign(&over_digest(&sid, seat, totals));
+            self.send(Dest::Peer(key), TableMsg::Over { totals, sig });
         }
     }
 
-    /// A player whose seat was held hears that the game is over.
-    pub(crate) fn on_over(&mut self, from: PublicKey, totals: [i32; 2]) -> Result<(), TableError> {
+    /// A player whose seat was held hears that the game is over, from the runner that held
+    /// it (signed).
+    pub(crate) fn on_over(
+        &mut self,
+        from: PublicKey,
+        totals: [i32; 2],
+        sig: &Sig,
+    ) -> Result<(), TableError> {
         let Some(config) = self.stage.config() else {
             return Err(Unexpected::BeforeStart(MsgKind::Over).into());
         };
-        if config.seat_of(&from).is_none() {
+        let Some(sender) = config.seat_of(&from) else {
             return Err(TableError::NotSeated);
-        }
+        };
+        let (Some(mine), sid) = (config.seat_of(&self.me.key), config.sid()) else {
+            return Err(TableError::NotSeated);
+        };
         if !self.left || self.stage.finished().is_some() {
             return Err(Unexpected::OverWhilePlaying.into());
+        }
+        if self.holder_of(mine) != Some(sender) {
+            return Err(Unexpected::NotRunner(MsgKind::Over).into());
+        }
+        if from.verify(&over_digest(&sid, mine, totals), sig).is_err() {
+            return Err(TableError::BadSignature);
         }
         let rules = config.rules();
         let result = game_result(totals, rules.target, rules.tie_rule);

@@ -92,6 +92,9 @@ pub struct TableSession {
     gone: BTreeSet<u8>,
     /// This peer left the game (or was put out of it).
     left: bool,
+    /// The seat whose client runs this peer's seat while it is away (it said so with
+    /// `SeatHeld`): the one seat whose `Return` or `Over` this peer takes.
+    held_by: Option<u8>,
     /// Hands void in a row with no seat to blame.
     unexplained: u32,
     /// When a join or the acceptances were last asked for again (before the first hand).
@@ -197,6 +200,7 @@ impl TableSession {
             bot_seeds: [[0; 32]; 4],
             gone: BTreeSet::new(),
             left: false,
+            held_by: None,
             unexplained: 0,
             last_ask: None,
             returning: BTreeSet::new(),

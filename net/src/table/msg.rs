@@ -243,10 +243,14 @@ pub enum TableMsg {
         /// must reach the same decision without the liveness signal that led to it).
         seat: u8,
     },
-    /// The game is over: sent to players whose seat a computer player held at the end.
+    /// The game is over: sent to a player whose seat a computer player held at the end, by
+    /// that computer player's runner (signed over [`over_digest`]: the totals are its word,
+    /// and only the seat that played for the player may give it).
     Over {
         /// Final totals, team A and B.
         totals: [i32; 2],
+        /// The runner's signature.
+        sig: Sig,
     },
     /// The runner gives a seat back at the start of hand `state.hand_no` (signed over
     /// [`return_digest`]); sent to every seat and to the returning player.
@@ -300,6 +304,19 @@ pub struct ReturnState {
 /// What the runner signs when it gives a seat back.
 pub fn return_digest(sid: &[u8; 32], state: &ReturnState) -> [u8; 32] {
     hash256(b"fairdeal/v1/return", &[sid, &encoding::encode(state)])
+}
+
+/// What the runner of a held seat signs when it tells that seat's player the game is over.
+pub fn over_digest(sid: &[u8; 32], seat: u8, totals: [i32; 2]) -> [u8; 32] {
+    hash256(
+        b"fairdeal/v1/over",
+        &[
+            sid,
+            &[seat],
+            &totals[0].to_le_bytes(),
+            &totals[1].to_le_bytes(),
+        ],
+    )
 }
 
 /// What a player signs when ready for the hand after `hand_no`.

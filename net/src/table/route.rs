@@ -66,7 +66,7 @@ impl TableSession {
             TableMsg::Resync { hand_no, have } => self.on_resync(from, hand_no, have),
             TableMsg::Quit { hand_no, sig } => self.on_quit(from, hand_no, &sig),
             TableMsg::SeatHeld { seat, .. } => self.on_seat_held(from, seat),
-            TableMsg::Over { totals } => self.on_over(from, totals),
+            TableMsg::Over { totals, sig } => self.on_over(from, totals, &sig),
             TableMsg::Return { state, sig } => self.on_return(from, state, &sig),
             TableMsg::Query => Ok(()),
             TableMsg::Leave => self.on_leave(from),
