@@ -195,13 +195,16 @@ fn a_card_that_only_its_holder_cannot_open_names_the_shuffler_everywhere() {
 
 /// A seat whose own state is broken (a card it opened remembered as another, as a bug of
 /// ours would leave it) cannot reconcile its cards with the audit at the end of the hand. That
-/// is nobody's fault: it reports the bug ([`Event::Broken`]), not a fault, the hand is void
-/// everywhere, and no seat is named anywhere.
+/// is no other seat's fault: it reports the bug ([`Event::Broken`]) and never names another
+/// seat. But stopping the hand must not re-deal it for free: its audit after the play counts
+/// against it. The others' replays pass; they do not join an audit after the play, name the
+/// broken seat and complete the hand with the audited scores, which stand.
 ///
 /// Sabotage caught (checked): the end-of-hand replay's old default finding, `(None,
-/// ShuffleMismatch)` (the broken seat then reports a shuffle that does not reproduce).
+/// ShuffleMismatch)` (the broken seat then reports a shuffle that does not reproduce); and the
+/// old verdict of an audit that proves nothing, a void naming nobody (a free re-deal).
 #[test]
-fn our_own_broken_state_at_the_audit_is_a_bug_not_a_fault() {
+fn our_own_broken_state_at_the_audit_counts_against_us_never_another_seat() {
     let (preset, dealer) = (Preset::Samba, Seat::W);
     let mut seats = sessions(preset, dealer, 31);
     seats[2].break_own_memory_of_a_card();
@@ -216,23 +219,28 @@ fn our_own_broken_state_at_the_audit_is_a_bug_not_a_fault() {
         .filter(|e| matches!(e, Event::Broken(_)))
         .collect();
     assert_eq!(broken, [&Event::Broken(HandBug::FacesDisagree)]);
-    assert_eq!(blames(&events[2]), [], "the broken seat reports no fault");
+    assert_eq!(seats[2].stage(), Stage::Void);
+    let judged = |es: &[Event]| -> Vec<(Option<u8>, Fault)> {
+        es.iter()
+            .filter_map(|e| match e {
+                Event::Fault(b) | Event::Named(b) => Some((b.offender, b.fault)),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut scores = Vec::new();
     for (i, es) in events.iter().enumerate() {
-        assert_eq!(seats[i].stage(), Stage::Void, "seat {i}");
-        assert!(
-            blames(es).iter().all(|b| b.offender.is_none()),
-            "seat {i} named a seat: {:?}",
-            blames(es)
-        );
-        assert!(
-            !es.iter().any(|e| matches!(e, Event::Complete(_))),
-            "seat {i} scored the hand"
-        );
+        assert_eq!(judged(es), [(Some(2), Fault::UnfoundedAudit)], "seat {i}");
+        if i != 2 {
+            assert_eq!(seats[i].stage(), Stage::Done, "seat {i}");
+            scores.extend(es.iter().filter_map(|e| match e {
+                Event::Complete(r) => Some(r.scores),
+                _ => None,
+            }));
+        }
     }
-    assert!(
-        seats[2].verdict_of_void().is_none(),
-        "void by a bug, not a fault"
-    );
+    assert_eq!(scores.len(), 3, "{scores:?}");
+    assert!(scores.iter().all(|s| *s == scores[0]), "{scores:?}");
 }
 
 /// What a cheating seat does with one of its messages (decided once per message).
