@@ -201,8 +201,8 @@ fn a_card_that_only_its_holder_cannot_open_names_the_shuffler_everywhere() {
 /// broken seat and complete the hand with the audited scores, which stand.
 ///
 /// Sabotage caught (checked): the end-of-hand replay's old default finding, `(None,
-/// ShuffleMismatch)` (the broken seat then reports a shuffle that does not reproduce); and the
-/// old verdict of an audit that proves nothing, a void naming nobody (a free re-deal).
+/// ShuffleMismatch)` (the broken seat then reports a shuffle that does not reproduce); and
+/// joining an audit sent after the play like any other (every seat then voids the hand).
 #[test]
 fn our_own_broken_state_at_the_audit_counts_against_us_never_another_seat() {
     let (preset, dealer) = (Preset::Samba, Seat::W);

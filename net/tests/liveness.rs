@@ -190,11 +190,15 @@ impl Sim {
 /// is given its seat back at the redeal).
 #[test]
 fn an_audit_that_proves_nothing_puts_its_sender_out_for_the_rest_of_the_game() {
-    let (peers, _) = table(Preset::Samba, 100);
+    let (peers, _) = table(Preset::Samba, 6000);
     let mut sim = Sim::new(peers);
     sim.run(60_000, &|s| s.peers[1].view().is_some());
     assert!(sim.peers[1].view().is_some(), "West holds its cards");
     sim.peers[1].cheat_audit_now();
+    // West's client stays and answers every ping: its partner's client hears it while the
+    // next hand is played.
+    sim.run(200 * DEFAULT_GRACE_MS, &|s| s.peers[3].hand_no() >= 2);
+    sim.tick(5_000);
     sim.run(200 * DEFAULT_GRACE_MS, &|s| s.over(&[0, 2, 3]));
     let honest = [0, 2, 3];
     for i in honest {
@@ -229,6 +233,10 @@ fn an_audit_that_proves_nothing_puts_its_sender_out_for_the_rest_of_the_game() {
             sim.faults(i)
         );
         assert_eq!(sim.peers[i].runners()[1], Some(Seat::E), "peer {i}");
+        assert!(
+            sim.peers[i].reports().len() >= 2,
+            "peer {i}: hands were played after the stop, with West's client still there"
+        );
     }
     sim.same_totals(&honest);
     assert!(
