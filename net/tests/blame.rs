@@ -257,6 +257,38 @@ enum Act {
     Split(u8, Vec<u8>),
 }
 
+/// Another validly signed message of any kind in the slot of `bytes` (from `from`): an audit
+/// with made-up heads, a result, a reveal, a move that is no move.
+fn random_message(rng: &mut SplitMix64, bytes: &[u8], from: u8) -> Vec<u8> {
+    let hctx = *body_of(bytes).hctx();
+    let mut r32 = || std::array::from_fn::<u8, 32, _>(|_| rng.below(256) as u8);
+    let seed = r32();
+    let last = r32();
+    let body = match rng.below(4) {
+        0 => Body::Audit {
+            hctx,
+            seed,
+            heads: std::array::from_fn(|s| fairdeal_crypto::Head {
+                count: rng.below(40) as u32,
+                last: if s % 2 == 0 { last } else { [0; 32] },
+            }),
+        },
+        1 => Body::HandResult {
+            hctx,
+            transcript_root: seed,
+            scores: [rng.below(5000) as i32 - 2500, rng.below(5000) as i32 - 2500],
+        },
+        2 => Body::HandReveal { hctx, seed },
+        _ => Body::Move {
+            hctx,
+            turn: rng.below(200) as u32,
+            action: vec![rng.below(256) as u8; rng.below(8) as usize],
+            opened: Vec::new(),
+        },
+    };
+    tamper(bytes, from, &|b| *b = body.clone())
+}
+
 fn random_mutation(rng: &mut SplitMix64) -> Mutation {
     let n = rng.next_u64() as usize;
     let m = rng.next_u64() as usize;
@@ -273,9 +305,12 @@ fn random_mutation(rng: &mut SplitMix64) -> Mutation {
 
 /// Property: one seat, or a coalition of two or three, behaving at random (dropping messages
 /// to some seats, sending changed versions to all, sending two versions to different seats,
-/// while playing random legal moves) never gets an honest seat blamed, at a covert table and
-/// at a proved one; and when one seat cheats, the honest seats that name somebody all name the
-/// same one. The test counts hands in which the cheats were named and requires some.
+/// sending in any slot a validly signed message of another kind — an audit with made-up
+/// heads, a result, a reveal, a move that is none — while playing random legal moves) never
+/// gets an honest seat blamed, before or after the scores are audited, and never leaves an
+/// honest seat's hand void with nobody named, at a covert table and at a proved one; and when
+/// one seat cheats, the honest seats that name somebody all name the same one. The test
+/// counts hands in which the cheats were named and requires some.
 ///
 /// A cheat's commitment sometimes goes to some seats in another valid version (another seed's),
 /// so that its consequences, not the message, are what those seats refuse; and an honest seat
@@ -292,7 +327,7 @@ fn seats_cheating_at_random_never_get_an_honest_seat_blamed() {
     let cases = std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|c| c.parse().ok())
-        .map_or(16, |c: u32| c.min(48));
+        .map_or(16, |c: u32| c.min(256));
     let coalition = prop_oneof![
         2 => (0u8..4).prop_map(|s| 1u8 << s),
         1 => (1u8..15).prop_filter("two or three seats", |m| (2..=3).contains(&m.count_ones())),
@@ -325,7 +360,9 @@ fn seats_cheating_at_random_never_get_an_honest_seat_blamed() {
                         }
                         _ => mutate(bytes, from, &random_mutation(&mut rng)),
                     };
-                    match (rng.below(3), other) {
+                    match (rng.below(5), other) {
+                        (3, _) => Act::Change(random_message(&mut rng, bytes, from)),
+                        (4, _) => Act::Split(mask, random_message(&mut rng, bytes, from)),
                         (0, _) | (_, None) => Act::Drop(mask),
                         (1, Some(o)) => Act::Change(o),
                         (_, Some(o)) => Act::Split(mask, o),
@@ -353,6 +390,22 @@ fn seats_cheating_at_random_never_get_an_honest_seat_blamed() {
                     seats[j].waiting_on().iter().all(|&w| cheats & (1 << w) != 0),
                     "honest seat {} waits on {:?} in its audit (cheats {:#06b})", j, seats[j].waiting_on(), cheats
                 );
+            }
+            // A hand is never void without a seat named, and only cheats are named, also once
+            // the scores were audited.
+            if seats[j].stage() == Stage::Void {
+                prop_assert!(
+                    b.first().is_some_and(|b| b.offender.is_some()),
+                    "honest seat {} void with nobody named: {:?} (cheats {:#06b})", j, b, cheats
+                );
+            }
+            for e in es {
+                if let Event::Named(n) = e {
+                    prop_assert!(
+                        n.offender.is_some_and(|o| cheats & (1 << o) != 0),
+                        "honest seat {} named seat {:?} after the scores for {:?} (cheats {:#06b})", j, n.offender, n.fault, cheats
+                    );
+                }
             }
             if let Some(b) = b.first() {
                 prop_assert!(
