@@ -282,7 +282,7 @@ fn random_message(rng: &mut SplitMix64, bytes: &[u8], from: u8) -> Vec<u8> {
         _ => Body::Move {
             hctx,
             turn: rng.below(200) as u32,
-            action: vec![rng.below(256) as u8; rng.below(8) as usize],
+            action: vec![rng.below(256) as u8; rng.below(8)],
             opened: Vec::new(),
         },
     };
