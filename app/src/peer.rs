@@ -126,7 +126,8 @@ async fn run_node_with(
                         NodeEvent::Table(TableEvent::Hand { hand_no, event }) if !quiet => match event {
                             fairdeal_net::hand::Event::Complete(r) => tracing::info!(player = %label, hand_no, scores = ?r.scores, openings = r.openings_checked, "hand verified: all four shuffles recomputed"),
                             fairdeal_net::hand::Event::Fault(b) => tracing::error!(player = %label, hand_no, offender = ?b.offender, fault = %b.fault, "cheat detected"),
-                            fairdeal_net::hand::Event::Broken(bug) => tracing::error!(player = %label, hand_no, %bug, "hand void by a fault of this client, not a seat's"),
+                            fairdeal_net::hand::Event::Broken(bug) => tracing::error!(player = %label, hand_no, %bug, "hand stopped by a fault of this client, not a seat's"),
+                            fairdeal_net::hand::Event::Named(b) => tracing::error!(player = %label, hand_no, offender = ?b.offender, fault = %b.fault, "cheat detected after the audit; the scores stand"),
                             fairdeal_net::hand::Event::Moved { seat, mv, .. } if person => println!("{}", mv.describe(seat)),
                             _ => {}
                         },
@@ -138,6 +139,8 @@ async fn run_node_with(
                         | TableEvent::SeatTaken { .. }
                         | TableEvent::SeatHeld { .. }
                         | TableEvent::SeatBack { .. }
+                        | TableEvent::SeatBarred { .. }
+                        | TableEvent::Stopped { .. }
                         | TableEvent::Alone { .. })) => {
                             println!("{}", crate::table_words::table_line(t));
                             let _ = std::io::stdout().flush();

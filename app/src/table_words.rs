@@ -46,6 +46,11 @@ pub fn table_line(ev: &TableEvent) -> String {
         TableEvent::Alone { secs } => format!(
             "nobody at the table has answered for {secs} s: the others have left, or finished the game without this seat"
         ),
+        TableEvent::SeatBarred { seat } => format!(
+            "{} was proven at fault: a computer player keeps the seat for the rest of the game",
+            seat.name()
+        ),
+        TableEvent::Stopped { reason } => format!("the table stopped: {reason}"),
         _ => String::new(),
     }
 }

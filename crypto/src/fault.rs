@@ -67,4 +67,12 @@ pub enum Fault {
     /// (its runner steered it), found at the audit by replaying its decisions.
     #[error("a computer player's moves were steered by its runner")]
     Steered,
+    /// An audit that the signed messages do not justify: no seat is proven at fault, so the
+    /// seat that started it (stopping the hand) is answerable for the stop, as for silence.
+    #[error("an audit that no signed message justifies")]
+    UnfoundedAudit,
+    /// A signed result that is not the hand's audited result (root and scores), or a second,
+    /// different result.
+    #[error("a signed result that is not the audited one")]
+    FalseResult,
 }

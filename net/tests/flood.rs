@@ -238,8 +238,9 @@ fn attack(rng: &mut SplitMix64, pool: &[u8], me: &Identity) -> Attack {
             let msg = match rng.next_u64() % 4 {
                 0 => TableMsg::Timeout {
                     hand_no: 1,
+                    hctx: sid,
                     seat: 1,
-                    sig: me.sign(&timeout_digest(&sid, 1, 1)),
+                    sig: me.sign(&timeout_digest(&sid, 1, &sid, 1)),
                 },
                 1 => TableMsg::Accept {
                     sid,

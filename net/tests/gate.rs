@@ -70,6 +70,7 @@ fn forged(
     fake.nonces[1] = [1; 32];
     fake.seats[3] = key;
     let other_sid = fake.sid();
+    let hctx = to.hand().map_or([0; 32], |h| h.hctx());
     // A seated peer votes against itself; a stranger against East.
     let vote_seat = seated_as.unwrap_or(3);
     let mut out = vec![
@@ -77,16 +78,18 @@ fn forged(
             "timeout",
             TableMsg::Timeout {
                 hand_no,
+                hctx,
                 seat: vote_seat,
-                sig: who.sign(&timeout_digest(&sid, hand_no, vote_seat)),
+                sig: who.sign(&timeout_digest(&sid, hand_no, &hctx, vote_seat)),
             },
         ),
         (
             "timeout for a later hand",
             TableMsg::Timeout {
                 hand_no: hand_no + 3,
+                hctx,
                 seat: 1,
-                sig: who.sign(&timeout_digest(&sid, hand_no + 3, 1)),
+                sig: who.sign(&timeout_digest(&sid, hand_no + 3, &hctx, 1)),
             },
         ),
         (

@@ -325,9 +325,11 @@ fn a_silent_seats_vote_against_an_honest_thinker_removes_nobody() {
     // East accuses South (who is thinking), then goes silent.
     let hand_no = sim.peers[1].hand_no();
     let sid = sim.peers[1].config().unwrap().sid();
-    let sig = Identity::from_secret(secrets[3]).sign(&timeout_digest(&sid, hand_no, 0));
+    let hctx = sim.peers[1].hand().unwrap().hctx();
+    let sig = Identity::from_secret(secrets[3]).sign(&timeout_digest(&sid, hand_no, &hctx, 0));
     let accusation = TableMsg::Timeout {
         hand_no,
+        hctx,
         seat: 0,
         sig,
     }

@@ -385,6 +385,19 @@ impl Game {
                 );
                 m.log.push(m.status.clone());
             }
+            TableEvent::SeatBarred { seat } => {
+                m.status = format!(
+                    "{} was proven at fault: a computer player keeps {} for the rest of the game.",
+                    m.name(seat),
+                    seat.name()
+                );
+                m.log.push(m.status.clone());
+            }
+            TableEvent::Stopped { reason } => {
+                m.status = format!("The table stopped before the end of the game: {reason}.");
+                m.log.push(m.status.clone());
+                m.over = Some(m.status.clone());
+            }
             TableEvent::Closed => {
                 m.closed = true;
                 m.status = "The host closed the table.".to_owned();
@@ -433,8 +446,18 @@ impl Game {
             }
             HandEvent::Broken(bug) => {
                 m.status = format!(
-                    "This hand is void: {bug}. A fault in this program, not any player's; \
-                     the hand is dealt again."
+                    "This hand stopped: {bug}. A fault in this program, not any player's; \
+                     it counts as this seat's stop."
+                );
+                m.log.push(m.status.clone());
+            }
+            HandEvent::Named(b) => {
+                m.status = format!(
+                    "Cheating detected after the scores were checked: {} — {}; the scores stand.",
+                    b.offender.map_or("no seat can be named".to_owned(), |s| {
+                        m.name(Seat::from_index(usize::from(s)))
+                    }),
+                    b.fault
                 );
                 m.log.push(m.status.clone());
             }

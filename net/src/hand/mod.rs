@@ -15,11 +15,14 @@
 //! Blame comes from evidence only (PROTOCOL.md §9.2): any fault, and any other seat's audit,
 //! stops the hand at once and starts an audit. The seat sends its seed and its heads (what it
 //! holds of each seat's chain) and passes on every envelope it holds from the others. When
-//! every seat's audit is in and this seat holds everything the heads name, the verdict is
-//! taken from the signed messages alone: equivocation first (two versions of one slot, or
-//! envelopes that do not link), then `adjudicate` (proofs, shares, seeds, every shuffle
+//! every seat's audit is in, the verdict is taken from the signed messages alone (each chain
+//! through its seat's audit): equivocation first (two versions of one slot, or envelopes that
+//! do not link), then a false head, then `adjudicate` (proofs, shares, seeds, every shuffle
 //! recomputed), then the first rules fault the script found; a card that fails to open or
-//! opens twice names nobody by itself, the recomputed shuffles name the shuffler.
+//! opens twice names nobody by itself, the recomputed shuffles name the shuffler. An audit
+//! that proves nothing counts against the seat that started it. Once the scores are audited
+//! (every seed in, an audit's included) nothing stops the hand: a false result names its
+//! signer and the audited scores stand.
 //!
 //! Where things are: `types.rs` (the public types), `session.rs` (bytes in and out, each
 //! sender's chain and queue, the loop that feeds the script), `stage.rs` (the [`Phase`] enum

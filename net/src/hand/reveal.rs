@@ -3,7 +3,7 @@
 //! four signed results, which must all name this seat's transcript root and scores.
 
 use fairdeal_core::TeamScore;
-use fairdeal_crypto::{Body, Fault};
+use fairdeal_crypto::Body;
 
 use super::cards::Deck;
 use super::play::Board;
@@ -16,6 +16,8 @@ pub(super) struct Revealing {
     /// The position as played.
     board: Board,
     seeds: [Option<[u8; 32]>; 4],
+    /// Whose seed came by its reveal (not by an audit).
+    revealed: [bool; 4],
 }
 
 impl Revealing {
@@ -25,6 +27,7 @@ impl Revealing {
             deck,
             board,
             seeds: [None; 4],
+            revealed: [false; 4],
         }
     }
 
@@ -45,6 +48,20 @@ impl Revealing {
     pub(super) fn take_seed(&mut self, s: u8, seed: [u8; 32]) {
         // INVARIANT: s < 4: the hand asks only about seats 0..4 (`run_script`, `waiting_on`).
         self.seeds[usize::from(s)] = Some(seed);
+        self.revealed[usize::from(s)] = true;
+    }
+
+    /// Whether `s` revealed its seed (it saw the play to its end).
+    pub(super) fn revealed(&self, s: u8) -> bool {
+        self.revealed.get(usize::from(s)).copied().unwrap_or(false)
+    }
+
+    /// Takes `s`'s seed from its audit, unless its reveal gave one already (an audit reveals
+    /// the seed too, so the end of a hand is audited whoever stopped it).
+    pub(super) fn seed_from_audit(&mut self, s: usize, seed: [u8; 32]) {
+        if let Some(slot @ None) = self.seeds.get_mut(s) {
+            *slot = Some(seed);
+        }
     }
 
     /// The four seeds, once all are in.
@@ -76,7 +93,8 @@ impl Revealing {
     }
 }
 
-/// Audited; waiting for the four signed results (and, once they are in, the hand is done).
+/// Audited; waiting for the four signed results (and, once they are in, the hand is done,
+/// with the audited scores: a seat whose result is not the audited one is named for it).
 pub(super) struct Signing {
     board: Board,
     /// This seat's transcript root and scores.
@@ -110,28 +128,47 @@ impl Signing {
             .then_some(Awaiting::Result)
     }
 
-    /// Takes `s`'s signed result; the report once all four agree.
-    pub(super) fn take_result(
-        &mut self,
-        s: u8,
-        root: [u8; 32],
-        scores: [i32; 2],
-    ) -> Result<Option<HandReport>, Fault> {
+    /// Whether `s`'s signed result is in.
+    pub(super) fn has_result_of(&self, s: u8) -> bool {
+        self.results
+            .get(usize::from(s))
+            .is_some_and(Option::is_some)
+    }
+
+    /// Takes `s`'s signed result: whether it is the audited one. Once the scores are
+    /// audited nothing undoes them: a result that is not this seat's is its signer's fault,
+    /// never a reason to stop the hand.
+    pub(super) fn take_result(&mut self, s: u8, root: [u8; 32], scores: [i32; 2]) -> bool {
         // INVARIANT: s < 4: the hand asks only about seats 0..4 (`run_script`, `waiting_on`).
         self.results[usize::from(s)] = Some((root, scores));
-        if (root, scores) != self.mine {
-            return Err(Fault::IllegalMove);
+        (root, scores) == self.mine
+    }
+
+    /// Counts `s`'s result slot as filled without a result it signed (it stopped the hand
+    /// for nothing after the play; the audited scores stand without its signature).
+    pub(super) fn count_out(&mut self, s: u8) {
+        if let Some(slot @ None) = self.results.get_mut(usize::from(s)) {
+            *slot = Some(([0; 32], [0, 0]));
         }
+    }
+
+    /// The report, once every seat's result is in.
+    pub(super) fn report(&self) -> Option<HandReport> {
         if self.results.iter().any(Option::is_none) {
-            return Ok(None);
+            return None;
         }
-        Ok(Some(HandReport {
+        Some(self.audited_report())
+    }
+
+    /// The report of the audited scores, whatever results are in.
+    pub(super) fn audited_report(&self) -> HandReport {
+        HandReport {
             scores: self.mine.1,
             shuffles_checked: 4,
             openings_checked: self.openings_checked,
             transcript_root: self.mine.0,
             breakdown: self.breakdown,
-        }))
+        }
     }
 
     /// This seat's signed result.

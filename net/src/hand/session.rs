@@ -61,6 +61,24 @@ impl Link {
         &self.transcript
     }
 
+    /// `s`'s first queued audit message, without taking it: its heads, and whether `s`
+    /// signed a result, and a reveal, before it.
+    pub(super) fn peek_audit(&self, s: u8) -> Option<([Head; 4], bool, bool)> {
+        let inbox = &self.inbox[usize::from(s)];
+        let at = inbox
+            .iter()
+            .position(|m| matches!(m.body, Body::Audit { .. }))?;
+        let Body::Audit { heads, .. } = &inbox.get(at)?.body else {
+            return None;
+        };
+        let before = |f: fn(&Body) -> bool| inbox.iter().take(at).any(|m| f(&m.body));
+        Some((
+            *heads,
+            before(|b| matches!(b, Body::HandResult { .. })),
+            before(|b| matches!(b, Body::HandReveal { .. })),
+        ))
+    }
+
     /// Takes `s`'s first audit message out of its queue, wherever it stands, with everything
     /// queued after it (what it sent before stays to be processed).
     pub(super) fn take_audit_message(&mut self, s: u8) -> Option<Inbound> {
@@ -109,14 +127,13 @@ impl Link {
         }
     }
 
-    /// Whether `s`'s chain (not ours) holds `head`.
-    pub(super) fn holds(&self, s: usize, head: &Head) -> bool {
-        head.count == 0 || self.chains[s].hash_at(head.count - 1) == Some(head.last)
-    }
-
-    /// How many envelopes this seat signed.
-    pub(super) fn sent_len(&self) -> u32 {
-        self.sent.len() as u32
+    /// The envelope held at `seq` of seat `s`'s chain (ours, `me`: what we signed).
+    pub(super) fn envelope_at(&self, me: u8, s: usize, seq: u32) -> Option<&SignedEnvelope> {
+        if s == usize::from(me) {
+            self.sent.get(seq as usize)
+        } else {
+            self.chains.get(s)?.get(seq)
+        }
     }
 
     /// The first `cut[s]` envelopes of each chain (ours from what we signed).

@@ -59,6 +59,45 @@ impl Phase {
         matches!(self, Self::Commit(_) | Self::Shuffle(_))
     }
 
+    /// Whether the scores are audited (the results stage, or done): nothing undoes them.
+    pub(super) fn is_scored(&self) -> bool {
+        matches!(self, Self::Result(_) | Self::Done(_))
+    }
+
+    /// Whether `s` saw the play to its end (its reveal is in, or the scores are audited).
+    pub(super) fn revealed(&self, s: u8) -> bool {
+        match self {
+            Self::Reveal(r) => r.revealed(s),
+            Self::Result(_) | Self::Done(_) => true,
+            _ => false,
+        }
+    }
+
+    /// Counts `s`'s result slot as filled (see [`Signing::count_out`]); the report once all
+    /// four are.
+    pub(super) fn count_out(&mut self, s: u8) -> Option<super::HandReport> {
+        match self {
+            Self::Result(r) => {
+                r.count_out(s);
+                r.report()
+            }
+            _ => None,
+        }
+    }
+
+    /// Every result is in: the hand is done.
+    pub(super) fn finish_signing(&mut self) {
+        advance(self, |p| match p {
+            Self::Result(r) => Self::Done(r),
+            other => other,
+        });
+    }
+
+    /// Whether `s`'s signed result is in.
+    pub(super) fn has_result_of(&self, s: u8) -> bool {
+        matches!(self, Self::Result(r) | Self::Done(r) if r.has_result_of(s))
+    }
+
     /// Whether the hand is over for good (void, or verified and signed).
     pub(super) fn is_finished(&self) -> bool {
         matches!(self, Self::Void(_) | Self::Done(_))
@@ -145,9 +184,16 @@ impl HandSession {
     }
 
     /// The hand's scores `[A, B]` from this seat's audit, once every seed is in and the audit
-    /// passed (before the four results are signed).
+    /// passed (before the four results are signed; also of a hand stopped after that).
     pub fn audited(&self) -> Option<[i32; 2]> {
         self.stage.signing().map(Signing::scores)
+    }
+
+    /// The report of this seat's audit (the audited scores), once every seed is in and the
+    /// audit passed, whether or not the four results were signed (also of a hand stopped
+    /// after that).
+    pub fn audited_report(&self) -> Option<super::HandReport> {
+        self.stage.signing().map(Signing::audited_report)
     }
 
     /// The seats whose message the hand is waiting for (for timeouts).
@@ -264,12 +310,13 @@ impl HandSession {
                     ..
                 },
             ) => {
-                if let Some(report) = r.take_result(s, *transcript_root, *scores)? {
-                    advance(&mut self.stage, |p| match p {
-                        Phase::Result(r) => Phase::Done(r),
-                        other => other,
-                    });
+                let agrees = r.take_result(s, *transcript_root, *scores);
+                if let Some(report) = r.report() {
+                    self.stage.finish_signing();
                     self.events.push_back(Event::Complete(report));
+                }
+                if !agrees {
+                    return Err(Fault::FalseResult);
                 }
             }
             _ => return Err(Fault::OutOfOrder),
@@ -305,6 +352,11 @@ impl HandSession {
     pub(super) fn act(&mut self) {
         if self.audit.stopped() {
             return;
+        }
+        if let Phase::Reveal(r) = &mut self.stage {
+            for (s, a) in self.audit.seeds() {
+                r.seed_from_audit(s, a);
+            }
         }
         if let Phase::Reveal(r) = &self.stage
             && r.all_seeds()
@@ -361,6 +413,7 @@ impl HandSession {
                     }
                     other => other,
                 });
+                self.count_out_audits_after_play();
             }
             Err(Finding::Fault(offender, fault)) => {
                 let evidence = self.link.transcript().to_vec();

@@ -101,8 +101,13 @@ pub enum Event {
     /// A seat cheated (or the hand is void).
     Fault(Blame),
     /// This seat's own state broke a promise the hand relies on (a fault in this program,
-    /// not evidence against any seat): the hand is void and nobody is named.
+    /// not evidence against any seat). The audit that follows is this seat's own: unless it
+    /// proves another seat at fault, it counts against this seat ([`Event::Fault`] names it).
     Broken(HandBug),
+    /// A seat proven at fault once the hand's scores were audited (a result that is not the
+    /// audited one, two versions of one message): the audited scores stand, the seat is named
+    /// and is out of the game.
+    Named(Blame),
 }
 
 /// What a move did that the move alone does not say, as this seat sees it (so that a front

@@ -63,6 +63,8 @@ pub(crate) struct Node {
     finishing: Option<tokio::time::Instant>,
     /// Nobody else at the table answered for this many seconds: the node stops.
     pub(crate) alone: Option<u64>,
+    /// The table stopped before the end of the game, and why: the node stops.
+    pub(crate) stopped: Option<crate::table::StopReason>,
     /// A joiner that could not reach the host at its address: since when, and why.
     unreached: Option<(tokio::time::Instant, String)>,
     /// When a seated peer last sent us a message (a late one may still ask us to resend).
@@ -253,6 +255,7 @@ impl Node {
             last_waiting: Vec::new(),
             finishing: None,
             alone: None,
+            stopped: None,
             unreached: None,
             last_request: None,
             prompted: None,
@@ -394,11 +397,13 @@ impl Node {
                 }
                 TableEvent::GameOver { .. } => self.finishing = Some(tokio::time::Instant::now()),
                 TableEvent::Alone { secs } => self.alone = Some(*secs),
+                TableEvent::Stopped { reason } => self.stopped = Some(*reason),
                 TableEvent::HandVoided { .. } => {
                     self.sync_bypass();
                     self.dial_missing();
                 }
                 TableEvent::Hand { .. }
+                | TableEvent::SeatBarred { .. }
                 | TableEvent::Closed
                 | TableEvent::HandStarted(_)
                 | TableEvent::Paused(_)

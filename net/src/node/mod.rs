@@ -202,6 +202,9 @@ pub enum NodeError {
     /// Stopped before the game ended.
     #[error("stopped before the game ended")]
     Stopped,
+    /// The table stopped before the end of the game (its last event said why).
+    #[error("the table stopped before the end of the game: {0}")]
+    TableStopped(crate::table::StopReason),
     /// Nobody else at the table answered for `secs` seconds after the game had started.
     #[error(
         "nobody at the table has answered for {secs} s: the others have left, or finished the \
@@ -281,6 +284,9 @@ pub async fn run(
         }
         if let Some(secs) = node.alone {
             return Err(NodeError::NobodyAnswers { secs });
+        }
+        if let Some(reason) = node.stopped {
+            return Err(NodeError::TableStopped(reason));
         }
         if let Some(e) = node.unreachable() {
             return Err(e);

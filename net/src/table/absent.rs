@@ -55,6 +55,16 @@ impl TableSession {
         }
     }
 
+    /// Test knob (feature `cheats`): this peer stops its hand with an audit that claims
+    /// nothing (a seat that dislikes its cards).
+    #[cfg(feature = "cheats")]
+    pub fn cheat_audit_now(&mut self) {
+        if let Some(h) = &mut self.hand {
+            h.cheat_audit_now();
+        }
+        self.drain_hand();
+    }
+
     /// Who runs the computer player in each seat that was taken over (by seat).
     pub fn runners(&self) -> [Option<Seat>; 4] {
         self.runners
@@ -166,26 +176,32 @@ impl TableSession {
         self.presence.absence(seat.index() as u8)
     }
 
-    /// Votes (once) to void hand `hand_no` for the silent `seat`: signed and sent. Called by
-    /// [`TableSession::handle_timeout`], and when a log is replayed.
+    /// Votes (once per deal) to void hand `hand_no` for the silent `seat`: signed over the
+    /// deal's hand context and sent. Called by [`TableSession::handle_timeout`], and when a
+    /// log is replayed.
     pub fn vote_timeout(&mut self, hand_no: u32, seat: u8) {
-        let Some(sid) = self.stage.config().map(super::msg::TableConfig::sid) else {
+        let (Some(sid), Some(hctx)) = (
+            self.stage.config().map(super::msg::TableConfig::sid),
+            self.hand.as_ref().map(HandSession::hctx),
+        ) else {
             return;
         };
-        if hand_no != self.hand_no || !self.voted.insert((hand_no, seat)) {
+        if hand_no != self.hand_no || !self.voted.insert((hctx, seat)) {
             return;
         }
-        let sig = Identity::from_secret(self.secret).sign(&timeout_digest(&sid, hand_no, seat));
+        let sig =
+            Identity::from_secret(self.secret).sign(&timeout_digest(&sid, hand_no, &hctx, seat));
         self.send(
             Dest::Seats,
             TableMsg::Timeout {
                 hand_no,
+                hctx,
                 seat,
                 sig: sig.clone(),
             },
         );
         let my_key = self.me.key;
-        let _ = self.on_timeout(my_key, hand_no, seat, &sig);
+        let _ = self.on_timeout(my_key, hand_no, hctx, seat, &sig);
     }
 
     pub(crate) fn my_seat_index(&self) -> Option<u8> {
@@ -208,6 +224,7 @@ impl TableSession {
         &mut self,
         from: PublicKey,
         hand_no: u32,
+        hctx: [u8; 32],
         seat: u8,
         sig: &Sig,
     ) -> Result<(), TableError> {
@@ -216,33 +233,52 @@ impl TableSession {
         if seat > 3 {
             return Err(Unexpected::NotASeat(MsgKind::Timeout, seat).into());
         }
-        if voter == seat {
+        if self.client_of(voter) == self.client_of(seat) {
             return Err(Unexpected::TimeoutOwnSeat.into());
         }
-        if hand_no != self.hand_no {
+        if hand_no != self.hand_no || self.hand.as_ref().map(HandSession::hctx) != Some(hctx) {
             return Err(Unexpected::OtherHand(MsgKind::Timeout).into());
         }
         if from
-            .verify(&timeout_digest(&sid, hand_no, seat), sig)
+            .verify(&timeout_digest(&sid, hand_no, &hctx, seat), sig)
             .is_err()
         {
             return Err(TableError::BadSignature);
         }
-        let votes = self.votes.entry((hand_no, seat)).or_default();
+        let votes = self.votes.entry((hctx, seat)).or_default();
         votes.insert(voter);
         // A computer player's runner votes for it too: it hears what its runner hears.
         let runs: Vec<u8> = (0..4u8)
             .filter(|&s| self.runners[usize::from(s)] == Some(voter))
             .collect();
         votes.extend(runs);
-        let all: BTreeSet<u8> = (0..4u8).filter(|&s| s != seat).collect();
-        if votes.is_superset(&all) && self.hand.is_some() {
+        // Every client but the silent seat's own must vote: a computer player's vote comes
+        // from its runner, so a silent runner and the computer player it runs are voted out
+        // by the others alone.
+        let all: BTreeSet<u8> = (0..4u8)
+            .filter(|&s| self.client_of(s) != self.client_of(seat))
+            .collect();
+        let done = self
+            .votes
+            .get(&(hctx, seat))
+            .is_some_and(|v| v.is_superset(&all));
+        if done && self.hand.is_some() {
             match self.forfeit_scores(seat) {
                 Some((scores, breakdown)) => self.forfeit_hand(seat, scores, breakdown),
                 None => self.void_hand(seat, Gone::Silent),
             }
         }
         Ok(())
+    }
+
+    /// The seat whose client speaks for `seat`: its runner's for a computer player that took
+    /// it over, else its own.
+    pub(super) fn client_of(&self, seat: u8) -> u8 {
+        self.runners
+            .get(usize::from(seat))
+            .copied()
+            .flatten()
+            .unwrap_or(seat)
     }
 
     /// The scores of a hand that is over when `seat` withholds what is left to send: after
@@ -263,7 +299,12 @@ impl TableSession {
 
     /// The hand is over and `seat` stayed silent instead of finishing it: it counts with the
     /// forfeit scores, and a computer player takes the seat for the next hand.
-    fn forfeit_hand(&mut self, seat: u8, scores: [i32; 2], breakdown: Option<[TeamScore; 2]>) {
+    pub(super) fn forfeit_hand(
+        &mut self,
+        seat: u8,
+        scores: [i32; 2],
+        breakdown: Option<[TeamScore; 2]>,
+    ) {
         let hand_no = self.hand_no;
         self.totals = [
             self.totals[0].saturating_add(scores[0]),

@@ -28,6 +28,7 @@ impl TableSession {
         };
         // INVARIANT: seat < 4: a position in the configuration's four seats (`seat_of`).
         if self.keys[usize::from(seat)] == peer
+            || self.barred.contains(&seat)
             || self.my_seat_index().is_none()
             || self.runners[usize::from(seat)] != self.my_seat_index()
             || !self.returning.insert(seat)
@@ -159,6 +160,9 @@ impl TableSession {
         }
         if from.verify(&return_digest(&sid, &state), sig).is_err() {
             return Err(TableError::BadSignature);
+        }
+        if self.barred.contains(&state.seat) {
+            return Err(Unexpected::SeatBarred(state.seat).into());
         }
         let mine = self.original(state.seat) == Some(self.me.key);
         if mine && self.holder_of(state.seat) != Some(sender) {

@@ -206,21 +206,26 @@ impl TableSession {
                 Err(stale("the table configuration again"))
             }
             TableMsg::Start { .. } => Err(refuse("a different table configuration")),
-            TableMsg::Timeout { hand_no, seat, sig } => {
+            TableMsg::Timeout {
+                hand_no,
+                hctx,
+                seat,
+                sig,
+            } => {
                 let voter = voter as u8;
-                if *seat > 3 || *seat == voter {
+                if *seat > 3 || self.client_of(*seat) == self.client_of(voter) {
                     return Err(refuse("a timeout vote against its own seat or no seat"));
                 }
-                if *hand_no != self.hand_no {
+                if *hand_no != self.hand_no || self.hand.as_ref().map(|h| h.hctx()) != Some(*hctx) {
                     return Err(stale("a timeout vote for another hand"));
                 }
-                let digest = timeout_digest(&config.sid(), *hand_no, *seat);
+                let digest = timeout_digest(&config.sid(), *hand_no, hctx, *seat);
                 if from.verify(&digest, sig).is_err() {
                     return Err(refuse("a timeout vote with a bad signature"));
                 }
                 if self
                     .votes
-                    .get(&(*hand_no, *seat))
+                    .get(&(*hctx, *seat))
                     .is_some_and(|v| v.contains(&voter))
                 {
                     return Err(stale("a repeated timeout vote"));

@@ -14,7 +14,7 @@
 //! `route.rs` (which handler takes each message), `gate.rs` (what is admitted before it is
 //! stored), `publish.rs` (what is sent, and the public transcript), `types.rs` (the public
 //! types), `msg.rs` (the messages), `refusal.rs` (why a message or an action is not taken),
-//! `presence.rs`, `chat.rs`.
+//! `presence.rs`, `chat.rs`, `verdict.rs` (what a hand's verdict does to the table).
 
 mod absent;
 mod back;
@@ -32,6 +32,7 @@ mod route;
 mod signing;
 mod stage;
 mod types;
+mod verdict;
 
 pub use self::absent::{DEFAULT_GRACE_MS, Gone, MIN_GRACE_MS};
 pub use self::gate::{Admit, Refused};
@@ -40,7 +41,8 @@ pub use self::presence::{ALONE_MS, QUIET_MS, RESYNC_MAX_MS, RESYNC_MS};
 pub use self::refusal::{ChatRefused, MsgKind, NotNow, ReadyRefused, Unexpected};
 pub(crate) use self::types::MAX_EARLY_PER_SEAT;
 pub use self::types::{
-    Dest, MAX_NAME, MAX_UNEXPLAINED_VOIDS, RESYNC_ANSWER_MS, TableError, TableEvent, clean_name,
+    Dest, MAX_NAME, MAX_UNEXPLAINED_VOIDS, RESYNC_ANSWER_MS, StopReason, TableError, TableEvent,
+    clean_name,
 };
 use self::types::{MAX_ADDRS, MAX_HELD, MAX_PUBLIC};
 
@@ -81,8 +83,13 @@ pub struct TableSession {
     keys: [PublicKey; 4],
     grace_ms: u64,
     presence: presence::Presence,
-    votes: BTreeMap<(u32, u8), BTreeSet<u8>>,
-    voted: BTreeSet<(u32, u8)>,
+    /// Timeout votes of the current deal, by (hand context, silent seat): cleared at each
+    /// deal, so observations of different deals never add up.
+    votes: BTreeMap<([u8; 32], u8), BTreeSet<u8>>,
+    /// The votes this peer signed in the current deal.
+    voted: BTreeSet<([u8; 32], u8)>,
+    /// Seats proven at fault: played by a computer player for the rest of the game.
+    barred: BTreeSet<u8>,
     proxy: Option<replace::Proxy>,
     /// For each seat taken over, the seat whose client runs its computer player.
     runners: [Option<u8>; 4],
@@ -195,6 +202,7 @@ impl TableSession {
             presence: presence::Presence::default(),
             votes: BTreeMap::new(),
             voted: BTreeSet::new(),
+            barred: BTreeSet::new(),
             proxy: None,
             runners: [None; 4],
             bot_seeds: [[0; 32]; 4],

@@ -204,6 +204,9 @@ pub enum TableMsg {
     Timeout {
         /// The hand.
         hand_no: u32,
+        /// The deal's hand context (a hand dealt again has a new one): the vote counts for
+        /// that deal only.
+        hctx: [u8; 32],
         /// The silent seat.
         seat: u8,
         /// The voter's signature.
@@ -340,11 +343,11 @@ pub fn quit_digest(sid: &[u8; 32], hand_no: u32, seat: u8) -> [u8; 32] {
     hash256(b"fairdeal/v1/quit", &[sid, &hand_no.to_le_bytes(), &[seat]])
 }
 
-/// What a timeout vote signs.
-pub fn timeout_digest(sid: &[u8; 32], hand_no: u32, seat: u8) -> [u8; 32] {
+/// What a timeout vote signs: the deal it was observed in (its hand context) with the seat.
+pub fn timeout_digest(sid: &[u8; 32], hand_no: u32, hctx: &[u8; 32], seat: u8) -> [u8; 32] {
     hash256(
         b"fairdeal/v1/timeout",
-        &[sid, &hand_no.to_le_bytes(), &[seat]],
+        &[sid, &hand_no.to_le_bytes(), hctx, &[seat]],
     )
 }
 

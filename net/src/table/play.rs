@@ -5,14 +5,13 @@
 
 use fairdeal_core::strategy::by_name;
 use fairdeal_core::{GameResult, Move, Refusal, Seat, SplitMix64, game_result};
-use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{Envelope, Identity, PublicKey, SignedEnvelope};
 
 use super::msg::{TableConfig, TableMsg};
 use super::stage::Agreed;
 use super::{
-    Dest, Gone, MAX_EARLY_PER_SEAT, MAX_HELD, MAX_UNEXPLAINED_VOIDS, RESYNC_ANSWER_MS, TableError,
-    TableEvent, TableSession, derive, pace,
+    Dest, MAX_EARLY_PER_SEAT, MAX_HELD, RESYNC_ANSWER_MS, TableError, TableEvent, TableSession,
+    derive, pace,
 };
 use crate::hand::{CheckDone, Event as HandEvent, HandConfig, HandReport, HandSession, ProofCheck};
 
@@ -53,6 +52,8 @@ impl TableSession {
         };
         self.hand_no += 1;
         self.bot_due = [None; 2];
+        self.votes.clear();
+        self.voted.clear();
         let keep_from = self.hand_no.saturating_sub(1);
         self.held.retain(|(h, _, _), _| *h >= keep_from);
         let sid = config.sid();
@@ -214,12 +215,13 @@ impl TableSession {
             let Some(hand) = &mut self.hand else { return };
             let mut complete = None;
             let mut fault = None;
+            let mut named = Vec::new();
             while let Some(event) = hand.poll_event() {
                 match &event {
                     HandEvent::Complete(report) => complete = Some(report.clone()),
-                    HandEvent::Fault(blame) => fault = Some(blame.offender),
-                    // Void by a bug of ours: nobody to blame, dealt again as unexplained.
-                    HandEvent::Broken(_) => fault = Some(None),
+                    // A bug of ours is followed by the audit's verdict (a `Fault`).
+                    HandEvent::Fault(blame) => fault = Some((blame.offender, blame.fault)),
+                    HandEvent::Named(blame) => named.extend(blame.offender),
                     _ => {}
                 }
                 self.events.push_back(TableEvent::Hand {
@@ -231,14 +233,25 @@ impl TableSession {
             if let Some(p) = self.proxy.as_mut().and_then(|p| p.hand.as_mut()) {
                 while p.poll_event().is_some() {}
             }
+            let barring = !named.is_empty();
+            for seat in named {
+                self.bar(seat);
+            }
             if let Some(report) = complete {
                 self.finish_hand(report);
+                self.put_out_barred();
                 return;
             }
-            if let Some(offender) = fault {
-                self.after_fault(offender);
+            if barring && self.between.is_some() {
+                // Named after the hand was scored here: out before the next hand.
+                self.put_out_barred();
                 return;
             }
+            if let Some((offender, why)) = fault {
+                self.after_fault(offender, why);
+                return;
+            }
+            let Some(hand) = &mut self.hand else { return };
             let (now, think) = (self.presence.now, self.think_ms);
             if let (Some(bot), true) = (&mut self.bot, hand.my_turn())
                 && thought(&mut self.bot_due[0], now, think)
@@ -260,26 +273,6 @@ impl TableSession {
             }
             if !progressed {
                 return;
-            }
-        }
-    }
-
-    /// A hand stopped on a fault: the table goes on. The offender's seat goes to a computer
-    /// player and the hand is dealt again; when no seat can be named the hand is simply dealt
-    /// again, up to [`MAX_UNEXPLAINED_VOIDS`] times in a row.
-    pub(super) fn after_fault(&mut self, offender: Option<u8>) {
-        match offender {
-            Some(seat) if seat < 4 => {
-                self.unexplained = 0;
-                self.void_hand(seat, Gone::Cheated);
-            }
-            _ => {
-                self.unexplained += 1;
-                let hctx = self.hand.take().map(|h| h.hctx()).unwrap_or_default();
-                self.prev_result = hash256(b"fairdeal/v1/void", &[&hctx, &[0xff]]);
-                if self.unexplained <= MAX_UNEXPLAINED_VOIDS {
-                    self.start_hand();
-                }
             }
         }
     }

@@ -101,6 +101,9 @@ pub enum Unexpected {
     /// A message naming a seat past 3 (seats are 0 to 3).
     #[error("{0} naming seat {1}, which is not a seat")]
     NotASeat(MsgKind, u8),
+    /// A seat given back that was proven at fault (a computer player keeps it).
+    #[error("seat {0} given back, though it was proven at fault")]
+    SeatBarred(u8),
     /// A timeout vote against the voter's own seat.
     #[error("a timeout vote against the voter's own seat")]
     TimeoutOwnSeat,

@@ -70,8 +70,14 @@ impl TableSession {
         if runner.is_some() && runner == self.my_seat_index() {
             self.take_seat(hand_no, seat);
         } else if Some(seat) == self.my_seat_index() {
-            // We are the one out: nothing more to play.
+            // We are the one out: nothing more to play (for good when barred; a seat voted
+            // out while away may be given back).
             self.left = true;
+            if self.barred.contains(&seat) {
+                self.events.push_back(TableEvent::Stopped {
+                    reason: super::StopReason::PutOut,
+                });
+            }
         } else {
             self.awaiting_replacement = Some((hand_no, seat));
             self.apply_early_replace();

@@ -70,7 +70,12 @@ impl TableSession {
             TableMsg::Return { state, sig } => self.on_return(from, state, &sig),
             TableMsg::Query => Ok(()),
             TableMsg::Leave => self.on_leave(from),
-            TableMsg::Timeout { hand_no, seat, sig } => self.on_timeout(from, hand_no, seat, &sig),
+            TableMsg::Timeout {
+                hand_no,
+                hctx,
+                seat,
+                sig,
+            } => self.on_timeout(from, hand_no, hctx, seat, &sig),
             TableMsg::Replace {
                 hand_no,
                 seat,
@@ -101,7 +106,14 @@ impl TableSession {
                 }
                 let _ = self.on_start(self.me.key, config);
             }
-            Ok(TableMsg::Timeout { hand_no, seat, .. }) => self.vote_timeout(hand_no, seat),
+            Ok(TableMsg::Timeout {
+                hand_no,
+                hctx,
+                seat,
+                ..
+            }) if self.hand.as_ref().map(crate::hand::HandSession::hctx) == Some(hctx) => {
+                self.vote_timeout(hand_no, seat);
+            }
             Ok(TableMsg::SeatHeld { seat, .. }) => self.replay_seat_held(seat),
             Ok(TableMsg::Ready { hand_no, .. }) => self.replay_ready(hand_no, bytes),
             Ok(TableMsg::Hand { bytes }) => self.replay_hand_sent(&bytes),

@@ -96,6 +96,18 @@ pub enum TableEvent {
         /// How long nobody answered.
         secs: u64,
     },
+    /// `seat` was proven at fault (named by the hand with signed evidence): a computer player
+    /// keeps it for the rest of the game, and its player does not get it back.
+    SeatBarred {
+        /// The seat.
+        seat: Seat,
+    },
+    /// The table stopped before the end of the game, for `reason`: the last event of this
+    /// peer's table (a front end says why and ends; nothing more will happen here).
+    Stopped {
+        /// Why.
+        reason: StopReason,
+    },
     /// The game is over.
     GameOver {
         /// Final totals, team A and B.
@@ -103,6 +115,22 @@ pub enum TableEvent {
         /// The result.
         result: GameResult,
     },
+}
+
+/// Why a table stopped before the end of the game ([`TableEvent::Stopped`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum StopReason {
+    /// This many hands in a row were void with no seat to name: something is broken that
+    /// another deal will not mend.
+    #[error("{hands} hands in a row were void with no seat to name")]
+    UnexplainedVoids {
+        /// How many.
+        hands: u32,
+    },
+    /// This peer's own seat was put out of the game (named at fault, or voted out as
+    /// silent) and no longer plays.
+    #[error("this seat was put out of the game")]
+    PutOut,
 }
 
 /// Bytes or a message that was not accepted.

@@ -250,9 +250,12 @@ impl Game {
         let ok = match &decoded {
             TableMsg::Timeout {
                 hand_no,
+                hctx,
                 seat: s,
                 sig,
-            } => from.verify(&timeout_digest(sid, *hand_no, *s), sig).is_ok(),
+            } => from
+                .verify(&timeout_digest(sid, *hand_no, hctx, *s), sig)
+                .is_ok(),
             TableMsg::Quit { hand_no, sig } => {
                 from.verify(&quit_digest(sid, *hand_no, seat), sig).is_ok()
             }

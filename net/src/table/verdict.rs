@@ -1,0 +1,88 @@
+//! What the table does with a hand's verdict: a seat proven at fault is out for the rest of
+//! the game (barred: a computer player keeps its seat); the hand is dealt again, or, once its
+//! scores were audited, counts with them; a hand void with nobody to name is dealt again a
+//! few times, then the table stops and says why (it never stops in silence).
+
+use fairdeal_core::Seat;
+use fairdeal_crypto::Fault;
+use fairdeal_crypto::hash::hash256;
+
+use super::{Gone, MAX_UNEXPLAINED_VOIDS, StopReason, TableEvent, TableSession};
+use crate::hand::HandSession;
+
+impl TableSession {
+    /// A hand stopped on a fault: the table goes on. The offender's seat goes to a computer
+    /// player for the rest of the game. A stop that proved nothing after every seed was in
+    /// leaves the audited scores standing: the hand counts as scored (every honest seat
+    /// replayed the same evidence to the same scores). Any other fault voids the hand, which
+    /// is dealt again. When no seat can be named the hand is simply dealt again, up to
+    /// [`MAX_UNEXPLAINED_VOIDS`] times in a row; then the table stops and says so.
+    pub(super) fn after_fault(&mut self, offender: Option<u8>, fault: Fault) {
+        match offender {
+            Some(seat) if seat < 4 => {
+                self.unexplained = 0;
+                self.bar(seat);
+                let scored = (fault == Fault::UnfoundedAudit)
+                    .then(|| self.hand.as_ref().and_then(HandSession::audited_report))
+                    .flatten();
+                match scored {
+                    Some(report) => {
+                        self.events.push_back(TableEvent::HandForfeited {
+                            hand_no: self.hand_no,
+                            seat: Seat::from_index(usize::from(seat)),
+                            scores: report.scores,
+                            breakdown: None,
+                        });
+                        self.finish_hand(report);
+                        self.put_out_barred();
+                    }
+                    None => self.void_hand(seat, Gone::Cheated),
+                }
+            }
+            _ => {
+                self.unexplained += 1;
+                let hctx = self.hand.take().map(|h| h.hctx()).unwrap_or_default();
+                self.prev_result = hash256(b"fairdeal/v1/void", &[&hctx, &[0xff]]);
+                if self.unexplained <= MAX_UNEXPLAINED_VOIDS {
+                    self.start_hand();
+                } else {
+                    self.stop(StopReason::UnexplainedVoids {
+                        hands: self.unexplained,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The table stops before the end of the game: the last event says why.
+    pub(super) fn stop(&mut self, reason: StopReason) {
+        self.hand = None;
+        self.left = true;
+        self.events.push_back(TableEvent::Stopped { reason });
+    }
+
+    /// `seat` is proven at fault: it is out for the rest of the game (said once).
+    pub(super) fn bar(&mut self, seat: u8) {
+        if seat < 4 && self.barred.insert(seat) {
+            self.events.push_back(TableEvent::SeatBarred {
+                seat: Seat::from_index(usize::from(seat)),
+            });
+        }
+    }
+
+    /// Between hands: a barred seat its player still plays is put out (a computer player
+    /// takes it before the next hand; the hand just scored stands).
+    pub(super) fn put_out_barred(&mut self) {
+        if self.between.is_none() || self.awaiting_replacement.is_some() {
+            return;
+        }
+        let seated = self
+            .barred
+            .iter()
+            .copied()
+            .find(|&s| self.runners[usize::from(s)].is_none() && !self.gone.contains(&s));
+        if let Some(seat) = seated {
+            self.put_out(seat);
+        }
+    }
+}
