@@ -54,12 +54,19 @@ pub struct Proxy {
     generation: Arc<AtomicU64>,
 }
 
-/// A free loopback port (bound, then let go).
+/// A loopback port below the kernel's ephemeral range (from 32768), free when tried: a port
+/// of that range, bound and let go, may be taken by an outgoing connection before the seat
+/// listens on it.
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap_or(0)
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let base = 20_000 + (u64::from(std::process::id()) % 500) * 20;
+    loop {
+        let n = NEXT.fetch_add(1, Ordering::SeqCst);
+        let port = u16::try_from(base + n % 10_000).unwrap_or(20_000);
+        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
 }
 
 impl Proxy {
@@ -179,8 +186,12 @@ impl Link {
     fn down(&self) -> bool {
         let f = self.faults.lock().expect("faults");
         let gen_now = self.generation.load(Ordering::SeqCst);
+        // A connection of unknown origin (a second one between two seats, which libp2p dials
+        // from a new port) may be the cut seat's: it is cut too, and the others, whose
+        // connections are told by their ports, dial again.
         f.all_down
             || self.ends.iter().flatten().any(|s| f.cut.contains(s))
+            || (self.ends[1].is_none() && !f.cut.is_empty())
             || (self.born < gen_now && self.ends.iter().flatten().any(|s| f.moved.contains(s)))
     }
 
