@@ -4,6 +4,8 @@
 //! hand resumes and the game finishes, every log verifies (the computer players' too), and
 //! nobody is voted out or benched.
 
+#![expect(clippy::unwrap_used, reason = "test set-up")]
+
 mod faults;
 
 use std::path::{Path, PathBuf};

@@ -74,7 +74,10 @@ pub struct Table {
 /// The `fairdeal` binary, with warnings only.
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_fairdeal"));
-    c.env("FAIRDEAL_LOG", "warn");
+    c.env(
+        "FAIRDEAL_LOG",
+        std::env::var("FAULTS_LOG").unwrap_or_else(|_| "warn".to_owned()),
+    );
     c
 }
 
@@ -166,7 +169,7 @@ impl Table {
             .arg(&trace)
             .args(&self.extra)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(self.stderr(i))
             .spawn()
             .unwrap();
         let lines = read_lines(&mut child);
@@ -176,6 +179,16 @@ impl Table {
             dir,
             trace,
         }
+    }
+
+    /// Where seat `i`'s warnings go: nowhere, or with `FAULTS_LOG=LEVEL` into `s{i}.err` in the
+    /// table's folder (to see why a test failed).
+    fn stderr(&self, i: usize) -> Stdio {
+        if std::env::var_os("FAULTS_LOG").is_none() {
+            return Stdio::null();
+        }
+        std::fs::File::create(self.dir.join(format!("s{i}.err")))
+            .map_or_else(|_| Stdio::null(), Stdio::from)
     }
 
     /// Waits until some seat's trace shows `n` moves in hand 1 (or two minutes pass).
