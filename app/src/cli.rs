@@ -112,6 +112,11 @@ pub enum Command {
         /// Write timing lines here (used by `bench net`).
         #[arg(long, hide = true)]
         trace: Option<PathBuf>,
+        /// Seats (letters of S W N E, such as `WE`) whose computer players this process runs
+        /// beside the host's seat, as the window does (each in `DATA_DIR/bot-SEAT`; rebuilt
+        /// from their logs when the host is restarted).
+        #[arg(long, hide = true, default_value = "")]
+        computers: String,
     },
     /// Join a table found on the LAN (--table) or at an address (--address).
     Join {
@@ -327,8 +332,10 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             grace_secs,
             think_ms,
             move_clock,
+            computers,
         }) => {
             check_bot(bot.as_deref())?;
+            let computers = seat_letters(&computers).map_err(anyhow::Error::msg)?;
             let args = crate::peer::HostArgs {
                 table,
                 preset,
@@ -341,6 +348,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 grace_secs,
                 think_ms,
                 move_clock_secs: move_clock,
+                computers,
             };
             let outcome = runtime()?.block_on(crate::peer::host(args, trace))?;
             println!("{}", crate::peer::game_over_line(&outcome));
@@ -415,6 +423,18 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
 
 /// `--grace-secs`: whole seconds, at least the table's shortest grace period (its pings come
 /// once a second, so a shorter one would put out players whose connection is fine).
+/// Seats as letters ("WE": West and East; never South, the host's).
+fn seat_letters(text: &str) -> Result<Vec<fairdeal_core::Seat>, String> {
+    text.chars()
+        .map(|c| match c.to_ascii_uppercase() {
+            'W' => Ok(fairdeal_core::Seat::W),
+            'N' => Ok(fairdeal_core::Seat::N),
+            'E' => Ok(fairdeal_core::Seat::E),
+            other => Err(format!("{other:?} is not W, N or E")),
+        })
+        .collect()
+}
+
 fn grace_secs(text: &str) -> Result<u64, String> {
     let min = fairdeal_net::table::MIN_GRACE_MS / 1000;
     let secs: u64 = text

@@ -47,7 +47,7 @@ pub async fn run_node(opts: NodeOptions, quiet: bool) -> Result<Outcome> {
 }
 
 /// Like [`run_node`], appending timing lines to `trace` (for `bench net`): `started H ns`,
-/// `dealt H ns`, `moved H I ns`, and at the end `rss KB`.
+/// `dealt H ns`, `moved H I ns`, `over H ns` (the audit begins), and at the end `rss KB`.
 ///
 /// # Errors
 ///
@@ -86,6 +86,8 @@ async fn run_node_with(
         let mut moves: Vec<fairdeal_core::Move> = Vec::new();
         let (line_tx, mut line_rx) = mpsc::channel::<String>(4);
         let mut moved_in_hand = 0u32;
+        // The seats last said to be out of reach (their return is said too).
+        let mut unheard: Vec<fairdeal_core::Seat> = Vec::new();
         loop {
             tokio::select! {
                 ev = ev_rx.recv() => {
@@ -98,6 +100,7 @@ async fn run_node_with(
                                 Some(format!("started {h} {ns}"))
                             }
                             NodeEvent::Table(TableEvent::Hand { hand_no, event: fairdeal_net::hand::Event::Dealt }) => Some(format!("dealt {hand_no} {ns}")),
+                            NodeEvent::Table(TableEvent::Hand { hand_no, event: fairdeal_net::hand::Event::HandOver }) => Some(format!("over {hand_no} {ns}")),
                             NodeEvent::Table(TableEvent::Hand { hand_no, event: fairdeal_net::hand::Event::Moved { .. } }) => {
                                 moved_in_hand += 1;
                                 Some(format!("moved {hand_no} {moved_in_hand} {ns}"))
@@ -144,6 +147,20 @@ async fn run_node_with(
                         | TableEvent::Alone { .. })) => {
                             println!("{}", crate::table_words::table_line(t));
                             let _ = std::io::stdout().flush();
+                        }
+                        NodeEvent::Unheard(list) if !quiet => {
+                            let now: Vec<fairdeal_core::Seat> = list.iter().map(|u| u.seat).collect();
+                            let back: Vec<fairdeal_core::Seat> = unheard.iter().copied().filter(|s| !now.contains(s)).collect();
+                            let seat_name = |s: fairdeal_core::Seat| s.name().to_owned();
+                            if !back.is_empty() {
+                                println!("{}", crate::table_words::back_line(&back, seat_name));
+                            }
+                            // Said when it starts and whenever the seats change, not every second.
+                            if now.iter().any(|s| !unheard.contains(s)) {
+                                println!("{}", crate::table_words::unheard_line(&list, seat_name));
+                            }
+                            let _ = std::io::stdout().flush();
+                            unheard = now;
                         }
                         NodeEvent::Refused(why) => println!("refused: {why}"),
                         NodeEvent::Status(s) if !quiet => {
@@ -235,6 +252,8 @@ pub struct HostArgs {
     pub think_ms: u64,
     /// The move clock, seconds a turn (0: none).
     pub move_clock_secs: u64,
+    /// Seats whose computer players this process runs too (as the window does).
+    pub computers: Vec<fairdeal_core::Seat>,
 }
 
 /// `fairdeal host`.
@@ -266,7 +285,36 @@ pub async fn host(a: HostArgs, trace: Option<PathBuf>) -> Result<Outcome> {
         wait_for_person: false,
         countdown: true,
     };
-    run_node_traced(opts, false, trace).await
+    if a.computers.is_empty() {
+        return run_node_traced(opts, false, trace).await;
+    }
+    let computers = crate::local::Computers {
+        strategy: opts.bot.clone().unwrap_or_else(|| "expert".to_owned()),
+        think_ms: a.think_ms,
+        grace_ms: opts.grace_ms,
+        lan: false,
+    };
+    let (listen_tx, listen_rx) = tokio::sync::oneshot::channel();
+    let host = tokio::spawn(run_node_with(opts.clone(), false, trace, Some(listen_tx)));
+    let Ok(address) = listen_rx.await else {
+        return host.await.map_err(|e| anyhow!("{e}"))?;
+    };
+    let mut runs = Vec::new();
+    for seat in a.computers {
+        let dir = opts.data_dir.join(format!("bot-{}", seat.name()));
+        // A computer player with a log rebuilds from it and finds the table it records.
+        let o = if dir.join("GAME.fdlog").exists() {
+            computers.options(dir, None, None)
+        } else {
+            computers.options(dir, Some(seat), Some(address.clone()))
+        };
+        runs.push(tokio::spawn(run_node(o, true)));
+    }
+    let outcome = host.await.map_err(|e| anyhow!("{e}"))?;
+    for r in runs {
+        let _ = r.await;
+    }
+    outcome
 }
 
 /// How long computer players wait before each move when a person plays with them at the

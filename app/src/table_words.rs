@@ -1,7 +1,68 @@
 //! Table happenings in words for the terminal: a void or forfeited hand, a seat taken over by a
 //! computer player, a player back (seats by name; the window adds the players' names).
 
+use fairdeal_core::Seat;
+use fairdeal_net::node::Unheard;
 use fairdeal_net::table::{Gone, TableEvent};
+
+/// "A", "A and B", "A, B and C".
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The outage line, for the terminal and the window's band: who this seat hears nothing from,
+/// for how long, that the hand waits and nothing is lost; a computer player's seat says whose
+/// client runs it (it comes back with that client). `name` names a seat. Empty when `list` is.
+pub fn unheard_line(list: &[Unheard], name: impl Fn(Seat) -> String) -> String {
+    if list.is_empty() {
+        return String::new();
+    }
+    let secs = list.iter().map(|u| u.ms).max().unwrap_or(0) / 1000;
+    let mut parts: Vec<String> = Vec::new();
+    let people: Vec<String> = list
+        .iter()
+        .filter(|u| u.client.is_none())
+        .map(|u| name(u.seat))
+        .collect();
+    if !people.is_empty() {
+        parts.push(and_list(&people));
+    }
+    let mut clients: Vec<Seat> = list.iter().filter_map(|u| u.client).collect();
+    clients.dedup();
+    for c in clients {
+        let run: Vec<String> = list
+            .iter()
+            .filter(|u| u.client == Some(c))
+            .map(|u| name(u.seat))
+            .collect();
+        let what = if run.len() == 1 {
+            "the computer player"
+        } else {
+            "the computer players"
+        };
+        parts.push(format!(
+            "{} ({what} {}'s client runs: back when it is)",
+            and_list(&run),
+            name(c)
+        ));
+    }
+    let comma = if parts.len() > 1 { "," } else { "" };
+    format!(
+        "No answer from {}{comma} for {secs} s — is the network down? The hand waits for them; \
+         nothing is lost",
+        parts.join(", and from ")
+    )
+}
+
+/// The line when seats this seat heard nothing from answer again.
+pub fn back_line(seats: &[Seat], name: impl Fn(Seat) -> String) -> String {
+    let names: Vec<String> = seats.iter().map(|s| name(*s)).collect();
+    format!("{} answer again; the hand goes on", and_list(&names))
+}
 
 /// "1 hand", "2 hands".
 pub fn hands(n: usize) -> String {
@@ -52,5 +113,42 @@ pub fn table_line(ev: &TableEvent) -> String {
         ),
         TableEvent::Stopped { reason } => format!("the table stopped: {reason}"),
         _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn u(seat: Seat, ms: u64, client: Option<Seat>) -> Unheard {
+        Unheard { seat, ms, client }
+    }
+
+    #[test]
+    fn the_outage_line_names_the_seats_the_time_and_whose_client_runs_a_computer_player() {
+        let name = |s: Seat| s.name().to_owned();
+        assert_eq!(
+            unheard_line(&[u(Seat::N, 9_000, None), u(Seat::E, 12_400, None)], name),
+            "No answer from North and East for 12 s — is the network down? The hand waits for \
+             them; nothing is lost"
+        );
+        assert_eq!(
+            unheard_line(
+                &[
+                    u(Seat::S, 6_000, None),
+                    u(Seat::W, 6_000, Some(Seat::S)),
+                    u(Seat::E, 6_000, Some(Seat::S))
+                ],
+                name
+            ),
+            "No answer from South, and from West and East (the computer players South's client \
+             runs: back when it is), for 6 s — is the network down? The hand waits for them; nothing \
+             is lost"
+        );
+        assert_eq!(unheard_line(&[], name), "");
+        assert_eq!(
+            back_line(&[Seat::N, Seat::E], name),
+            "North and East answer again; the hand goes on"
+        );
     }
 }

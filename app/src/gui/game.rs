@@ -56,6 +56,8 @@ pub struct Model {
     pub(crate) waiting: Vec<Seat>,
     /// Seats whose connection is down now, and since when.
     pub(crate) down: BTreeMap<Seat, std::time::Instant>,
+    /// Seats the node hears nothing from (the outage band), as it last said.
+    pub(crate) unheard: Vec<fairdeal_net::node::Unheard>,
     /// The host asked for the start (computer players are taking the empty seats).
     pub(crate) start_asked: bool,
     /// The player's node stopped, with this error.
@@ -150,6 +152,7 @@ impl Game {
             me: None,
             waiting: Vec::new(),
             down: BTreeMap::new(),
+            unheard: Vec::new(),
             start_asked: false,
             stopped: None,
             note: None,
@@ -251,6 +254,20 @@ impl Game {
                 } else {
                     m.down.entry(seat).or_insert_with(std::time::Instant::now);
                 }
+            }
+            NodeEvent::Unheard(list) => {
+                let back: Vec<Seat> = m
+                    .unheard
+                    .iter()
+                    .map(|u| u.seat)
+                    .filter(|s| !list.iter().any(|u| u.seat == *s))
+                    .collect();
+                if !back.is_empty() {
+                    let line =
+                        crate::table_words::back_line(&back, |s| super::outage::seat_words(m, s));
+                    m.status = line;
+                }
+                m.unheard = list;
             }
             NodeEvent::Status(s) => m.note = Some(s),
             NodeEvent::Table(t) => self.apply_table(t),

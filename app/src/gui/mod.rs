@@ -20,6 +20,7 @@ pub mod lobby;
 pub mod melds;
 pub mod motion;
 pub(crate) mod moves;
+mod outage;
 pub mod plan;
 pub mod played;
 pub mod prefs;

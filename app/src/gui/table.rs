@@ -346,6 +346,9 @@ fn header(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView, prefs: &mut T
 
 /// Who is gone (a warning band), or who else is awaited (returned, for the turn band).
 fn banner(ui: &mut Ui, m: &Model, view: &PlayerView) -> Option<String> {
+    if super::outage::band(ui, m) {
+        return None;
+    }
     if !m.down.is_empty() && m.over.is_none() {
         // The seconds count on even when nothing arrives.
         ui.ctx()

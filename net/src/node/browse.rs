@@ -52,7 +52,7 @@ pub async fn browse(
     direct: Vec<Multiaddr>,
     events: mpsc::Sender<BrowseEvent>,
 ) -> Result<(), NodeError> {
-    let mut swarm = build(secret, mdns_on)?;
+    let mut swarm = build(secret, mdns_on, None)?;
     for a in direct {
         swarm.dial(a).map_err(NetError::from)?;
     }

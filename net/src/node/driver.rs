@@ -15,6 +15,7 @@ use fairdeal_crypto::PublicKey;
 use futures::StreamExt;
 use libp2p::multiaddr::Protocol;
 use libp2p::swarm::SwarmEvent;
+use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
 use libp2p::{Multiaddr, PeerId, Swarm};
 use tokio::sync::mpsc;
 
@@ -83,6 +84,8 @@ pub(crate) struct Node {
     logged_sent: BTreeSet<[u8; 32]>,
     /// Runs the proof checks of the other seats' shuffle steps.
     pub(crate) checker: super::checker::Checker,
+    /// Whether the front end was last told of seats it hears nothing from.
+    said_unheard: bool,
 }
 
 /// The hash a sent message is known by in [`Node::logged_sent`].
@@ -143,7 +146,8 @@ impl Node {
             );
         }
         let my_key = PublicKey(fairdeal_crypto::Identity::from_secret(secret).public().0);
-        let mut swarm = build(secret, opts.mdns)?;
+        let announce = announce_from_env();
+        let mut swarm = build(secret, opts.mdns, announce.as_ref())?;
         // A restarted peer listens on its old port when it can: the others still dial it there.
         let previous = match loaded.records.first() {
             Some(Record::Meta(meta)) => same_port(&opts.listen, &meta.me.addrs),
@@ -206,7 +210,12 @@ impl Node {
                     key: my_key,
                     name: crate::table::clean_name(&opts.name),
                     bot: opts.bot.is_some(),
-                    addrs: addrs.iter().map(ToString::to_string).collect(),
+                    addrs: announce
+                        .as_ref()
+                        .map_or_else(|| addrs.clone(), |a| vec![a.clone()])
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect(),
                 },
                 bot: opts.bot.clone(),
                 master: fresh_master,
@@ -267,6 +276,7 @@ impl Node {
             last_next: None,
             logged_sent,
             checker: super::checker::Checker::new(),
+            said_unheard: false,
         };
         node.sync_bypass();
         if let Some(ms) = node.opts.grace_ms {
@@ -445,20 +455,78 @@ impl Node {
         }
     }
 
-    /// Dials every seat we should be connected to but are not.
+    /// Dials every seat we should be connected to but are not (once a second, and at once
+    /// when a connection closes).
     fn dial_missing(&mut self) {
         if self.session.config().is_none() {
             return;
         }
         for key in self.session.peers() {
-            let Some(peer) = peer_of(&key).filter(|p| !self.connected.contains(p)) else {
-                continue;
-            };
-            for a in self.book.get(&key).cloned().unwrap_or_default() {
-                let _ = self.swarm.dial(a.with(Protocol::P2p(peer)));
-            }
+            self.dial_seat(&key);
         }
     }
+
+    /// Dials a seat at every address known for it, unless it is connected. A new dial every
+    /// time, even with one still hanging: a dial made while the network was down hangs until
+    /// the handshake timeout, and the one made the second the network is back must not wait
+    /// for it.
+    fn dial_seat(&mut self, key: &PublicKey) {
+        let Some(peer) = peer_of(key).filter(|p| !self.connected.contains(p)) else {
+            return;
+        };
+        let addrs = self.book.get(key).cloned().unwrap_or_default();
+        if addrs.is_empty() {
+            return;
+        }
+        let opts = DialOpts::peer_id(peer)
+            .addresses(addrs)
+            .condition(PeerCondition::Always)
+            .build();
+        let _ = self.swarm.dial(opts);
+    }
+
+    /// Whether `key` is a seat of this table (or, before the start, in its roster).
+    fn is_seat(&self, key: &PublicKey) -> bool {
+        *key != self.my_key
+            && (self.session.peers().contains(key)
+                || self
+                    .session
+                    .roster()
+                    .iter()
+                    .flatten()
+                    .any(|s| s.key == *key))
+    }
+
+    /// Remembers addresses a seat says it listens on (identify), newest first, so that a seat
+    /// whose address changed is dialled at its new one.
+    fn learn_seat_addresses(&mut self, key: PublicKey, said: &[Multiaddr]) {
+        if !self.is_seat(&key) {
+            return;
+        }
+        let known = self.book.entry(key).or_default();
+        for a in said.iter().take(MAX_ADDRS_PER_SEAT) {
+            let a: Multiaddr = a
+                .iter()
+                .filter(|p| !matches!(p, Protocol::P2p(_)))
+                .collect();
+            if !known.contains(&a) {
+                known.insert(0, a);
+            }
+        }
+        known.truncate(MAX_ADDRS_PER_SEAT);
+    }
+}
+
+/// The most addresses remembered for one seat (what identify says is bounded so).
+const MAX_ADDRS_PER_SEAT: usize = 8;
+
+/// A test knob: `FAIRDEAL_ANNOUNCE=MULTIADDR` makes the node tell the others that it is at
+/// that address, and at no other (the fault-injection tests run each peer behind a loopback
+/// proxy that drops, stalls and cuts its connections; the peer listens where `--listen` says).
+fn announce_from_env() -> Option<Multiaddr> {
+    let a: Multiaddr = std::env::var("FAIRDEAL_ANNOUNCE").ok()?.parse().ok()?;
+    tracing::warn!(%a, "test knob: announcing another address than the one listened on");
+    Some(a)
 }
 
 /// The most LAN peers asked "what table is this?" while looking for a table by name.

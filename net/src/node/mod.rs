@@ -145,6 +145,10 @@ pub enum NodeEvent {
     },
     /// Between hands (once a second, and when it changes): what the next hand waits for.
     NextHand(crate::table::NextHand),
+    /// The seats this peer has heard nothing from for a while (see
+    /// [`crate::table::UNHEARD_MS`]): once a second while there are any, and once more, empty,
+    /// when every seat is heard again.
+    Unheard(Vec<Unheard>),
     /// The connection to a seated player came up or went down.
     Link {
         /// The seat.
@@ -152,6 +156,18 @@ pub enum NodeEvent {
         /// Connected now.
         up: bool,
     },
+}
+
+/// A seat this peer hears nothing from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unheard {
+    /// The seat.
+    pub seat: Seat,
+    /// For how long (ms).
+    pub ms: u64,
+    /// A computer player's seat: whose client runs it, as far as this peer can tell (see
+    /// [`TableSession::client_of`]).
+    pub client: Option<Seat>,
 }
 
 /// What a front end can ask of a node.

@@ -4,10 +4,11 @@
 
 use std::time::Duration;
 
+use libp2p::core::Transport as _;
 use libp2p::swarm::NetworkBehaviour;
 use libp2p::swarm::behaviour::toggle::Toggle;
 use libp2p::{
-    StreamProtocol, Swarm, allow_block_list, connection_limits, identify, mdns,
+    Multiaddr, StreamProtocol, Swarm, allow_block_list, connection_limits, identify, mdns,
     memory_connection_limits, noise, ping, request_response, tcp, yamux,
 };
 
@@ -40,6 +41,20 @@ const MAX_NEGOTIATING: usize = 16;
 /// How long a request may take, either way: a stream held open without finishing its frame
 /// is dropped after this.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
+/// How often a connection is pinged: pings are the sign of life of a player who is thinking
+/// (see `table::MIN_GRACE_MS`), a few bytes each.
+pub(crate) const PING_EVERY: Duration = Duration::from_secs(1);
+/// How long a ping may go unanswered. libp2p reports a connection's pings as failed at the
+/// second failure in a row, so a dead connection (a router restarting, a laptop gone out of
+/// range: no reset ever arrives) is noticed `PING_EVERY + 2 × PING_TIMEOUT` after it died, at
+/// most, and the driver then closes it and dials again; left to TCP, its retransmissions back
+/// off for minutes before the connection is given up.
+pub(crate) const PING_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long one dial (TCP connect, noise, yamux) or one incoming handshake may take. On a LAN
+/// a handshake takes milliseconds; a dial into a network that is down hangs until this, and a
+/// seat is dialled again every second meanwhile, so that a dial started after the network is
+/// back connects at once instead of waiting for the ones lost in the outage.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(4);
 
 /// The connection limits for peers not seated here; with `open` false, no new incoming
 /// connection of theirs is kept (while memory they held is being given back).
@@ -64,16 +79,29 @@ pub(crate) struct Behaviour {
     pub(crate) mdns: Toggle<mdns::tokio::Behaviour>,
 }
 
-/// TCP + noise + yamux, with the table protocols; mDNS only when asked.
-pub(crate) fn build(secret: [u8; 32], with_mdns: bool) -> Result<Swarm<Behaviour>, NodeError> {
+/// TCP + noise + yamux, with the table protocols; mDNS only when asked. With `announce`, the
+/// peer tells others (identify) only that address, never the ones it listens on (a test runs
+/// each peer behind a proxy so; see the node's `FAIRDEAL_ANNOUNCE`).
+pub(crate) fn build(
+    secret: [u8; 32],
+    with_mdns: bool,
+    announce: Option<&Multiaddr>,
+) -> Result<Swarm<Behaviour>, NodeError> {
     let keypair = libp2p::identity::Keypair::ed25519_from_bytes(secret).map_err(NetError::from)?;
-    Ok(libp2p::SwarmBuilder::with_existing_identity(keypair)
+    let hide = announce.is_some();
+    let mut swarm = libp2p::SwarmBuilder::with_existing_identity(keypair)
         .with_tokio()
-        .with_tcp(
-            tcp::Config::default().nodelay(true),
-            noise::Config::new,
-            yamux::Config::default,
-        )
+        .with_other_transport(|key| {
+            let noise = noise::Config::new(key)
+                .map_err(|e| -> Box<dyn std::error::Error + Send + Sync> { Box::new(e) })?;
+            Ok(
+                tcp::tokio::Transport::new(tcp::Config::default().nodelay(true))
+                    .upgrade(libp2p::core::upgrade::Version::V1Lazy)
+                    .authenticate(noise)
+                    .multiplex(yamux::Config::default())
+                    .timeout(HANDSHAKE_TIMEOUT),
+            )
+        })
         .map_err(|e| NetError::Setup(Box::new(e)))?
         .with_behaviour(|key| {
             let rr = request_response::Behaviour::with_codec(
@@ -88,7 +116,8 @@ pub(crate) fn build(secret: [u8; 32], with_mdns: bool) -> Result<Swarm<Behaviour
             );
             let identify = identify::Behaviour::new(
                 identify::Config::new(PROTOCOL.to_owned(), key.public())
-                    .with_agent_version(AGENT_VERSION.to_owned()),
+                    .with_agent_version(AGENT_VERSION.to_owned())
+                    .with_hide_listen_addrs(hide),
             );
             let mdns = with_mdns
                 .then(|| {
@@ -103,10 +132,10 @@ pub(crate) fn build(secret: [u8; 32], with_mdns: bool) -> Result<Swarm<Behaviour
                 memory: memory_connection_limits::Behaviour::with_max_bytes(MAX_MEMORY),
                 rr,
                 identify,
-                // Pings are the sign of life of a player who is thinking (see
-                // `table::MIN_GRACE_MS`): one a second, a few bytes each.
                 ping: ping::Behaviour::new(
-                    ping::Config::new().with_interval(Duration::from_secs(1)),
+                    ping::Config::new()
+                        .with_interval(PING_EVERY)
+                        .with_timeout(PING_TIMEOUT),
                 ),
                 mdns: Toggle::from(mdns),
             }
@@ -117,5 +146,9 @@ pub(crate) fn build(secret: [u8; 32], with_mdns: bool) -> Result<Swarm<Behaviour
             c.with_idle_connection_timeout(Duration::from_secs(24 * 3600))
                 .with_max_negotiating_inbound_streams(MAX_NEGOTIATING)
         })
-        .build())
+        .build();
+    if let Some(a) = announce {
+        swarm.add_external_address(a.clone());
+    }
+    Ok(swarm)
 }

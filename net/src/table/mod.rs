@@ -37,7 +37,7 @@ mod verdict;
 pub use self::absent::{DEFAULT_GRACE_MS, Gone, MIN_GRACE_MS};
 pub use self::gate::{Admit, Refused};
 pub use self::pace::{NEXT_HAND_MS, NextHand};
-pub use self::presence::{ALONE_MS, QUIET_MS, RESYNC_MAX_MS, RESYNC_MS};
+pub use self::presence::{ALONE_MS, QUIET_MS, RESYNC_MAX_MS, RESYNC_MS, UNHEARD_MS};
 pub use self::refusal::{ChatRefused, MsgKind, NotNow, ReadyRefused, Unexpected};
 pub(crate) use self::types::MAX_EARLY_PER_SEAT;
 pub use self::types::{

@@ -6,11 +6,23 @@
 //!   few seconds, or a message its client sends by itself (a share, a seed) is overdue;
 //! - a seat is *silent* (voted out) when that has lasted the whole grace period.
 //!
-//! A player who is thinking about a move is neither: their client keeps answering pings, and a
+//! - a seat is *unheard* (said as "No answer from East for 6 s — is the network down?") when
+//!   nothing at all has come from it for [`UNHEARD_MS`], whether the hand waits on it or not.
+//!
+//! A player who is thinking about a move is none of these: their client keeps answering pings, and a
 //! decision has no deadline unless the table's move clock says so. Only first-hand silence
 //! counts: a seat never votes because another seat did.
 
+use fairdeal_core::Seat;
+
+use super::TableSession;
 use crate::hand::{Awaiting, HandSession};
+
+/// How long without any sign of life before a seat is said to be out of reach. A connected
+/// peer is heard at least once a second (its pings), so this is several missed in a row; a
+/// seat busy with a shuffle proof still answers pings (its connections run on their own
+/// tasks).
+pub const UNHEARD_MS: u64 = 5_000;
 
 /// How long without any sign of life (or with an automatic message overdue) before a seat is
 /// shown as having lost its connection (or the grace period, if shorter). The node pings
@@ -111,6 +123,16 @@ impl Presence {
         unheard.max(overdue)
     }
 
+    /// How long since `seat` was last heard from (0 if never since start-up: the clock starts
+    /// when the session does, so time this peer spent stopped or crashed never counts).
+    pub(crate) fn unheard(&self, seat: u8) -> u64 {
+        self.heard
+            .get(usize::from(seat))
+            .copied()
+            .flatten()
+            .map_or(0, |t| self.now.saturating_sub(t))
+    }
+
     /// Counts how long every seat in `others` has been unheard from for at least
     /// [`QUIET_MS`], in clock steps of at most [`ALONE_STEP_MS`] (a jump of the clock after a
     /// sleep counts as one step); any of them heard resets it. Returns, once per stretch,
@@ -150,6 +172,13 @@ impl Presence {
         self.awaited[usize::from(seat)].is_some()
     }
 
+    /// A connection to a seat came up (after an outage, a restart): if the hand is standing
+    /// still, the next resync is asked at once rather than after the backed-off interval,
+    /// which grew while nobody could answer.
+    pub(crate) fn link_up(&mut self) {
+        self.next_resync = None;
+    }
+
     /// Whether to ask the others for what this peer may have missed now (the hand has stood
     /// still while waiting on someone); schedules the next ask with a longer interval.
     pub(crate) fn resync_due(&mut self) -> bool {
@@ -171,4 +200,76 @@ impl Presence {
         self.next_resync = Some((self.now.saturating_add(every), every));
         true
     }
+}
+
+impl TableSession {
+    /// The seats this peer has heard nothing from for [`UNHEARD_MS`] or more, in seat order,
+    /// each with how long (ms): never this seat nor one it runs a computer player for; only
+    /// while the game is played (started, not over, not left).
+    pub fn unheard(&self) -> Vec<(Seat, u64)> {
+        if self.stage.config().is_none() || self.stage.finished().is_some() || self.left {
+            return Vec::new();
+        }
+        let me = self.my_seat_index();
+        let proxy = self.proxy.as_ref().map(|p| p.seat);
+        (0..4u8)
+            .filter(|&s| Some(s) != me && Some(s) != proxy)
+            .filter(|&s| me.is_none() || self.runners[usize::from(s)] != me)
+            .map(|s| (s, self.presence.unheard(s)))
+            .filter(|&(_, ms)| ms >= UNHEARD_MS)
+            .map(|(s, ms)| (Seat::from_index(usize::from(s)), ms))
+            .collect()
+    }
+
+    /// Whose client runs the computer player in `seat`, as far as this peer can tell: the seat
+    /// that took it over, else the one person whose announced addresses are on the same
+    /// machine (the window runs the computer players its player seats, on the same
+    /// interfaces); `among` breaks a tie (the seats unheard together with it: the computer
+    /// players of a client that went away go with it). `None` for a person's seat, or when
+    /// it cannot be told.
+    pub fn client_of(&self, seat: Seat, among: &[Seat]) -> Option<Seat> {
+        let i = seat.index();
+        if let Some(r) = self.runners.get(i).copied().flatten() {
+            return Some(Seat::from_index(usize::from(r)));
+        }
+        let info = self.roster.get(i)?.as_ref()?;
+        if !info.bot {
+            return None;
+        }
+        let mine = machine(&info.addrs);
+        let same: Vec<Seat> = self
+            .roster
+            .iter()
+            .enumerate()
+            .filter_map(|(j, s)| s.as_ref().map(|s| (j, s)))
+            .filter(|(j, s)| *j != i && !s.bot && !mine.is_empty() && machine(&s.addrs) == mine)
+            .map(|(j, _)| Seat::from_index(j))
+            .collect();
+        match same.as_slice() {
+            [one] => Some(*one),
+            _ => {
+                let with: Vec<Seat> = same.into_iter().filter(|s| among.contains(s)).collect();
+                (with.len() == 1).then(|| with[0])
+            }
+        }
+    }
+}
+
+/// The IP addresses of a seat's announced multiaddrs (text): the machine it runs on. Loopback
+/// counts only when it is all there is (every peer of a table on one machine).
+fn machine(addrs: &[String]) -> std::collections::BTreeSet<std::net::IpAddr> {
+    let ips: std::collections::BTreeSet<std::net::IpAddr> = addrs
+        .iter()
+        .filter_map(|a| a.parse::<libp2p::Multiaddr>().ok())
+        .filter_map(|a| {
+            a.iter().find_map(|p| match p {
+                libp2p::multiaddr::Protocol::Ip4(ip) => Some(std::net::IpAddr::V4(ip)),
+                libp2p::multiaddr::Protocol::Ip6(ip) => Some(std::net::IpAddr::V6(ip)),
+                _ => None,
+            })
+        })
+        .collect();
+    let lan: std::collections::BTreeSet<std::net::IpAddr> =
+        ips.iter().copied().filter(|ip| !ip.is_loopback()).collect();
+    if lan.is_empty() { ips } else { lan }
 }

@@ -17,6 +17,7 @@ impl TableSession {
         if self.stage.config().is_none() || !self.keys.contains(&peer) || peer == self.me.key {
             return;
         }
+        self.presence.link_up();
         let msgs: Vec<Vec<u8>> = self.own_recent.iter().map(|(_, b)| b.clone()).collect();
         // Our acceptance too, in case the game has not started for it.
         if let Some(sid) = self.stage.config().map(TableConfig::sid) {

@@ -109,6 +109,11 @@ impl Node {
                 self.connected.remove(&peer_id);
                 if let Some(key) = key_of(&peer_id) {
                     self.report_link(key, false).await;
+                    // At once: a seat whose connection died is redialled now, then every
+                    // second by the tick.
+                    if self.started() {
+                        self.dial_seat(&key);
+                    }
                 }
             }
             SwarmEvent::Behaviour(BehaviourEvent::Rr(RrEvent::Message {
@@ -153,6 +158,25 @@ impl Node {
             })) if info.protocol_version != PROTOCOL => {
                 tracing::warn!(%peer_id, version = %info.protocol_version, "incompatible peer: disconnecting");
                 let _ = self.swarm.disconnect_peer_id(peer_id);
+            }
+            SwarmEvent::Behaviour(BehaviourEvent::Identify(identify::Event::Received {
+                peer_id,
+                info,
+                ..
+            })) => {
+                if let Some(key) = key_of(&peer_id) {
+                    self.learn_seat_addresses(key, &info.listen_addrs);
+                }
+            }
+            SwarmEvent::Behaviour(BehaviourEvent::Ping(ping::Event {
+                peer,
+                connection,
+                result: Err(e),
+            })) => {
+                // The connection is dead (no reset came: a network that is down says
+                // nothing); closing it makes the seat be dialled again at once.
+                tracing::info!(%peer, "no answer to pings ({e}): closing the connection, dialling again");
+                self.swarm.close_connection(connection);
             }
             SwarmEvent::Behaviour(BehaviourEvent::Ping(ping::Event {
                 peer,

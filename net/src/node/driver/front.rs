@@ -7,7 +7,7 @@ use std::time::Duration;
 use fairdeal_core::Move;
 use libp2p::PeerId;
 
-use super::super::{NodeError, NodeEvent, Role};
+use super::super::{NodeError, NodeEvent, Role, Unheard};
 use super::{Node, REDIAL_TICKS};
 use crate::store::Record;
 use crate::table::TableSession;
@@ -150,5 +150,26 @@ impl Node {
         }
         self.dial_missing();
         self.guard_tick();
+        self.report_unheard().await;
+    }
+
+    /// Tells the front end who this peer hears nothing from (every second while anyone),
+    /// and once when everyone is heard again.
+    async fn report_unheard(&mut self) {
+        let unheard = self.session.unheard();
+        if unheard.is_empty() && !std::mem::take(&mut self.said_unheard) {
+            return;
+        }
+        self.said_unheard = !unheard.is_empty();
+        let seats: Vec<fairdeal_core::Seat> = unheard.iter().map(|(s, _)| *s).collect();
+        let list = unheard
+            .iter()
+            .map(|&(seat, ms)| Unheard {
+                seat,
+                ms,
+                client: self.session.client_of(seat, &seats),
+            })
+            .collect();
+        let _ = self.events.send(NodeEvent::Unheard(list)).await;
     }
 }

@@ -1,0 +1,123 @@
+//! The outage band over the table: who this seat hears nothing from, for how long, that the
+//! hand waits and nothing is lost (the node's `Unheard`, in the words the terminal prints).
+
+use eframe::egui::{Color32, Frame, Ui};
+use fairdeal_core::Seat;
+
+use super::cards::WARN;
+use super::game::Model;
+
+/// A seat in words: the player's name and the seat ("Anna (East)"), or the seat alone.
+pub(crate) fn seat_words(m: &Model, seat: Seat) -> String {
+    let name = m.name(seat);
+    if name == seat.name() {
+        name
+    } else {
+        format!("{name} ({})", seat.name())
+    }
+}
+
+/// Draws the band while the node hears nothing from some seat; whether it did.
+pub(crate) fn band(ui: &mut Ui, m: &Model) -> bool {
+    if m.unheard.is_empty() || m.over.is_some() {
+        return false;
+    }
+    let line = crate::table_words::unheard_line(&m.unheard, |s| seat_words(m, s));
+    Frame::new()
+        .fill(Color32::from_rgba_unmultiplied(200, 120, 0, 40))
+        .inner_margin(6.0)
+        .show(ui, |ui| {
+            ui.colored_label(WARN, format!("⚠ {line}."));
+        });
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+    use fairdeal_core::{Preset, Seat};
+    use fairdeal_net::node::Unheard;
+
+    use crate::gui::game::Game;
+    use crate::gui::prefs::TablePrefs;
+    use crate::gui::records::{GameKind, GameRecord};
+
+    /// South's table with West to play, hearing nothing from `unheard`.
+    fn game(unheard: Vec<Unheard>) -> Game {
+        let record = GameRecord {
+            kind: GameKind::Local,
+            table: "test".to_owned(),
+            preset: Preset::Samba,
+            difficulty: Default::default(),
+            house: String::new(),
+            bots: Vec::new(),
+            started: true,
+            over: false,
+            pace_ms: 0,
+            grace_ms: None,
+        };
+        let mut g = Game::new(&record, "");
+        g.model.view = Some(crate::gui::testkit::view_in(Preset::Samba, "2C 9D", "W"));
+        g.model.me = Some(Seat::S);
+        g.model.unheard = unheard;
+        g
+    }
+
+    /// The band's text, if the table shows one.
+    fn band(g: Game) -> Option<String> {
+        let mut h = Harness::builder()
+            .with_size([1024.0, 700.0])
+            .build_ui_state(
+                |ui, (g, fonts): &mut (Game, bool)| {
+                    // The warning sign needs the bundled font, which applies from the next
+                    // frame.
+                    if !*fonts {
+                        crate::gui::install_fonts(ui.ctx());
+                        *fonts = true;
+                        return;
+                    }
+                    let mut prefs = TablePrefs::default();
+                    let Game { model, desk } = g;
+                    crate::gui::table::table_ui(ui, model, desk, &mut prefs, &mut Vec::new());
+                },
+                (g, false),
+            );
+        for _ in 0..3 {
+            h.step();
+        }
+        h.query_all_by(|n| n.value().is_some_and(|v| v.contains("No answer from")))
+            .next()
+            .and_then(|n| n.value())
+    }
+
+    /// Sabotage caught (checked): the band not drawn (the table said nothing while the node
+    /// heard nobody), or drawn with nobody unheard.
+    #[test]
+    fn the_outage_band_names_who_is_not_heard_and_that_the_hand_is_kept() {
+        let unheard = vec![
+            Unheard {
+                seat: Seat::W,
+                ms: 12_300,
+                client: Some(Seat::N),
+            },
+            Unheard {
+                seat: Seat::N,
+                ms: 12_300,
+                client: None,
+            },
+        ];
+        let said = band(game(unheard)).expect("the band is shown");
+        assert!(
+            said.contains("No answer from North, and from West"),
+            "{said}"
+        );
+        assert!(
+            said.contains("the computer player North's client runs"),
+            "{said}"
+        );
+        assert!(said.contains("for 12 s"), "{said}");
+        assert!(said.contains("nothing is lost"), "{said}");
+        assert_eq!(band(game(Vec::new())), None);
+    }
+}
