@@ -158,6 +158,13 @@ impl FairdealApp {
         self.controller.game().is_some()
     }
 
+    /// Hands of the game under way that this client saw scored, and hands void (tests).
+    pub fn hands_scored_and_void(&self) -> (u32, u32) {
+        self.controller
+            .game()
+            .map_or((0, 0), |g| (g.model.scored, g.model.voided))
+    }
+
     /// Drains network events into the model (never blocks).
     pub fn pump(&mut self) {
         self.controller.pump();

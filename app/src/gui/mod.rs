@@ -4,6 +4,7 @@
 
 pub mod actions;
 pub mod app;
+pub mod ask_first;
 mod autoplay;
 pub mod cards;
 pub mod chat;
