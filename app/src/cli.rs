@@ -55,11 +55,11 @@ pub enum Command {
         #[arg(long, default_value = "samba")]
         preset: Preset,
         /// Team A's strategy (South and North).
-        #[arg(long = "team-a", default_value = "expert")]
-        team_a: String,
+        #[arg(long = "team-a", value_enum, default_value_t = StrategyName::Expert)]
+        team_a: StrategyName,
         /// Team B's strategy (West and East).
-        #[arg(long = "team-b", default_value = "greedy")]
-        team_b: String,
+        #[arg(long = "team-b", value_enum, default_value_t = StrategyName::Greedy)]
+        team_b: StrategyName,
         /// Games to play.
         #[arg(long, default_value_t = 100)]
         games: usize,
@@ -85,9 +85,9 @@ pub enum Command {
         /// Data directory (identity, game log).
         #[arg(long = "data-dir")]
         data_dir: PathBuf,
-        /// Computer strategy for this seat (random, greedy, expert, easy, medium, hard, master).
-        #[arg(long)]
-        bot: Option<String>,
+        /// Computer strategy for this seat.
+        #[arg(long, value_enum)]
+        bot: Option<StrategyName>,
         /// Listen address.
         #[arg(long, default_value = "/ip4/0.0.0.0/tcp/0")]
         listen: libp2p::Multiaddr,
@@ -130,8 +130,8 @@ pub enum Command {
         #[arg(long = "data-dir")]
         data_dir: PathBuf,
         /// Computer strategy for this seat.
-        #[arg(long)]
-        bot: Option<String>,
+        #[arg(long, value_enum)]
+        bot: Option<StrategyName>,
         /// Listen address.
         #[arg(long, default_value = "/ip4/0.0.0.0/tcp/0")]
         listen: libp2p::Multiaddr,
@@ -199,16 +199,39 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
     Ok(fairdeal_net::node::runtime(workers)?)
 }
 
-/// Refuses an unknown strategy name with the list of known ones.
-fn check_bot(bot: Option<&str>) -> Result<()> {
-    match bot {
-        Some(b) if fairdeal_core::strategy::by_name(b).is_none() => {
-            anyhow::bail!(
-                "unknown strategy {b:?} (use one of {})",
-                fairdeal_core::strategy::NAMES.join(", ")
-            )
+/// A computer player's strategy, as the command line names it (clap refuses any other name
+/// and lists these). The game log keeps the name as a string ([`Self::name`]), as
+/// `fairdeal_core::strategy::by_name` reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StrategyName {
+    /// Any legal move, at random.
+    Random,
+    /// The best move now, no look-ahead.
+    Greedy,
+    /// One move of look-ahead.
+    Expert,
+    /// The window's "easy" (greedy).
+    Easy,
+    /// The window's "medium" (expert, with some mistakes).
+    Medium,
+    /// The window's "hard" (expert).
+    Hard,
+    /// Determinised search.
+    Master,
+}
+
+impl StrategyName {
+    /// The name the rules engine and the game log know.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Random => "random",
+            Self::Greedy => "greedy",
+            Self::Expert => "expert",
+            Self::Easy => "easy",
+            Self::Medium => "medium",
+            Self::Hard => "hard",
+            Self::Master => "master",
         }
-        _ => Ok(()),
     }
 }
 
@@ -291,29 +314,24 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             seed,
             report_every,
         }) => {
+            let (team_a, team_b) = (team_a.name(), team_b.name());
             let rules = Rules::preset(preset);
             let mut so_far = |played: usize, stats: &crate::arena::ArenaStats| {
                 if report_every > 0 && played.is_multiple_of(report_every) && played < games {
                     let mut out = std::io::stdout().lock();
                     writeln!(out, "-- after {played} of {games} games")?;
-                    crate::arena::report(&mut out, &rules, &team_a, &team_b, played, stats)?;
+                    crate::arena::report(&mut out, &rules, team_a, team_b, played, stats)?;
                     out.flush()?;
                 }
                 Ok(())
             };
-            let stats = crate::arena::run_with_progress(
-                &rules,
-                &team_a,
-                &team_b,
-                games,
-                seed,
-                &mut so_far,
-            )?;
+            let stats =
+                crate::arena::run_with_progress(&rules, team_a, team_b, games, seed, &mut so_far)?;
             crate::arena::report(
                 &mut std::io::stdout().lock(),
                 &rules,
-                &team_a,
-                &team_b,
+                team_a,
+                team_b,
                 games,
                 &stats,
             )?;
@@ -334,8 +352,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             move_clock,
             computers,
         }) => {
-            check_bot(bot.as_deref())?;
             let computers = seat_letters(&computers).map_err(anyhow::Error::msg)?;
+            let bot = bot.map(|b| b.name().to_owned());
             let args = crate::peer::HostArgs {
                 table,
                 preset,
@@ -365,7 +383,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             grace_secs,
             think_ms,
         }) => {
-            check_bot(bot.as_deref())?;
+            let bot = bot.map(|b| b.name().to_owned());
             let opts = fairdeal_net::node::NodeOptions {
                 data_dir,
                 listen,
@@ -446,4 +464,29 @@ fn grace_secs(text: &str) -> Result<u64, String> {
         ));
     }
     Ok(secs)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::ValueEnum as _;
+
+    use super::StrategyName;
+
+    /// Every name the command line takes is one the rules engine plays, and it takes them all.
+    #[test]
+    fn the_strategy_names_are_the_engines() {
+        let names: Vec<&str> = StrategyName::value_variants()
+            .iter()
+            .map(|s| s.name())
+            .collect();
+        assert_eq!(names, fairdeal_core::strategy::NAMES);
+        for s in StrategyName::value_variants() {
+            let spelled = s.to_possible_value().map(|v| v.get_name().to_owned());
+            assert_eq!(
+                spelled.as_deref(),
+                Some(s.name()),
+                "clap spells it as the log does"
+            );
+        }
+    }
 }

@@ -490,9 +490,13 @@ fn a_player_who_thinks_past_the_grace_period_keeps_the_seat() {
     assert_eq!(hand(&h).len(), before.len() + 1, "the move was taken");
 }
 
-/// A guest who leaves mid-game goes back to the start screen; a computer player run by the
-/// partner's client takes the seat at once (no grace wait), and Resume gives it back at the
-/// next hand: the guest plays West again.
+/// A guest who leaves mid-game goes back to the start screen at once; the guest's own client
+/// plays West to the end of the hand, which is scored (no hand is void), then a computer
+/// player run by the partner's client takes the seat, and Resume gives it back at the next
+/// hand: the guest plays West again.
+///
+/// Sabotage caught (checked): leaving that signs the `Quit` at once voids hand 1 ("is void"
+/// at the host, nothing scored).
 ///
 /// Sabotage it is meant to catch: a returning seat not given back (the runner keeps playing
 /// it) never shows "You have your seat back." nor an enabled "Draw (D)" in the guest's window
@@ -521,12 +525,21 @@ fn a_guest_who_leaves_mid_game_takes_the_seat_back_at_the_next_hand() {
         !guest.state().in_game(),
         "the guest is back at the start screen"
     );
+    // The hand goes on to its end, the guest's own client playing West, and counts.
+    assert!(
+        shows(&guest, "is being played to the end of this hand"),
+        "the start screen says the hand is being played out"
+    );
     wait_for_with(
         &mut host,
         &mut guest,
         "now plays West",
-        Duration::from_secs(60),
+        Duration::from_secs(300),
     );
+    assert!(!shows(&host, "is void"), "no hand was void");
+    let (scored, void) = host.state().hands_scored_and_void();
+    assert!(scored >= 1, "the hand the guest left was scored");
+    assert_eq!(void, 0, "and none was void");
     // The start screen offers the game back once the table has been told.
     wait_for_with(&mut guest, &mut host, "Resume it", Duration::from_secs(30));
     guest.get_by_label("Resume it").click();

@@ -1,5 +1,10 @@
 //! The window's "Verify a game file…" screen (egui_kittest, no GPU): a recent game picked from
-//! the list shows the same report as `fairdeal verify`; a typed path that is not there says so.
+//! the list (by its date) shows the same report as `fairdeal verify`; a typed path that is not
+//! there says so, a file that is no transcript is said to be none, a transcript cut short
+//! does not verify; the next visit starts afresh.
+//!
+//! Sabotage caught (checked): the old words ("FAULT: no seat can be named" for /etc/passwd, no
+//! headline for a cut file, folders listed by their stamp, the last outcome kept).
 
 use std::time::{Duration, Instant};
 
@@ -77,8 +82,25 @@ fn the_verify_screen_checks_a_recent_game_and_explains_a_missing_file() {
         "cannot read /no/such/transcript.fdt",
         Duration::from_secs(10),
     );
-    // A recent game picked from the list: the same report as `fairdeal verify`.
-    h.get_by_label(&file.display().to_string()).click();
+    // A file that is no transcript at all is said so plainly, not as a fault.
+    let not_a_game = root.join("passwd");
+    std::fs::write(&not_a_game, "root:x:0:0:root:/root:/bin/bash\n").unwrap();
+    verify_path(&mut h, &not_a_game);
+    wait_for(
+        &mut h,
+        "This is not a fairdeal game file.",
+        Duration::from_secs(10),
+    );
+    assert!(!shows(&h, "FAULT"), "nobody is at fault");
+    // A transcript cut short does not verify, and says so in its headline.
+    let cut = root.join("cut.fdt");
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    verify_path(&mut h, &cut);
+    wait_for(&mut h, "The game does not verify.", Duration::from_secs(60));
+    // A recent game picked from the list (named by its date, not its folder): the same
+    // report as `fairdeal verify`.
+    h.get_by_label("1970-01-01 00:00 UTC").click();
     wait_for(&mut h, "The game verifies.", Duration::from_secs(60));
     assert!(
         shows(&h, "hand 1: verified:"),
@@ -87,4 +109,24 @@ fn the_verify_screen_checks_a_recent_game_and_explains_a_missing_file() {
     assert!(shows(&h, "result: team"), "and the game's result");
     h.get_by_label("Back").click();
     wait_for(&mut h, "Play now", Duration::from_secs(5));
+    // The next visit starts afresh: the last outcome is not shown again.
+    h.get_by_label("Verify a game file…").click();
+    wait_for(&mut h, "Your recent games", Duration::from_secs(5));
+    assert!(
+        !shows(&h, "The game verifies."),
+        "the last visit's report is gone"
+    );
+}
+
+/// Types `path` into the File field (replacing what was there) and presses Verify.
+fn verify_path(h: &mut Harness<'static, FairdealApp>, path: &std::path::Path) {
+    h.get_by_label("File").click();
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.step();
+    h.get_by_label("File")
+        .type_text(&path.display().to_string());
+    h.step();
+    h.get_by_label("Verify").click();
+    h.step();
 }

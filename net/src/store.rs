@@ -228,22 +228,30 @@ fn make_private(path: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Writes `bytes` to `path` (replacing it), synced, readable by this user only.
+/// Writes `bytes` to `path` (replacing it), synced, readable by this user only. The bytes go
+/// to a temporary file beside it, which is then renamed over `path`: a crash mid-write
+/// leaves the old file whole (an identity or the settings are never half written).
 ///
 /// # Errors
 ///
 /// IO errors.
 pub fn write_private(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    let mut f = private_options()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(path)
-        .map_err(io(path))?;
-    make_private(path)?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    // tempfile creates the file owner-only (0600 on Unix).
+    let mut f = tempfile::NamedTempFile::new_in(dir).map_err(io(path))?;
     f.write_all(bytes)
-        .and_then(|()| f.sync_all())
-        .map_err(io(path))
+        .and_then(|()| f.as_file().sync_all())
+        .map_err(io(path))?;
+    f.persist(path).map_err(|e| io(path)(e.error))?;
+    make_private(path)?;
+    // The rename itself is made durable by syncing the directory (where the OS allows it).
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
 }
 
 /// What reading a log found.
@@ -355,9 +363,8 @@ impl GameLog {
             .write(true)
             .open(&lock_path)
             .map_err(io(&lock_path))?;
-        match fs4::fs_std::FileExt::try_lock_exclusive(&lock) {
-            Ok(true) => {}
-            _ => return Err(StoreError::Locked(dir.to_owned())),
+        if lock.try_lock().is_err() {
+            return Err(StoreError::Locked(dir.to_owned()));
         }
         let path = dir.join("GAME.fdlog");
         if path.exists() {
@@ -532,6 +539,26 @@ mod tests {
         assert_eq!(mode(&nested), 0o700);
         write_private(&nested.join("game.json"), b"{}").unwrap();
         assert_eq!(mode(&nested.join("game.json")), 0o600);
+    }
+
+    /// The old file is never written into: a second name for it (as a crash's reader would
+    /// hold) still reads the old bytes whole, and no temporary file is left behind.
+    #[cfg(unix)]
+    #[test]
+    fn a_private_file_is_replaced_whole_never_written_in_place() {
+        let d = dir("replace");
+        private_dir(&d).unwrap();
+        let path = d.join("settings.json");
+        write_private(&path, b"old settings").unwrap();
+        std::fs::hard_link(&path, d.join("old")).unwrap();
+        write_private(&path, b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        assert_eq!(std::fs::read(d.join("old")).unwrap(), b"old settings");
+        assert_eq!(
+            std::fs::read_dir(&d).unwrap().count(),
+            2,
+            "no temporary file left"
+        );
     }
 
     #[test]

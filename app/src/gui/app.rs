@@ -25,6 +25,9 @@ pub struct FairdealApp {
     glyphs_warmed: bool,
     /// The previous frame showed a game.
     was_playing: bool,
+    /// The zoom this window last chose to fill the screen ([`fit_zoom`]); `None` once the
+    /// player zoomed by hand (their zoom stays).
+    fitted_zoom: Option<f32>,
     /// Frame times (F12 shows them).
     pub frames: FrameStats,
     /// The time of our own UI code per frame (the rest is egui's tessellation and painting).
@@ -66,6 +69,7 @@ impl FairdealApp {
             fonts_installed: false,
             glyphs_warmed: false,
             was_playing: false,
+            fitted_zoom: Some(1.0),
             frames: FrameStats::default(),
             ui_times: FrameStats::default(),
             show_frames: false,
@@ -156,6 +160,13 @@ impl FairdealApp {
     /// Whether a game is on.
     pub fn in_game(&self) -> bool {
         self.controller.game().is_some()
+    }
+
+    /// Hands of the game under way that this client saw scored, and hands void (tests).
+    pub fn hands_scored_and_void(&self) -> (u32, u32) {
+        self.controller
+            .game()
+            .map_or((0, 0), |g| (g.model.scored, g.model.voided))
     }
 
     /// Drains network events into the model (never blocks).
@@ -274,6 +285,30 @@ impl FairdealApp {
 
 /// The smallest window the table is laid out for, in points.
 pub const TABLE_MIN: egui::Vec2 = egui::vec2(1024.0, 700.0);
+
+/// The size the table is drawn for at 100 %: a bigger window zooms in to fill itself.
+pub const TABLE_DESIGN: egui::Vec2 = egui::vec2(1180.0, 780.0);
+
+/// Zooms so that the table fills a window bigger than [`TABLE_DESIGN`] (cards and all grow
+/// with it, instead of small cards in a sea of felt), in steps of 5 %, never under 100 %.
+/// Once the player zooms by hand (Ctrl and +/−) their zoom is kept: `fitted` becomes `None`.
+pub fn fit_zoom(ctx: &egui::Context, fitted: &mut Option<f32>) {
+    let Some(last) = *fitted else {
+        return;
+    };
+    let zoom = ctx.zoom_factor();
+    if (zoom - last).abs() > 1e-3 {
+        *fitted = None;
+        return;
+    }
+    let at_100 = ctx.content_rect().size() * zoom;
+    let fill = (at_100.x / TABLE_DESIGN.x).min(at_100.y / TABLE_DESIGN.y);
+    let want = ((fill * 20.0).floor() / 20.0).max(1.0);
+    if (want - zoom).abs() > 1e-3 {
+        ctx.set_zoom_factor(want);
+        *fitted = Some(want);
+    }
+}
 
 /// Keeps zoom (Ctrl and +) within what the window holds: at least [`TABLE_MIN`] points, or
 /// 100 % in a smaller window. A trial's zoom laid the move list over the table and pushed
@@ -395,6 +430,7 @@ impl FairdealApp {
             self.glyphs_warmed = true;
         }
         self.apply_theme(ui.ctx());
+        fit_zoom(ui.ctx(), &mut self.fitted_zoom);
         if let Some(words) = limit_zoom(ui.ctx())
             && let Some(g) = self.controller.game_mut()
         {
@@ -515,6 +551,43 @@ mod tests {
         run(&mut |ui| said = super::limit_zoom(ui.ctx()));
         run(&mut |_| {});
         (ctx.zoom_factor(), said)
+    }
+
+    /// Sabotage caught (checked): without the fit a 1920×1080 window stayed at 100 %.
+    #[test]
+    fn a_big_window_zooms_to_fill_itself_and_a_hand_zoom_is_kept() {
+        let ctx = egui::Context::default();
+        let run = |ctx: &egui::Context, size: egui::Vec2, f: &mut dyn FnMut(&egui::Context)| {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
+                ..Default::default()
+            };
+            ctx.run_ui(input, |ui| f(ui.ctx())).textures_delta.clear();
+        };
+        let mut fitted = Some(1.0);
+        for _ in 0..3 {
+            run(&ctx, egui::vec2(1920.0, 1080.0), &mut |c| {
+                super::fit_zoom(c, &mut fitted)
+            });
+        }
+        assert!(
+            (ctx.zoom_factor() - 1.35).abs() < 1e-3,
+            "{}",
+            ctx.zoom_factor()
+        );
+        let mut small = Some(1.0);
+        let ctx2 = egui::Context::default();
+        run(&ctx2, egui::vec2(1024.0, 700.0), &mut |c| {
+            super::fit_zoom(c, &mut small)
+        });
+        assert!((ctx2.zoom_factor() - 1.0).abs() < 1e-3, "never under 100 %");
+        // The player zooms by hand: kept.
+        ctx.set_zoom_factor(1.1);
+        run(&ctx, egui::vec2(1920.0, 1080.0), &mut |c| {
+            super::fit_zoom(c, &mut fitted)
+        });
+        assert_eq!(fitted, None);
+        assert!((ctx.zoom_factor() - 1.1).abs() < 1e-3);
     }
 
     #[test]

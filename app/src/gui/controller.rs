@@ -20,7 +20,7 @@ use libp2p::{Multiaddr, PeerId};
 use tokio::runtime::Runtime;
 
 use super::game::Game;
-use super::intent::Intent;
+use super::intent::{AskFirst, Intent};
 pub use super::records::Timing;
 use super::records::{self, GameKind, GameRecord};
 use super::session::{self, Browser, Connection, Repaint, Update};
@@ -39,6 +39,8 @@ const LEAVE_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
 struct Current {
     conn: Connection,
     game: Game,
+    /// A table joined by address: the host asked "what table is this?" until it answers.
+    probe: Option<Browser>,
 }
 
 /// The window's side effects, in one place.
@@ -63,8 +65,11 @@ pub struct Controller {
     leaving: Vec<(Instant, Connection)>,
     /// The verify screen: this user's recent transcripts, the last check and where its
     /// outcome comes from (a thread of its own).
-    recent: Vec<PathBuf>,
+    recent: Vec<records::Recent>,
     check: Option<(Check, std::sync::mpsc::Receiver<Result<Report, String>>)>,
+    /// Play now, a table opened or joined while a game waits to be resumed: held until the
+    /// player says what becomes of the waiting game.
+    ask_first: Option<Intent>,
     /// The chat of the game last left, by its folder, while the window is open: Resume
     /// shows it again (chat is no part of the game's log, and a trial found it gone).
     left_chat: Option<(
@@ -100,6 +105,7 @@ impl Controller {
             leaving: Vec::new(),
             recent: Vec::new(),
             check: None,
+            ask_first: None,
             left_chat: None,
         }
     }
@@ -140,6 +146,20 @@ impl Controller {
                 .resumable
                 .as_ref()
                 .filter(|(dir, _)| !self.leaving.iter().any(|(_, c)| &c.game_dir == dir)),
+            playing_out: self
+                .leaving
+                .iter()
+                .find(|(_, c)| c.record.kind != GameKind::Local && !c.player_stopped())
+                .map(|(_, c)| c.record.table.as_str()),
+            ask_first: self.ask_first.as_ref().and_then(|a| {
+                let (dir, r) = self.waiting_game()?;
+                Some(super::start::Question {
+                    record: r,
+                    resume: (!self.leaving.iter().any(|(_, c)| &c.game_dir == dir))
+                        .then(|| dir.clone()),
+                    instead: a.words(),
+                })
+            }),
             lan: self.lan,
             error: self.error.as_deref(),
             recent: &self.recent,
@@ -169,16 +189,32 @@ impl Controller {
     /// is marked as the game starts and ends.
     pub fn pump(&mut self) {
         for (since, c) in &mut self.leaving {
-            if c.player_stopped() || since.elapsed() >= LEAVE_GRACE {
+            // A LAN game's player node may be playing its hand to the end: the computer
+            // players this client runs at that table play on until it stops.
+            let local = c.record.kind == GameKind::Local;
+            if c.player_stopped() || (local && since.elapsed() >= LEAVE_GRACE) {
                 c.stop_computers();
             }
         }
-        self.leaving
-            .retain(|(since, c)| !c.all_stopped() && since.elapsed() < LEAVE_LIMIT);
-        if let Some(Current { conn, game }) = &mut self.current {
+        self.leaving.retain(|(since, c)| {
+            !c.all_stopped() && (since.elapsed() < LEAVE_LIMIT || !c.player_stopped())
+        });
+        if let Some(Current { conn, game, probe }) = &mut self.current {
             while let Ok(update) = conn.events.try_recv() {
                 record_progress(conn, &update);
                 game.apply(update);
+            }
+            if let Some(p) = probe
+                && let Ok(BrowseEvent::Found(t)) = p.events.try_recv()
+            {
+                let listed = Listed::from(t);
+                game.table_found(&listed);
+                let name = fairdeal_net::table::clean_name(&listed.table.info.name);
+                if conn.record.table != name {
+                    records::rename(&conn.game_dir, &name);
+                    conn.record.table = name;
+                }
+                *probe = None;
             }
         }
         if let Some((check, done)) = &mut self.check
@@ -213,7 +249,13 @@ impl Controller {
 
     /// Carries out what a screen asked for (`settings`: the start screen's choices).
     pub fn handle(&mut self, ctx: &egui::Context, intent: Intent, settings: &Settings) {
+        if intent.starts_a_game() && self.waiting_game().is_some() {
+            // Starting another game gives the waiting one up: never without asking.
+            self.ask_first = Some(intent);
+            return;
+        }
         match intent {
+            Intent::AskedFirst(answer) => self.asked_first(ctx, answer, settings),
             Intent::PlayNow => self.play_now(ctx, settings),
             Intent::Host => self.host(ctx, settings),
             Intent::Join { table, want } => {
@@ -226,7 +268,13 @@ impl Controller {
                 );
             }
             Intent::JoinAddress(text) => match text.parse::<Multiaddr>() {
-                Ok(a) => self.join(ctx, a, None, None, settings),
+                Ok(a) => {
+                    self.join(ctx, a.clone(), None, None, settings);
+                    let repaint = self.repaint_fn(ctx);
+                    if let (Some(c), Some(rt)) = (&mut self.current, &self.runtime) {
+                        c.probe = Some(session::probe(rt, a, repaint));
+                    }
+                }
                 Err(e) => {
                     self.error = Some(format!(
                         "that is not an address ({e}); it looks like /ip4/192.168.1.20/tcp/40123/p2p/12D3Koo…"
@@ -248,7 +296,11 @@ impl Controller {
             }
             // The window's own (no side effect): the app opens the rules.
             Intent::Help => {}
-            Intent::OpenVerify => self.recent = records::recent(&self.data_dir),
+            Intent::OpenVerify => {
+                // Each visit starts afresh: the last visit's outcome is not shown again.
+                self.check = None;
+                self.recent = records::recent(&self.data_dir);
+            }
             Intent::Verify(path) => self.verify(ctx, path),
             Intent::LeaveGame => self.leave_game(),
             Intent::Leave => self.leave(),
@@ -262,10 +314,36 @@ impl Controller {
                 }
             }
             intent => {
-                if let Some(Current { conn, game }) = &mut self.current {
+                if let Some(Current { conn, game, .. }) = &mut self.current {
                     to_node(conn, game, intent);
                 }
             }
+        }
+    }
+
+    /// The game that waits to be resumed (or is still being played out after its player
+    /// left), if any.
+    fn waiting_game(&self) -> Option<(&PathBuf, &GameRecord)> {
+        self.resumable.as_ref().map(|(d, r)| (d, r))
+    }
+
+    /// The player's answer to "a game waits to be resumed": resume it, give it up and do what
+    /// was asked, or neither.
+    fn asked_first(&mut self, ctx: &egui::Context, answer: AskFirst, settings: &Settings) {
+        let (Some(held), Some(dir)) = (
+            self.ask_first.take(),
+            self.waiting_game().map(|(d, _)| d.clone()),
+        ) else {
+            return;
+        };
+        match answer {
+            AskFirst::Resume => self.handle(ctx, Intent::Resume(dir), settings),
+            AskFirst::LeaveForGood => {
+                self.handle(ctx, Intent::Abandon(dir), settings);
+                self.resumable = None;
+                self.handle(ctx, held, settings);
+            }
+            AskFirst::Cancel => {}
         }
     }
 
@@ -328,7 +406,11 @@ impl Controller {
                 if let Some((_, chat)) = self.left_chat.take_if(|(dir, _)| *dir == conn.game_dir) {
                     game.model.chat = chat;
                 }
-                self.current = Some(Current { conn, game });
+                self.current = Some(Current {
+                    conn,
+                    game,
+                    probe: None,
+                });
                 self.error = None;
                 self.browser = None;
                 self.tables.clear();

@@ -58,6 +58,11 @@ pub struct Model {
     pub(crate) down: BTreeMap<Seat, std::time::Instant>,
     /// Seats the node hears nothing from (the outage band), as it last said.
     pub(crate) unheard: Vec<fairdeal_net::node::Unheard>,
+    /// Seats a computer player has taken over (until given back), by seat.
+    pub(crate) taken: [bool; 4],
+    /// Hands this client verified and scored, and hands void, in this game.
+    pub(crate) scored: u32,
+    pub(crate) voided: u32,
     /// The host asked for the start (computer players are taking the empty seats).
     pub(crate) start_asked: bool,
     /// The player's node stopped, with this error.
@@ -124,12 +129,29 @@ pub struct Game {
 const CHAT_LINES: usize = fairdeal_net::table::chat::CHAT_LINES;
 
 impl Game {
+    /// The host answered "what table is this?" (a table joined by address): its name and
+    /// rules, until the configuration at the start says them again.
+    pub fn table_found(&mut self, found: &super::start::Listed) {
+        let m = &mut self.model;
+        if m.config.is_none() {
+            m.table = fairdeal_net::table::clean_name(&found.table.info.name);
+            m.rules_words.clone_from(&found.words);
+        }
+    }
+
     /// A game starting for `record`, saying `status`.
     pub fn new(record: &GameRecord, status: &str) -> Self {
-        let rules_words = super::words::house_words(
-            record.preset,
-            &fairdeal_net::table::msg::house_from_json(&record.house),
-        );
+        // A table joined by address is not known yet: its rules come from the host (an
+        // answer to "what table is this?", or the configuration at the start), never from
+        // this client's own settings.
+        let rules_words = if record.kind == GameKind::Join && record.table.is_empty() {
+            String::new()
+        } else {
+            super::words::house_words(
+                record.preset,
+                &fairdeal_net::table::msg::house_from_json(&record.house),
+            )
+        };
         let model = Model {
             kind: record.kind,
             table: record.table.clone(),
@@ -153,6 +175,9 @@ impl Game {
             waiting: Vec::new(),
             down: BTreeMap::new(),
             unheard: Vec::new(),
+            taken: [false; 4],
+            scored: 0,
+            voided: 0,
             start_asked: false,
             stopped: None,
             note: None,
@@ -198,6 +223,16 @@ impl Model {
         self.me
             .or_else(|| self.view.as_ref().map(PlayerView::seat))
             .map_or(Team::A, Seat::team)
+    }
+
+    /// The name a seat box shows: the player's, or, while a computer player holds the seat,
+    /// that it does so for them.
+    pub fn seat_name(&self, seat: Seat) -> String {
+        if self.taken[seat.index()] {
+            format!("Computer player for {}", self.name(seat))
+        } else {
+            self.name(seat)
+        }
     }
 
     /// The name at `seat`, when known.
@@ -249,7 +284,9 @@ impl Game {
             NodeEvent::Clock { seat, left_ms } => m.clock = Some((seat, left_ms)),
             NodeEvent::NextHand(next) => m.next = Some(next),
             NodeEvent::Link { seat, up } => {
-                if up {
+                // A seat taken over is played by its runner's client: the player's own
+                // link says nothing about the table any more.
+                if up || m.taken[seat.index()] {
                     m.down.remove(&seat);
                 } else {
                     m.down.entry(seat).or_insert_with(std::time::Instant::now);
@@ -280,6 +317,8 @@ impl Game {
             TableEvent::Roster(r) => m.roster = *r,
             TableEvent::Started(c) => {
                 m.table = fairdeal_net::table::clean_name(&c.name);
+                m.rules_words =
+                    super::words::house_words(c.preset, &fairdeal_core::HouseRules::from(&c.house));
                 if c.move_clock_ms > 0 {
                     m.rules_words.push_str("; ");
                     m.rules_words
@@ -308,6 +347,7 @@ impl Game {
             TableEvent::Paused(seats) => m.waiting = seats,
             TableEvent::Resumed => m.waiting.clear(),
             TableEvent::HandVoided { hand_no, seat, why } => {
+                m.voided += 1;
                 let who = m.name(seat);
                 let what = match why {
                     Gone::Silent => format!("{who} stayed away past the grace period"),
@@ -329,6 +369,7 @@ impl Game {
                 m.my_turn = false;
             }
             TableEvent::SeatBack { seat, totals } => {
+                m.taken[seat.index()] = false;
                 let me = m.view.as_ref().map(PlayerView::seat);
                 let line = if me == Some(seat) || (m.held && m.me == Some(seat)) {
                     // The hands played without us come in as the table's totals.
@@ -373,6 +414,9 @@ impl Game {
                 m.log.push(m.status.clone());
             }
             TableEvent::SeatTaken { seat, runner } => {
+                // The wait for this seat's player is over: no banner for it any more.
+                m.down.remove(&seat);
+                m.taken[seat.index()] = true;
                 let line = format!(
                     "A computer player now plays {} ({}), run by {}'s client, which can see its cards.",
                     seat.name(),
@@ -445,6 +489,7 @@ impl Game {
                     m.totals[1].saturating_add(r.scores[1]),
                 ];
                 m.report = Some((hand_no, r));
+                m.scored += 1;
                 d.show_report = true;
                 m.status = format!("Hand {hand_no} verified and scored.");
                 d.plan.clear();

@@ -49,4 +49,39 @@ pub enum Intent {
     Leave,
     /// Game over: another game with the same settings.
     PlayAgain,
+    /// Start screen: the answer to "a game waits to be resumed" (asked before another game
+    /// starts).
+    AskedFirst(AskFirst),
+}
+
+/// What becomes of a game that waits to be resumed when another is about to start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AskFirst {
+    /// Resume the waiting game instead.
+    Resume,
+    /// Leave the waiting game for good, and start the other.
+    LeaveForGood,
+    /// Neither: back to the start screen.
+    Cancel,
+}
+
+impl Intent {
+    /// Whether this starts another game (which gives up a game waiting to be resumed).
+    pub fn starts_a_game(&self) -> bool {
+        matches!(
+            self,
+            Self::PlayNow | Self::Host | Self::Join { .. } | Self::JoinAddress(_)
+        )
+    }
+
+    /// The start intent in words, for the question asked before it: "Play now", ….
+    pub fn words(&self) -> String {
+        match self {
+            Self::PlayNow => "play against the computer".to_owned(),
+            Self::Host => "open a new table".to_owned(),
+            Self::Join { table, .. } => format!("join \"{}\"", table.info.name),
+            Self::JoinAddress(_) => "join the table at that address".to_owned(),
+            _ => String::new(),
+        }
+    }
 }

@@ -1,6 +1,6 @@
-//! Leaving the table: the button asks first. A trial's Tab put the keyboard focus on "Leave
-//! the table" and the next Enter (the Play-plan key) left the game at once; now the button
-//! opens a question whose default answer, for Enter and Esc alike, is to stay.
+//! Leaving the table: the button asks first, since with the keyboard focus on "Leave the
+//! table" an Enter meant for the Play-plan key would leave the game at once; the question's
+//! default answer, for Enter and Esc alike, is to stay. It says what leaving does.
 
 use eframe::egui::{self, Id, RichText, Ui};
 
@@ -12,8 +12,11 @@ use super::records::GameKind;
 pub fn what_leaving_does(m: &Model) -> &'static str {
     if m.kind == GameKind::Local {
         "The game is kept as it stands; Resume on the start screen goes on from this very turn."
+    } else if m.next.is_some() || m.held || m.view.is_none() {
+        // No hand of ours under way: the node quits at once, the scored hands stand.
+        "A computer player takes your seat from the next hand; Resume on the start screen gives it back to you then."
     } else {
-        "A computer player takes your seat at once; Resume on the start screen gives it back to you from the next hand."
+        "This hand still counts: your client plays your cards to its end (keep the window open until then; closing it earlier voids the hand for everyone). Then a computer player takes your seat; Resume on the start screen gives it back to you from the next hand."
     }
 }
 

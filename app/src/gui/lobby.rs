@@ -12,7 +12,7 @@ use super::records::GameKind;
 pub fn lobby_ui(ui: &mut Ui, g: &Model, out: &mut Vec<Intent>) {
     let hosting = g.kind == GameKind::Host;
     if g.table.is_empty() {
-        ui.heading("A table joined by address");
+        ui.heading("A table joined by address (asking the host its name…)");
     } else {
         ui.heading(format!("Table \"{}\"", g.table));
     }
@@ -57,8 +57,18 @@ pub fn lobby_ui(ui: &mut Ui, g: &Model, out: &mut Vec<Intent>) {
             ui.horizontal_wrapped(|ui| {
                 ui.label("If discovery is blocked, they can join by this address:");
                 ui.monospace(a.to_string());
+                let copied_id = egui::Id::unique("address copied at");
+                let now = ui.input(|i| i.time);
+                let at: Option<f64> = ui.data(|d| d.get_temp(copied_id));
                 if ui.small_button("Copy").clicked() {
                     ui.ctx().copy_text(a.to_string());
+                    ui.data_mut(|d| d.insert_temp(copied_id, now));
+                }
+                // The clipboard shows nothing by itself: the button says it worked.
+                if at.is_some_and(|t| now - t < 3.0) {
+                    ui.label("✔ Copied");
+                    ui.ctx()
+                        .request_repaint_after(std::time::Duration::from_millis(500));
                 }
             });
         }
@@ -111,7 +121,11 @@ pub fn lobby_ui(ui: &mut Ui, g: &Model, out: &mut Vec<Intent>) {
             }
         });
     ui.add_space(8.0);
-    ui.label(&g.rules_words);
+    if g.rules_words.is_empty() {
+        ui.weak("The table's rules show here once the host says what table this is.");
+    } else {
+        ui.label(&g.rules_words);
+    }
     ui.add_space(8.0);
     if hosting {
         if g.start_asked {

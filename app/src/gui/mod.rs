@@ -4,6 +4,7 @@
 
 pub mod actions;
 pub mod app;
+pub mod ask_first;
 mod autoplay;
 pub mod cards;
 pub mod chat;
@@ -107,15 +108,25 @@ pub fn has_display() -> bool {
     std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
 }
 
-/// The folder for settings-independent data (identity and game logs).
-pub fn data_dir() -> std::path::PathBuf {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .map(std::path::PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".local/share"))
-        })
-        .unwrap_or_else(std::env::temp_dir);
-    base.join("fairdeal")
+/// The platform has no data directory for this user (on Linux: no `XDG_DATA_HOME`, no `HOME`
+/// and no home in the user database).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "no data directory for this user (set HOME, or XDG_DATA_HOME): the identity key and the game logs are kept there, never in a shared temporary folder"
+)]
+pub struct NoDataDir;
+
+/// The folder for settings-independent data (identity and game logs): the platform's data
+/// directory (`~/.local/share/fairdeal` on Linux, `$XDG_DATA_HOME/fairdeal` when set).
+///
+/// # Errors
+///
+/// There is none: the window refuses to start rather than put an identity key where other
+/// users could read it.
+pub fn data_dir() -> Result<std::path::PathBuf, NoDataDir> {
+    directories::ProjectDirs::from("", "", "fairdeal")
+        .map(|d| d.data_dir().to_owned())
+        .ok_or(NoDataDir)
 }
 
 /// Opens the window and runs until it is closed.
@@ -136,7 +147,7 @@ pub fn run() -> Result<()> {
             .with_min_inner_size([1024.0, 700.0]),
         ..Default::default()
     };
-    let dir = data_dir();
+    let dir = data_dir()?;
     eframe::run_native(
         "fairdeal",
         options,

@@ -166,22 +166,84 @@ pub fn sweep_unstarted(data_dir: &Path, keep: &Path) {
 }
 
 /// The transcripts of this user's games, newest first (at most 8).
-pub fn recent(data_dir: &Path) -> Vec<PathBuf> {
+pub fn recent(data_dir: &Path) -> Vec<Recent> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(data_dir.join("games"))
         .map(|r| r.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
     dirs.sort();
     dirs.into_iter()
         .rev()
-        .map(|d| d.join("me").join(fairdeal_net::transcript::FILE_NAME))
-        .filter(|p| p.is_file())
+        .filter_map(|d| {
+            let path = d.join("me").join(fairdeal_net::transcript::FILE_NAME);
+            path.is_file().then(|| Recent {
+                words: recent_words(&d),
+                path,
+            })
+        })
         .take(8)
         .collect()
+}
+
+/// One of this user's recent games, for the verify screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recent {
+    /// Its transcript.
+    pub path: PathBuf,
+    /// The game in words: when, what, where ("2026-12-04 21:40 UTC · Samba at "Friday"").
+    pub words: String,
+}
+
+/// A game folder in words: the date and time it was made (its name is the nanoseconds since
+/// 1970 then), the game and the table.
+fn recent_words(game_dir: &Path) -> String {
+    let when = game_dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.parse::<u128>().ok())
+        .map(|ns| utc_words(u64::try_from(ns / 1_000_000_000).unwrap_or(0)));
+    let what = GameRecord::read(game_dir).map(|r| {
+        let game = super::words::preset_title(r.preset);
+        match r.kind {
+            GameKind::Local => format!("{game} against the computer"),
+            _ if r.table.is_empty() => format!("{game} at a table joined by address"),
+            _ => format!("{game} at \"{}\"", r.table),
+        }
+    });
+    match (when, what) {
+        (Some(w), Some(g)) => format!("{w} · {g}"),
+        (Some(w), None) => w,
+        (None, Some(g)) => g,
+        (None, None) => game_dir.display().to_string(),
+    }
+}
+
+/// Seconds since 1970 as "YYYY-MM-DD HH:MM UTC" (the civil calendar from the day count).
+fn utc_words(secs: u64) -> String {
+    let days = i64::try_from(secs / 86_400).unwrap_or(0);
+    let (h, m) = ((secs % 86_400) / 3_600, (secs % 3_600) / 60);
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {h:02}:{m:02} UTC")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folder_stamp_reads_as_a_date() {
+        assert_eq!(utc_words(0), "1970-01-01 00:00 UTC");
+        assert_eq!(utc_words(1_796_317_945), "2026-12-03 17:12 UTC");
+        assert_eq!(utc_words(951_782_400), "2000-02-29 00:00 UTC");
+    }
 
     fn record(started: bool, over: bool) -> GameRecord {
         GameRecord {

@@ -92,7 +92,7 @@ pub fn seats_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView) {
             let n = view.hand_size(seat);
             let cards = format!("{n} card{}", if n == 1 { "" } else { "s" });
             // "Computer West" says its seat already: the seat's name only for a person's.
-            let name = m.name(seat);
+            let name = m.seat_name(seat);
             let name = if name.contains(seat.name()) {
                 name
             } else {

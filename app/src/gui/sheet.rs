@@ -23,6 +23,7 @@ pub fn report_window(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>
         .resizable(false)
         .anchor(egui::Align2::CENTER_CENTER, off_centre(ui.ctx()))
         .show(ui.ctx(), |ui| {
+            let (a, b) = (&r.breakdown[mine], &r.breakdown[theirs]);
             egui::Grid::new("sheet")
                 .num_columns(3)
                 .striped(true)
@@ -32,7 +33,6 @@ pub fn report_window(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>
                     ui.strong(format!("We ({})", team_names(m, us)));
                     ui.strong(format!("They ({})", team_names(m, us.other())));
                     ui.end_row();
-                    let (a, b) = (&r.breakdown[mine], &r.breakdown[theirs]);
                     let rows: [(&str, i32, i32); 8] = [
                         ("Melded cards", a.melded_cards, b.melded_cards),
                         ("Natural canastas", a.natural_canastas, b.natural_canastas),
@@ -58,6 +58,11 @@ pub fn report_window(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>
                     ui.strong(m.totals[theirs].to_string());
                     ui.end_row();
                 });
+            if a.red_threes < 0 || b.red_threes < 0 {
+                ui.small(
+                    "Red threes count against a team that has not yet met the condition for them (How to play, F1, says which): minus their value instead of plus.",
+                );
+            }
             ui.separator();
             ui.colored_label(
                 Color32::from_rgb(30, 140, 60),
@@ -70,6 +75,27 @@ pub fn report_window(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>
             ui.separator();
             next_hand_row(ui, m, d, out);
         });
+}
+
+/// What the game came to, in hands: those scored (each deal verified here), those void.
+pub fn game_over_words(m: &Model) -> String {
+    let scored = crate::table_words::hands(m.scored as usize);
+    let mut words = if m.was_held {
+        format!(
+            "Your client verified and scored {scored}; the hands a computer player played in your seat while you were away were verified by the other players' clients."
+        )
+    } else if m.scored == 1 {
+        "1 hand scored, its deal verified.".to_owned()
+    } else {
+        format!("{scored} scored, every deal verified.")
+    };
+    if m.voided > 0 {
+        words.push_str(&format!(
+            " {} void (not scored).",
+            crate::table_words::hands(m.voided as usize)
+        ));
+    }
+    words
 }
 
 /// "Next hand", or who the table still waits for and the countdown (the same at every
@@ -151,18 +177,7 @@ pub fn game_over_window(ui: &mut Ui, m: &Model, d: &Desk, out: &mut Vec<Intent>)
         .anchor(egui::Align2::CENTER_CENTER, off_centre(ui.ctx()))
         .show(ui.ctx(), |ui| {
             ui.label(RichText::new(over).size(22.0));
-            let verified = m.report.as_ref().map_or(0, |(n, _)| *n);
-            ui.label(if m.was_held {
-                format!(
-                    "Your client verified {}; the hands a computer player played in your seat while you were away were verified by the other players' clients.",
-                    crate::table_words::hands(verified as usize)
-                )
-            } else {
-                format!(
-                    "{}, every deal verified.",
-                    crate::table_words::hands(verified as usize)
-                )
-            });
+            ui.label(game_over_words(m));
             let joined = m.kind == GameKind::Join;
             if joined {
                 ui.label("To play again, join the host's next table from the start screen.");

@@ -51,15 +51,32 @@ pub struct StartInfo<'a> {
     /// The last error.
     pub error: Option<&'a str>,
     /// This user's recent transcripts, for the verify screen.
-    pub recent: &'a [PathBuf],
+    pub recent: &'a [super::records::Recent],
     /// The verify screen's last check.
     pub check: Option<&'a Check>,
+    /// A LAN table left mid-hand whose hand this client still plays to its end (its name).
+    pub playing_out: Option<&'a str>,
+    /// Another game is about to start while one waits: the question asked first.
+    pub ask_first: Option<Question<'a>>,
+}
+
+/// "A game is waiting for you": asked before another game starts.
+pub struct Question<'a> {
+    /// The waiting game.
+    pub record: &'a GameRecord,
+    /// Its folder, when it can be resumed now (not while its hand is still played out).
+    pub resume: Option<PathBuf>,
+    /// What the player asked for instead, in words ("play against the computer").
+    pub instead: String,
 }
 
 /// Draws the start screen (the settings are its form); what the player chose goes to `out`.
 pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>, out: &mut Vec<Intent>) {
     if super::verify::verify_ui(ui, info.recent, info.check, out) {
         return;
+    }
+    if let Some(q) = &info.ask_first {
+        super::ask_first::ask_first_ui(ui.ctx(), q, out);
     }
     let mut action = None;
     egui::ScrollArea::vertical()
@@ -103,6 +120,13 @@ pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>, out: &mut V
                             action = Some(a);
                         }
                     }
+                }
+                if let Some(table) = info.playing_out {
+                    ui.label(format!(
+                        "Your seat at \"{table}\" is being played to the end of this hand, so \
+                         that the hand counts; then a computer player takes it. Keep this \
+                         window open until then."
+                    ));
                 }
                 ui.add_space(8.0);
                 if let Some(e) = info.error {

@@ -95,11 +95,19 @@ fn away_ui(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>) {
                     ui.separator();
                     ui.strong("Latest moves");
                     let recent = m.log.len().saturating_sub(10);
-                    if m.log.is_empty() {
+                    if m.held && m.over.is_none() {
+                        // This client has no part in the hand under way, so it hears none of
+                        // its moves: an old list here would look like a frozen table.
+                        ui.weak(
+                            "The moves of the hand under way are not shown here; you see the \
+                             table again when your seat is back.",
+                        );
+                    } else if m.log.is_empty() {
                         ui.weak("Nothing yet.");
-                    }
-                    for line in &m.log[recent..] {
-                        ui.add(egui::Label::new(RichText::new(line).weak()).wrap());
+                    } else {
+                        for line in &m.log[recent..] {
+                            ui.add(egui::Label::new(RichText::new(line).weak()).wrap());
+                        }
                     }
                     ui.separator();
                     super::chat::chat_box(ui, m, d, 170.0, out);

@@ -2,8 +2,6 @@
 //! picked), and the same report `fairdeal verify` prints. The controller runs the check in
 //! the background and lists the recent games; this screen only shows them.
 
-use std::path::PathBuf;
-
 use eframe::egui::{self, Color32, RichText, Ui};
 use fairdeal_net::transcript::Report;
 
@@ -52,7 +50,7 @@ pub fn open(ui: &Ui) {
 /// `check`; returns whether it was drawn.
 pub fn verify_ui(
     ui: &mut Ui,
-    recent: &[PathBuf],
+    recent: &[super::records::Recent],
     check: Option<&Check>,
     out: &mut Vec<Intent>,
 ) -> bool {
@@ -90,8 +88,8 @@ pub fn verify_ui(
             if !recent.is_empty() {
                 ui.label("Your recent games:");
                 for g in recent {
-                    let text = g.display().to_string();
-                    if ui.link(&text).clicked() {
+                    let text = g.path.display().to_string();
+                    if ui.link(&g.words).on_hover_text(&text).clicked() {
                         s.path.clone_from(&text);
                         go = Some(text);
                     }
@@ -109,18 +107,46 @@ pub fn verify_ui(
                             ui.label(format!("Checking {path}…"));
                         });
                     }
-                    Some(Err(e)) if e.starts_with("cannot read") => {
-                        ui.colored_label(Color32::RED, e);
-                    }
-                    Some(Err(e)) => {
-                        ui.colored_label(Color32::RED, format!("FAULT: no seat can be named: {e}"));
-                    }
+                    Some(Err(e)) => not_checked(ui, e),
                     Some(Ok(report)) => show_report(ui, report),
                 }
             }
         });
     store(ui, s);
     true
+}
+
+/// A file that gave no report: one that cannot be read or is not a game's transcript at all
+/// is said so plainly (nobody cheated); a transcript cut short or damaged does not verify.
+fn not_checked(ui: &mut Ui, e: &str) {
+    if e.starts_with("cannot read") {
+        ui.label(
+            RichText::new("The file could not be read.")
+                .strong()
+                .size(18.0),
+        );
+        ui.colored_label(Color32::RED, e);
+    } else if e.starts_with("not a fairdeal transcript") {
+        ui.label(
+            RichText::new("This is not a fairdeal game file.")
+                .strong()
+                .size(18.0),
+        );
+        ui.label(
+            "A game's file is transcript.fdt in the game's folder (pick one of your recent games above).",
+        );
+    } else {
+        ui.label(
+            RichText::new("The game does not verify.")
+                .color(Color32::RED)
+                .strong()
+                .size(18.0),
+        );
+        ui.colored_label(
+            Color32::RED,
+            format!("The file is damaged or cut short, so no seat can be blamed: {e}"),
+        );
+    }
 }
 
 fn show_report(ui: &mut Ui, report: &Report) {

@@ -181,8 +181,9 @@ pub enum Intent {
     /// South).
     SwapSeats(Seat, Seat),
     /// Before the start: give up the seat (joiner) or close the table (host), tell the
-    /// others, and stop. During the game: leave the table (a computer player takes the seat
-    /// at once) and stop.
+    /// others, and stop. During the game: leave the table and stop; during a hand the node
+    /// first plays the seat to the hand's end (by the replacement strategy), so that the hand
+    /// is scored, and then a computer player takes the seat.
     Leave,
     /// Leave (the node finishes and returns).
     Quit,
@@ -278,6 +279,10 @@ pub enum NetError {
     Dial(#[from] libp2p::swarm::DialError),
 }
 
+/// How long a person who left mid-hand waits, once the hand is over and their messages are
+/// answered, before the signed `Quit` goes out.
+const PLAY_OUT_SETTLE: Duration = Duration::from_secs(2);
+
 /// Runs a node until the game ends, the front end quits, or `intents` closes.
 ///
 /// # Errors
@@ -293,6 +298,7 @@ pub async fn run(
     let mut node = driver::Node::start(opts, secret, fresh_master, events).await?;
     let mut tick = tokio::time::interval(Duration::from_secs(1));
     let mut leaving: Option<tokio::time::Instant> = None;
+    let mut quit_due: Option<tokio::time::Instant> = None;
     loop {
         node.flush().await?;
         if let Some(outcome) = node.finished() {
@@ -317,12 +323,15 @@ pub async fn run(
             event = node.swarm.select_next_some() => node.on_swarm_event(event).await?,
             intent = intents.recv(), if leaving.is_none() => match intent {
                 Some(Intent::Leave) => {
-                    if node.started() {
-                        node.quit().await;
+                    let now = if node.started() {
+                        node.leave_game().await
                     } else {
                         node.lobby(|s| s.leave()).await;
+                        true
+                    };
+                    if now {
+                        leaving = Some(tokio::time::Instant::now());
                     }
-                    leaving = Some(tokio::time::Instant::now());
                 }
                 Some(Intent::Play(mv)) => node.play(mv).await?,
                 Some(Intent::Start) => node.lobby(|s| s.request_start()).await,
@@ -335,7 +344,21 @@ pub async fn run(
                 Some(Intent::Quit) | None => return Err(NodeError::Stopped),
             },
             Some(done) = node.checker.recv() => node.check_done(&done),
-            _ = tick.tick() => node.on_tick().await,
+            _ = tick.tick() => {
+                node.on_tick().await;
+                // The hand's last messages may still be on their way to a seat when ours are
+                // answered: the `Quit` waits a tick more, so that it follows them.
+                if node.play_out().await? && leaving.is_none() {
+                    if quit_due.is_some_and(|since| since.elapsed() >= PLAY_OUT_SETTLE) {
+                        node.quit().await;
+                        leaving = Some(tokio::time::Instant::now());
+                    } else {
+                        quit_due.get_or_insert_with(tokio::time::Instant::now);
+                    }
+                } else {
+                    quit_due = None;
+                }
+            }
             () = sleep_until(deadline) => node.on_deadline(),
         }
     }

@@ -233,7 +233,7 @@ impl TableSession {
         if seat > 3 {
             return Err(Unexpected::NotASeat(MsgKind::Timeout, seat).into());
         }
-        if self.client_of(voter) == self.client_of(seat) {
+        if self.speaks_for(voter) == self.speaks_for(seat) {
             return Err(Unexpected::TimeoutOwnSeat.into());
         }
         if hand_no != self.hand_no || self.hand.as_ref().map(HandSession::hctx) != Some(hctx) {
@@ -256,7 +256,7 @@ impl TableSession {
         // from its runner, so a silent runner and the computer player it runs are voted out
         // by the others alone.
         let all: BTreeSet<u8> = (0..4u8)
-            .filter(|&s| self.client_of(s) != self.client_of(seat))
+            .filter(|&s| self.speaks_for(s) != self.speaks_for(seat))
             .collect();
         let done = self
             .votes
@@ -271,9 +271,9 @@ impl TableSession {
         Ok(())
     }
 
-    /// The seat whose client speaks for `seat`: its runner's for a computer player that took
+    /// The seat whose client speaks for `seat` (its votes and messages): its runner's for a computer player that took
     /// it over, else its own.
-    pub(super) fn client_of(&self, seat: u8) -> u8 {
+    pub(super) fn speaks_for(&self, seat: u8) -> u8 {
         self.runners
             .get(usize::from(seat))
             .copied()

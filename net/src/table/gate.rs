@@ -213,7 +213,7 @@ impl TableSession {
                 sig,
             } => {
                 let voter = voter as u8;
-                if *seat > 3 || self.client_of(*seat) == self.client_of(voter) {
+                if *seat > 3 || self.speaks_for(*seat) == self.speaks_for(voter) {
                     return Err(refuse("a timeout vote against its own seat or no seat"));
                 }
                 if *hand_no != self.hand_no || self.hand.as_ref().map(|h| h.hctx()) != Some(*hctx) {

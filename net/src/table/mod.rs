@@ -9,7 +9,8 @@
 //! This file owns the session's fields, its construction and its accessors. The stages are in
 //! their own files: `lobby.rs` (seating, the proposal), `signing.rs` (the configuration checked
 //! and signed by all four), `play.rs` (hand after hand, computer players, the move clock),
-//! with `pace.rs` (between hands), `absent.rs` (silent or leaving seats), `replace.rs` (a
+//! with `pace.rs` (between hands), `absent.rs` (silent or leaving seats), `leaving.rs` (a
+//! person who leaves mid-hand plays the hand out first), `replace.rs` (a
 //! computer player taking a seat over) and `back.rs` (a seat given back, the game over). Also
 //! `route.rs` (which handler takes each message), `gate.rs` (what is admitted before it is
 //! stored), `publish.rs` (what is sent, and the public transcript), `types.rs` (the public
@@ -20,6 +21,7 @@ mod absent;
 mod back;
 pub mod chat;
 mod gate;
+mod leaving;
 mod lobby;
 pub mod msg;
 mod pace;
@@ -36,6 +38,7 @@ mod verdict;
 
 pub use self::absent::{DEFAULT_GRACE_MS, Gone, MIN_GRACE_MS};
 pub use self::gate::{Admit, Refused};
+pub use self::leaving::Leaving;
 pub use self::pace::{NEXT_HAND_MS, NextHand};
 pub use self::presence::{ALONE_MS, QUIET_MS, RESYNC_MAX_MS, RESYNC_MS, UNHEARD_MS};
 pub use self::refusal::{ChatRefused, MsgKind, NotNow, ReadyRefused, Unexpected};
@@ -102,6 +105,8 @@ pub struct TableSession {
     /// The seat whose client runs this peer's seat while it is away (it said so with
     /// `SeatHeld`): the one seat whose `Return` or `Over` this peer takes.
     held_by: Option<u8>,
+    /// The person left during this hand: the seat is played to its end, then quits.
+    leave_after: Option<u32>,
     /// Hands void in a row with no seat to blame.
     unexplained: u32,
     /// When a join or the acceptances were last asked for again (before the first hand).
@@ -209,6 +214,7 @@ impl TableSession {
             gone: BTreeSet::new(),
             left: false,
             held_by: None,
+            leave_after: None,
             unexplained: 0,
             last_ask: None,
             returning: BTreeSet::new(),

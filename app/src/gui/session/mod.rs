@@ -318,6 +318,25 @@ pub struct Browser {
     pub events: mpsc::Receiver<BrowseEvent>,
 }
 
+/// Asks the host at `address` what table it holds (no LAN search): its answer comes as a
+/// [`BrowseEvent::Found`]; stops when dropped.
+pub fn probe(runtime: &Runtime, address: Multiaddr, repaint: Repaint) -> Browser {
+    let (tx, rx) = mpsc::channel(16);
+    let (inner_tx, mut inner_rx) = mpsc::channel(16);
+    runtime.spawn(async move {
+        let _ = node::browse(random32(), false, vec![address], inner_tx).await;
+    });
+    runtime.spawn(async move {
+        while let Some(ev) = inner_rx.recv().await {
+            if tx.send(ev).await.is_err() {
+                return;
+            }
+            repaint();
+        }
+    });
+    Browser { events: rx }
+}
+
 /// Starts looking for tables on the LAN; stops when dropped.
 pub fn browse(runtime: &Runtime, repaint: Repaint) -> Browser {
     let (tx, rx) = mpsc::channel(256);

@@ -12,6 +12,9 @@ use super::{Node, REDIAL_TICKS};
 use crate::store::Record;
 use crate::table::TableSession;
 
+/// The most moves a person who left plays in one tick (a turn has a few).
+const PLAY_OUT_MOVES: usize = 16;
+
 impl Node {
     /// Between hands: tells the front end what the next hand waits for when that changed
     /// (`always`: the countdown too).
@@ -107,6 +110,37 @@ impl Node {
         if let Err(e) = self.session.quit() {
             let _ = self.events.send(NodeEvent::Refused(e.to_string())).await;
         }
+    }
+
+    /// A person leaves a game under way. With no hand being played the others are told
+    /// (signed) and a computer player takes the seat at once (true); during a hand the node
+    /// plays the seat to the hand's end first ([`Self::play_out`]) so that it is scored.
+    pub(crate) async fn leave_game(&mut self) -> bool {
+        match self.session.leave_after_hand() {
+            Ok(crate::table::Leaving::Quit) => true,
+            Ok(crate::table::Leaving::AfterHand) => false,
+            Err(e) => {
+                let _ = self.events.send(NodeEvent::Refused(e.to_string())).await;
+                true
+            }
+        }
+    }
+
+    /// While a person who left plays the hand out: the client's moves for them, logged as
+    /// theirs (as the move clock's is), as many as the turn has now (a turn's melds and
+    /// discard at once; a draw waits for the others' shares). True once the `Quit` may go
+    /// out: the hand is over and every message of ours has been answered.
+    pub(crate) async fn play_out(&mut self) -> Result<bool, NodeError> {
+        if !self.session.leaving_after_hand() {
+            return Ok(false);
+        }
+        for _ in 0..PLAY_OUT_MOVES {
+            let Some(mv) = self.session.leaving_move() else {
+                break;
+            };
+            self.play(mv).await?;
+        }
+        Ok(self.session.quit_due() && self.pending == 0)
     }
 
     /// Once a second: report who the table waits for, and redial lost seats; while looking for

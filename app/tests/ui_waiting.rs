@@ -1,0 +1,73 @@
+//! A game waiting to be resumed is never dropped without a word: Play now (or opening or
+//! joining a table) asks first, and the answer is carried out — Resume, Cancel, or leaving
+//! the waiting game for good.
+
+mod common;
+
+use std::time::Duration;
+
+use egui_kittest::kittest::Queryable;
+
+use common::{harness_in, shows, wait_for};
+
+/// Sabotage caught (checked): Play now with a game waiting started a new game at once and
+/// marked the waiting one over, so that Resume was never offered again.
+#[test]
+fn play_now_with_a_game_waiting_asks_first() {
+    let dir = std::env::temp_dir().join(format!("fairdeal-ui-waiting-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut h = harness_in(dir.clone(), 41);
+    h.step();
+    h.get_by_label("Play now").click();
+    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    // The client closes mid-game (a crash, say); the game waits in its folder.
+    drop(h);
+    let mut h = harness_in(dir.clone(), 42);
+    h.step();
+    assert!(shows(&h, "You left a game"), "the game is offered back");
+    // Play now asks; Esc keeps everything as it was.
+    h.get_by_label("Play now").click();
+    for _ in 0..3 {
+        h.step();
+    }
+    assert!(
+        shows(&h, "A game is waiting for you"),
+        "the question is asked"
+    );
+    assert!(!h.state().in_game(), "no game started before the answer");
+    h.key_press(egui::Key::Escape);
+    for _ in 0..3 {
+        h.step();
+    }
+    assert!(!shows(&h, "A game is waiting for you"), "Esc answered it");
+    assert!(!h.state().in_game(), "Esc starts nothing");
+    assert!(shows(&h, "You left a game"), "the game is still offered");
+    // Asked again, "Resume it" in the question resumes the waiting game.
+    h.get_by_label("Play now").click();
+    for _ in 0..3 {
+        h.step();
+    }
+    let resume = h
+        .get_all_by_label("Resume it")
+        .last()
+        .expect("the question offers Resume");
+    resume.click();
+    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    assert!(h.state().in_game(), "the waiting game is back");
+    drop(h);
+    // And "Leave it for good" gives it up and starts the new game.
+    let mut h = harness_in(dir.clone(), 43);
+    h.step();
+    h.get_by_label("Play now").click();
+    for _ in 0..3 {
+        h.step();
+    }
+    h.get_by_label("Leave it for good and play against the computer")
+        .click();
+    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    drop(h);
+    let mut h = harness_in(dir.clone(), 44);
+    h.step();
+    assert!(shows(&h, "You left a game"), "the new game waits now");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,262 @@
+//! A person who leaves mid-hand at a table of people: the hand is played to its end by the
+//! leaver's own client and scored for all four; the `Quit` goes out only then, and a computer
+//! player takes the seat from the next hand.
+//!
+//! The harness plays the node's part: it delivers every message, pings every five simulated
+//! seconds, plays the person's moves (random legal ones) until they leave, and then does what
+//! the node does for a person who left: it submits [`TableSession::leaving_move`] and sends
+//! the `Quit` once [`TableSession::quit_due`].
+
+#![expect(clippy::unwrap_used, reason = "test set-up")]
+
+use fairdeal_core::{HouseRules, Preset, Seat, SplitMix64};
+use fairdeal_crypto::{Identity, PublicKey};
+use fairdeal_net::hand::Event as HandEvent;
+use fairdeal_net::table::msg::{SeatInfo, TableMsg};
+use fairdeal_net::table::{Dest, Leaving, TableEvent, TableSession};
+
+fn card(i: u8, bot: bool) -> ([u8; 32], SeatInfo) {
+    let secret = [i + 101; 32];
+    (
+        secret,
+        SeatInfo {
+            key: Identity::from_secret(secret).public(),
+            name: format!("p{i}"),
+            bot,
+            addrs: Vec::new(),
+        },
+    )
+}
+
+/// A person in South (the host) and one in North; computer players in West and East.
+fn table() -> Vec<TableSession> {
+    let house = HouseRules {
+        target: Some(100_000),
+        ..HouseRules::default()
+    };
+    let (s0, c0) = card(0, false);
+    let mut peers = vec![TableSession::host(
+        s0,
+        [70; 32],
+        c0,
+        None,
+        "leaving",
+        Preset::Samba,
+        house,
+    )];
+    let host = peers[0].key();
+    for i in 1..4u8 {
+        let person = i == 2;
+        let (s, c) = card(i, !person);
+        let mut p = TableSession::joiner(s, [70 + i; 32], c, (!person).then_some("greedy"));
+        // North says "Next hand" itself, as a person in the window does.
+        p.set_wait_for_person(person);
+        p.join(host);
+        peers.push(p);
+    }
+    peers
+}
+
+struct Sim {
+    peers: Vec<TableSession>,
+    keys: Vec<PublicKey>,
+    events: Vec<Vec<TableEvent>>,
+    /// Every `Quit` sent: (peer, its hand number then, hands completed at that peer then).
+    quits: Vec<(usize, u32, usize)>,
+    now: u64,
+    rng: SplitMix64,
+}
+
+impl Sim {
+    fn new() -> Self {
+        let peers = table();
+        let keys = peers.iter().map(TableSession::key).collect();
+        Self {
+            peers,
+            keys,
+            events: vec![Vec::new(); 4],
+            quits: Vec::new(),
+            now: 0,
+            rng: SplitMix64::new(11),
+        }
+    }
+
+    /// Delivers everything until quiet.
+    fn deliver(&mut self) {
+        loop {
+            let mut moved = false;
+            for i in 0..4 {
+                while let Some((dest, bytes)) = self.peers[i].poll_transmit() {
+                    moved = true;
+                    if let Ok(TableMsg::Quit { hand_no, .. }) = TableMsg::decode(&bytes) {
+                        let done = self.completed(i);
+                        self.quits.push((i, hand_no, done));
+                    }
+                    let targets: Vec<usize> = match dest {
+                        Dest::Peer(k) => {
+                            self.keys.iter().position(|x| *x == k).into_iter().collect()
+                        }
+                        Dest::Seats => (0..4).filter(|&j| j != i).collect(),
+                    };
+                    for j in targets {
+                        let from = self.keys[i];
+                        let _ = self.peers[j].handle_message(from, &bytes);
+                    }
+                }
+                while let Some(e) = self.peers[i].poll_event() {
+                    self.events[i].push(e);
+                }
+            }
+            if !moved {
+                return;
+            }
+        }
+    }
+
+    fn tick(&mut self) {
+        self.now += 5_000;
+        for i in 0..4 {
+            for j in 0..4 {
+                if i != j && !self.peers[j].has_left() {
+                    let k = self.keys[j];
+                    self.peers[i].heard(k, self.now);
+                }
+            }
+        }
+        for p in &mut self.peers {
+            p.handle_timeout(self.now);
+        }
+    }
+
+    /// One step of the people's part: South plays at random; North plays at random until it
+    /// leaves, then as its node would.
+    fn step(&mut self) {
+        self.deliver();
+        for i in [0, 2] {
+            let p = &mut self.peers[i];
+            if p.has_left() {
+                continue;
+            }
+            if p.leaving_after_hand() {
+                if let Some(mv) = p.leaving_move() {
+                    p.submit(mv).unwrap();
+                    return;
+                }
+                if p.quit_due() {
+                    p.quit().unwrap();
+                    return;
+                }
+            } else if p.hand().is_some_and(|h| h.my_turn()) {
+                let mv = p.view().unwrap().random_legal_move(&mut self.rng).unwrap();
+                p.submit(mv).unwrap();
+                return;
+            }
+        }
+        self.tick();
+    }
+
+    fn completed(&self, i: usize) -> usize {
+        self.events[i]
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    TableEvent::Hand {
+                        event: HandEvent::Complete(_),
+                        ..
+                    }
+                )
+            })
+            .count()
+    }
+
+    fn voided(&self, i: usize) -> usize {
+        self.events[i]
+            .iter()
+            .filter(|e| matches!(e, TableEvent::HandVoided { .. }))
+            .count()
+    }
+}
+
+/// Sabotage caught: leaving that signs the `Quit` at once (the hand void for all four, as
+/// before), or a client that stops playing the seat (the hand never ends), or a `Quit` that
+/// never goes out.
+#[test]
+fn a_person_who_leaves_mid_hand_has_the_hand_played_out_and_scored() {
+    let mut sim = Sim::new();
+    // Into hand 1, a few turns in, North's turn.
+    let mut guard = 0;
+    while !(sim.peers[2]
+        .hand()
+        .is_some_and(|h| h.my_turn() && h.turn_count() > 8))
+    {
+        sim.step();
+        guard += 1;
+        assert!(guard < 20_000, "hand 1 never reached North's turn");
+    }
+    assert_eq!(sim.peers[2].hand_no(), 1);
+    assert_eq!(sim.peers[2].leave_after_hand().unwrap(), Leaving::AfterHand);
+    assert!(sim.peers[2].leaving_after_hand());
+    sim.deliver();
+    assert!(sim.quits.is_empty(), "no Quit during the hand");
+    while !sim.peers[2].has_left() {
+        sim.step();
+        guard += 1;
+        assert!(guard < 40_000, "North never quit");
+    }
+    // Then hand 2 goes on with a computer player in North, run by South (its partner).
+    while sim.peers[0].hand_no() < 2 || sim.peers[0].hand().is_none() {
+        sim.step();
+        guard += 1;
+        assert!(guard < 40_000, "hand 2 never started");
+    }
+    sim.deliver();
+    assert_eq!(sim.quits.len(), 1, "{:?}", sim.quits);
+    let (who, hand_no, done) = sim.quits[0];
+    assert_eq!(
+        (who, hand_no, done),
+        (2, 1, 1),
+        "North quit after hand 1 was scored"
+    );
+    let report = |i: usize| {
+        sim.events[i].iter().find_map(|e| match e {
+            TableEvent::Hand {
+                hand_no: 1,
+                event: HandEvent::Complete(r),
+            } => Some(r.scores),
+            _ => None,
+        })
+    };
+    let scored = report(0).expect("hand 1 scored at South");
+    for i in 0..4 {
+        assert_eq!(sim.voided(i), 0, "peer {i}: no hand void");
+        assert_eq!(report(i), Some(scored), "peer {i}: hand 1 scored alike");
+    }
+    for i in [0, 1, 3] {
+        assert_eq!(sim.peers[i].totals(), scored, "peer {i}: hand 1 counts");
+        assert_eq!(
+            sim.peers[i].runners()[2],
+            Some(Seat::S),
+            "peer {i}: South runs North"
+        );
+    }
+}
+
+/// Sabotage caught: leaving between hands that waits for a hand that never comes.
+#[test]
+fn a_person_who_leaves_between_hands_quits_at_once() {
+    let mut sim = Sim::new();
+    let mut guard = 0;
+    while sim.completed(2) < 1 {
+        sim.step();
+        guard += 1;
+        assert!(guard < 20_000, "hand 1 never ended");
+    }
+    assert_eq!(sim.peers[2].leave_after_hand().unwrap(), Leaving::Quit);
+    assert!(sim.peers[2].has_left());
+    sim.deliver();
+    assert_eq!(sim.quits, vec![(2, 1, 1)]);
+    for i in 0..4 {
+        assert_eq!(sim.voided(i), 0, "peer {i}: no hand void");
+    }
+}
