@@ -65,6 +65,8 @@ pub struct Controller {
     /// outcome comes from (a thread of its own).
     recent: Vec<PathBuf>,
     check: Option<(Check, std::sync::mpsc::Receiver<Result<Report, String>>)>,
+    /// A game file replayed (or its form, or the file being read).
+    replaying: super::replay_open::Replaying,
     /// The chat of the game last left, by its folder, while the window is open: Resume
     /// shows it again (chat is no part of the game's log, and a trial found it gone).
     left_chat: Option<(
@@ -100,6 +102,7 @@ impl Controller {
             leaving: Vec::new(),
             recent: Vec::new(),
             check: None,
+            replaying: super::replay_open::Replaying::default(),
             left_chat: None,
         }
     }
@@ -186,6 +189,7 @@ impl Controller {
         {
             check.outcome = Some(outcome);
         }
+        self.replaying.poll();
         if let Some(b) = &mut self.browser {
             while let Ok(ev) = b.events.try_recv() {
                 match ev {
@@ -250,6 +254,15 @@ impl Controller {
             Intent::Help => {}
             Intent::OpenVerify => self.recent = records::recent(&self.data_dir),
             Intent::Verify(path) => self.verify(ctx, path),
+            Intent::OpenReplay => {
+                self.recent = records::recent(&self.data_dir);
+                self.replaying = super::replay_open::Replaying::Form {
+                    path: String::new(),
+                    failed: None,
+                };
+            }
+            Intent::Replay(path) => self.open_replay(ctx, path),
+            Intent::CloseReplay => self.replaying = super::replay_open::Replaying::Closed,
             Intent::LeaveGame => self.leave_game(),
             Intent::Leave => self.leave(),
             Intent::PlayAgain => {
@@ -352,6 +365,29 @@ impl Controller {
             outcome: None,
         };
         self.check = Some((check, rx));
+    }
+
+    /// Reads and plays back the game file at `path` on a thread of its own (every deal is
+    /// checked again); the window shows the replay when it is ready.
+    fn open_replay(&mut self, ctx: &egui::Context, path: String) {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let repaint = self.repaint_fn(ctx);
+        let file = PathBuf::from(&path);
+        std::thread::spawn(move || {
+            let _ = tx.send(fairdeal_net::playback::open(&file).map_err(|e| e.to_string()));
+            repaint();
+        });
+        self.replaying = super::replay_open::Replaying::Loading { path, done: rx };
+    }
+
+    /// The replay shown, if one is.
+    pub fn replay(&self) -> Option<&super::replay::Replay> {
+        self.replaying.shown()
+    }
+
+    /// The replay (or its form) and this user's recent game files, for the window.
+    pub fn replaying(&mut self) -> (&mut super::replay_open::Replaying, &[PathBuf]) {
+        (&mut self.replaying, &self.recent)
     }
 
     /// Leaves a game under way; the start screen comes back. A game on the LAN is told (a

@@ -160,6 +160,13 @@ fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<Intent> {
             super::verify::open(ui);
             action = Some(Intent::OpenVerify);
         }
+        if ui
+            .button("Open a game file…")
+            .on_hover_text("Replay a finished game move by move, with its verify report.")
+            .clicked()
+        {
+            action = Some(Intent::OpenReplay);
+        }
     });
     ui.add_space(10.0);
     egui::Grid::new("settings")
