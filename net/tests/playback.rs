@@ -4,6 +4,8 @@
 //! revealed plays that deal back as not knowable (and the deals before it whole); a file with
 //! a damaged configuration plays nothing back; bytes changed here and there never panic.
 
+#![expect(clippy::unwrap_used, reason = "test set-up")]
+
 use fairdeal_core::{HouseRules, Preset};
 use fairdeal_crypto::{Body, Envelope, Identity, PublicKey, encoding};
 use fairdeal_net::playback::{Gap, play};

@@ -20,6 +20,9 @@ use super::played::Played;
 use super::prefs::TablePrefs;
 use super::records::{GameKind, GameRecord};
 
+/// A step button: its text, its hint, what it does.
+type Button = (&'static str, &'static str, fn(&mut Replay));
+
 /// A game being replayed: where in it, and the table as a window showed it there.
 pub struct Replay {
     /// The file's path as given.
@@ -299,7 +302,7 @@ impl Replay {
                 "Replay: hand {hand_no} ({} of {hands})",
                 self.hand + 1
             ));
-            let buttons: [(&str, &str, fn(&mut Self)); 6] = [
+            let buttons: [Button; 6] = [
                 ("Start (Home)", "The hand as dealt", |r| r.edge(false)),
                 ("« Turn (PgUp)", "A turn back", |r| r.turn(false)),
                 ("‹ Move (←)", "A move back", |r| r.step(false)),
