@@ -157,6 +157,8 @@ fn check_here(h: &egui_kittest::Harness<'static, fairdeal::gui::app::FairdealApp
     }
 }
 
+/// Sabotage caught (checked): the replay's view South's own (`PlayerView::new`: a card face
+/// up); the table rebuilt one move behind (not what the seats saw).
 #[test]
 fn a_transcript_replays_forward_and_back_as_the_seats_saw_it() {
     let (file, seen) = play();

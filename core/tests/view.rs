@@ -112,6 +112,8 @@ fn view_hides_other_hands_and_the_stock() {
 /// spectator) shows the pile, the melds and the red threes as they are, every hand (the
 /// chair's own too) and the stock as hidden cards of the right number, and the same public
 /// state as every seat's own view.
+///
+/// Sabotage caught (checked): `PlayerView::public` leaving the chair's own hand unmasked.
 #[test]
 fn the_public_view_hides_every_hand_and_the_stock() {
     for preset in Preset::ALL {

@@ -97,6 +97,8 @@ fn is_reveal(e: &Entry) -> bool {
         .is_some_and(|b| matches!(b, Body::HandReveal { .. }))
 }
 
+/// Sabotage caught (checked): the playback skipping the draws (the next move no longer
+/// applies to the audited cards).
 #[test]
 fn every_deal_plays_back_and_a_deal_without_its_seeds_is_said_unknowable() {
     let entries = game();

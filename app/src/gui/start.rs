@@ -1,5 +1,5 @@
 //! The start screen: Play now, your name and identity, tables on the LAN, create a table,
-//! join by address, resume an unfinished game, and verify a game file.
+//! join by address, resume an unfinished game, verify a game file, and open one as a replay.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
