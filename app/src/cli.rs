@@ -173,6 +173,12 @@ pub enum Command {
         /// The game's transcript.fdt (or its private GAME.fdlog, with identity.key beside it).
         file: PathBuf,
     },
+    /// Print a finished game move by move: the public table after every turn, each hand's
+    /// scores, then the same report as `verify` (exits non-zero if it does not verify).
+    Replay {
+        /// The game's transcript.fdt (or its private GAME.fdlog, with identity.key beside it).
+        file: PathBuf,
+    },
     /// Play in the terminal as South against computer players.
     Terminal {
         /// samba, dutch-samba or canasta.
@@ -416,6 +422,14 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         }
         Some(Command::Verify { file }) => {
             let ok = crate::verify::run(&file, &mut std::io::stdout().lock())?;
+            Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        Some(Command::Replay { file }) => {
+            let ok = crate::replay::run(&file, &mut std::io::stdout().lock())?;
             Ok(if ok {
                 ExitCode::SUCCESS
             } else {

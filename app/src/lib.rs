@@ -11,6 +11,7 @@ pub mod cli;
 pub mod gui;
 pub mod local;
 pub mod peer;
+pub mod replay;
 pub mod selfplay;
 pub mod table_words;
 pub mod terminal;

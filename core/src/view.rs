@@ -43,6 +43,16 @@ impl PlayerView {
         }
     }
 
+    /// What anyone at the table may know of `position`, seen from `seat`'s chair: every hand
+    /// masked, `seat`'s too (a replay of a public transcript, a spectator). Only the seat's
+    /// own moves can be checked on a view, so nothing may be played on this one.
+    pub fn public(position: &Position, seat: Seat) -> Self {
+        let mut view = Self::new(position, seat);
+        let own = view.hand_sizes[seat.index()];
+        view.masked.hands[seat.index()] = std::iter::repeat_n(Card::HIDDEN, own).collect();
+        view
+    }
+
     /// Plays one of the seat's own moves on the view (to look ahead). Draws are refused: the
     /// view cannot know what they bring.
     ///

@@ -107,3 +107,51 @@ fn view_hides_other_hands_and_the_stock() {
         }
     }
 }
+
+/// At every step of random hands of every preset, the public view (a transcript's replay, a
+/// spectator) shows the pile, the melds and the red threes as they are, every hand (the
+/// chair's own too) and the stock as hidden cards of the right number, and the same public
+/// state as every seat's own view.
+///
+/// Sabotage caught (checked): `PlayerView::public` leaving the chair's own hand unmasked.
+#[test]
+fn the_public_view_hides_every_hand_and_the_stock() {
+    for preset in Preset::ALL {
+        let rules = Rules::preset(preset);
+        let mut rng = SplitMix64::new(31);
+        let record = random_hand(&rules, Seat::W, [0, 0], &mut rng);
+        let mut pos = Position::deal(rules.clone(), Seat::W, [0, 0], &record.deck).unwrap();
+        for (i, (seat, mv)) in record.moves.iter().enumerate() {
+            for chair in Seat::ALL {
+                let view = fairdeal_core::PlayerView::public(&pos, chair);
+                let masked = view.position();
+                assert!(
+                    masked.all_cards().iter().filter(|c| !c.is_hidden()).count()
+                        == masked.pile().len()
+                            + Team::ALL
+                                .iter()
+                                .map(|&t| {
+                                    masked.red_threes(t).len()
+                                        + masked
+                                            .melds(t)
+                                            .iter()
+                                            .map(|m| m.cards().len())
+                                            .sum::<usize>()
+                                })
+                                .sum::<usize>(),
+                    "{preset} move {i}: the public view shows a hidden card"
+                );
+                for s in Seat::ALL {
+                    assert_eq!(view.hand_size(s), pos.hand(s).len(), "{preset} move {i}");
+                    assert!(masked.hand(s).iter().all(Card::is_hidden), "{preset} {s}");
+                }
+                assert_eq!(
+                    masked.public_state(),
+                    pos.view(chair).position().public_state(),
+                    "{preset} move {i}"
+                );
+            }
+            pos.apply(*seat, mv).unwrap();
+        }
+    }
+}

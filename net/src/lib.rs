@@ -16,6 +16,7 @@
 
 pub mod hand;
 pub mod node;
+pub mod playback;
 pub mod store;
 pub mod table;
 pub mod transcript;

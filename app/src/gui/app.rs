@@ -157,6 +157,16 @@ impl FairdealApp {
         self.controller.data_dir()
     }
 
+    /// The game file replayed, when one is shown.
+    pub fn replay(&self) -> Option<&super::replay::Replay> {
+        self.controller.replay()
+    }
+
+    /// The same, to step through it as its keys and buttons do.
+    pub fn replay_mut(&mut self) -> Option<&mut super::replay::Replay> {
+        self.controller.replaying().0.shown_mut()
+    }
+
     /// Whether a game is on.
     pub fn in_game(&self) -> bool {
         self.controller.game().is_some()
@@ -485,6 +495,16 @@ impl FairdealApp {
                     ..
                 } = self;
                 if controller.game().is_none() {
+                    let (replaying, recent) = controller.replaying();
+                    if super::replay_open::replay_ui(
+                        ui,
+                        replaying,
+                        recent,
+                        &mut settings.prefs,
+                        &mut intents,
+                    ) {
+                        return;
+                    }
                     start_ui(ui, settings, &controller.start_info(), &mut intents);
                     return;
                 }

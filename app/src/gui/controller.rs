@@ -70,6 +70,8 @@ pub struct Controller {
     /// Play now, a table opened or joined while a game waits to be resumed: held until the
     /// player says what becomes of the waiting game.
     ask_first: Option<Intent>,
+    /// A game file replayed (or its form, or the file being read).
+    replaying: super::replay_open::Replaying,
     /// The chat of the game last left, by its folder, while the window is open: Resume
     /// shows it again (chat is no part of the game's log, and a trial found it gone).
     left_chat: Option<(
@@ -106,6 +108,7 @@ impl Controller {
             recent: Vec::new(),
             check: None,
             ask_first: None,
+            replaying: super::replay_open::Replaying::default(),
             left_chat: None,
         }
     }
@@ -222,6 +225,7 @@ impl Controller {
         {
             check.outcome = Some(outcome);
         }
+        self.replaying.poll();
         if let Some(b) = &mut self.browser {
             while let Ok(ev) = b.events.try_recv() {
                 match ev {
@@ -302,6 +306,15 @@ impl Controller {
                 self.recent = records::recent(&self.data_dir);
             }
             Intent::Verify(path) => self.verify(ctx, path),
+            Intent::OpenReplay => {
+                self.recent = records::recent(&self.data_dir);
+                self.replaying = super::replay_open::Replaying::Form {
+                    path: String::new(),
+                    failed: None,
+                };
+            }
+            Intent::Replay(path) => self.open_replay(ctx, path),
+            Intent::CloseReplay => self.replaying = super::replay_open::Replaying::Closed,
             Intent::LeaveGame => self.leave_game(),
             Intent::Leave => self.leave(),
             Intent::PlayAgain => {
@@ -434,6 +447,29 @@ impl Controller {
             outcome: None,
         };
         self.check = Some((check, rx));
+    }
+
+    /// Reads and plays back the game file at `path` on a thread of its own (every deal is
+    /// checked again); the window shows the replay when it is ready.
+    fn open_replay(&mut self, ctx: &egui::Context, path: String) {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let repaint = self.repaint_fn(ctx);
+        let file = PathBuf::from(&path);
+        std::thread::spawn(move || {
+            let _ = tx.send(fairdeal_net::playback::open(&file).map_err(|e| e.to_string()));
+            repaint();
+        });
+        self.replaying = super::replay_open::Replaying::Loading { path, done: rx };
+    }
+
+    /// The replay shown, if one is.
+    pub fn replay(&self) -> Option<&super::replay::Replay> {
+        self.replaying.shown()
+    }
+
+    /// The replay (or its form) and this user's recent game files, for the window.
+    pub fn replaying(&mut self) -> (&mut super::replay_open::Replaying, &[records::Recent]) {
+        (&mut self.replaying, &self.recent)
     }
 
     /// Leaves a game under way; the start screen comes back. A game on the LAN is told (a

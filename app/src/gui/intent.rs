@@ -33,6 +33,12 @@ pub enum Intent {
     OpenVerify,
     /// Verify screen: check the transcript at this path.
     Verify(String),
+    /// Start screen: "Open a game file…" (this user's recent games are listed).
+    OpenReplay,
+    /// Replay form: read the game file at this path and replay it.
+    Replay(String),
+    /// Replay: back to the start screen.
+    CloseReplay,
     /// Lobby (host): swap the players of these two seats.
     SwapSeats(Seat, Seat),
     /// Lobby (host): computer players take the empty seats and the game starts.

@@ -26,6 +26,8 @@ pub mod plan;
 pub mod played;
 pub mod prefs;
 pub mod records;
+pub mod replay;
+pub mod replay_open;
 pub mod seats;
 pub mod seen;
 mod seen_melds;

@@ -1,5 +1,5 @@
 //! The start screen: Play now, your name and identity, tables on the LAN, create a table,
-//! join by address, resume an unfinished game, and verify a game file.
+//! join by address, resume an unfinished game, verify a game file, and open one as a replay.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -183,6 +183,13 @@ fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<Intent> {
         {
             super::verify::open(ui);
             action = Some(Intent::OpenVerify);
+        }
+        if ui
+            .button("Open a game file…")
+            .on_hover_text("Replay a finished game move by move, with its verify report.")
+            .clicked()
+        {
+            action = Some(Intent::OpenReplay);
         }
     });
     ui.add_space(10.0);
