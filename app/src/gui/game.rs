@@ -56,6 +56,8 @@ pub struct Model {
     pub(crate) waiting: Vec<Seat>,
     /// Seats whose connection is down now, and since when.
     pub(crate) down: BTreeMap<Seat, std::time::Instant>,
+    /// How each seat is reached, at a table beyond the LAN (directly or through the relay).
+    pub(crate) paths: BTreeMap<Seat, fairdeal_net::node::Path>,
     /// The host asked for the start (computer players are taking the empty seats).
     pub(crate) start_asked: bool,
     /// The player's node stopped, with this error.
@@ -150,6 +152,7 @@ impl Game {
             me: None,
             waiting: Vec::new(),
             down: BTreeMap::new(),
+            paths: BTreeMap::new(),
             start_asked: false,
             stopped: None,
             note: None,
@@ -251,6 +254,9 @@ impl Game {
                 } else {
                     m.down.entry(seat).or_insert_with(std::time::Instant::now);
                 }
+            }
+            NodeEvent::Path { seat, path } => {
+                m.paths.insert(seat, path);
             }
             NodeEvent::Status(s) => m.note = Some(s),
             NodeEvent::Table(t) => self.apply_table(t),

@@ -7,8 +7,8 @@ use std::time::Duration;
 use libp2p::swarm::NetworkBehaviour;
 use libp2p::swarm::behaviour::toggle::Toggle;
 use libp2p::{
-    StreamProtocol, Swarm, allow_block_list, connection_limits, identify, mdns,
-    memory_connection_limits, noise, ping, request_response, tcp, yamux,
+    StreamProtocol, Swarm, allow_block_list, connection_limits, dcutr, identify, mdns,
+    memory_connection_limits, noise, ping, relay, request_response, tcp, yamux,
 };
 
 use super::codec::TableCodec;
@@ -62,9 +62,16 @@ pub(crate) struct Behaviour {
     pub(crate) identify: identify::Behaviour,
     pub(crate) ping: ping::Behaviour,
     pub(crate) mdns: Toggle<mdns::tokio::Behaviour>,
+    /// Reaching and being reached through a relay (`--relay`): a circuit through a peer
+    /// that only forwards the encrypted bytes. Idle unless a relay address is used.
+    pub(crate) relay: relay::client::Behaviour,
+    /// Upgrading a relayed connection to a direct one (hole punching), where the routers
+    /// allow it.
+    pub(crate) dcutr: dcutr::Behaviour,
 }
 
-/// TCP + noise + yamux, with the table protocols; mDNS only when asked.
+/// TCP + noise + yamux (directly, or through a relay's circuit), with the table protocols;
+/// mDNS only when asked.
 pub(crate) fn build(secret: [u8; 32], with_mdns: bool) -> Result<Swarm<Behaviour>, NodeError> {
     let keypair = libp2p::identity::Keypair::ed25519_from_bytes(secret).map_err(NetError::from)?;
     Ok(libp2p::SwarmBuilder::with_existing_identity(keypair)
@@ -75,7 +82,9 @@ pub(crate) fn build(secret: [u8; 32], with_mdns: bool) -> Result<Swarm<Behaviour
             yamux::Config::default,
         )
         .map_err(|e| NetError::Setup(Box::new(e)))?
-        .with_behaviour(|key| {
+        .with_relay_client(noise::Config::new, yamux::Config::default)
+        .map_err(|e| NetError::Setup(Box::new(e)))?
+        .with_behaviour(|key, relay| {
             let rr = request_response::Behaviour::with_codec(
                 TableCodec,
                 [(
@@ -109,6 +118,8 @@ pub(crate) fn build(secret: [u8; 32], with_mdns: bool) -> Result<Swarm<Behaviour
                     ping::Config::new().with_interval(Duration::from_secs(1)),
                 ),
                 mdns: Toggle::from(mdns),
+                relay,
+                dcutr: dcutr::Behaviour::new(key.public().to_peer_id()),
             }
         })
         .map_err(|e| NetError::Setup(Box::new(e)))?
