@@ -451,11 +451,11 @@ pub fn verify(path: &Path, out: &mut impl Write) -> Result<bool> {
 ///
 /// The identity cannot be read, or the address cannot be listened on.
 pub async fn relay(listen: Multiaddr, data_dir: PathBuf) -> Result<()> {
-    use fairdeal_net::node::relay::{RelayEvent, serve};
+    use fairdeal_net::node::relay::{RelayEvent, RelayLimits, serve};
     let secret = store::identity_secret(&data_dir, random32).context("reading the identity")?;
     let (tx, mut rx) = mpsc::channel(64);
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel();
-    let relay = tokio::spawn(serve(secret, listen, tx, stop_rx));
+    let relay = tokio::spawn(serve(secret, listen, RelayLimits::default(), tx, stop_rx));
     let printer = async {
         while let Some(ev) = rx.recv().await {
             match ev {

@@ -30,7 +30,8 @@ pub const RESERVATION_DURATION: Duration = Duration::from_secs(60 * 60);
 /// Circuits at once: a table of four with every pair relayed needs six (each seat dials the
 /// others), so this serves about ten such tables.
 pub const MAX_CIRCUITS: usize = 64;
-/// Circuits per player: a seat has three others, plus redials that overlap a closing circuit.
+/// Circuits per player: a seat has three others, plus redials that overlap a closing circuit
+/// (libp2p refuses a player's circuit once it has more than this many).
 pub const MAX_CIRCUITS_PER_PEER: usize = 8;
 /// The longest one circuit lives: an evening's game. A closed circuit is redialled by the
 /// seats like any lost connection.
@@ -60,17 +61,47 @@ struct RelayBehaviour {
     ping: ping::Behaviour,
 }
 
+/// A relay's limits: the constants above by default; tests make them small.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RelayLimits {
+    /// Reservations at once.
+    pub reservations: usize,
+    /// Reservations per player.
+    pub reservations_per_peer: usize,
+    /// Circuits at once.
+    pub circuits: usize,
+    /// Circuits per player.
+    pub circuits_per_peer: usize,
+    /// The longest a circuit lives.
+    pub circuit_duration: Duration,
+    /// Bytes a circuit may carry.
+    pub circuit_bytes: u64,
+}
+
+impl Default for RelayLimits {
+    fn default() -> Self {
+        Self {
+            reservations: MAX_RESERVATIONS,
+            reservations_per_peer: MAX_RESERVATIONS_PER_PEER,
+            circuits: MAX_CIRCUITS,
+            circuits_per_peer: MAX_CIRCUITS_PER_PEER,
+            circuit_duration: MAX_CIRCUIT_DURATION,
+            circuit_bytes: MAX_CIRCUIT_BYTES,
+        }
+    }
+}
+
 /// The relay's limits as libp2p's configuration.
-fn relay_config() -> relay::Config {
+fn relay_config(l: RelayLimits) -> relay::Config {
     let per_minute = |n: u32| NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN);
     let mut c = relay::Config {
-        max_reservations: MAX_RESERVATIONS,
-        max_reservations_per_peer: MAX_RESERVATIONS_PER_PEER,
+        max_reservations: l.reservations,
+        max_reservations_per_peer: l.reservations_per_peer,
         reservation_duration: RESERVATION_DURATION,
-        max_circuits: MAX_CIRCUITS,
-        max_circuits_per_peer: MAX_CIRCUITS_PER_PEER,
-        max_circuit_duration: MAX_CIRCUIT_DURATION,
-        max_circuit_bytes: MAX_CIRCUIT_BYTES,
+        max_circuits: l.circuits,
+        max_circuits_per_peer: l.circuits_per_peer,
+        max_circuit_duration: l.circuit_duration,
+        max_circuit_bytes: l.circuit_bytes,
         ..relay::Config::default()
     };
     c.reservation_rate_limiters.clear();
@@ -106,7 +137,7 @@ pub enum RelayEvent {
     Refused(String),
 }
 
-fn build(secret: [u8; 32]) -> Result<Swarm<RelayBehaviour>, NodeError> {
+fn build(secret: [u8; 32], limits: RelayLimits) -> Result<Swarm<RelayBehaviour>, NodeError> {
     let keypair = libp2p::identity::Keypair::ed25519_from_bytes(secret).map_err(NetError::from)?;
     Ok(libp2p::SwarmBuilder::with_existing_identity(keypair)
         .with_tokio()
@@ -123,7 +154,7 @@ fn build(secret: [u8; 32]) -> Result<Swarm<RelayBehaviour>, NodeError> {
                     .with_max_established_per_peer(Some(MAX_CONNECTIONS_PER_PEER)),
             ),
             memory: memory_connection_limits::Behaviour::with_max_bytes(MAX_MEMORY),
-            relay: relay::Behaviour::new(key.public().to_peer_id(), relay_config()),
+            relay: relay::Behaviour::new(key.public().to_peer_id(), relay_config(limits)),
             identify: identify::Behaviour::new(
                 identify::Config::new(crate::table::msg::PROTOCOL.to_owned(), key.public())
                     .with_agent_version(format!("fairdeal-relay/{}", env!("CARGO_PKG_VERSION"))),
@@ -145,7 +176,8 @@ fn announceable(addr: &Multiaddr) -> bool {
     })
 }
 
-/// Runs a relay listening at `listen` until `stop` fires or the channel of events closes.
+/// Runs a relay listening at `listen`, with `limits`, until `stop` fires or the channel of
+/// events closes.
 ///
 /// # Errors
 ///
@@ -153,10 +185,11 @@ fn announceable(addr: &Multiaddr) -> bool {
 pub async fn serve(
     secret: [u8; 32],
     listen: Multiaddr,
+    limits: RelayLimits,
     events: mpsc::Sender<RelayEvent>,
     mut stop: tokio::sync::oneshot::Receiver<()>,
 ) -> Result<(), NodeError> {
-    let mut swarm = build(secret)?;
+    let mut swarm = build(secret, limits)?;
     swarm.listen_on(listen).map_err(NetError::from)?;
     let me = *swarm.local_peer_id();
     loop {
@@ -298,9 +331,9 @@ mod tests {
     #[test]
     fn the_limits_fit_a_table() {
         // A table of four, every pair relayed: six circuits, three per seat.
-        assert!(MAX_CIRCUITS >= 6 && MAX_CIRCUITS_PER_PEER >= 3);
-        assert!(MAX_RESERVATIONS >= 4);
-        let c = relay_config();
+        const { assert!(MAX_CIRCUITS >= 6 && MAX_CIRCUITS_PER_PEER >= 3) };
+        const { assert!(MAX_RESERVATIONS >= 4) };
+        let c = relay_config(RelayLimits::default());
         assert_eq!(c.max_circuit_bytes, MAX_CIRCUIT_BYTES);
         assert_eq!(c.reservation_rate_limiters.len(), 1);
         assert_eq!(c.circuit_src_rate_limiters.len(), 1);
