@@ -117,15 +117,23 @@ pub enum Command {
         /// from their logs when the host is restarted).
         #[arg(long, hide = true, default_value = "")]
         computers: String,
+        /// A relay (as printed by `fairdeal relay`) for friends beyond the LAN: prints
+        /// `invitation: TEXT` to pass to them.
+        #[arg(long)]
+        relay: Option<libp2p::Multiaddr>,
     },
-    /// Join a table found on the LAN (--table) or at an address (--address).
+    /// Join a table found on the LAN (--table), at an address (--address), or by an
+    /// invitation from beyond the LAN (--invite).
     Join {
         /// The table's name, found on the LAN.
-        #[arg(long, conflicts_with = "address", required_unless_present = "address")]
+        #[arg(long, conflicts_with_all = ["address", "invite"], required_unless_present_any = ["address", "invite"])]
         table: Option<String>,
         /// The host's address (as printed by `fairdeal host`).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "invite")]
         address: Option<libp2p::Multiaddr>,
+        /// An invitation (`fairdeal:…`, as printed by `fairdeal host --relay`).
+        #[arg(long)]
+        invite: Option<String>,
         /// Data directory (identity, game log).
         #[arg(long = "data-dir")]
         data_dir: PathBuf,
@@ -187,6 +195,18 @@ pub enum Command {
         /// Random seed for the deal (default: from the clock).
         #[arg(long)]
         seed: Option<u64>,
+    },
+    /// Run a relay for friends beyond the LAN: players behind home routers reach each other
+    /// through it, and it helps them connect directly. Prints `relay: MULTIADDR` once
+    /// listening; it holds no game and cannot read a message.
+    Relay {
+        /// Listen address (a public address, or all interfaces with a port that the router
+        /// forwards).
+        #[arg(long, default_value = "/ip4/0.0.0.0/tcp/4001")]
+        listen: libp2p::Multiaddr,
+        /// Data directory (the relay's identity, so its address stays the same).
+        #[arg(long = "data-dir")]
+        data_dir: PathBuf,
     },
     /// Measure speed (run a release build).
     Bench {
@@ -357,6 +377,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             think_ms,
             move_clock,
             computers,
+            relay,
         }) => {
             let computers = seat_letters(&computers).map_err(anyhow::Error::msg)?;
             let bot = bot.map(|b| b.name().to_owned());
@@ -373,6 +394,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 think_ms,
                 move_clock_secs: move_clock,
                 computers,
+                relay,
             };
             let outcome = runtime()?.block_on(crate::peer::host(args, trace))?;
             println!("{}", crate::peer::game_over_line(&outcome));
@@ -381,6 +403,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Join {
             table,
             address,
+            invite,
             data_dir,
             bot,
             listen,
@@ -390,6 +413,15 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             think_ms,
         }) => {
             let bot = bot.map(|b| b.name().to_owned());
+            let (address, relay) = match invite {
+                Some(text) => {
+                    let inv = fairdeal_net::node::invite::Invitation::parse(&text)
+                        .map_err(|e| anyhow::anyhow!("not an invitation: {e}"))?;
+                    println!("joining {} through the relay", inv.table);
+                    (Some(inv.address.clone()), inv.relay())
+                }
+                None => (address, None),
+            };
             let opts = fairdeal_net::node::NodeOptions {
                 data_dir,
                 listen,
@@ -404,9 +436,14 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 move_clock_ms: 0,
                 wait_for_person: false,
                 countdown: true,
+                relay,
             };
             let outcome = runtime()?.block_on(crate::peer::run_node_traced(opts, false, trace))?;
             println!("{}", crate::peer::game_over_line(&outcome));
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Relay { listen, data_dir }) => {
+            runtime()?.block_on(crate::peer::relay(listen, data_dir))?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Play {

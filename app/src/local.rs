@@ -65,6 +65,7 @@ impl Computers {
             wait_for_person: false,
             // Local: no countdown (one person; nobody waits for them); LAN: as the table.
             countdown: self.lan,
+            relay: None,
         }
     }
 }
@@ -114,6 +115,7 @@ impl LocalTable {
             move_clock_ms: 0,
             wait_for_person: false,
             countdown: false,
+            relay: None,
         }
     }
 

@@ -80,6 +80,10 @@ async fn run_node_with(
     let person = opts.bot.is_none();
     // The address to give the others is the host's: a guest's own would only mislead.
     let hosting = matches!(opts.role, Role::Host { .. });
+    let table_name = match &opts.role {
+        Role::Host { table, .. } => table.clone(),
+        Role::Join { .. } => String::new(),
+    };
     let label = opts.name.clone();
     let printer = tokio::spawn(async move {
         let mut stdin_started = false;
@@ -120,8 +124,16 @@ async fn run_node_with(
                             }
                             if hosting {
                                 println!("address: {addr}");
+                                if node::relay::is_relayed(&addr) {
+                                    let invite = node::invite::Invitation::new(addr.clone(), &table_name);
+                                    println!("invitation: {invite}");
+                                }
                                 let _ = std::io::stdout().flush();
                             }
+                        }
+                        NodeEvent::Path { seat, path } if !quiet => {
+                            println!("connection to {}: {}", seat.name(), path.words());
+                            let _ = std::io::stdout().flush();
                         }
                         NodeEvent::Table(TableEvent::Started(cfg)) if !quiet => {
                             tracing::info!(player = %label, table = %cfg.name, seats = ?cfg.names, "all four seats signed the table");
@@ -254,6 +266,8 @@ pub struct HostArgs {
     pub move_clock_secs: u64,
     /// Seats whose computer players this process runs too (as the window does).
     pub computers: Vec<fairdeal_core::Seat>,
+    /// A relay for friends beyond the LAN (its address with `/p2p/RELAY`).
+    pub relay: Option<Multiaddr>,
 }
 
 /// `fairdeal host`.
@@ -284,6 +298,7 @@ pub async fn host(a: HostArgs, trace: Option<PathBuf>) -> Result<Outcome> {
         move_clock_ms: a.move_clock_secs * 1000,
         wait_for_person: false,
         countdown: true,
+        relay: a.relay,
     };
     if a.computers.is_empty() {
         return run_node_traced(opts, false, trace).await;
@@ -478,4 +493,39 @@ pub fn verify(path: &Path, out: &mut impl Write) -> Result<bool> {
         crate::table_words::hands(report.hands)
     )?;
     Ok(true)
+}
+
+/// `fairdeal relay`: runs a relay until Ctrl-C, printing `relay: MULTIADDR` for each address
+/// it listens at and a line for each circuit opened or cut.
+///
+/// # Errors
+///
+/// The identity cannot be read, or the address cannot be listened on.
+pub async fn relay(listen: Multiaddr, data_dir: PathBuf) -> Result<()> {
+    use fairdeal_net::node::relay::{RelayEvent, RelayLimits, serve};
+    let secret = store::identity_secret(&data_dir, random32).context("reading the identity")?;
+    let (tx, mut rx) = mpsc::channel(64);
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel();
+    let relay = tokio::spawn(serve(secret, listen, RelayLimits::default(), tx, stop_rx));
+    let printer = async {
+        while let Some(ev) = rx.recv().await {
+            match ev {
+                RelayEvent::Listening(a) => println!("relay: {a}"),
+                RelayEvent::Reserved(p) => println!("reserved: {p}"),
+                RelayEvent::CircuitOpened { src, dst } => println!("circuit: {src} -> {dst}"),
+                RelayEvent::CircuitClosed { src, dst, cut } => {
+                    let how = if cut { "cut at a limit" } else { "closed" };
+                    println!("circuit {how}: {src} -> {dst}");
+                }
+                RelayEvent::Refused(what) => println!("refused: {what}"),
+            }
+            let _ = std::io::stdout().flush();
+        }
+    };
+    tokio::select! {
+        () = printer => {}
+        _ = tokio::signal::ctrl_c() => { let _ = stop_tx.send(()); }
+    }
+    relay.await.context("the relay stopped")??;
+    Ok(())
 }

@@ -62,6 +62,7 @@ fn options(dir: &Path, role: Role, name: &str) -> NodeOptions {
         move_clock_ms: 0,
         wait_for_person: false,
         countdown: true,
+        relay: None,
     }
 }
 

@@ -26,6 +26,7 @@ fn options(dir: &std::path::Path, role: Role, bot: Option<&str>, name: &str) -> 
         move_clock_ms: 0,
         wait_for_person: false,
         countdown: true,
+        relay: None,
     }
 }
 

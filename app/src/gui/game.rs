@@ -63,6 +63,8 @@ pub struct Model {
     /// Hands this client verified and scored, and hands void, in this game.
     pub(crate) scored: u32,
     pub(crate) voided: u32,
+    /// How each seat is reached, at a table beyond the LAN (directly or through the relay).
+    pub(crate) paths: BTreeMap<Seat, fairdeal_net::node::Path>,
     /// The host asked for the start (computer players are taking the empty seats).
     pub(crate) start_asked: bool,
     /// The player's node stopped, with this error.
@@ -178,6 +180,7 @@ impl Game {
             taken: [false; 4],
             scored: 0,
             voided: 0,
+            paths: BTreeMap::new(),
             start_asked: false,
             stopped: None,
             note: None,
@@ -305,6 +308,9 @@ impl Game {
                     m.status = line;
                 }
                 m.unheard = list;
+            }
+            NodeEvent::Path { seat, path } => {
+                m.paths.insert(seat, path);
             }
             NodeEvent::Status(s) => m.note = Some(s),
             NodeEvent::Table(t) => self.apply_table(t),

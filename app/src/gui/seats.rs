@@ -90,7 +90,13 @@ pub fn seats_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView) {
                 "opponent"
             };
             let n = view.hand_size(seat);
-            let cards = format!("{n} card{}", if n == 1 { "" } else { "s" });
+            let mut cards = format!("{n} card{}", if n == 1 { "" } else { "s" });
+            // Beyond the LAN, how this client reaches the seat ("direct" once a hole is
+            // punched, or "through the relay").
+            if let Some(path) = m.paths.get(&seat) {
+                cards.push_str(" · ");
+                cards.push_str(path.words());
+            }
             // "Computer West" says its seat already: the seat's name only for a person's.
             let name = m.seat_name(seat);
             let name = if name.contains(seat.name()) {

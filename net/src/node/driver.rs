@@ -6,6 +6,7 @@
 mod events;
 mod front;
 mod guard;
+mod paths;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -86,6 +87,8 @@ pub(crate) struct Node {
     pub(crate) checker: super::checker::Checker,
     /// Whether the front end was last told of seats it hears nothing from.
     said_unheard: bool,
+    /// How each peer is reached (directly or through the relay).
+    paths: paths::Paths,
 }
 
 /// The hash a sent message is known by in [`Node::logged_sent`].
@@ -161,26 +164,11 @@ impl Node {
                     .map_err(NetError::from)?;
             }
         }
-        // Every listen address (one per interface): the others are told all of them. Other
-        // events of these first moments (an mDNS discovery is reported once, a seat redialling
-        // a restarted peer and its messages) are kept and handled once the node is built.
-        let mut addrs: Vec<Multiaddr> = Vec::new();
-        let mut early = Vec::new();
-        while addrs.is_empty() {
-            match swarm.next().await {
-                Some(SwarmEvent::NewListenAddr { address, .. }) => addrs.push(address),
-                Some(other) => early.push(other),
-                None => {}
-            }
-        }
-        while let Ok(Some(event)) =
-            tokio::time::timeout(Duration::from_millis(100), swarm.next()).await
-        {
-            match event {
-                SwarmEvent::NewListenAddr { address, .. } => addrs.push(address),
-                other => early.push(other),
-            }
-        }
+        // Every listen address (one per interface, and the relay's circuit when there is a
+        // relay): the others are told all of them. Other events of these first moments (an
+        // mDNS discovery is reported once, a seat redialling a restarted peer and its
+        // messages) are kept and handled once the node is built.
+        let (addrs, early) = first_addresses(&mut swarm, opts.relay.as_ref()).await?;
         let restoring = !loaded.records.is_empty();
         let logged_sent = loaded
             .records
@@ -237,9 +225,10 @@ impl Node {
         });
         for a in &addrs {
             let _ = events
-                .send(NodeEvent::Listening(
-                    a.clone().with(Protocol::P2p(*swarm.local_peer_id())),
-                ))
+                .send(NodeEvent::Listening(super::relay::with_peer(
+                    a.clone(),
+                    *swarm.local_peer_id(),
+                )))
                 .await;
         }
         // The transcript follows from the log: written afresh from the rebuilt session.
@@ -277,6 +266,7 @@ impl Node {
             logged_sent,
             checker: super::checker::Checker::new(),
             said_unheard: false,
+            paths: paths::Paths::default(),
         };
         node.sync_bypass();
         if let Some(ms) = node.opts.grace_ms {
@@ -404,6 +394,7 @@ impl Node {
                     for key in keys {
                         self.report_link(key, true).await;
                     }
+                    self.report_paths().await;
                 }
                 TableEvent::GameOver { .. } => self.finishing = Some(tokio::time::Instant::now()),
                 TableEvent::Alone { secs } => self.alone = Some(*secs),
@@ -552,6 +543,83 @@ fn same_port(listen: &Multiaddr, previous: &[String]) -> Option<Multiaddr> {
             })
             .collect(),
     )
+}
+
+/// How long a node waits for its circuit at the relay before it gives up: a relay on the
+/// internet answers a reservation within a few round trips.
+const RELAY_WAIT: Duration = Duration::from_secs(15);
+
+/// Waits for the node's first listen addresses: at least one, and the relay's circuit when
+/// there is a relay (else [`NodeError::NoRelay`] after [`RELAY_WAIT`]); returns them with the
+/// other events of these moments, to be handled once the node is built.
+async fn first_addresses(
+    swarm: &mut Swarm<Behaviour>,
+    relay: Option<&Multiaddr>,
+) -> Result<
+    (
+        Vec<Multiaddr>,
+        Vec<SwarmEvent<super::swarm::BehaviourEvent>>,
+    ),
+    NodeError,
+> {
+    let mut addrs: Vec<Multiaddr> = Vec::new();
+    let mut early = Vec::new();
+    let give_up = tokio::time::Instant::now() + RELAY_WAIT;
+    let mut why = "no answer".to_owned();
+    let has_circuit = |a: &[Multiaddr]| a.iter().any(super::relay::is_relayed);
+    // The circuit is asked for once TCP listens on an address the relay is reached from: the
+    // connection to the relay then leaves from the listening port, so the address the relay
+    // sees (and tells the other side for hole punching) is the one this node answers at.
+    let mut circuit_asked = false;
+    let reachable = |a: &Multiaddr| {
+        a.iter().any(|p| match p {
+            Protocol::Ip4(ip) => !ip.is_loopback(),
+            Protocol::Ip6(ip) => !ip.is_loopback(),
+            _ => false,
+        })
+    };
+    while addrs.is_empty() || (relay.is_some() && !has_circuit(&addrs)) {
+        if let Some(relay) = relay
+            && !circuit_asked
+            && addrs.iter().any(reachable)
+        {
+            swarm
+                .listen_on(super::relay::circuit_listen(relay))
+                .map_err(NetError::from)?;
+            circuit_asked = true;
+        }
+        let Ok(next) = tokio::time::timeout_at(give_up, swarm.next()).await else {
+            let address = relay.map(ToString::to_string).unwrap_or_default();
+            return Err(NodeError::NoRelay { address, why });
+        };
+        match next {
+            Some(SwarmEvent::NewListenAddr { address, .. }) => addrs.push(address),
+            Some(SwarmEvent::ListenerClosed { reason: Err(e), .. }) if relay.is_some() => {
+                // The relay refused the reservation (or its connection failed).
+                let address = relay.map(ToString::to_string).unwrap_or_default();
+                return Err(NodeError::NoRelay {
+                    address,
+                    why: e.to_string(),
+                });
+            }
+            Some(ev @ SwarmEvent::OutgoingConnectionError { .. }) => {
+                if let SwarmEvent::OutgoingConnectionError { error, .. } = &ev {
+                    why = dial_reason(error);
+                }
+                early.push(ev);
+            }
+            Some(other) => early.push(other),
+            None => {}
+        }
+    }
+    while let Ok(Some(event)) = tokio::time::timeout(Duration::from_millis(100), swarm.next()).await
+    {
+        match event {
+            SwarmEvent::NewListenAddr { address, .. } => addrs.push(address),
+            other => early.push(other),
+        }
+    }
+    Ok((addrs, early))
 }
 
 /// Why a dial failed, in a few words: the innermost cause (for a refused TCP connection,

@@ -10,8 +10,10 @@ mod browse;
 mod checker;
 mod codec;
 mod driver;
+pub mod invite;
 pub mod priority;
 mod refusals;
+pub mod relay;
 mod restore;
 mod swarm;
 
@@ -116,6 +118,9 @@ pub struct NodeOptions {
     /// Off at a table where one person plays with computer players: nobody waits for them,
     /// and the score sheet stays until they press "Next hand".
     pub countdown: bool,
+    /// A relay to be reachable through (with its `/p2p/RELAY`), for friends beyond the LAN:
+    /// the node reserves a circuit there and tells the others that address too.
+    pub relay: Option<Multiaddr>,
 }
 
 /// What a node reports to its front end.
@@ -156,6 +161,32 @@ pub enum NodeEvent {
         /// Connected now.
         up: bool,
     },
+    /// How this node reaches a seated player changed: directly, or only through the relay.
+    Path {
+        /// The seat.
+        seat: Seat,
+        /// The way.
+        path: Path,
+    },
+}
+
+/// How a node reaches a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Path {
+    /// A connection of their own (the LAN, or a hole punched through the routers).
+    Direct,
+    /// Only a circuit through the relay.
+    Relayed,
+}
+
+impl Path {
+    /// In words, for the seat's line ("direct" / "through the relay").
+    pub fn words(self) -> &'static str {
+        match self {
+            Self::Direct => "direct",
+            Self::Relayed => "through the relay",
+        }
+    }
 }
 
 /// A seat this peer hears nothing from.
@@ -231,6 +262,17 @@ pub enum NodeError {
     NobodyAnswers {
         /// How long.
         secs: u64,
+    },
+    /// The relay given with `--relay` (or in an invitation) gave no circuit in time.
+    #[error(
+        "could not reserve a place at the relay {address} ({why}): check the address, and that \
+         the relay is running and reachable from this network"
+    )]
+    NoRelay {
+        /// The relay's address.
+        address: String,
+        /// What happened.
+        why: String,
     },
     /// A joiner never reached the host at the address it was given.
     #[error(

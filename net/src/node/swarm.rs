@@ -8,8 +8,8 @@ use libp2p::core::Transport as _;
 use libp2p::swarm::NetworkBehaviour;
 use libp2p::swarm::behaviour::toggle::Toggle;
 use libp2p::{
-    Multiaddr, StreamProtocol, Swarm, allow_block_list, connection_limits, identify, mdns,
-    memory_connection_limits, noise, ping, request_response, tcp, yamux,
+    Multiaddr, StreamProtocol, Swarm, allow_block_list, connection_limits, dcutr, identify, mdns,
+    memory_connection_limits, noise, ping, relay, request_response, tcp, yamux,
 };
 
 use super::codec::TableCodec;
@@ -77,11 +77,18 @@ pub(crate) struct Behaviour {
     pub(crate) identify: identify::Behaviour,
     pub(crate) ping: ping::Behaviour,
     pub(crate) mdns: Toggle<mdns::tokio::Behaviour>,
+    /// Reaching and being reached through a relay (`--relay`): a circuit through a peer
+    /// that only forwards the encrypted bytes. Idle unless a relay address is used.
+    pub(crate) relay: relay::client::Behaviour,
+    /// Upgrading a relayed connection to a direct one (hole punching), where the routers
+    /// allow it.
+    pub(crate) dcutr: dcutr::Behaviour,
 }
 
-/// TCP + noise + yamux, with the table protocols; mDNS only when asked. With `announce`, the
-/// peer tells others (identify) only that address, never the ones it listens on (a test runs
-/// each peer behind a proxy so; see the node's `FAIRDEAL_ANNOUNCE`).
+/// TCP + noise + yamux (directly, or through a relay's circuit), with the table protocols;
+/// mDNS only when asked. With `announce`, the peer tells others (identify) only that address,
+/// never the ones it listens on (a test runs each peer behind a proxy so; see the node's
+/// `FAIRDEAL_ANNOUNCE`).
 pub(crate) fn build(
     secret: [u8; 32],
     with_mdns: bool,
@@ -103,7 +110,9 @@ pub(crate) fn build(
             )
         })
         .map_err(|e| NetError::Setup(Box::new(e)))?
-        .with_behaviour(|key| {
+        .with_relay_client(noise::Config::new, yamux::Config::default)
+        .map_err(|e| NetError::Setup(Box::new(e)))?
+        .with_behaviour(|key, relay| {
             let rr = request_response::Behaviour::with_codec(
                 TableCodec,
                 [(
@@ -138,6 +147,8 @@ pub(crate) fn build(
                         .with_timeout(PING_TIMEOUT),
                 ),
                 mdns: Toggle::from(mdns),
+                relay,
+                dcutr: dcutr::Behaviour::new(key.public().to_peer_id()),
             }
         })
         .map_err(|e| NetError::Setup(Box::new(e)))?

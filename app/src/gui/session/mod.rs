@@ -136,6 +136,7 @@ fn player_options(game_dir: &Path, record: &GameRecord, role: Role, name: &str) 
         wait_for_person: true,
         // A local game (resumed) has one person: the sheet waits for them.
         countdown: record.lan(),
+        relay: None,
     }
 }
 

@@ -61,9 +61,10 @@ impl Node {
         event: SwarmEvent<BehaviourEvent>,
     ) -> Result<(), NodeError> {
         self.check_memory();
+        self.report_path(&event).await;
         match event {
             SwarmEvent::NewListenAddr { address, .. } => {
-                let full = address.with(Protocol::P2p(*self.swarm.local_peer_id()));
+                let full = crate::node::relay::with_peer(address, *self.swarm.local_peer_id());
                 let _ = self.events.send(NodeEvent::Listening(full)).await;
             }
             SwarmEvent::ConnectionEstablished {
@@ -88,10 +89,7 @@ impl Node {
                         address: Some(addr),
                         ..
                     } = &self.opts.role
-                    && addr.iter().all(|p| match p {
-                        Protocol::P2p(id) => id == peer_id,
-                        _ => true,
-                    })
+                    && crate::node::relay::last_peer(addr).is_none_or(|id| id == peer_id)
                 {
                     self.set_host(key)?;
                 }
@@ -192,6 +190,17 @@ impl Node {
                     self.query(peer);
                 }
             }
+            SwarmEvent::Behaviour(BehaviourEvent::Dcutr(libp2p::dcutr::Event {
+                remote_peer_id,
+                result,
+            })) => match result {
+                Ok(_) => {
+                    tracing::info!(peer = %remote_peer_id, "hole punched: a direct connection")
+                }
+                Err(e) => {
+                    tracing::info!(peer = %remote_peer_id, error = %e, "no direct connection: the game goes through the relay");
+                }
+            },
             _ => {}
         }
         Ok(())
