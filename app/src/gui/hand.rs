@@ -2,7 +2,9 @@
 //! cards moved by hand), overlapping when there are many, the cards just drawn marked. Click
 //! to select; drag onto a meld, the plan or the pile to play, or along the hand to reorder.
 
-use eframe::egui::{self, Color32, Id, Pos2, Rect, Sense, Stroke, Ui, Vec2};
+use eframe::egui::{
+    self, Color32, CornerRadius, Id, Pos2, Rect, Sense, Stroke, StrokeKind, Ui, Vec2,
+};
 use fairdeal_core::Card;
 
 use super::cards::{self, HAND, LIFT, Marks};
@@ -216,6 +218,16 @@ pub fn hand_row(
             painter.set_opacity(0.35);
         }
         cards::paint(&painter, lifted, card, marks);
+        if r.has_focus() {
+            // The keyboard's place in the hand: Space or Enter would select this card, so
+            // it shows before they are pressed.
+            ui.painter().rect_stroke(
+                lifted.expand(3.0),
+                CornerRadius::same(6),
+                ui.visuals().selection.stroke,
+                StrokeKind::Outside,
+            );
+        }
         let place = if new[i] {
             "just drawn, in your hand"
         } else {

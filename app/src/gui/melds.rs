@@ -134,17 +134,14 @@ pub fn melds_area(
     // In the text's colour: the theme's bar colours hardly showed on the felt.
     bar.foreground_color = true;
     ui.spacing_mut().scroll = bar;
-    // Whole rows only: the area is as tall as the rows that fit, and it rests on a row's
-    // top, so no row shows sliced (a trial at 1024×700 saw one and a half rows).
+    // Whole rows only: the area is as tall as the rows that fit, so at rest (and after the
+    // meld just played onto is scrolled into sight) no row shows sliced. The offset is left
+    // to the scroll area: forcing it onto a row's top each frame would undo that scroll.
     let pitch = UNIT_H + ui.spacing().item_spacing.y;
     let rows = (ui.available_height() / pitch).floor().max(1.0);
-    let salt = ("melds", team.index());
-    let offset = egui::scroll_area::State::load(ui.ctx(), ui.make_persistent_id(salt))
-        .map_or(0.0, |st| st.clamped_offset().y);
     let shown = egui::ScrollArea::vertical()
-        .id_salt(salt)
+        .id_salt(("melds", team.index()))
         .max_height(rows * pitch)
-        .vertical_scroll_offset((offset / pitch).round() * pitch)
         .auto_shrink([false, false])
         .show(ui, |ui| {
             if melds.is_empty() {
