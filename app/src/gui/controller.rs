@@ -271,6 +271,13 @@ impl Controller {
                     settings,
                 );
             }
+            Intent::JoinInvite(text) => match node::invite::Invitation::parse(&text) {
+                Ok(inv) => {
+                    let relay = inv.relay();
+                    self.join_via(ctx, inv.address, None, None, relay, settings);
+                }
+                Err(e) => self.error = Some(format!("That is not an invitation: {e}.")),
+            },
             Intent::JoinAddress(text) => match text.parse::<Multiaddr>() {
                 Ok(a) => {
                     self.join(ctx, a.clone(), None, None, settings);
@@ -377,6 +384,13 @@ impl Controller {
 
     fn host(&mut self, ctx: &egui::Context, settings: &Settings) {
         let setup = settings.setup(settings.house(), &settings.table_name(), self.timing);
+        if !setup.relay.is_empty() && setup.relay.parse::<Multiaddr>().is_err() {
+            self.error = Some(format!(
+                "\"{}\" is not a relay's address: it looks like /ip4/203.0.113.7/tcp/4001/p2p/12D3Koo… (fairdeal relay prints it); leave it empty for a LAN table",
+                setup.relay
+            ));
+            return;
+        }
         let repaint = self.repaint_fn(ctx);
         let data_dir = self.data_dir.clone();
         let result = self
@@ -393,6 +407,19 @@ impl Controller {
         want: Option<u8>,
         settings: &Settings,
     ) {
+        self.join_via(ctx, address, info, want, None, settings);
+    }
+
+    /// Joins at `address`, through `relay` when the table is beyond the LAN.
+    fn join_via(
+        &mut self,
+        ctx: &egui::Context,
+        address: Multiaddr,
+        info: Option<&fairdeal_net::table::msg::TableInfo>,
+        want: Option<u8>,
+        relay: Option<Multiaddr>,
+        settings: &Settings,
+    ) {
         let repaint = self.repaint_fn(ctx);
         let (data_dir, timing) = (self.data_dir.clone(), self.timing);
         let result = self.runtime().and_then(|rt| {
@@ -401,6 +428,7 @@ impl Controller {
                 address,
                 info,
                 want,
+                relay,
                 &settings.name,
                 &data_dir,
                 timing,

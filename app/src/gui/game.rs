@@ -63,6 +63,8 @@ pub struct Model {
     /// Hands this client verified and scored, and hands void, in this game.
     pub(crate) scored: u32,
     pub(crate) voided: u32,
+    /// Hosting through a relay: the invitation friends beyond the LAN join with.
+    pub(crate) invitation: Option<String>,
     /// How each seat is reached, at a table beyond the LAN (directly or through the relay).
     pub(crate) paths: BTreeMap<Seat, fairdeal_net::node::Path>,
     /// The host asked for the start (computer players are taking the empty seats).
@@ -181,6 +183,7 @@ impl Game {
             scored: 0,
             voided: 0,
             paths: BTreeMap::new(),
+            invitation: None,
             start_asked: false,
             stopped: None,
             note: None,
@@ -256,6 +259,10 @@ impl Game {
     fn apply_node(&mut self, ev: NodeEvent) {
         let Self { model: m, desk: d } = self;
         match ev {
+            NodeEvent::Listening(a) if fairdeal_net::node::relay::is_relayed(&a) => {
+                let invite = fairdeal_net::node::invite::Invitation::new(a, &m.table);
+                m.invitation = Some(invite.to_string());
+            }
             NodeEvent::Listening(a) => {
                 // The address friends use: one another machine can reach, if there is one.
                 if m.address.as_ref().is_none_or(is_loopback) {

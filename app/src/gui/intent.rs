@@ -23,6 +23,8 @@ pub enum Intent {
     },
     /// Start screen: join the table at the address typed in.
     JoinAddress(String),
+    /// Start screen: join the table beyond the LAN that this invitation names.
+    JoinInvite(String),
     /// Start screen: resume the unfinished game in this folder.
     Resume(PathBuf),
     /// Start screen: give up the unfinished game in this folder.
@@ -76,7 +78,11 @@ impl Intent {
     pub fn starts_a_game(&self) -> bool {
         matches!(
             self,
-            Self::PlayNow | Self::Host | Self::Join { .. } | Self::JoinAddress(_)
+            Self::PlayNow
+                | Self::Host
+                | Self::Join { .. }
+                | Self::JoinAddress(_)
+                | Self::JoinInvite(_)
         )
     }
 
@@ -87,6 +93,7 @@ impl Intent {
             Self::Host => "open a new table".to_owned(),
             Self::Join { table, .. } => format!("join \"{}\"", table.info.name),
             Self::JoinAddress(_) => "join the table at that address".to_owned(),
+            Self::JoinInvite(_) => "join the table of that invitation".to_owned(),
             _ => String::new(),
         }
     }

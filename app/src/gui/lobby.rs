@@ -54,23 +54,20 @@ pub fn lobby_ui(ui: &mut Ui, g: &Model, out: &mut Vec<Intent>) {
     if hosting {
         ui.label("Friends on the LAN see this table in their list and pick a seat.");
         if let Some(a) = &g.address {
-            ui.horizontal_wrapped(|ui| {
-                ui.label("If discovery is blocked, they can join by this address:");
-                ui.monospace(a.to_string());
-                let copied_id = egui::Id::unique("address copied at");
-                let now = ui.input(|i| i.time);
-                let at: Option<f64> = ui.data(|d| d.get_temp(copied_id));
-                if ui.small_button("Copy").clicked() {
-                    ui.ctx().copy_text(a.to_string());
-                    ui.data_mut(|d| d.insert_temp(copied_id, now));
-                }
-                // The clipboard shows nothing by itself: the button says it worked.
-                if at.is_some_and(|t| now - t < 3.0) {
-                    ui.label("✔ Copied");
-                    ui.ctx()
-                        .request_repaint_after(std::time::Duration::from_millis(500));
-                }
-            });
+            copy_row(
+                ui,
+                "If discovery is blocked, they can join by this address:",
+                &a.to_string(),
+                "address copied at",
+            );
+        }
+        if let Some(invite) = &g.invitation {
+            copy_row(
+                ui,
+                "Friends beyond the LAN join with this invitation (send it to them, then they paste it under Join by invitation):",
+                invite,
+                "invitation copied at",
+            );
         }
     }
     if !hosting && seated == 0 {
@@ -181,4 +178,25 @@ fn sentence(text: &str) -> String {
     chars
         .next()
         .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
+/// A line to pass on, with a Copy button that says when it copied (the clipboard shows
+/// nothing by itself).
+fn copy_row(ui: &mut Ui, label: &str, text: &str, salt: &str) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(label);
+        ui.monospace(text);
+        let copied_id = egui::Id::unique(salt);
+        let now = ui.input(|i| i.time);
+        let at: Option<f64> = ui.data(|d| d.get_temp(copied_id));
+        if ui.small_button("Copy").clicked() {
+            ui.ctx().copy_text(text.to_owned());
+            ui.data_mut(|d| d.insert_temp(copied_id, now));
+        }
+        if at.is_some_and(|t| now - t < 3.0) {
+            ui.label("✔ Copied");
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(500));
+        }
+    });
 }

@@ -33,6 +33,11 @@ pub struct Settings {
     pub no_steal_onto_canasta: bool,
     /// The last address typed in to join.
     pub address: String,
+    /// The last invitation pasted in to join a table beyond the LAN.
+    pub invite: String,
+    /// A table this player opens for friends on the internet: the relay's address (empty:
+    /// a LAN table).
+    pub relay: String,
     /// How the table looks and moves (hand order, reduced motion).
     pub prefs: super::prefs::TablePrefs,
     /// A table this player opens: the move clock, minutes a turn (0: none).
@@ -58,6 +63,8 @@ impl Default for Settings {
             classic_stock_end: false,
             no_steal_onto_canasta: false,
             address: String::new(),
+            invite: String::new(),
+            relay: String::new(),
             prefs: super::prefs::TablePrefs::default(),
             move_clock_min: 0,
         }
@@ -101,6 +108,7 @@ impl Settings {
             difficulty: self.difficulty,
             move_clock_ms: self.move_clock_min * 60_000,
             timing,
+            relay: self.relay.trim().to_owned(),
         }
     }
 }
@@ -122,6 +130,8 @@ pub struct Setup {
     pub move_clock_ms: u64,
     /// The pacing of this client's nodes.
     pub timing: Timing,
+    /// The relay for friends on the internet, as typed (empty: a LAN table).
+    pub relay: String,
 }
 
 #[cfg(test)]

@@ -263,6 +263,16 @@ fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<Intent> {
         } else {
             String::new()
         };
+        ui.horizontal(|ui| {
+            let l = ui.label("Friends on the internet:");
+            ui.add(
+                egui::TextEdit::singleline(&mut s.relay)
+                    .hint_text("a relay's address (fairdeal relay prints it); empty: the LAN only")
+                    .desired_width(320.0),
+            )
+            .labelled_by(l.id)
+            .on_hover_text("Friends beyond the LAN reach the table through this relay, and connect directly where their routers allow. The lobby then shows an invitation to send them.");
+        });
         ui.label(format!("{}{clock}", house_words(s.preset, &s.house())));
         ui.small("You sit South and choose the other seats in the lobby; computer players take the seats left empty when you start.");
         if ui.button("Open the table").clicked() {
@@ -342,6 +352,22 @@ fn right(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<Intent> 
         let go = ui.add_enabled(!s.address.trim().is_empty(), egui::Button::new("Join"));
         if go.clicked() || (field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter))) {
             action = Some(Intent::JoinAddress(s.address.trim().to_owned()));
+        }
+    });
+    ui.add_space(8.0);
+    ui.label("Friends beyond the LAN? Paste the invitation the host sent you:");
+    ui.horizontal(|ui| {
+        let field = ui.add(
+            egui::TextEdit::singleline(&mut s.invite)
+                .hint_text("fairdeal:/ip4/…/p2p-circuit/p2p/12D3Koo…#Friday samba")
+                .desired_width(300.0),
+        );
+        let go = ui.add_enabled(
+            !s.invite.trim().is_empty(),
+            egui::Button::new("Join by invitation"),
+        );
+        if go.clicked() || (field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter))) {
+            action = Some(Intent::JoinInvite(s.invite.trim().to_owned()));
         }
     });
     action

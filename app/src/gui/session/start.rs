@@ -121,6 +121,7 @@ pub fn host(
     let opts = NodeOptions {
         hold: true,
         move_clock_ms: setup.move_clock_ms,
+        relay: setup.relay.parse().ok(),
         ..player_options(&game_dir, &record, role, &setup.name)
     };
     Ok(spawn_lan_player(
@@ -140,6 +141,7 @@ pub fn join(
     address: Multiaddr,
     info: Option<&TableInfo>,
     want: Option<u8>,
+    relay: Option<Multiaddr>,
     name: &str,
     data_dir: &Path,
     timing: Timing,
@@ -168,6 +170,7 @@ pub fn join(
     };
     let opts = NodeOptions {
         want,
+        relay,
         ..player_options(&game_dir, &record, role, name)
     };
     Ok(spawn_lan_player(
