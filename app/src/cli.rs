@@ -381,6 +381,10 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         }) => {
             let computers = seat_letters(&computers).map_err(anyhow::Error::msg)?;
             let bot = bot.map(|b| b.name().to_owned());
+            if let Some(r) = &relay {
+                fairdeal_net::node::relay::check_relay(r)
+                    .map_err(|e| anyhow::anyhow!("--relay {r}: {e}"))?;
+            }
             let args = crate::peer::HostArgs {
                 table,
                 preset,

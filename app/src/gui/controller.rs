@@ -384,9 +384,9 @@ impl Controller {
 
     fn host(&mut self, ctx: &egui::Context, settings: &Settings) {
         let setup = settings.setup(settings.house(), &settings.table_name(), self.timing);
-        if !setup.relay.is_empty() && setup.relay.parse::<Multiaddr>().is_err() {
+        if let Err(e) = node::relay::parse_relay(&setup.relay) {
             self.error = Some(format!(
-                "\"{}\" is not a relay's address: it looks like /ip4/203.0.113.7/tcp/4001/p2p/12D3Koo… (fairdeal relay prints it); leave it empty for a LAN table",
+                "\"{}\" is not a relay's address: {e}. It looks like /ip4/203.0.113.7/tcp/4001/p2p/12D3Koo… (fairdeal relay prints it); leave it empty for a LAN table.",
                 setup.relay
             ));
             return;

@@ -250,6 +250,57 @@ fn relay_event(e: relay::Event) -> Option<RelayEvent> {
     })
 }
 
+/// Why a text is not a relay's address.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RelayAddrError {
+    /// It does not read as an address.
+    #[error("it is not an address ({0})")]
+    NotAnAddress(String),
+    /// It does not end with the relay's `/p2p/ID`, which the relay prints.
+    #[error(
+        "it does not end with the relay's /p2p/12D3Koo… (copy the whole line the relay prints)"
+    )]
+    NoPeerId,
+    /// It is a circuit through a relay (an invitation's address), not a relay.
+    #[error(
+        "it is a circuit through a relay, not a relay (an invitation goes under Join by invitation)"
+    )]
+    Circuit,
+}
+
+/// Reads a relay's address as typed: empty (spaces only) is no relay; otherwise it must be an
+/// address ending with the relay's `/p2p/ID` (an empty text would parse as the empty
+/// address, and listening "through" it fails with no word of why).
+///
+/// # Errors
+///
+/// What is wrong with it, in words.
+pub fn parse_relay(text: &str) -> Result<Option<Multiaddr>, RelayAddrError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let addr: Multiaddr = text
+        .parse()
+        .map_err(|e: libp2p::multiaddr::Error| RelayAddrError::NotAnAddress(e.to_string()))?;
+    check_relay(&addr).map(|()| Some(addr))
+}
+
+/// Checks that `addr` can be a relay's address (see [`parse_relay`]).
+///
+/// # Errors
+///
+/// What is wrong with it.
+pub fn check_relay(addr: &Multiaddr) -> Result<(), RelayAddrError> {
+    if is_relayed(addr) {
+        return Err(RelayAddrError::Circuit);
+    }
+    if !matches!(addr.iter().last(), Some(Protocol::P2p(_))) {
+        return Err(RelayAddrError::NoPeerId);
+    }
+    Ok(())
+}
+
 /// Whether `addr` goes through a relay (it holds `/p2p-circuit`).
 pub fn is_relayed(addr: &Multiaddr) -> bool {
     addr.iter().any(|p| matches!(p, Protocol::P2pCircuit))
@@ -320,6 +371,25 @@ mod tests {
             with_peer(relay.clone(), host),
             relay.clone().with(Protocol::P2p(host))
         );
+    }
+
+    #[test]
+    fn a_relay_address_is_read_as_typed_or_refused_in_words() {
+        assert_eq!(parse_relay("  "), Ok(None));
+        let relay = format!("/ip4/10.99.0.1/tcp/4001/p2p/{RELAY}");
+        assert_eq!(parse_relay(&format!(" {relay} ")), Ok(Some(addr(&relay))));
+        assert_eq!(
+            parse_relay("/ip4/10.99.0.1/tcp/4001"),
+            Err(RelayAddrError::NoPeerId)
+        );
+        assert_eq!(
+            parse_relay(&format!("{relay}/p2p-circuit/p2p/{HOST}")),
+            Err(RelayAddrError::Circuit)
+        );
+        assert!(matches!(
+            parse_relay("relay.example"),
+            Err(RelayAddrError::NotAnAddress(_))
+        ));
     }
 
     #[test]

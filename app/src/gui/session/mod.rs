@@ -66,6 +66,9 @@ pub struct Connection {
     player_alive: Arc<()>,
     /// Held by each computer player's task while it runs.
     computers_alive: Arc<()>,
+    /// The relay of a table beyond the LAN: the computer players run here reserve a circuit
+    /// there too, so that friends in other homes can reach them.
+    relay: Option<Multiaddr>,
 }
 
 /// Where identities and per-game secrets come from: the OS, or (tests) one seed.
@@ -163,6 +166,7 @@ fn spawn_player(
         master,
         mut on_listen,
     } = player;
+    let relay = opts.relay.clone();
     let (ui_tx, ui_rx) = mpsc::channel(4096);
     let (in_tx, in_rx) = mpsc::channel(64);
     let (ev_tx, mut ev_rx) = mpsc::channel(4096);
@@ -216,6 +220,7 @@ fn spawn_player(
         secrets,
         player_alive,
         computers_alive: Arc::new(()),
+        relay,
     }
 }
 
@@ -285,7 +290,10 @@ impl Connection {
         let computers = self.computers();
         for &(i, want) in bots {
             let dir = self.game_dir.join(format!("bot-{i}"));
-            let opts = computers.options(dir, want, address.clone());
+            let opts = NodeOptions {
+                relay: self.relay.clone(),
+                ..computers.options(dir, want, address.clone())
+            };
             run_computer(
                 &self.runtime,
                 opts,

@@ -121,7 +121,10 @@ pub fn host(
     let opts = NodeOptions {
         hold: true,
         move_clock_ms: setup.move_clock_ms,
-        relay: setup.relay.parse().ok(),
+        // Checked before (`Controller::host`): a text that is no relay's address is no relay.
+        relay: fairdeal_net::node::relay::parse_relay(&setup.relay)
+            .ok()
+            .flatten(),
         ..player_options(&game_dir, &record, role, &setup.name)
     };
     Ok(spawn_lan_player(
