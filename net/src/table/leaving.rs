@@ -4,10 +4,9 @@
 //! identity to the end of that hand, the client playing it by the replacement strategy, and
 //! signs the `Quit` once the hand is scored.
 
-use fairdeal_core::strategy::by_name;
-use fairdeal_core::{Move, SplitMix64};
+use fairdeal_core::Move;
 
-use super::{NotNow, TableError, TableSession, derive};
+use super::{NotNow, TableError, TableSession};
 
 /// What [`TableSession::leave_after_hand`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,24 +57,7 @@ impl TableSession {
         if !self.leaving_after_hand() || self.quit_due() || self.bot.is_some() {
             return None;
         }
-        let hand = self.hand.as_ref()?;
-        if !hand.my_turn() {
-            return None;
-        }
-        let view = hand.view()?;
-        let mut strategy = by_name(crate::hand::REPLACEMENT_STRATEGY)?;
-        let seed = derive(
-            &self.master,
-            b"leaving",
-            &[
-                &self.hand_no.to_le_bytes()[..],
-                &(hand.turn_count() as u64).to_le_bytes(),
-            ]
-            .concat(),
-        );
-        let mut first = [0u8; 8];
-        first.copy_from_slice(&seed[..8]);
-        strategy.choose(&view, &mut SplitMix64::new(u64::from_le_bytes(first)))
+        self.stand_in_move(b"leaving")
     }
 
     /// While leaving after the hand: whether the hand is over (scored, or void or forfeited

@@ -439,15 +439,25 @@ impl TableSession {
             return None;
         }
         let (seat, left) = self.move_clock()?;
+        if left > 0 || Some(seat.index() as u8) != self.my_seat_index() {
+            return None;
+        }
+        self.stand_in_move(b"move-clock")
+    }
+
+    /// The replacement strategy's move for this seat, when it is this seat's turn: drawn
+    /// from a stream of this seat's game secret under `label`, the hand and the turn, so the
+    /// same log replays to the same moves.
+    pub(super) fn stand_in_move(&self, label: &[u8]) -> Option<Move> {
         let hand = self.hand.as_ref()?;
-        if left > 0 || Some(seat.index() as u8) != self.my_seat_index() || !hand.my_turn() {
+        if !hand.my_turn() {
             return None;
         }
         let view = hand.view()?;
         let mut strategy = by_name(crate::hand::REPLACEMENT_STRATEGY)?;
         let seed = derive(
             &self.master,
-            b"move-clock",
+            label,
             &[
                 &self.hand_no.to_le_bytes()[..],
                 &(hand.turn_count() as u64).to_le_bytes(),
