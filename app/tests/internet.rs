@@ -335,6 +335,18 @@ fn play_through_the_relay(net: &Internet, data: &Path) -> Played {
             p.text()
         );
     }
+    // The relay stayed within its memory bound through the whole game (its peak).
+    let status = std::fs::read_to_string(format!("/proc/{}/status", relay.child.id())).unwrap();
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    eprintln!("the relay's peak memory: {} MiB", peak_kib / 1024);
+    assert!(
+        peak_kib * 1024 < fairdeal_net::node::relay::MAX_MEMORY as u64,
+        "the relay grew to {peak_kib} KiB"
+    );
     // Every transcript verifies, and names who sat where.
     let mut seat_of_name = BTreeMap::new();
     for n in procs.keys() {

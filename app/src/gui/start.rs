@@ -220,7 +220,7 @@ fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<Intent> {
             choice(ui, "Theme", &mut s.theme, &Theme::ALL);
         });
     ui.add_space(10.0);
-    ui.collapsing("Create a table for friends on the LAN", |ui| {
+    ui.collapsing("Create a table for friends (LAN or internet)", |ui| {
         egui::Grid::new("create")
             .num_columns(2)
             .spacing([12.0, 6.0])

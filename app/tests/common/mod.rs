@@ -115,7 +115,7 @@ pub fn table_with_a_guest_timed(
     guest.state_mut().settings.name = "Bea".to_owned();
     host.step();
     guest.step();
-    host.get_by_label("Create a table for friends on the LAN")
+    host.get_by_label("Create a table for friends (LAN or internet)")
         .click();
     // Let the section finish opening before clicking in it.
     for _ in 0..20 {
