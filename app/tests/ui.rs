@@ -154,7 +154,9 @@ fn play_a_hand_through_the_window() {
     h.drop_at(to);
     h.step();
     h.step();
-    let planned = name.replace("in your hand", "planned");
+    // "2♣ in your hand" or "2♣ just drawn, in your hand": the plan names the card alone.
+    let card = name.split_whitespace().next().unwrap_or_default();
+    let planned = format!("{card} planned");
     assert!(
         shows(&h, &planned),
         "the dragged card is planned: {planned}"
