@@ -61,7 +61,12 @@ pub fn unheard_line(list: &[Unheard], name: impl Fn(Seat) -> String) -> String {
 /// The line when seats this seat heard nothing from answer again.
 pub fn back_line(seats: &[Seat], name: impl Fn(Seat) -> String) -> String {
     let names: Vec<String> = seats.iter().map(|s| name(*s)).collect();
-    format!("{} answer again; the hand goes on", and_list(&names))
+    let verb = if names.len() == 1 {
+        "answers"
+    } else {
+        "answer"
+    };
+    format!("{} {verb} again; the hand goes on", and_list(&names))
 }
 
 /// "1 hand", "2 hands".

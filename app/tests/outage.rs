@@ -53,7 +53,9 @@ fn outage(name: &str, outage: Duration) -> (f64, f64) {
     };
     assert!(said <= 10.0, "said after {said} s: {}", t.outputs());
     assert!(
-        t.peers[0].first_line("answer again", up).is_some(),
+        t.peers[0]
+            .first_line("again; the hand goes on", up)
+            .is_some(),
         "{}",
         t.outputs()
     );

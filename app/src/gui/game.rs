@@ -300,6 +300,8 @@ impl Game {
                     m.down.remove(&seat);
                 } else {
                     m.down.entry(seat).or_insert_with(std::time::Instant::now);
+                    // Said again when a connection comes back.
+                    m.paths.remove(&seat);
                 }
             }
             NodeEvent::Unheard(list) => {

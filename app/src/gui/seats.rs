@@ -93,7 +93,9 @@ pub fn seats_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView) {
             let mut cards = format!("{n} card{}", if n == 1 { "" } else { "s" });
             // Beyond the LAN, how this client reaches the seat ("direct" once a hole is
             // punched, or "through the relay").
-            if let Some(path) = m.paths.get(&seat) {
+            // Not while the seat is unheard: the band says so, and the path is stale.
+            let unheard = m.down.contains_key(&seat) || m.unheard.iter().any(|u| u.seat == seat);
+            if let Some(path) = m.paths.get(&seat).filter(|_| !unheard) {
                 cards.push_str(" · ");
                 cards.push_str(path.words());
             }

@@ -267,7 +267,7 @@ fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<Intent> {
             let l = ui.label("Friends on the internet:");
             ui.add(
                 egui::TextEdit::singleline(&mut s.relay)
-                    .hint_text("a relay's address (fairdeal relay prints it); empty: the LAN only")
+                    .hint_text("a relay's address; empty: the LAN only")
                     .desired_width(320.0),
             )
             .labelled_by(l.id)

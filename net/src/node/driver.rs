@@ -14,6 +14,7 @@ use std::time::Duration;
 use fairdeal_core::Seat;
 use fairdeal_crypto::PublicKey;
 use futures::StreamExt;
+use libp2p::core::transport::ListenerId;
 use libp2p::multiaddr::Protocol;
 use libp2p::swarm::SwarmEvent;
 use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
@@ -89,6 +90,8 @@ pub(crate) struct Node {
     said_unheard: bool,
     /// How each peer is reached (directly or through the relay).
     paths: paths::Paths,
+    /// The listener at the relay while its circuit stands (asked again when it falls).
+    circuit: Option<ListenerId>,
 }
 
 /// The hash a sent message is known by in [`Node::logged_sent`].
@@ -168,8 +171,12 @@ impl Node {
         // relay): the others are told all of them. Other events of these first moments (an
         // mDNS discovery is reported once, a seat redialling a restarted peer and its
         // messages) are kept and handled once the node is built.
-        let (addrs, early) = first_addresses(&mut swarm, opts.relay.as_ref()).await?;
         let restoring = !loaded.records.is_empty();
+        // A first start must reach its relay (else friends could never reach it); a restart
+        // goes on without it and keeps asking (`retry_relay`): the others' circuits are in
+        // its log, and it dials them.
+        let (addrs, early, circuit) =
+            first_addresses(&mut swarm, opts.relay.as_ref(), !restoring).await?;
         let logged_sent = loaded
             .records
             .iter()
@@ -267,6 +274,7 @@ impl Node {
             checker: super::checker::Checker::new(),
             said_unheard: false,
             paths: paths::Paths::default(),
+            circuit,
         };
         node.sync_bypass();
         if let Some(ms) = node.opts.grace_ms {
@@ -549,19 +557,21 @@ fn same_port(listen: &Multiaddr, previous: &[String]) -> Option<Multiaddr> {
 /// internet answers a reservation within a few round trips.
 const RELAY_WAIT: Duration = Duration::from_secs(15);
 
+/// What a node starts with: its listen addresses, the other events of those moments (to be
+/// handled once the node is built), and its listener at the relay, if any.
+type FirstAddresses = (
+    Vec<Multiaddr>,
+    Vec<SwarmEvent<super::swarm::BehaviourEvent>>,
+    Option<ListenerId>,
+);
+
 /// Waits for the node's first listen addresses: at least one, and the relay's circuit when
-/// there is a relay (else [`NodeError::NoRelay`] after [`RELAY_WAIT`]); returns them with the
-/// other events of these moments, to be handled once the node is built.
+/// there is a relay (else, when `must_reach`, [`NodeError::NoRelay`] after [`RELAY_WAIT`]).
 async fn first_addresses(
     swarm: &mut Swarm<Behaviour>,
     relay: Option<&Multiaddr>,
-) -> Result<
-    (
-        Vec<Multiaddr>,
-        Vec<SwarmEvent<super::swarm::BehaviourEvent>>,
-    ),
-    NodeError,
-> {
+    must_reach: bool,
+) -> Result<FirstAddresses, NodeError> {
     let mut addrs: Vec<Multiaddr> = Vec::new();
     let mut early = Vec::new();
     let give_up = tokio::time::Instant::now() + RELAY_WAIT;
@@ -570,7 +580,7 @@ async fn first_addresses(
     // The circuit is asked for once TCP listens on an address the relay is reached from: the
     // connection to the relay then leaves from the listening port, so the address the relay
     // sees (and tells the other side for hole punching) is the one this node answers at.
-    let mut circuit_asked = false;
+    let mut circuit: Option<ListenerId> = None;
     let reachable = |a: &Multiaddr| {
         a.iter().any(|p| match p {
             Protocol::Ip4(ip) => !ip.is_loopback(),
@@ -580,20 +590,30 @@ async fn first_addresses(
     };
     while addrs.is_empty() || (relay.is_some() && !has_circuit(&addrs)) {
         if let Some(relay) = relay
-            && !circuit_asked
+            && circuit.is_none()
             && addrs.iter().any(reachable)
         {
-            swarm
-                .listen_on(super::relay::circuit_listen(relay))
-                .map_err(NetError::from)?;
-            circuit_asked = true;
+            circuit = Some(
+                swarm
+                    .listen_on(super::relay::circuit_listen(relay))
+                    .map_err(NetError::from)?,
+            );
         }
         let Ok(next) = tokio::time::timeout_at(give_up, swarm.next()).await else {
+            if !must_reach && !addrs.is_empty() {
+                return Ok((addrs, early, None));
+            }
             let address = relay.map(ToString::to_string).unwrap_or_default();
             return Err(NodeError::NoRelay { address, why });
         };
         match next {
             Some(SwarmEvent::NewListenAddr { address, .. }) => addrs.push(address),
+            Some(SwarmEvent::ListenerClosed { reason: Err(e), .. })
+                if relay.is_some() && !must_reach && !addrs.is_empty() =>
+            {
+                tracing::warn!(error = %e, "the relay cannot be reached now; asking again later");
+                return Ok((addrs, early, None));
+            }
             Some(SwarmEvent::ListenerClosed { reason: Err(e), .. }) if relay.is_some() => {
                 // The relay refused the reservation (or its connection failed).
                 let address = relay.map(ToString::to_string).unwrap_or_default();
@@ -619,7 +639,7 @@ async fn first_addresses(
             other => early.push(other),
         }
     }
-    Ok((addrs, early))
+    Ok((addrs, early, circuit))
 }
 
 /// Why a dial failed, in a few words: the innermost cause (for a refused TCP connection,

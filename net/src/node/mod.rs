@@ -265,8 +265,8 @@ pub enum NodeError {
     },
     /// The relay given with `--relay` (or in an invitation) gave no circuit in time.
     #[error(
-        "could not reserve a place at the relay {address} ({why}): check the address, and that \
-         the relay is running and reachable from this network"
+        "could not reach the relay {address} ({why}): check the relay's address, and that the \
+         relay is running and reachable from this network"
     )]
     NoRelay {
         /// The relay's address.

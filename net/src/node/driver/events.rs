@@ -190,6 +190,7 @@ impl Node {
                     self.query(peer);
                 }
             }
+            SwarmEvent::ListenerClosed { listener_id, .. } => self.circuit_closed(listener_id),
             SwarmEvent::Behaviour(BehaviourEvent::Dcutr(libp2p::dcutr::Event {
                 remote_peer_id,
                 result,

@@ -183,6 +183,7 @@ impl Node {
             let _ = self.events.send(NodeEvent::Waiting(waiting)).await;
         }
         self.dial_missing();
+        self.retry_relay(self.ticks);
         self.guard_tick();
         self.report_unheard().await;
     }

@@ -7,7 +7,10 @@ use std::collections::BTreeMap;
 use libp2p::PeerId;
 use libp2p::swarm::{ConnectionId, SwarmEvent};
 
+use libp2p::core::transport::ListenerId;
+
 use super::Node;
+use crate::node::relay::circuit_listen;
 use crate::node::{NodeEvent, Path, key_of};
 
 /// The open connections of each peer, and whether each goes through a relay.
@@ -77,7 +80,30 @@ impl Paths {
     }
 }
 
+/// Every how many ticks (seconds) a node whose circuit at the relay fell asks for it again
+/// (a restarted relay, or one that was down when the node started).
+const RELAY_RETRY_TICKS: u64 = 5;
+
 impl Node {
+    /// Notes that the listener at the relay closed (the relay went away, or refused).
+    pub(super) fn circuit_closed(&mut self, listener: ListenerId) {
+        if self.circuit == Some(listener) {
+            tracing::info!("the circuit at the relay closed; asking for it again");
+            self.circuit = None;
+        }
+    }
+
+    /// Once a second: asks the relay for a circuit again while there is none, every
+    /// [`RELAY_RETRY_TICKS`], so that friends beyond the LAN can reach this node again.
+    pub(super) fn retry_relay(&mut self, ticks: u64) {
+        if self.circuit.is_some() || !ticks.is_multiple_of(RELAY_RETRY_TICKS) {
+            return;
+        }
+        if let Some(relay) = self.opts.relay.clone() {
+            self.circuit = self.swarm.listen_on(circuit_listen(&relay)).ok();
+        }
+    }
+
     /// Reports a change in how a seated peer is reached (once there is a relay: on a LAN
     /// every path is direct, and nothing is said).
     pub(super) async fn report_path<E>(&mut self, event: &SwarmEvent<E>) {
