@@ -7,83 +7,20 @@
 
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 
-use fairdeal_core::{HouseRules, Preset};
+use fairdeal_core::Preset;
 use fairdeal_crypto::{Envelope, Identity, PublicKey, encoding};
+use fairdeal_net::table::TableSession;
 use fairdeal_net::table::msg::{
-    ReturnState, SeatInfo, TableMsg, over_digest, quit_digest, replace_digest, return_digest,
+    ReturnState, TableMsg, over_digest, quit_digest, replace_digest, return_digest,
 };
-use fairdeal_net::table::{Dest, TableSession};
 use fairdeal_net::transcript::{self, Entry, FaultKind, MAGIC, Report};
 
-fn secret(i: u8) -> [u8; 32] {
-    [i + 81; 32]
-}
+mod common;
+
+use common::table::{run, secret};
 
 fn table(preset: Preset, target: i32) -> Vec<TableSession> {
-    let house = HouseRules {
-        target: Some(target),
-        ..HouseRules::default()
-    };
-    let info = |i: u8| SeatInfo {
-        key: Identity::from_secret(secret(i)).public(),
-        name: format!("p{i}"),
-        bot: true,
-        addrs: Vec::new(),
-    };
-    let mut peers = vec![TableSession::host(
-        secret(0),
-        [70; 32],
-        info(0),
-        Some("expert"),
-        "forgery",
-        preset,
-        house,
-    )];
-    let host = peers[0].key();
-    for i in 1..4u8 {
-        let mut p = TableSession::joiner(secret(i), [70 + i; 32], info(i), Some("greedy"));
-        p.join(host);
-        peers.push(p);
-    }
-    peers
-}
-
-/// Delivers everything until quiet or until `stop`, collecting each peer's transcript;
-/// peers in `gone` neither send nor receive.
-fn run(
-    peers: &mut [TableSession],
-    files: &mut [Vec<Entry>],
-    gone: &[usize],
-    stop: &dyn Fn(&[TableSession]) -> bool,
-) {
-    let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
-    loop {
-        let mut moved = false;
-        for i in 0..peers.len() {
-            files[i].extend(std::iter::from_fn(|| peers[i].poll_public()));
-            if stop(peers) {
-                return;
-            }
-            while let Some((dest, bytes)) = peers[i].poll_transmit() {
-                if gone.contains(&i) {
-                    continue;
-                }
-                moved = true;
-                let targets: Vec<usize> = match dest {
-                    Dest::Peer(k) => keys.iter().position(|x| *x == k).into_iter().collect(),
-                    Dest::Seats => (0..peers.len()).filter(|&j| j != i).collect(),
-                };
-                for j in targets.into_iter().filter(|j| !gone.contains(j)) {
-                    let _ = peers[j].handle_message(keys[i], &bytes);
-                }
-            }
-            while peers[i].poll_event().is_some() {}
-            files[i].extend(std::iter::from_fn(|| peers[i].poll_public()));
-        }
-        if !moved {
-            return;
-        }
-    }
+    common::table::table("forgery", preset, target)
 }
 
 fn check(entries: &[Entry]) -> Report {

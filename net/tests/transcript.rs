@@ -4,90 +4,18 @@
 //! the signed quit as evidence, a hand whose seed was withheld as forfeited, and a runner that
 //! steered the computer player it ran is named, with the check failing.
 
-use fairdeal_core::{HouseRules, Preset};
-use fairdeal_crypto::{Identity, PublicKey};
-use fairdeal_net::table::msg::{SeatInfo, TableMsg};
+use fairdeal_core::Preset;
+use fairdeal_crypto::PublicKey;
+use fairdeal_net::table::msg::TableMsg;
 use fairdeal_net::table::{Dest, TableSession};
 use fairdeal_net::transcript::{self, Entry, HandStatus, MAGIC, Report};
 
-fn card(i: u8) -> ([u8; 32], SeatInfo) {
-    let secret = [i + 81; 32];
-    (
-        secret,
-        SeatInfo {
-            key: Identity::from_secret(secret).public(),
-            name: format!("p{i}"),
-            bot: true,
-            addrs: Vec::new(),
-        },
-    )
-}
+mod common;
+
+use common::table::run;
 
 fn table(preset: Preset, target: i32) -> Vec<TableSession> {
-    let house = HouseRules {
-        target: Some(target),
-        ..HouseRules::default()
-    };
-    let (s0, c0) = card(0);
-    let mut peers = vec![TableSession::host(
-        s0,
-        [70; 32],
-        c0,
-        Some("expert"),
-        "transcript",
-        preset,
-        house,
-    )];
-    let host = peers[0].key();
-    for i in 1..4u8 {
-        let (s, c) = card(i);
-        let mut p = TableSession::joiner(s, [70 + i; 32], c, Some("greedy"));
-        p.join(host);
-        peers.push(p);
-    }
-    peers
-}
-
-/// Delivers everything until quiet (or until `stop` says so, checked between deliveries),
-/// collecting each peer's transcript entries. Peers in `gone` neither send nor receive.
-fn run(
-    peers: &mut [TableSession],
-    files: &mut [Vec<Entry>],
-    gone: &[usize],
-    stop: &dyn Fn(&[TableSession]) -> bool,
-) {
-    let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
-    loop {
-        let mut moved = false;
-        for i in 0..peers.len() {
-            while let Some(e) = peers[i].poll_public() {
-                files[i].push(e);
-            }
-            if stop(peers) {
-                return;
-            }
-            while let Some((dest, bytes)) = peers[i].poll_transmit() {
-                if gone.contains(&i) {
-                    continue;
-                }
-                moved = true;
-                let targets: Vec<usize> = match dest {
-                    Dest::Peer(k) => keys.iter().position(|x| *x == k).into_iter().collect(),
-                    Dest::Seats => (0..peers.len()).filter(|&j| j != i).collect(),
-                };
-                for j in targets.into_iter().filter(|j| !gone.contains(j)) {
-                    let _ = peers[j].handle_message(keys[i], &bytes);
-                }
-            }
-            while peers[i].poll_event().is_some() {}
-            while let Some(e) = peers[i].poll_public() {
-                files[i].push(e);
-            }
-        }
-        if !moved {
-            return;
-        }
-    }
+    common::table::table("transcript", preset, target)
 }
 
 /// Whether `bytes` (a table message) carry a seat's seed reveal.

@@ -3,6 +3,8 @@
 #![allow(dead_code, reason = "each test file uses part of the harness")]
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 
+pub mod table;
+
 use std::sync::Arc;
 
 use fairdeal_core::{Preset, Rules, Seat, SplitMix64};

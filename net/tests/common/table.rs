@@ -1,0 +1,82 @@
+//! Four table peers in one process for the transcript tests: a host and three joiners (all
+//! computer players), and delivery between them that collects each peer's public transcript.
+
+use fairdeal_core::{HouseRules, Preset};
+use fairdeal_crypto::{Identity, PublicKey};
+use fairdeal_net::table::msg::SeatInfo;
+use fairdeal_net::table::{Dest, TableSession};
+use fairdeal_net::transcript::Entry;
+
+/// The identity secret of the peer in seat `i`.
+pub fn secret(i: u8) -> [u8; 32] {
+    [i + 81; 32]
+}
+
+/// A table `name` of four computer players (the host South plays `expert`, the others
+/// `greedy`), joined but not yet delivered to.
+pub fn table(name: &str, preset: Preset, target: i32) -> Vec<TableSession> {
+    let house = HouseRules {
+        target: Some(target),
+        ..HouseRules::default()
+    };
+    let info = |i: u8| SeatInfo {
+        key: Identity::from_secret(secret(i)).public(),
+        name: format!("p{i}"),
+        bot: true,
+        addrs: Vec::new(),
+    };
+    let mut peers = vec![TableSession::host(
+        secret(0),
+        [70; 32],
+        info(0),
+        Some("expert"),
+        name,
+        preset,
+        house,
+    )];
+    let host = peers[0].key();
+    for i in 1..4u8 {
+        let mut p = TableSession::joiner(secret(i), [70 + i; 32], info(i), Some("greedy"));
+        p.join(host);
+        peers.push(p);
+    }
+    peers
+}
+
+/// Delivers everything until quiet (or until `stop` says so, checked between deliveries),
+/// collecting each peer's transcript entries. Peers in `gone` neither send nor receive.
+pub fn run(
+    peers: &mut [TableSession],
+    files: &mut [Vec<Entry>],
+    gone: &[usize],
+    stop: &dyn Fn(&[TableSession]) -> bool,
+) {
+    let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
+    loop {
+        let mut moved = false;
+        for i in 0..peers.len() {
+            files[i].extend(std::iter::from_fn(|| peers[i].poll_public()));
+            if stop(peers) {
+                return;
+            }
+            while let Some((dest, bytes)) = peers[i].poll_transmit() {
+                if gone.contains(&i) {
+                    continue;
+                }
+                moved = true;
+                let targets: Vec<usize> = match dest {
+                    Dest::Peer(k) => keys.iter().position(|x| *x == k).into_iter().collect(),
+                    Dest::Seats => (0..peers.len()).filter(|&j| j != i).collect(),
+                };
+                for j in targets.into_iter().filter(|j| !gone.contains(j)) {
+                    let _ = peers[j].handle_message(keys[i], &bytes);
+                }
+            }
+            while peers[i].poll_event().is_some() {}
+            files[i].extend(std::iter::from_fn(|| peers[i].poll_public()));
+        }
+        if !moved {
+            return;
+        }
+    }
+}
