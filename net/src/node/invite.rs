@@ -34,8 +34,8 @@ pub enum InviteError {
     /// It does not start with `fairdeal:`.
     #[error("an invitation starts with \"{PREFIX}\"")]
     Prefix,
-    /// The address part is not an address.
-    #[error("the address in it is damaged: {0}")]
+    /// The address part is not an address: most often a paste that lost its end.
+    #[error("the address in it is cut short or changed ({0}); copy the whole invitation again")]
     Address(String),
     /// The address does not go through a relay to a host.
     #[error("its address does not lead through a relay to a host (it needs /p2p-circuit/p2p/…)")]
@@ -57,7 +57,11 @@ impl Invitation {
         relay_of(&self.address)
     }
 
-    /// Reads an invitation pasted by a person (spaces around it are ignored).
+    /// Reads an invitation pasted by a person.
+    ///
+    /// People paste what their chat shows them, so the invitation is looked for where it
+    /// is: words or quotes before `fairdeal:` are skipped, and a bare circuit address (the
+    /// invitation without its prefix and name) is taken as well. Only the first line counts.
     ///
     /// # Errors
     ///
@@ -67,7 +71,25 @@ impl Invitation {
         if text.len() > MAX_INVITATION {
             return Err(InviteError::TooLong(text.len()));
         }
-        let rest = text.strip_prefix(PREFIX).ok_or(InviteError::Prefix)?;
+        let line = text.lines().next().unwrap_or("");
+        let (before, rest) = match line.find(PREFIX) {
+            Some(at) => (&line[..at], &line[at + PREFIX.len()..]),
+            None if line.starts_with('/') => ("", line),
+            None => return Err(InviteError::Prefix),
+        };
+        // A closing quote is the paste's, not the name's, only when one opened it.
+        let rest = match before.chars().last() {
+            Some(open @ ('"' | '\'' | '«' | '“' | '‘')) => {
+                let close = match open {
+                    '«' => '»',
+                    '“' => '”',
+                    '‘' => '’',
+                    same => same,
+                };
+                rest.strip_suffix(close).unwrap_or(rest)
+            }
+            _ => rest,
+        };
         let (addr, table) = rest.split_once('#').unwrap_or((rest, ""));
         let address: Multiaddr = addr
             .trim()
@@ -118,6 +140,26 @@ mod tests {
             back.relay(),
             format!("/ip4/10.99.0.1/tcp/4001/p2p/{RELAY}").parse().ok()
         );
+    }
+
+    #[test]
+    fn an_invitation_is_found_in_what_a_chat_pastes() {
+        let inv = Invitation::new(circuit(), "Friday samba");
+        let text = inv.to_string();
+        for pasted in [
+            format!("Join us: {text}"),
+            format!("\"{text}\""),
+            format!("{text}\nsee you at eight"),
+        ] {
+            assert_eq!(Invitation::parse(&pasted), Ok(inv.clone()), "{pasted:?}");
+        }
+        let bare = Invitation::parse(&circuit().to_string()).expect("a bare circuit reads");
+        assert_eq!(bare.address, circuit());
+        // A paste that lost its last characters is said to be cut short.
+        let cut = &text[..text.find('#').unwrap() - 5];
+        let err = Invitation::parse(cut).unwrap_err();
+        assert!(matches!(err, InviteError::Address(_)), "{err:?}");
+        assert!(err.to_string().contains("cut short"), "{err}");
     }
 
     #[test]
