@@ -16,6 +16,7 @@ use fairdeal_crypto::PublicKey;
 use futures::StreamExt;
 use libp2p::core::transport::ListenerId;
 use libp2p::multiaddr::Protocol;
+use libp2p::relay::outbound::hop::ConnectError;
 use libp2p::swarm::SwarmEvent;
 use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
 use libp2p::{Multiaddr, PeerId, Swarm};
@@ -581,12 +582,21 @@ async fn first_addresses(
     // connection to the relay then leaves from the listening port, so the address the relay
     // sees (and tells the other side for hole punching) is the one this node answers at.
     let mut circuit: Option<ListenerId> = None;
-    let reachable = |a: &Multiaddr| {
+    // A relay on this machine (trying it out, or a test) is reached from loopback; any other
+    // only from an address beyond it.
+    let loopback = |a: &Multiaddr| {
         a.iter().any(|p| match p {
-            Protocol::Ip4(ip) => !ip.is_loopback(),
-            Protocol::Ip6(ip) => !ip.is_loopback(),
+            Protocol::Ip4(ip) => ip.is_loopback(),
+            Protocol::Ip6(ip) => ip.is_loopback(),
             _ => false,
         })
+    };
+    let relay_is_local = relay.is_some_and(loopback);
+    let reachable = |a: &Multiaddr| {
+        let ip = a
+            .iter()
+            .any(|p| matches!(p, Protocol::Ip4(_) | Protocol::Ip6(_)));
+        ip && (relay_is_local || !loopback(a))
     };
     while addrs.is_empty() || (relay.is_some() && !has_circuit(&addrs)) {
         if let Some(relay) = relay
@@ -646,10 +656,15 @@ async fn first_addresses(
 /// "Connection refused (os error 111)"), not libp2p's nested list of attempts.
 fn dial_reason(error: &libp2p::swarm::DialError) -> String {
     let deepest = |mut e: &(dyn std::error::Error + 'static)| {
-        while let Some(next) = e.source() {
-            e = next;
+        loop {
+            if let Some(refused) = e.downcast_ref::<ConnectError>() {
+                return circuit_refusal(refused);
+            }
+            match e.source() {
+                Some(next) => e = next,
+                None => return e.to_string(),
+            }
         }
-        e.to_string()
     };
     let why = match error {
         libp2p::swarm::DialError::Transport(tries) => tries
@@ -660,9 +675,36 @@ fn dial_reason(error: &libp2p::swarm::DialError) -> String {
     why.chars().take(200).collect()
 }
 
+/// Why a relay would not open a circuit to a host, in the words a joiner can act on.
+fn circuit_refusal(refused: &ConnectError) -> String {
+    match refused {
+        ConnectError::NoReservation => "the relay holds no table for this host: the host has \
+            closed it or restarted, or the invitation is old; ask the host for a fresh one"
+            .to_owned(),
+        ConnectError::ResourceLimitExceeded => {
+            "the relay is full just now; try again in a minute".to_owned()
+        }
+        ConnectError::ConnectionFailed => "the relay could not reach the host".to_owned(),
+        ConnectError::PermissionDenied => "the relay refused to connect us".to_owned(),
+        other => other.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_circuit_to_a_host_without_a_reservation_is_said_in_words() {
+        let err = libp2p::swarm::DialError::Transport(vec![(
+            "/ip4/127.0.0.1/tcp/1/p2p-circuit".parse().unwrap(),
+            libp2p::TransportError::Other(std::io::Error::other(
+                libp2p::relay::client::transport::Error::Connect(ConnectError::NoReservation),
+            )),
+        )]);
+        let why = dial_reason(&err);
+        assert!(why.contains("holds no table for this host"), "{why}");
+    }
 
     #[test]
     fn a_restarted_peer_asks_for_its_old_port() {

@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use fairdeal_core::Seat;
 use fairdeal_crypto::PublicKey;
-use libp2p::multiaddr::Protocol;
 use libp2p::request_response::{Event as RrEvent, Message};
 use libp2p::swarm::SwarmEvent;
 use libp2p::{PeerId, identify, mdns, ping};
@@ -218,10 +217,8 @@ impl Node {
         else {
             return;
         };
-        let host = addr.iter().find_map(|p| match p {
-            Protocol::P2p(id) => Some(id),
-            _ => None,
-        });
+        // The host is the address's last peer: through a relay the first one is the relay's.
+        let host = crate::node::relay::last_peer(addr);
         if self.joined || (peer.is_some() && host.is_some() && peer != host) {
             return;
         }
