@@ -179,25 +179,10 @@ impl Internet {
 
     /// `fairdeal ARGS` inside namespace `n`, its output gathered.
     fn fairdeal(&self, n: &str, args: &[&str]) -> Proc {
-        let mut child = Command::new("ip")
-            .args(["netns", "exec", &self.ns(n), env!("CARGO_BIN_EXE_fairdeal")])
-            .args(args)
-            .env("FAIRDEAL_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let text = Arc::new(Mutex::new(String::new()));
-        let out = child.stdout.take().unwrap();
-        let t = text.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines().map_while(Result::ok) {
-                let mut t = t.lock().unwrap();
-                t.push_str(&line);
-                t.push('\n');
-            }
-        });
-        Proc { child, text }
+        let mut cmd = Command::new("ip");
+        cmd.args(["netns", "exec", &self.ns(n), env!("CARGO_BIN_EXE_fairdeal")])
+            .args(args);
+        Proc::spawn(cmd)
     }
 
     fn remove(&self) {
@@ -220,6 +205,33 @@ struct Proc {
 }
 
 impl Proc {
+    /// Starts `cmd` and gathers what it prints (stdout and stderr, line by line).
+    fn spawn(mut cmd: Command) -> Self {
+        let mut child = cmd
+            .env("FAIRDEAL_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let text = Arc::new(Mutex::new(String::new()));
+        let out = child.stdout.take().unwrap();
+        let err = child.stderr.take().unwrap();
+        for pipe in [
+            Box::new(out) as Box<dyn std::io::Read + Send>,
+            Box::new(err),
+        ] {
+            let t = text.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+                    let mut t = t.lock().unwrap();
+                    t.push_str(&line);
+                    t.push('\n');
+                }
+            });
+        }
+        Proc { child, text }
+    }
+
     fn text(&self) -> String {
         self.text.lock().unwrap().clone()
     }
@@ -428,4 +440,92 @@ fn behind_a_symmetric_nat_the_game_stays_on_the_relay() {
         played.direct_between_homes, 0,
         "a hole was punched through a router that randomises its ports"
     );
+}
+
+/// On one machine (loopback, no namespaces): a host asks its relay for a circuit from
+/// loopback, and a joiner whose invitation names a host the relay does not know is told so in
+/// words it can act on, soon, and the join ends with an error.
+///
+/// Checked to fail when the host waits for an address beyond loopback (it prints no
+/// invitation) and when the joiner takes the relay for the host (it says nothing).
+#[test]
+fn on_one_machine_a_stale_invitation_is_said_in_words() {
+    let _serial = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let data = dir("stale");
+    let local = |args: &[&str]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fairdeal"));
+        cmd.args(args);
+        Proc::spawn(cmd)
+    };
+    let path = |d: &str| data.join(d).to_string_lossy().into_owned();
+    let relay = local(&[
+        "relay",
+        "--listen",
+        "/ip4/127.0.0.1/tcp/0",
+        "--data-dir",
+        &path("relay"),
+    ]);
+    let relay_addr = relay
+        .line("relay: ", Duration::from_secs(30))
+        .expect("the relay prints its address");
+    let host = local(&[
+        "host",
+        "--table",
+        "Kitchen",
+        "--data-dir",
+        &path("host"),
+        "--bot",
+        "greedy",
+        "--no-mdns",
+        "--listen",
+        "/ip4/127.0.0.1/tcp/0",
+        "--relay",
+        &relay_addr,
+    ]);
+    let invitation = host
+        .line("invitation: ", Duration::from_secs(30))
+        .unwrap_or_else(|| panic!("the host prints an invitation: {}", host.text()));
+    // The same invitation with another host's id: a table the relay holds no circuit for.
+    let host_id = invitation
+        .rsplit_once("/p2p/")
+        .unwrap()
+        .1
+        .split('#')
+        .next()
+        .unwrap();
+    let stranger = "12D3KooWRBhwfeP2Y4TCx1SM6s9rUoHhR5STiGwxBhgFRcw3UERE";
+    assert_ne!(host_id, stranger);
+    let stale = invitation.replace(host_id, stranger);
+    let mut join = local(&[
+        "join",
+        "--invite",
+        &stale,
+        "--data-dir",
+        &path("join"),
+        "--bot",
+        "greedy",
+        "--listen",
+        "/ip4/127.0.0.1/tcp/0",
+    ]);
+    let said = join.line("cannot reach the host", Duration::from_secs(20));
+    assert!(
+        said.as_deref()
+            .is_some_and(|l| l.contains("the relay holds no table for this host")),
+        "{}",
+        join.text()
+    );
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = join.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the join never ended"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(!status.success(), "{}", join.text());
 }
