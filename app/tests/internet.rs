@@ -229,7 +229,7 @@ impl Proc {
                 }
             });
         }
-        Proc { child, text }
+        Self { child, text }
     }
 
     fn text(&self) -> String {
