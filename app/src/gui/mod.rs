@@ -8,6 +8,7 @@ pub mod ask_first;
 mod autoplay;
 pub mod cards;
 pub mod chat;
+mod chat_file;
 pub mod choices;
 pub mod controller;
 pub mod frames;
