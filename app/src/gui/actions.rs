@@ -123,7 +123,7 @@ pub fn capitalised(text: &str) -> String {
 pub fn pile_takes(legal: &[Move]) -> Vec<&Move> {
     legal
         .iter()
-        .filter(|m| !matches!(m, Move::Draw {}))
+        .filter(|m| matches!(m, Move::Pickup { .. } | Move::TakeTop { .. }))
         .collect()
 }
 

@@ -262,6 +262,17 @@ pub fn stock_and_pile(
                 let takes = pile_takes(&m.moves.legal);
                 asked.say = Some(if !m.my_turn {
                     format!("Pile: not your turn — {}.", who_plays(m, view))
+                } else if view.phase() != Phase::Draw {
+                    // After the draw, a click on the pile means a discard.
+                    if let [card] = d.selected.as_slice() {
+                        asked.mv = Some(Move::Discard(*card));
+                        String::new()
+                    } else if d.selected.is_empty() {
+                        "To discard, select one card, then click the pile (or press X).".to_owned()
+                    } else {
+                        "To discard, select only one card, then click the pile (or press X)."
+                            .to_owned()
+                    }
                 } else if let [only] = takes.as_slice() {
                     asked.mv = Some((*only).clone());
                     String::new()
