@@ -499,7 +499,8 @@ impl Game {
         let Self { model: m, desk: d } = self;
         match event {
             HandEvent::Moved { seat, mv, effect } => {
-                m.log.push(mv.describe(seat));
+                let me = m.me.unwrap_or(seat);
+                m.log.push(super::move_words::move_line(&mv, seat, me));
                 let played = super::seen::Played { seat, mv, effect };
                 d.seen.moved(played, Some(m.log.len() - 1));
                 m.status.clear();

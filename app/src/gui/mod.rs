@@ -21,6 +21,7 @@ pub mod leave;
 pub mod lobby;
 pub mod melds;
 pub mod motion;
+pub mod move_words;
 pub(crate) mod moves;
 mod outage;
 pub mod plan;
