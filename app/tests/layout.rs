@@ -76,7 +76,7 @@ fn nothing_sits_under_the_move_list() {
             long = h.query_all_by_role(egui::accesskit::Role::Button).any(|n| {
                 n.accesskit_node()
                     .label()
-                    .is_some_and(|l| l.starts_with("South ") && l.len() > 70)
+                    .is_some_and(|l| l.starts_with("You ") && l.len() > 70)
             });
             if long {
                 break;

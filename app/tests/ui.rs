@@ -645,7 +645,7 @@ fn a_double_click_on_a_hint_makes_one_move() {
         h.step();
     }
     let before = hand(&h);
-    let at = h.get_by_label("South draws from the stock").rect().center();
+    let at = h.get_by_label("You draw from the stock").rect().center();
     let press = |h: &mut egui_kittest::Harness<'static, _>, pressed| {
         h.event(egui::Event::PointerButton {
             pos: at,

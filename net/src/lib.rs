@@ -20,3 +20,4 @@ pub mod playback;
 pub mod store;
 pub mod table;
 pub mod transcript;
+pub mod watch;

@@ -5,7 +5,9 @@
 
 use fairdeal_core::{HouseRules, Preset};
 use fairdeal_crypto::{Identity, PublicKey};
-use fairdeal_net::table::chat::{CHAT_BURST, CHAT_LINES, CHAT_REFILL_MS, MAX_CHAT, clean_chat};
+use fairdeal_net::table::chat::{
+    CHAT_BURST, CHAT_HEARD_BURST, CHAT_HELD, CHAT_LINES, CHAT_REFILL_MS, MAX_CHAT, clean_chat,
+};
 use fairdeal_net::table::msg::{SeatInfo, TableMsg, chat_digest};
 use fairdeal_net::table::{
     Admit, ChatRefused, Dest, NotNow, TableError, TableEvent, TableSession, Unexpected,
@@ -170,10 +172,10 @@ fn chat_from_peers_is_shown_only_clean_signed_new_and_within_the_rate() {
                 let now = st.now;
                 let times = &mut st.shown[usize::from(l.from)];
                 times.push(now);
-                // Never more than the burst plus one a refill interval over any stretch.
+                // Never more than the (heard) burst plus one a refill interval over any stretch.
                 for (k, &t) in times.iter().enumerate() {
                     let lines = (times.len() - k) as u64;
-                    let allowed = u64::from(CHAT_BURST) + (now - t) / CHAT_REFILL_MS;
+                    let allowed = u64::from(CHAT_HEARD_BURST) + (now - t) / CHAT_REFILL_MS;
                     prop_assert!(lines <= allowed, "{} lines in {} ms", lines, now - t);
                 }
             } else {
@@ -224,12 +226,58 @@ fn our_own_line_reaches_the_others_and_changes_nothing_in_the_game() {
     }
     let after: Vec<_> = peers.iter().map(TableSession::ack).collect();
     assert_eq!(before, after, "no game state changed");
-    for _ in 0..CHAT_BURST - 1 {
-        peers[1].say("again").unwrap();
+}
+
+/// Lines one peer sends to another, delivered at once: what the receiver shows.
+fn deliver(peers: &mut [TableSession], from: usize, to: usize) -> Vec<String> {
+    let key = peers[from].key();
+    while let Some((_, bytes)) = peers[from].poll_transmit() {
+        let _ = peers[to].handle_message(key, &bytes);
     }
+    std::iter::from_fn(|| peers[to].poll_event())
+        .filter_map(|e| match e {
+            TableEvent::Chat(c) => Some(c.text),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Sabotage caught: with the lines past the burst refused (the old rule), the sixth of
+/// several quick lines showed in the sender's chat and reached nobody; with the others
+/// taking no more than the sender's own burst, lines the network bunched were dropped.
+#[test]
+fn lines_past_the_rate_are_held_and_sent_as_it_allows_and_none_is_lost_on_the_way() {
+    let mut peers = started();
+    for p in &mut peers {
+        p.handle_timeout(1);
+        while p.poll_event().is_some() {}
+    }
+    let burst = usize::try_from(CHAT_BURST).unwrap();
+    let said: Vec<String> = (0..burst + CHAT_HELD)
+        .map(|i| format!("line {i}"))
+        .collect();
+    for text in &said {
+        peers[1].say(text).expect("held, not refused");
+    }
+    let mine: Vec<String> = peers[1].chat_lines().map(|l| l.text.clone()).collect();
+    assert_eq!(mine, said, "the sender sees every line at once, in order");
+    assert_eq!(peers[1].chat_held(), CHAT_HELD);
     assert_eq!(
         peers[1].say("one too many"),
         Err(NotNow::ChatTooFast.into()),
-        "our own client keeps the rate too"
+        "past what is held, the sender is told"
     );
+    // The network holds back what goes at the rate and hands it all over at the end.
+    let mut sent = 0;
+    let mut now = 1;
+    while peers[1].chat_held() > 0 {
+        now += CHAT_REFILL_MS;
+        peers[1].handle_timeout(now);
+        sent += 1;
+        assert!(sent <= CHAT_HELD, "one held line a refill interval");
+    }
+    assert_eq!(sent, CHAT_HELD);
+    peers[2].handle_timeout(now);
+    let got = deliver(&mut peers, 1, 2);
+    assert_eq!(got, said, "every line the sender saw reaches the others");
 }

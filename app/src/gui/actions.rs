@@ -101,14 +101,9 @@ fn move_button(
 
 /// A pile-taking move as a button's words ("Take the pile with 7♠ 7♣ onto a new meld").
 pub fn take_words(mv: &Move, me: Seat) -> String {
-    let text = mv.describe(me);
-    let text = text
-        .strip_prefix(&format!("{} ", me.name()))
-        .unwrap_or(&text);
-    let text = text
-        .strip_prefix("takes")
-        .map_or_else(|| text.to_owned(), |rest| format!("Take{rest}"));
-    capitalised(&text)
+    let text = super::move_words::move_line(mv, me, me);
+    let text = text.strip_prefix("You ").unwrap_or(&text);
+    capitalised(text)
 }
 
 /// `text` with a capital first letter.
@@ -123,7 +118,7 @@ pub fn capitalised(text: &str) -> String {
 pub fn pile_takes(legal: &[Move]) -> Vec<&Move> {
     legal
         .iter()
-        .filter(|m| !matches!(m, Move::Draw {}))
+        .filter(|m| matches!(m, Move::Pickup { .. } | Move::TakeTop { .. }))
         .collect()
 }
 
@@ -418,6 +413,7 @@ fn hints_settling(ui: &Ui, legal: &[Move]) -> bool {
 
 fn hint_list(ui: &mut Ui, m: &Model, view: &PlayerView, out: &mut Asked) {
     let me = view.seat();
+    let words = |mv: &Move| super::move_words::move_line(mv, me, me);
     let legal = &m.moves.legal;
     let settling = hints_settling(ui, legal);
     if view.phase() == Phase::Draw {
@@ -430,7 +426,7 @@ fn hint_list(ui: &mut Ui, m: &Model, view: &PlayerView, out: &mut Asked) {
         }
         for mv in takes {
             ui.horizontal_wrapped(|ui| {
-                ui.label(format!("You can take the pile: {}", mv.describe(me)));
+                ui.label(format!("You can take the pile: {}", words(mv)));
                 if hint_clicked(&ui.small_button("Take it"), settling, out) {
                     out.mv = Some(mv.clone());
                 }
@@ -443,7 +439,7 @@ fn hint_list(ui: &mut Ui, m: &Model, view: &PlayerView, out: &mut Asked) {
     ] {
         if let Some(mv) = mv {
             ui.horizontal_wrapped(|ui| {
-                ui.label(format!("{what}: {}", mv.describe(me)));
+                ui.label(format!("{what}: {}", words(mv)));
                 if hint_clicked(&ui.small_button("Play it"), settling, out) {
                     out.mv = Some(mv.clone());
                 }
@@ -457,7 +453,7 @@ fn hint_list(ui: &mut Ui, m: &Model, view: &PlayerView, out: &mut Asked) {
         .show(ui, |ui| {
             // Wrapped: a long move would otherwise widen the panel over the table.
             for mv in legal {
-                let text = RichText::new(mv.describe(me)).small();
+                let text = RichText::new(words(mv)).small();
                 if hint_clicked(&ui.add(egui::Button::new(text).wrap()), settling, out) {
                     out.mv = Some(mv.clone());
                 }

@@ -1,5 +1,6 @@
 //! Table chat beside the move log: the last lines, a few quick phrases, and a line to write.
-//! Chat is no part of the game: it goes to the table signed, and is never logged or audited.
+//! Chat is no part of the game: it goes to the table signed, and is never logged or audited
+//! (the window keeps what it showed in the game's folder, for Resume).
 
 use eframe::egui::{self, RichText, Ui};
 use fairdeal_net::table::chat::{MAX_CHAT, QUICK_PHRASES};
@@ -76,7 +77,7 @@ pub fn chat_box(ui: &mut Ui, m: &Model, d: &mut Desk, height: f32, out: &mut Vec
                     .hint_text(if typing {
                         "Typing to the table… (Enter sends, Esc: keys to the game)"
                     } else {
-                        "Say something… (Enter sends)"
+                        "Say something… (Enter sends, then keys go to the game)"
                     })
                     .char_limit(MAX_CHAT)
                     .desired_width(ui.available_width()),
@@ -87,15 +88,14 @@ pub fn chat_box(ui: &mut Ui, m: &Model, d: &mut Desk, height: f32, out: &mut Vec
             if (send.clicked() || enter) && !d.chat_draft.trim().is_empty() {
                 said = Some(std::mem::take(&mut d.chat_draft));
             }
-            // Sent with Enter, the line keeps the keys, as in any chat: a trial typed on
-            // after a line and its "x" discarded the selected card. A letter typed into the
-            // chat by mistake costs nothing; a move made by mistake cannot be taken back.
-            // Esc, or a click on the table, gives the keys back.
-            if enter {
-                edit.request_focus();
-            }
+            // Sent with Enter, the line gives the keys back to the game: a player says a
+            // word between moves, and the next key (D to draw) is meant for the table. The
+            // hint says so, and a click on the line takes the keys again.
         },
     );
+    if let Some(note) = &m.chat_note {
+        ui.colored_label(ui.visuals().warn_fg_color, note);
+    }
     if let Some(text) = said {
         out.push(Intent::Say(text));
     }

@@ -72,12 +72,6 @@ pub struct Controller {
     ask_first: Option<Intent>,
     /// A game file replayed (or its form, or the file being read).
     replaying: super::replay_open::Replaying,
-    /// The chat of the game last left, by its folder, while the window is open: Resume
-    /// shows it again (chat is no part of the game's log, and a trial found it gone).
-    left_chat: Option<(
-        PathBuf,
-        std::collections::VecDeque<fairdeal_net::table::chat::ChatLine>,
-    )>,
 }
 
 impl Controller {
@@ -109,7 +103,6 @@ impl Controller {
             check: None,
             ask_first: None,
             replaying: super::replay_open::Replaying::default(),
-            left_chat: None,
         }
     }
 
@@ -205,7 +198,11 @@ impl Controller {
         if let Some(Current { conn, game, probe }) = &mut self.current {
             while let Ok(update) = conn.events.try_recv() {
                 record_progress(conn, &update);
+                let said = matches!(update, Update::Node(NodeEvent::Table(TableEvent::Chat(_))));
                 game.apply(update);
+                if said {
+                    super::chat_file::save(&conn.game_dir, &game.model.chat);
+                }
             }
             if let Some(p) = probe
                 && let Ok(BrowseEvent::Found(t)) = p.events.try_recv()
@@ -444,9 +441,8 @@ impl Controller {
                 records::abandon_others(&self.data_dir, Some(&conn.game_dir));
                 records::sweep_unstarted(&self.data_dir, &conn.game_dir);
                 let mut game = Game::new(&conn.record, status);
-                if let Some((_, chat)) = self.left_chat.take_if(|(dir, _)| *dir == conn.game_dir) {
-                    game.model.chat = chat;
-                }
+                // The chat this client kept for the game (a game resumed shows it again).
+                game.model.chat = super::chat_file::load(&conn.game_dir);
                 self.current = Some(Current {
                     conn,
                     game,
@@ -506,8 +502,6 @@ impl Controller {
     /// every node stops, as when the window closes, and Resume goes on from the same turn.
     fn leave_game(&mut self) {
         if let Some(mut c) = self.current.take() {
-            let chat = std::mem::take(&mut c.game.model.chat);
-            self.left_chat = Some((c.conn.game_dir.clone(), chat));
             if c.conn.record.kind == GameKind::Local {
                 let _ = c.conn.intents.try_send(node::Intent::Quit);
                 c.conn.stop_computers();

@@ -85,6 +85,9 @@ pub struct Model {
     pub(crate) next: Option<fairdeal_net::table::NextHand>,
     /// The player pressed "Next hand" for the hand just scored (and the table was told).
     pub(crate) ready_sent: bool,
+    /// Why the last line said was not sent (the rate), shown under the chat line until a
+    /// line of ours goes.
+    pub(crate) chat_note: Option<String>,
     /// Table chat, oldest first (at most [`CHAT_LINES`]).
     pub(crate) chat: std::collections::VecDeque<fairdeal_net::table::chat::ChatLine>,
 }
@@ -128,6 +131,9 @@ pub struct Game {
     /// What the player is doing.
     pub desk: Desk,
 }
+
+/// The refusal of a chat line past what the rate holds.
+const CHAT_TOO_FAST: fairdeal_net::table::NotNow = fairdeal_net::table::NotNow::ChatTooFast;
 
 /// The chat lines the window keeps.
 const CHAT_LINES: usize = fairdeal_net::table::chat::CHAT_LINES;
@@ -193,6 +199,7 @@ impl Game {
             next: None,
             ready_sent: false,
             chat: std::collections::VecDeque::new(),
+            chat_note: None,
         };
         Self {
             model,
@@ -288,6 +295,10 @@ impl Game {
                 let hand = m.view.as_ref().map(|v| v.hand().clone());
                 d.selected
                     .retain(|c| hand.as_ref().is_some_and(|h| h.contains(*c)));
+            }
+            NodeEvent::Refused(why) if why == CHAT_TOO_FAST.to_string() => {
+                m.chat_note =
+                    Some("Not sent: several lines are still waiting to go. Wait a moment.".into());
             }
             NodeEvent::Refused(why) => m.status = format!("Not allowed: {why}"),
             NodeEvent::Waiting(seats) => m.waiting = seats,
@@ -450,6 +461,9 @@ impl Game {
                 m.ready_sent = false;
             }
             TableEvent::Chat(line) => {
+                if Some(line.seat) == m.me {
+                    m.chat_note = None;
+                }
                 if m.chat.len() >= CHAT_LINES {
                     m.chat.pop_front();
                 }
@@ -485,7 +499,8 @@ impl Game {
         let Self { model: m, desk: d } = self;
         match event {
             HandEvent::Moved { seat, mv, effect } => {
-                m.log.push(mv.describe(seat));
+                let me = m.me.unwrap_or(seat);
+                m.log.push(super::move_words::move_line(&mv, seat, me));
                 let played = super::seen::Played { seat, mv, effect };
                 d.seen.moved(played, Some(m.log.len() - 1));
                 m.status.clear();

@@ -157,6 +157,46 @@ fn offsets(n: usize, width: f32, group: &dyn Fn(usize) -> u8) -> Vec<f32> {
     }
 }
 
+/// The id of the hand's card at position `i` (the same every frame: the keyboard's focus
+/// stays on a place in the hand).
+fn card_id(i: usize) -> Id {
+    Id::unique(("hand-card", i))
+}
+
+/// Tab with nothing focused goes to the hand's first card. egui's Tab order is the order the
+/// widgets are made in, and the move list and the chat are made before the hand (a side
+/// panel comes before the panels it borders): without this the first Tab landed on the
+/// hints and the chat's quick phrases. From the first card on, Tab follows the hand, then
+/// the move buttons under it, then the melds and the pile, then the rest.
+pub fn tab_into_hand(ui: &Ui, cards: usize) {
+    let nothing_focused = ui
+        .data(|mem| mem.get_temp::<bool>(nothing_focused_id()))
+        .unwrap_or(true);
+    let tab = ui.input(|i| i.key_pressed(egui::Key::Tab) && i.modifiers.is_none());
+    if tab
+        && nothing_focused
+        && cards > 0
+        && !ui.ctx().text_edit_focused()
+        && !super::leave::asking(ui.ctx())
+    {
+        ui.memory_mut(|mem| {
+            mem.move_focus(egui::FocusDirection::None);
+            mem.request_focus(card_id(0));
+        });
+    }
+}
+
+/// Keeps, at the frame's end, whether nothing had the keyboard's focus (for
+/// [`tab_into_hand`] in the next frame, before any widget takes a Tab).
+pub fn note_focus(ui: &Ui) {
+    let none = ui.memory(|mem| mem.focused().is_none());
+    ui.data_mut(|mem| mem.insert_temp(nothing_focused_id(), none));
+}
+
+fn nothing_focused_id() -> Id {
+    Id::unique("nothing focused at the last frame's end")
+}
+
 /// Draws the hand `shown` in a row of fixed height; `selected` lift, `drawn` are marked.
 pub fn hand_row(
     ui: &mut Ui,
@@ -197,7 +237,7 @@ pub fn hand_row(
             Pos2::new(x, rect.top()),
             Pos2::new(next.min(x + HAND.x), top + HAND.y),
         );
-        let r = ui.interact(hit, Id::unique(("hand-card", i)), Sense::click_and_drag());
+        let r = ui.interact(hit, card_id(i), Sense::click_and_drag());
         r.dnd_set_drag_payload(Dragged {
             card,
             index: Some(i),

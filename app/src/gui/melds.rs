@@ -173,6 +173,15 @@ pub fn melds_area(
                         name.push_str(&format!(" — just completed: {}", cheer(m)));
                     }
                     r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, ours, &name));
+                    if r.has_focus() {
+                        // The keyboard's place: Space or Enter would add the selected cards.
+                        ui.painter().rect_stroke(
+                            rect.expand(2.0),
+                            CornerRadius::same(5),
+                            ui.visuals().selection.stroke,
+                            StrokeKind::Outside,
+                        );
+                    }
                     let r = r.on_hover_text(&name);
                     if r.clicked() {
                         out.clicked = Some(i);

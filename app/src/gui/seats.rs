@@ -62,7 +62,7 @@ pub fn seats_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView) {
     let width = ((ui.available_width() - 2.0 * gap) / 3.0).max(120.0);
     ui.horizontal(|ui| {
         for seat in seats {
-            let (rect, _) = ui.allocate_exact_size(Vec2::new(width, 64.0), Sense::hover());
+            let (rect, seat_box) = ui.allocate_exact_size(Vec2::new(width, 64.0), Sense::hover());
             d.seen.places.insert(Place::Seat(seat), rect);
             let playing = view.actor() == seat && view.phase() != Phase::Over;
             let colour = seat_colour(seat);
@@ -137,6 +137,16 @@ pub fn seats_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView) {
             });
             let last = &d.seen.last[seat.index()];
             let words = last.words();
+            // The box as a whole, for assistive technology: whose seat, what it holds, what
+            // it did last (its parts are painted and labelled apart).
+            let playing_words = if playing { ", playing" } else { "" };
+            let said = if words.is_empty() {
+                String::new()
+            } else {
+                format!("; {words}")
+            };
+            let box_name = format!("{name} ({who}){playing_words}: {cards}{said}");
+            seat_box.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Group, true, &box_name));
             inner.horizontal_top(|ui| {
                 if let Some(c) = last.discard {
                     cards::card_marked(
@@ -252,6 +262,17 @@ pub fn stock_and_pile(
                 let takes = pile_takes(&m.moves.legal);
                 asked.say = Some(if !m.my_turn {
                     format!("Pile: not your turn — {}.", who_plays(m, view))
+                } else if view.phase() != Phase::Draw {
+                    // After the draw, a click on the pile means a discard.
+                    if let [card] = d.selected.as_slice() {
+                        asked.mv = Some(Move::Discard(*card));
+                        String::new()
+                    } else if d.selected.is_empty() {
+                        "To discard, select one card, then click the pile (or press X).".to_owned()
+                    } else {
+                        "To discard, select only one card, then click the pile (or press X)."
+                            .to_owned()
+                    }
                 } else if let [only] = takes.as_slice() {
                     asked.mv = Some((*only).clone());
                     String::new()

@@ -345,7 +345,8 @@ impl Seen {
                 let nums: Vec<String> = new_melds.iter().map(|i| (i + 1).to_string()).collect();
                 if let Some(text) = log.get_mut(*line) {
                     text.push_str(&format!(
-                        " (new meld{} {})",
+                        " ({} new meld{} {})",
+                        crate::gui::move_words::whose(team, after.seat()),
                         if nums.len() == 1 { "" } else { "s" },
                         nums.join(", ")
                     ));

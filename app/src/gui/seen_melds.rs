@@ -32,7 +32,8 @@ pub(super) fn replayed_canastas(
             && let Some(text) = line.as_deref_mut()
         {
             text.push_str(&format!(
-                " — meld {} is a {} (+{})!",
+                " — {} meld {} is a {} (+{})!",
+                crate::gui::move_words::whose(team, after.seat()),
                 idx + 1,
                 kind_words(m),
                 m.bonus()

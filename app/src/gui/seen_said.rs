@@ -94,7 +94,12 @@ impl Seen {
                     })
                     .and_then(|p| p.line);
                 if let Some(text) = line.and_then(|l| log.get_mut(l)) {
-                    text.push_str(&format!(" — meld {} is a {what} (+{})!", i + 1, m.bonus()));
+                    let whose = crate::gui::move_words::whose(team, after.seat());
+                    text.push_str(&format!(
+                        " — {whose} meld {} is a {what} (+{})!",
+                        i + 1,
+                        m.bonus()
+                    ));
                 }
             }
         }

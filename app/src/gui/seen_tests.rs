@@ -96,7 +96,7 @@ fn new_melds_are_numbered_in_the_log_and_highlighted() {
     let mut numbered = 0;
     play(Preset::Samba, 3, |seen, view, log, _| {
         let line = log.last().unwrap();
-        if let Some(at) = line.find("(new meld ") {
+        if let Some(at) = line.find(" new meld ") {
             let n: usize = line[at + 10..]
                 .split(|c: char| !c.is_ascii_digit())
                 .next()
@@ -275,7 +275,8 @@ fn canasta_notes(log: &[String]) -> Vec<(usize, String)> {
     log.iter()
         .enumerate()
         .filter_map(|(i, l)| {
-            l.find(" — meld ")
+            l.find(" — our meld ")
+                .or_else(|| l.find(" — their meld "))
                 .map(|at| (i, l[at..].split(" is a").next().unwrap().to_owned()))
         })
         .collect()
@@ -346,7 +347,10 @@ fn new_meld_notes(lines: &[String]) -> Vec<String> {
     lines
         .iter()
         .filter_map(|l| {
-            let note = &l[l.find("(new meld")?..];
+            let at = l
+                .find("(our new meld")
+                .or_else(|| l.find("(their new meld"))?;
+            let note = &l[at..];
             Some(note[..=note.find(')')?].to_owned())
         })
         .collect()

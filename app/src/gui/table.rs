@@ -133,6 +133,7 @@ fn table_body(
     // at the end of the last frame.
     let typing_id = egui::Id::unique("typing at the last frame's end");
     let in_chat = ui.data(|mem| mem.get_temp::<bool>(typing_id).unwrap_or(false));
+    super::hand::tab_into_hand(ui, view.hand().len());
     // The felt goes under everything but the move list's panel, which has its own fill:
     // with software rendering, filling the window several times over was most of a frame.
     let table = ui.max_rect();
@@ -238,6 +239,7 @@ fn table_body(
     feedback_line(ui, m, d, asked.verdict.as_deref(), feedback);
     let typing = ui.ctx().text_edit_focused();
     ui.data_mut(|mem| mem.insert_temp(typing_id, typing));
+    super::hand::note_focus(ui);
     // Cards in flight and a canasta's celebration are painted over everything, so not while
     // the score sheet covers the table (they were drawn on top of it).
     if !d.show_report {

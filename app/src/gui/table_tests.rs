@@ -317,14 +317,8 @@ fn type_key(
     h.event(egui::Event::Text(text.to_owned()));
 }
 
-/// After a chat line is sent with Enter, the next letters go on into the chat, never to the
-/// table: a trial typed on after a line, and its "x" discarded the selected card. Esc gives
-/// the keys back.
-///
-/// Sabotage caught (checked): with the line giving up the keys on Enter again, the "x"
-/// discards; with the table reading Esc too, the selection is gone and X discards nothing.
-#[test]
-fn letters_typed_after_a_chat_line_stay_in_the_chat() {
+/// South's table at its turn, after the draw, its intents kept.
+fn south_after_the_draw() -> Harness<'static, (Game, bool, Vec<crate::gui::intent::Intent>)> {
     use crate::gui::intent::Intent;
     let mut g = game(Vec::new());
     g.model.view = Some(crate::gui::testkit::view_in(
@@ -351,13 +345,27 @@ fn letters_typed_after_a_chat_line_stay_in_the_chat() {
     for _ in 0..3 {
         h.step();
     }
-    let discards = |h: &Harness<'static, (Game, bool, Vec<Intent>)>| {
-        h.state()
-            .2
-            .iter()
-            .filter(|i| matches!(i, Intent::Play(fairdeal_core::Move::Discard { .. })))
-            .count()
-    };
+    h
+}
+
+fn discards(h: &Harness<'static, (Game, bool, Vec<crate::gui::intent::Intent>)>) -> usize {
+    use crate::gui::intent::Intent;
+    h.state()
+        .2
+        .iter()
+        .filter(|i| matches!(i, Intent::Play(fairdeal_core::Move::Discard { .. })))
+        .count()
+}
+
+/// After a chat line is sent with Enter, the keys are the table's again: a player says a
+/// word between moves, and the next key (X here, D to draw) is meant for the game.
+///
+/// Sabotage caught (checked): with the line keeping the keys after Enter, the "x" went
+/// into the chat and nothing was discarded.
+#[test]
+fn a_key_pressed_after_a_chat_line_is_the_tables() {
+    use crate::gui::intent::Intent;
+    let mut h = south_after_the_draw();
     h.get_all_by(|n| n.label().is_some_and(|l| l.ends_with("in your hand")))
         .next()
         .unwrap()
@@ -377,22 +385,47 @@ fn letters_typed_after_a_chat_line_stay_in_the_chat() {
             .any(|i| matches!(i, Intent::Say(t) if t == "hello")),
         "the line was sent"
     );
+    assert!(!h.ctx.text_edit_focused(), "Enter gave the keys back");
     type_key(&h, egui::Key::X, "x");
     h.step();
     h.step();
-    assert_eq!(discards(&h), 0, "the x went to the table");
+    assert_eq!(discards(&h), 1, "X at the table discards");
     assert_eq!(
         h.state().0.desk.chat_draft,
-        "x",
-        "the x went on into the chat"
+        "",
+        "nothing went into the chat"
     );
-    h.key_press(egui::Key::Escape);
+}
+
+/// After the draw, a click on the pile with one card selected discards it; with none, it
+/// says how (a trial's click got "choose one of the Take buttons", and there were none).
+///
+/// Sabotage caught (checked): with every legal move counted as a way to take the pile, the
+/// click said "there are several ways" and discarded nothing.
+#[test]
+fn a_click_on_the_pile_after_the_draw_is_a_discard() {
+    let mut h = south_after_the_draw();
+    let pile = |h: &Harness<'static, (Game, bool, Vec<crate::gui::intent::Intent>)>| {
+        h.get_all_by(|n| n.label().is_some_and(|l| l.ends_with("on the pile")))
+            .next()
+            .unwrap()
+            .click();
+    };
+    pile(&h);
     h.step();
-    assert!(!h.ctx.text_edit_focused(), "Esc gives the keys back");
-    // The card is still selected (Esc in the chat is the chat's): X now discards it.
-    h.key_press(egui::Key::X);
     h.step();
-    assert_eq!(discards(&h), 1, "X at the table discards");
+    assert_eq!(discards(&h), 0);
+    let said = h.state().0.desk.seen.say.clone().unwrap_or_default();
+    assert!(said.starts_with("To discard, select one card"), "{said:?}");
+    h.get_all_by(|n| n.label().is_some_and(|l| l.ends_with("in your hand")))
+        .next()
+        .unwrap()
+        .click();
+    h.step();
+    pile(&h);
+    h.step();
+    h.step();
+    assert_eq!(discards(&h), 1, "the selected card is discarded");
 }
 
 /// The meld the latest move played onto is scrolled into sight once: at 1024×700 a meld

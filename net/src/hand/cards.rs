@@ -255,7 +255,10 @@ impl Deck {
             .collect();
         let id = if ds.len() == 4 {
             open_public(&ctx.table, &ct, &ds)
-        } else if ds.len() == 3 && !self.shares.contains_key(&(pos, ctx.me)) {
+        } else if ds.len() == 3
+            && ctx.me != super::watch::WATCHER
+            && !self.shares.contains_key(&(pos, ctx.me))
+        {
             ctx.secret.open_own(&ctx.table, &ct, &ds)
         } else {
             None

@@ -31,7 +31,8 @@
 //! deck and every card opened from it), `deal.rs` (the deal, following core's `DealScript`),
 //! `play.rs` (moves and stock draws), `reveal.rs` (seeds, the audit of a finished hand, the
 //! signed results), `replay.rs` (that audit's rules replay), `audit.rs` (the audit at a fault
-//! and its verdict), `wire.rs` (a move's action on the wire).
+//! and its verdict), `watch.rs` (a spectator's session: no seat, no secret that counts, nothing
+//! sent), `wire.rs` (a move's action on the wire).
 
 mod audit;
 mod cards;
@@ -44,6 +45,7 @@ mod session;
 mod shuffle;
 mod stage;
 mod types;
+mod watch;
 pub mod wire;
 
 use std::collections::VecDeque;
@@ -62,6 +64,7 @@ use self::audit::Audit;
 use self::checks::Checks;
 use self::session::Link;
 use self::stage::Phase;
+pub use self::watch::WATCHER;
 
 /// What a seat's session is fixed by for the whole hand.
 struct Ctx {

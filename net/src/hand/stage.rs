@@ -161,7 +161,13 @@ impl HandSession {
 
     /// This seat's view of the hand (once dealt).
     pub fn view(&self) -> Option<PlayerView> {
-        self.replica().map(|p| p.view(self.seat()))
+        self.replica().map(|p| {
+            if self.is_watcher() {
+                PlayerView::public(p, self.seat())
+            } else {
+                p.view(self.seat())
+            }
+        })
     }
 
     /// The replica (hidden cards unknown), for display and tests.
@@ -373,7 +379,7 @@ impl HandSession {
         }
         // One message at a time: ours is processed before we decide to send the next.
         let me = self.ctx.me;
-        if self.expects(me).is_none() || self.has_queued(me) {
+        if me == super::watch::WATCHER || self.expects(me).is_none() || self.has_queued(me) {
             return;
         }
         let ctx = &self.ctx;

@@ -103,10 +103,11 @@ impl TableSession {
     /// The clock moved to `now_ms` (a monotonic clock, in milliseconds): computer players
     /// whose thinking time is up move; a seat quiet for a while is reported; a standing hand
     /// asks the others for what may be missing; a seat silent past the grace period is voted
-    /// out (only from this peer's own observation).
+    /// out (only from this peer's own observation); chat lines held for the rate go.
     pub fn handle_timeout(&mut self, now_ms: u64) {
         self.presence
             .observe(now_ms, self.hand_no, self.hand.as_ref());
+        self.send_held_chat();
         self.pace_tick();
         self.drain_hand();
         self.watch_turn();

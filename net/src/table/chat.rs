@@ -3,8 +3,14 @@
 //!
 //! A line is cleaned like a name (no control characters, trimmed) and at most [`MAX_CHAT`]
 //! characters; a peer sends at most [`CHAT_BURST`] lines at once and one more every
-//! [`CHAT_REFILL_MS`] (a line past that is refused, not stored), and the table keeps the
-//! last [`CHAT_LINES`] lines, so a flood costs a bounded amount of memory and nothing on disk.
+//! [`CHAT_REFILL_MS`], and the table keeps the last [`CHAT_LINES`] lines, so a flood costs a
+//! bounded amount of memory and nothing on disk.
+//!
+//! A person who says more than the rate allows is not refused: their client holds up to
+//! [`CHAT_HELD`] lines (shown in their own chat at once, in order) and sends each as the
+//! rate allows, as a chat is expected to deliver what it shows. Past that, [`NotNow::ChatTooFast`].
+//! The others take a line from a peer within [`CHAT_HEARD_BURST`] at once: the network may
+//! bunch lines sent at the rate, and a line the sender saw go must not be lost on the way.
 
 use std::collections::VecDeque;
 
@@ -22,6 +28,11 @@ pub const CHAT_LINES: usize = 100;
 pub const CHAT_BURST: u32 = 5;
 /// A seat may send one more line every this many ms (after its burst).
 pub const CHAT_REFILL_MS: u64 = 2_000;
+/// The lines a client holds past its rate, to send as the rate allows.
+pub const CHAT_HELD: usize = 5;
+/// The lines taken from a peer at once: twice its own burst, room for lines sent at the rate
+/// that the network delivered together.
+pub const CHAT_HEARD_BURST: u32 = 2 * CHAT_BURST;
 /// Phrases a player sends with one click.
 pub const QUICK_PHRASES: [&str; 4] = ["Good game", "Your turn", "Well played", "Good luck"];
 
@@ -52,29 +63,38 @@ pub(crate) struct Chat {
     tokens: [Option<(u32, u64)>; 4],
     /// This peer's last line number.
     my_n: u32,
+    /// This peer's lines past its rate, oldest first, to send as the rate allows.
+    held: VecDeque<String>,
 }
 
 impl Chat {
-    /// The lines `seat` may send at `now`.
-    fn left(&self, seat: usize, now: u64) -> u32 {
+    /// The most lines `seat` may have at once: its own burst for this peer, a wider one for
+    /// the others (see the module's words).
+    fn burst(mine: bool) -> u32 {
+        if mine { CHAT_BURST } else { CHAT_HEARD_BURST }
+    }
+
+    /// The lines `seat` may send at `now` (`mine`: this peer's own seat).
+    fn left(&self, seat: usize, now: u64, mine: bool) -> u32 {
+        let burst = Self::burst(mine);
         match self.tokens[seat] {
-            None => CHAT_BURST,
+            None => burst,
             Some((left, at)) => {
                 let refill = now.saturating_sub(at) / CHAT_REFILL_MS;
                 u32::try_from(refill)
                     .unwrap_or(u32::MAX)
                     .saturating_add(left)
-                    .min(CHAT_BURST)
+                    .min(burst)
             }
         }
     }
 
     /// Counts a line of `seat` at `now` (the caller checked [`Chat::left`]).
-    fn spend(&mut self, seat: usize, now: u64) {
-        let left = self.left(seat, now).saturating_sub(1);
+    fn spend(&mut self, seat: usize, now: u64, mine: bool) {
+        let left = self.left(seat, now, mine).saturating_sub(1);
         // Keep the part of a refill interval already run.
         let at = match self.tokens[seat] {
-            Some((_, at)) if left + 1 < CHAT_BURST => {
+            Some((_, at)) if left + 1 < Self::burst(mine) => {
                 now - (now.saturating_sub(at) % CHAT_REFILL_MS)
             }
             _ => now,
@@ -91,42 +111,62 @@ impl Chat {
 }
 
 impl TableSession {
-    /// Says `text` to the table (cleaned; signed).
+    /// Says `text` to the table (cleaned; signed): at once within the rate, else held and
+    /// sent as the rate allows (shown in this peer's chat at once either way).
     ///
     /// # Errors
     ///
-    /// Before the start, nothing left to say once cleaned, or too many lines just sent.
+    /// Before the start, nothing left to say once cleaned, or [`CHAT_HELD`] lines already
+    /// waiting for the rate.
     pub fn say(&mut self, text: &str) -> Result<(), TableError> {
-        let (Some(sid), Some(me)) = (
-            self.stage.config().map(super::msg::TableConfig::sid),
-            self.my_seat_index(),
-        ) else {
+        let (Some(_), Some(me)) = (self.stage.config(), self.my_seat_index()) else {
             return Err(NotNow::NotStarted.into());
         };
         let text = clean_chat(text);
         if text.is_empty() {
             return Err(NotNow::NothingToSay.into());
         }
+        self.send_held_chat();
+        if self.chat.held.len() >= CHAT_HELD {
+            return Err(NotNow::ChatTooFast.into());
+        }
+        self.chat.held.push_back(text.clone());
+        self.send_held_chat();
+        self.chat_line(Seat::from_index(usize::from(me)), text);
+        Ok(())
+    }
+
+    /// Sends the held lines the rate allows now (the clock's tick calls this too).
+    pub(crate) fn send_held_chat(&mut self) {
+        let (Some(sid), Some(me)) = (
+            self.stage.config().map(super::msg::TableConfig::sid),
+            self.my_seat_index(),
+        ) else {
+            return;
+        };
         let now = self.presence.now;
         // INVARIANT: me < 4: `my_seat_index` is a position in the four keys.
         let seat = usize::from(me);
-        if self.chat.left(seat, now) == 0 {
-            return Err(NotNow::ChatTooFast.into());
+        while self.chat.left(seat, now, true) > 0 {
+            let Some(text) = self.chat.held.pop_front() else {
+                return;
+            };
+            self.send_chat(sid, me, text, now);
         }
-        self.chat.spend(seat, now);
+    }
+
+    fn send_chat(&mut self, sid: [u8; 32], me: u8, text: String, now: u64) {
+        let seat = usize::from(me);
+        self.chat.spend(seat, now, true);
         self.chat.my_n += 1;
         let n = self.chat.my_n;
         let sig = Identity::from_secret(self.secret).sign(&chat_digest(&sid, me, n, &text));
-        self.send(
-            Dest::Seats,
-            TableMsg::Chat {
-                n,
-                text: text.clone(),
-                sig,
-            },
-        );
-        self.chat_line(Seat::from_index(seat), text);
-        Ok(())
+        self.send(Dest::Seats, TableMsg::Chat { n, text, sig });
+    }
+
+    /// The lines said here and not yet sent (the rate holds them).
+    pub fn chat_held(&self) -> usize {
+        self.chat.held.len()
     }
 
     /// The chat lines kept, oldest first.
@@ -165,7 +205,7 @@ impl TableSession {
         if n <= self.chat.last_n[seat] {
             return Err(ChatRefused::Again);
         }
-        if self.chat.left(seat, self.presence.now) == 0 {
+        if self.chat.left(seat, self.presence.now, false) == 0 {
             return Err(ChatRefused::TooFast);
         }
         if from
@@ -191,7 +231,7 @@ impl TableSession {
                 .map_err(Unexpected::Chat)?,
         );
         let now = self.presence.now;
-        self.chat.spend(seat, now);
+        self.chat.spend(seat, now, false);
         self.chat.last_n[seat] = n;
         self.chat_line(Seat::from_index(seat), text);
         Ok(())
@@ -218,19 +258,21 @@ mod tests {
 
     #[test]
     fn the_rate_refills_one_line_at_a_time() {
-        let mut c = Chat::default();
-        for _ in 0..CHAT_BURST {
-            assert!(c.left(1, 0) > 0);
-            c.spend(1, 0);
+        for (mine, burst) in [(true, CHAT_BURST), (false, CHAT_HEARD_BURST)] {
+            let mut c = Chat::default();
+            for _ in 0..burst {
+                assert!(c.left(1, 0, mine) > 0);
+                c.spend(1, 0, mine);
+            }
+            assert_eq!(c.left(1, 0, mine), 0);
+            assert_eq!(c.left(1, CHAT_REFILL_MS - 1, mine), 0);
+            assert_eq!(c.left(1, CHAT_REFILL_MS, mine), 1);
+            c.spend(1, CHAT_REFILL_MS + 500, mine);
+            assert_eq!(c.left(1, CHAT_REFILL_MS + 500, mine), 0);
+            assert_eq!(c.left(1, 2 * CHAT_REFILL_MS, mine), 1);
+            assert_eq!(c.left(1, 100 * CHAT_REFILL_MS, mine), burst);
+            assert_eq!(c.left(0, 0, mine), burst, "per seat");
         }
-        assert_eq!(c.left(1, 0), 0);
-        assert_eq!(c.left(1, CHAT_REFILL_MS - 1), 0);
-        assert_eq!(c.left(1, CHAT_REFILL_MS), 1);
-        c.spend(1, CHAT_REFILL_MS + 500);
-        assert_eq!(c.left(1, CHAT_REFILL_MS + 500), 0);
-        assert_eq!(c.left(1, 2 * CHAT_REFILL_MS), 1);
-        assert_eq!(c.left(1, 100 * CHAT_REFILL_MS), CHAT_BURST);
-        assert_eq!(c.left(0, 0), CHAT_BURST, "per seat");
     }
 
     #[test]
