@@ -225,8 +225,11 @@ impl TableSession {
     /// that took it over, else the one person whose announced addresses are on the same
     /// machine (the window runs the computer players its player seats, on the same
     /// interfaces); `among` breaks a tie (the seats unheard together with it: the computer
-    /// players of a client that went away go with it). `None` for a person's seat, or when
-    /// it cannot be told.
+    /// players of a client that went away go with it). When no one person can be told (the
+    /// host is itself a computer player, or two people share the machine), the host's seat
+    /// if it is on that machine and unheard with it: the host's client is the one that fills
+    /// the empty seats with computer players. `None` for a person's seat, or when it cannot
+    /// be told.
     pub fn client_of(&self, seat: Seat, among: &[Seat]) -> Option<Seat> {
         let i = seat.index();
         if let Some(r) = self.runners.get(i).copied().flatten() {
@@ -245,13 +248,16 @@ impl TableSession {
             .filter(|(j, s)| *j != i && !s.bot && !mine.is_empty() && machine(&s.addrs) == mine)
             .map(|(j, _)| Seat::from_index(j))
             .collect();
-        match same.as_slice() {
-            [one] => Some(*one),
-            _ => {
-                let with: Vec<Seat> = same.into_iter().filter(|s| among.contains(s)).collect();
-                (with.len() == 1).then(|| with[0])
-            }
+        if let [one] = same.as_slice() {
+            return Some(*one);
         }
+        let with: Vec<Seat> = same.into_iter().filter(|s| among.contains(s)).collect();
+        if let [one] = with.as_slice() {
+            return Some(*one);
+        }
+        let host = self.roster.first()?.as_ref()?;
+        (i != 0 && !mine.is_empty() && machine(&host.addrs) == mine && among.contains(&Seat::S))
+            .then_some(Seat::S)
     }
 }
 
@@ -272,4 +278,71 @@ fn machine(addrs: &[String]) -> std::collections::BTreeSet<std::net::IpAddr> {
     let lan: std::collections::BTreeSet<std::net::IpAddr> =
         ips.iter().copied().filter(|ip| !ip.is_loopback()).collect();
     if lan.is_empty() { ips } else { lan }
+}
+
+#[cfg(test)]
+mod tests {
+    use fairdeal_core::{HouseRules, Preset, Seat};
+    use fairdeal_crypto::Identity;
+
+    use super::super::TableSession;
+    use super::super::msg::SeatInfo;
+
+    /// A host's session whose roster is `seats` (bot, address) in seat order S W N E.
+    fn table(seats: [(bool, &str); 4]) -> TableSession {
+        let info = |i: usize| SeatInfo {
+            key: Identity::from_secret([i as u8 + 1; 32]).public(),
+            name: format!("p{i}"),
+            bot: seats[i].0,
+            addrs: vec![seats[i].1.to_owned()],
+        };
+        let mut t = TableSession::host(
+            [1; 32],
+            [9; 32],
+            info(0),
+            None,
+            "t",
+            Preset::Canasta,
+            HouseRules::default(),
+        );
+        t.roster = [0, 1, 2, 3].map(|i| Some(info(i)));
+        t
+    }
+
+    const HERE: &str = "/ip4/192.168.1.10/tcp/4001";
+    const THERE: &str = "/ip4/192.168.1.20/tcp/4001";
+
+    #[test]
+    fn the_computer_players_of_a_host_that_is_a_person_are_its_clients() {
+        let t = table([(false, HERE), (true, HERE), (false, THERE), (true, HERE)]);
+        let among = [Seat::S, Seat::W, Seat::E];
+        assert_eq!(t.client_of(Seat::W, &among), Some(Seat::S));
+        assert_eq!(t.client_of(Seat::E, &among), Some(Seat::S));
+        assert_eq!(t.client_of(Seat::S, &among), None);
+    }
+
+    /// Sabotage caught: without the host's seat as the last resort, a host that is a computer
+    /// player (`host --bot … --computers WE`) left its computer players' client unsaid.
+    #[test]
+    fn the_computer_players_of_a_host_that_is_a_computer_player_are_its_clients() {
+        let t = table([(true, HERE), (true, HERE), (true, THERE), (true, HERE)]);
+        let among = [Seat::S, Seat::W, Seat::E];
+        assert_eq!(t.client_of(Seat::W, &among), Some(Seat::S));
+        assert_eq!(t.client_of(Seat::E, &among), Some(Seat::S));
+        assert_eq!(t.client_of(Seat::S, &among), None);
+        // Heard, the host is not the client of a computer player gone on its own.
+        assert_eq!(t.client_of(Seat::W, &[Seat::W]), None);
+    }
+
+    /// Every seat on one machine (loopback): the host, unheard with them, runs them.
+    #[test]
+    fn on_one_machine_the_host_unheard_with_them_runs_them() {
+        let lo = "/ip4/127.0.0.1/tcp/4001";
+        let t = table([(false, lo), (true, lo), (false, lo), (true, lo)]);
+        let among = [Seat::S, Seat::W, Seat::E];
+        assert_eq!(t.client_of(Seat::W, &among), Some(Seat::S));
+        let t = table([(true, lo), (true, lo), (true, lo), (true, lo)]);
+        assert_eq!(t.client_of(Seat::E, &among), Some(Seat::S));
+        assert_eq!(t.client_of(Seat::E, &[Seat::N, Seat::E]), None);
+    }
 }
