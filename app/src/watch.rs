@@ -62,6 +62,7 @@ pub async fn run(
         match u {
             WatchUpdate::Status(line) => writeln!(out, "{line}")?,
             WatchUpdate::Table(pos) => view_lines = crate::replay::table_lines(&pos, &names),
+            WatchUpdate::Config(_) => {}
             WatchUpdate::Watching(now) => {
                 if now != watching {
                     writeln!(out, "watching: {}", now.join(", "))?;
@@ -95,7 +96,10 @@ pub async fn run(
                     scores[0],
                     scores[1]
                 )?,
-                WatchEvent::Dealt => writeln!(out, "  dealt")?,
+                WatchEvent::Dealt => {
+                    last = None;
+                    writeln!(out, "  dealt")?;
+                }
                 WatchEvent::Moved { seat, mv, .. } => {
                     if last.is_some_and(|l| l != seat) {
                         for line in view_lines.drain(..) {

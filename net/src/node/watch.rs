@@ -91,8 +91,11 @@ pub enum WatchUpdate {
     Watching(Vec<String>),
     /// A line about the connection.
     Status(String),
-    /// The public table after a checked move (every card no seat has shown is hidden).
+    /// The public table after the deal and after each checked move (every card no seat has
+    /// shown is hidden).
     Table(Box<fairdeal_core::Position>),
+    /// The table's configuration, once its signatures checked (before its `Table` event).
+    Config(Box<crate::table::msg::TableConfig>),
 }
 
 /// How a watch ended.
@@ -194,8 +197,8 @@ pub async fn watch(
                             // Entry by entry: each event goes out as soon as it is checked.
                             for (k, e) in entries.into_iter().enumerate() {
                                 w.take_from(from + k as u64, vec![e])?;
-                                while let Some(ev) = w.poll_event() {
-                                    if let WatchEvent::Verified(r) = &ev
+                                for u in drain(&mut w) {
+                                    if let WatchUpdate::Event(WatchEvent::Verified(r)) = &u
                                         && let Some(cfg) = w.config()
                                     {
                                         verified += 1;
@@ -204,7 +207,7 @@ pub async fn watch(
                                         let rules = cfg.rules();
                                         let result =
                                             game_result(totals, rules.target, rules.tie_rule);
-                                        let _ = updates.send(WatchUpdate::Event(ev.clone())).await;
+                                        let _ = updates.send(u).await;
                                         if result != GameResult::Continue {
                                             let _ = swarm
                                                 .behaviour_mut()
@@ -214,12 +217,7 @@ pub async fn watch(
                                         }
                                         continue;
                                     }
-                                    let moved = matches!(ev, WatchEvent::Moved { .. });
-                                    let _ = updates.send(WatchUpdate::Event(ev)).await;
-                                    if moved && let Some(p) = w.replica() {
-                                        let table = WatchUpdate::Table(Box::new(p.clone()));
-                                        let _ = updates.send(table).await;
-                                    }
+                                    let _ = updates.send(u).await;
                                 }
                             }
                             swarm.behaviour_mut().watch.send_request(&peer, ask(&w));
@@ -238,4 +236,21 @@ pub async fn watch(
             }
         }
     }
+}
+
+/// The updates a front end draws from `w`'s pending events: the configuration before the
+/// table's first event, and the public table after the deal and after every checked move.
+pub fn drain(w: &mut Watch) -> Vec<WatchUpdate> {
+    let mut out = Vec::new();
+    while let Some(ev) = w.poll_event() {
+        let table = matches!(ev, WatchEvent::Moved { .. } | WatchEvent::Dealt);
+        if let (WatchEvent::Table { .. }, Some(c)) = (&ev, w.config()) {
+            out.push(WatchUpdate::Config(Box::new(c.clone())));
+        }
+        out.push(WatchUpdate::Event(ev));
+        if table && let Some(p) = w.replica() {
+            out.push(WatchUpdate::Table(Box::new(p.clone())));
+        }
+    }
+    out
 }
