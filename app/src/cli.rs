@@ -187,6 +187,19 @@ pub enum Command {
         /// The game's transcript.fdt (or its private GAME.fdlog, with identity.key beside it).
         file: PathBuf,
     },
+    /// Watch a live table as a spectator: each move once this computer has checked it, the
+    /// public table, each deal verified here, and the result (never a hidden card).
+    Watch {
+        /// The table's name on the LAN (found by mDNS).
+        #[arg(long, conflicts_with = "address", required_unless_present = "address")]
+        table: Option<String>,
+        /// A seat's address, as its `address:` line prints it (with `/p2p/...`).
+        #[arg(long)]
+        address: Option<libp2p::Multiaddr>,
+        /// The name the players see.
+        #[arg(long, default_value = "spectator")]
+        name: String,
+    },
     /// Play in the terminal as South against computer players.
     Terminal {
         /// samba, dutch-samba or canasta.
@@ -476,6 +489,20 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 ExitCode::FAILURE
             })
+        }
+        Some(Command::Watch {
+            table,
+            address,
+            name,
+        }) => {
+            let outcome = runtime()?.block_on(crate::watch::run(
+                name,
+                address,
+                table,
+                &mut std::io::stdout(),
+            ))?;
+            println!("{}", crate::peer::game_over_line(&outcome));
+            Ok(ExitCode::SUCCESS)
         }
         Some(Command::Terminal { preset, seed }) => {
             let seed = seed.unwrap_or_else(clock_seed);

@@ -16,3 +16,4 @@ pub mod selfplay;
 pub mod table_words;
 pub mod terminal;
 pub mod verify;
+pub mod watch;

@@ -495,6 +495,10 @@ impl FairdealApp {
                     ..
                 } = self;
                 if controller.game().is_none() {
+                    if let Some(w) = controller.watching_mut() {
+                        w.ui(ui, &mut settings.prefs, &mut intents);
+                        return;
+                    }
                     let (replaying, recent) = controller.replaying();
                     if super::replay_open::replay_ui(
                         ui,

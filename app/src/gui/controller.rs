@@ -72,6 +72,8 @@ pub struct Controller {
     ask_first: Option<Intent>,
     /// A game file replayed (or its form, or the file being read).
     replaying: super::replay_open::Replaying,
+    /// A LAN table watched as a spectator.
+    watching: Option<super::watch::Watching>,
 }
 
 impl Controller {
@@ -103,6 +105,7 @@ impl Controller {
             check: None,
             ask_first: None,
             replaying: super::replay_open::Replaying::default(),
+            watching: None,
         }
     }
 
@@ -319,6 +322,12 @@ impl Controller {
             }
             Intent::Replay(path) => self.open_replay(ctx, path),
             Intent::CloseReplay => self.replaying = super::replay_open::Replaying::Closed,
+            Intent::Watch(t) => self.open_watch(ctx, &t, &settings.name),
+            Intent::CloseWatch => {
+                if let Some(w) = self.watching.take() {
+                    w.leave();
+                }
+            }
             Intent::LeaveGame => self.leave_game(),
             Intent::Leave => self.leave(),
             Intent::PlayAgain => {
@@ -484,6 +493,31 @@ impl Controller {
             repaint();
         });
         self.replaying = super::replay_open::Replaying::Loading { path, done: rx };
+    }
+
+    /// Watches the LAN table `t` as a spectator, on the window's runtime.
+    fn open_watch(&mut self, ctx: &egui::Context, t: &node::FoundTable, name: &str) {
+        let repaint = self.repaint_fn(ctx);
+        match self.runtime() {
+            Ok(rt) => {
+                if let Some(w) = self.watching.take() {
+                    w.leave();
+                }
+                self.watching = Some(super::watch::Watching::start(
+                    &rt,
+                    &t.info.name,
+                    t.address.clone(),
+                    name.to_owned(),
+                    repaint,
+                ));
+            }
+            Err(e) => self.error = Some(format!("cannot watch: {e}")),
+        }
+    }
+
+    /// The table watched, if one is.
+    pub fn watching_mut(&mut self) -> Option<&mut super::watch::Watching> {
+        self.watching.as_mut()
     }
 
     /// The replay shown, if one is.

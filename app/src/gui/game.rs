@@ -332,6 +332,10 @@ impl Game {
             NodeEvent::Path { seat, path } => {
                 m.paths.insert(seat, path);
             }
+            // Who watches this table goes into the move list, for everyone at the table to see.
+            NodeEvent::Status(s) if s.starts_with("watching: ") || s == "nobody is watching" => {
+                m.log.push(super::watch::players_line(&s));
+            }
             NodeEvent::Status(s) => m.note = Some(s),
             NodeEvent::Table(t) => self.apply_table(t),
         }

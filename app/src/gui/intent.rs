@@ -41,6 +41,10 @@ pub enum Intent {
     Replay(String),
     /// Replay: back to the start screen.
     CloseReplay,
+    /// Start screen: watch this LAN table as a spectator.
+    Watch(Box<FoundTable>),
+    /// Watching: back to the start screen.
+    CloseWatch,
     /// Lobby (host): swap the players of these two seats.
     SwapSeats(Seat, Seat),
     /// Lobby (host): computer players take the empty seats and the game starts.

@@ -319,7 +319,16 @@ fn right(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<Intent> 
             ui.label(RichText::new(fairdeal_net::table::clean_name(&t.info.name)).strong());
             ui.label(words);
             let taken = t.info.seated.iter().flatten().count();
-            ui.label(format!("{taken} of 4 seats taken"));
+            ui.horizontal(|ui| {
+                ui.label(format!("{taken} of 4 seats taken"));
+                if ui
+                    .button("Watch")
+                    .on_hover_text("Follow this table as a spectator: every hand face down, every deal checked here.")
+                    .clicked()
+                {
+                    action = Some(Intent::Watch(Box::new(t.clone())));
+                }
+            });
             ui.horizontal_wrapped(|ui| {
                 for (i, who) in t.info.seated.iter().enumerate() {
                     let seat = fairdeal_core::Seat::from_index(i);

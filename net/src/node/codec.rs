@@ -17,10 +17,18 @@ const READ_CHUNK: usize = 8 * 1024;
 pub(crate) struct TableCodec;
 
 async fn read_frame<T: AsyncRead + Unpin + Send>(io: &mut T) -> std::io::Result<Vec<u8>> {
+    read_frame_max(io, MAX_FRAME).await
+}
+
+/// Reads one frame of at most `max` bytes.
+pub(crate) async fn read_frame_max<T: AsyncRead + Unpin + Send>(
+    io: &mut T,
+    max: usize,
+) -> std::io::Result<Vec<u8>> {
     let mut len = [0u8; 4];
     io.read_exact(&mut len).await?;
     let len = u32::from_be_bytes(len) as usize;
-    if len > MAX_FRAME {
+    if len > max {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
             "frame too large",
@@ -53,7 +61,16 @@ async fn write_frame<T: AsyncWrite + Unpin + Send>(
     io: &mut T,
     bytes: &[u8],
 ) -> std::io::Result<()> {
-    if bytes.len() > MAX_FRAME {
+    write_frame_max(io, bytes, MAX_FRAME).await
+}
+
+/// Writes one frame of at most `max` bytes.
+pub(crate) async fn write_frame_max<T: AsyncWrite + Unpin + Send>(
+    io: &mut T,
+    bytes: &[u8],
+    max: usize,
+) -> std::io::Result<()> {
+    if bytes.len() > max {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
             "frame too large",

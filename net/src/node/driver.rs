@@ -7,6 +7,7 @@ mod events;
 mod front;
 mod guard;
 mod paths;
+mod watchers;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -93,6 +94,8 @@ pub(crate) struct Node {
     paths: paths::Paths,
     /// The listener at the relay while its circuit stands (asked again when it falls).
     circuit: Option<ListenerId>,
+    /// Spectators watching through this seat.
+    watchers: watchers::Watchers,
 }
 
 /// The hash a sent message is known by in [`Node::logged_sent`].
@@ -244,6 +247,8 @@ impl Node {
         let entries: Vec<crate::transcript::Entry> =
             std::iter::from_fn(|| session.poll_public()).collect();
         let transcript = crate::transcript::Writer::create(&opts.data_dir, &entries)?;
+        let mut watchers = watchers::Watchers::default();
+        watchers.door.publish(&entries);
         let joined = session.host_key().is_some() || session.is_host();
         let mut node = Self {
             swarm,
@@ -276,6 +281,7 @@ impl Node {
             said_unheard: false,
             paths: paths::Paths::default(),
             circuit,
+            watchers,
         };
         node.sync_bypass();
         if let Some(ms) = node.opts.grace_ms {
@@ -365,6 +371,7 @@ impl Node {
         let entries: Vec<crate::transcript::Entry> =
             std::iter::from_fn(|| self.session.poll_public()).collect();
         self.transcript.append(&entries)?;
+        self.feed_watchers(&entries).await;
         while let Some((dest, bytes)) = self.session.poll_transmit() {
             if self.logged_sent.insert(sent_hash(&bytes)) {
                 self.log.append(&Record::Sent {

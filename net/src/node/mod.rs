@@ -16,6 +16,7 @@ mod refusals;
 pub mod relay;
 mod restore;
 mod swarm;
+pub mod watch;
 
 use std::path::PathBuf;
 use std::time::Duration;

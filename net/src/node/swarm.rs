@@ -36,6 +36,9 @@ const MAX_MEMORY: usize = 512 * 1024 * 1024;
 /// coming back, which is resent up to two hands of a seat's messages (about 60 each) while it
 /// resends its own, still fits.
 const MAX_STREAMS: usize = 128;
+/// Streams of the spectators' protocol at once per connection: a spectator has one request
+/// out at a time (and a `Leave`).
+const MAX_WATCH_STREAMS: usize = 4;
 /// Inbound streams still choosing their protocol, per connection (libp2p's default is 128).
 const MAX_NEGOTIATING: usize = 16;
 /// How long a request may take, either way: a stream held open without finishing its frame
@@ -74,6 +77,8 @@ pub(crate) struct Behaviour {
     pub(crate) limits: connection_limits::Behaviour,
     pub(crate) memory: memory_connection_limits::Behaviour,
     pub(crate) rr: request_response::Behaviour<TableCodec>,
+    /// Spectators (`/fairdeal/watch/1`), apart from the table's protocol.
+    pub(crate) watch: request_response::Behaviour<super::watch::WatchCodec>,
     pub(crate) identify: identify::Behaviour,
     pub(crate) ping: ping::Behaviour,
     pub(crate) mdns: Toggle<mdns::tokio::Behaviour>,
@@ -123,6 +128,16 @@ pub(crate) fn build(
                     .with_request_timeout(REQUEST_TIMEOUT)
                     .with_max_concurrent_streams(MAX_STREAMS),
             );
+            let watch = request_response::Behaviour::with_codec(
+                super::watch::WatchCodec,
+                [(
+                    StreamProtocol::new(super::watch::WATCH_PROTOCOL),
+                    request_response::ProtocolSupport::Full,
+                )],
+                request_response::Config::default()
+                    .with_request_timeout(REQUEST_TIMEOUT)
+                    .with_max_concurrent_streams(MAX_WATCH_STREAMS),
+            );
             let identify = identify::Behaviour::new(
                 identify::Config::new(PROTOCOL.to_owned(), key.public())
                     .with_agent_version(AGENT_VERSION.to_owned())
@@ -140,6 +155,7 @@ pub(crate) fn build(
                 limits: connection_limits::Behaviour::new(limits),
                 memory: memory_connection_limits::Behaviour::with_max_bytes(MAX_MEMORY),
                 rr,
+                watch,
                 identify,
                 ping: ping::Behaviour::new(
                     ping::Config::new()

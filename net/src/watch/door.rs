@@ -59,6 +59,11 @@ impl Door {
         }
     }
 
+    /// The table's identities (refused as spectators).
+    pub fn set_seated(&mut self, seated: Vec<PublicKey>) {
+        self.seated = seated;
+    }
+
     /// Keeps the entries the table published (the same the transcript file gets), up to
     /// [`transcript::MAX_FILE`] bytes.
     pub fn publish(&mut self, entries: &[Entry]) {

@@ -372,6 +372,11 @@ impl Watch {
             .map(|d| (d.cfg.hand_no, d.session.turn_count()))
     }
 
+    /// The totals before the deal under way (its header's).
+    pub fn hand_scores(&self) -> Option<[i32; 2]> {
+        self.deal.as_ref().map(|d| d.cfg.scores)
+    }
+
     /// The deal under way's number and its checked report, once complete.
     pub fn last_report(&self) -> Option<(u32, &HandReport)> {
         let d = self.deal.as_ref()?;

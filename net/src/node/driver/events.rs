@@ -104,6 +104,7 @@ impl Node {
                 ..
             } => {
                 self.connected.remove(&peer_id);
+                self.watcher_gone(&peer_id).await;
                 if let Some(key) = key_of(&peer_id) {
                     self.report_link(key, false).await;
                     // At once: a seat whose connection died is redialled now, then every
@@ -143,6 +144,14 @@ impl Node {
                 self.pending = self.pending.saturating_sub(1);
                 tracing::debug!(%peer, "send failed: {error}");
             }
+            SwarmEvent::Behaviour(BehaviourEvent::Watch(RrEvent::Message {
+                peer,
+                message:
+                    Message::Request {
+                        request, channel, ..
+                    },
+                ..
+            })) => self.on_watch_request(&peer, &request, channel).await,
             SwarmEvent::Behaviour(BehaviourEvent::Rr(RrEvent::InboundFailure {
                 peer,
                 error,
