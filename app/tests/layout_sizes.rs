@@ -3,7 +3,7 @@
 
 mod common;
 
-use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::kittest::Queryable;
 use fairdeal::gui::app::FairdealApp;
 
 use common::window;

@@ -279,7 +279,7 @@ pub fn stock_and_pile(
                 } else if takes.is_empty() {
                     format!("Take the pile (T): {}", pile_refusal(view))
                 } else {
-                    "Take the pile (T): there are several ways; choose one of the Take buttons"
+                    "Take the pile (T): there are several ways; choose one under \"Take the pile (T): … ways\" below your hand"
                         .to_owned()
                 });
                 if asked.mv.is_some() {

@@ -532,3 +532,7 @@ pub fn team_names(g: &Model, team: Team) -> String {
 #[cfg(test)]
 #[path = "table_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "rows_tests.rs"]
+mod rows_tests;
