@@ -77,7 +77,7 @@ pub fn chat_box(ui: &mut Ui, m: &Model, d: &mut Desk, height: f32, out: &mut Vec
                     .hint_text(if typing {
                         "Typing to the table… (Enter sends, Esc: keys to the game)"
                     } else {
-                        "Say something… (Enter sends, then keys go to the game)"
+                        "Say something… (Enter sends)"
                     })
                     .char_limit(MAX_CHAT)
                     .desired_width(ui.available_width()),
