@@ -242,3 +242,32 @@ fn our_turn(h: &mut egui_kittest::Harness<'static, fairdeal::gui::app::FairdealA
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// The table's settings change the theme at once, and it is remembered.
+///
+/// Sabotage caught (checked): a choice in the menu that asks for nothing leaves the table
+/// light.
+#[test]
+fn the_theme_changes_from_the_table() {
+    let mut h = harness(85);
+    h.state_mut().settings.theme = fairdeal::gui::choices::Theme::Light;
+    h.step();
+    h.get_by_label("Play now").click();
+    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    assert_eq!(h.ctx.theme(), egui::Theme::Light);
+    h.get_by_label("Table settings").click();
+    for _ in 0..3 {
+        h.step();
+    }
+    h.get_by_label("dark").click();
+    for _ in 0..3 {
+        h.step();
+    }
+    assert_eq!(h.ctx.theme(), egui::Theme::Dark, "the table is dark now");
+    assert_eq!(
+        h.state().settings.theme,
+        fairdeal::gui::choices::Theme::Dark,
+        "and it is remembered"
+    );
+    assert!(shows(&h, "Stock"), "still at the table");
+}

@@ -220,34 +220,41 @@ pub fn actions_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView, out:
                 if key(ui, Key::T) {
                     out.say = Some(format!("Take the pile (T): {why}"));
                 }
-            } else if key(ui, Key::T) {
-                if let [only] = takes.as_slice() {
-                    out.mv = Some((*only).clone());
-                } else {
-                    out.say = Some(
-                        "Take the pile (T): there are several ways; choose one of the Take buttons"
-                            .to_owned(),
-                    );
-                }
+            } else {
+                take_buttons(ui, me, &takes, out);
             }
-            ui.scope(|ui| {
-                // A mouse wheel (up and down) scrolls the row sideways.
-                ui.style_mut().always_scroll_the_only_direction = true;
-                egui::ScrollArea::horizontal()
-                    .id_salt("takes")
-                    .show(ui, |ui| {
-                        ui.horizontal(|ui| {
-                            for mv in takes {
-                                if ui.button(take_words(mv, me)).clicked() {
-                                    out.mv = Some(mv.clone());
-                                }
-                            }
-                        });
-                    });
-            });
         }
         _ => play_buttons(ui, d, view, &legal, out),
     });
+}
+
+/// The ways to take the pile: one is a button; several are one button, "Take the pile (T)…",
+/// that opens the list of them (side by side they ran past the row's edge at 1024 wide, and
+/// a click on the scrolling row scrolled it instead of taking). T takes the only way, or
+/// opens the list.
+fn take_buttons(ui: &mut Ui, me: Seat, takes: &[&Move], out: &mut Asked) {
+    if let [only] = takes {
+        let words = take_words(only, me);
+        if ui.button(format!("{words} (T)")).clicked() || key(ui, Key::T) {
+            out.mv = Some((*only).clone());
+        }
+        return;
+    }
+    let menu = egui::containers::menu::MenuButton::new(format!(
+        "Take the pile (T): {} ways…",
+        takes.len()
+    ));
+    let (r, _) = menu.ui(ui, |ui| {
+        for mv in takes {
+            if ui.button(take_words(mv, me)).clicked() {
+                out.mv = Some((*mv).clone());
+                ui.close();
+            }
+        }
+    });
+    if key(ui, Key::T) {
+        egui::Popup::open_id(ui.ctx(), egui::Popup::default_response_id(&r));
+    }
 }
 
 fn play_buttons(ui: &mut Ui, d: &mut Desk, view: &PlayerView, legal: &[Move], out: &mut Asked) {

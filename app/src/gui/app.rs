@@ -190,6 +190,11 @@ impl FairdealApp {
             if matches!(intent, Intent::Help) {
                 self.start_help = !self.start_help;
             }
+            if let Intent::Theme(theme) = intent {
+                self.settings.theme = theme;
+                self.apply_theme(ctx);
+                continue;
+            }
             self.controller.handle(ctx, intent, &self.settings);
         }
     }

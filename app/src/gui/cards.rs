@@ -217,7 +217,7 @@ pub fn card_marked(ui: &mut Ui, card: Card, size: Vec2, marks: Marks, place: &st
 pub fn fan(ui: &mut Ui, cards: &[Card], size: Vec2, step: f32, place: &str) {
     let n = cards.len();
     let width = size.x + step * n.saturating_sub(1) as f32;
-    let (rect, _) = ui.allocate_exact_size(Vec2::new(width, size.y), Sense::hover());
+    let (rect, fan) = ui.allocate_exact_size(Vec2::new(width, size.y), Sense::hover());
     for (k, &c) in cards.iter().enumerate() {
         let at = Rect::from_min_size(rect.min + Vec2::new(k as f32 * step, 0.0), size);
         let shows = if k + 1 == n {
@@ -225,7 +225,9 @@ pub fn fan(ui: &mut Ui, cards: &[Card], size: Vec2, step: f32, place: &str) {
         } else {
             Rect::from_min_size(at.min, Vec2::new(step, size.y))
         };
-        let r = ui.interact(shows, ui.scope_id().with(("fan", place, k)), Sense::hover());
+        // Each card's id from its fan's own: two fans in one scope (the plan's groups) must
+        // not name the same widgets.
+        let r = ui.interact(shows, fan.id.with(("fan", place, k)), Sense::hover());
         paint(
             ui.painter(),
             at,

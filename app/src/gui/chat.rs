@@ -20,7 +20,13 @@ fn fixed_height(ui: &Ui) -> f32 {
 /// given.
 pub fn chat_box(ui: &mut Ui, m: &Model, d: &mut Desk, height: f32, out: &mut Vec<Intent>) {
     ui.heading("Chat");
-    let lines_height = (height - fixed_height(ui)).max(24.0);
+    // The note under the line (a line not sent) takes a row of the lines' room.
+    let note = if m.chat_note.is_some() {
+        ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y
+    } else {
+        0.0
+    };
+    let lines_height = (height - fixed_height(ui) - note).max(24.0);
     egui::ScrollArea::vertical()
         .id_salt("chat")
         .stick_to_bottom(true)
@@ -77,7 +83,7 @@ pub fn chat_box(ui: &mut Ui, m: &Model, d: &mut Desk, height: f32, out: &mut Vec
                     .hint_text(if typing {
                         "Typing to the table… (Enter sends, Esc: keys to the game)"
                     } else {
-                        "Say something… (Enter sends, then keys go to the game)"
+                        "Say something… (Enter sends)"
                     })
                     .char_limit(MAX_CHAT)
                     .desired_width(ui.available_width()),

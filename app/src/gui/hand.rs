@@ -119,6 +119,35 @@ fn settling(ctx: &egui::Context, shown: &[Card], now: f64) -> bool {
     busy
 }
 
+/// Where the row's cards were at the last frame. While the pointer is on the row, a card
+/// that leaves it (into the plan, onto a meld) leaves a gap: the cards do not close up under
+/// the pointer, so the next click lands on the card the player sees there. The row closes up
+/// once the pointer leaves it.
+#[derive(Clone, Default)]
+struct Places {
+    cards: Vec<Card>,
+    xs: Vec<f32>,
+    width: f32,
+}
+
+impl Places {
+    /// The places of `shown` kept from these, if `shown` is these cards with some gone
+    /// (in the same order) in a row as wide.
+    fn kept(&self, shown: &[Card], width: f32) -> Option<Vec<f32>> {
+        if (self.width - width).abs() > 0.5 || self.xs.len() != self.cards.len() {
+            return None;
+        }
+        let mut from = 0;
+        let mut xs = Vec::with_capacity(shown.len());
+        for c in shown {
+            let at = from + self.cards[from..].iter().position(|x| x == c)?;
+            xs.push(self.xs[at]);
+            from = at + 1;
+        }
+        Some(xs)
+    }
+}
+
 /// How many of each card are marked in `marks` (selected, just drawn), as flags per position
 /// of `shown`.
 fn flags(shown: &[Card], marked: &[Card]) -> Vec<bool> {
@@ -225,7 +254,27 @@ pub fn hand_row(
             None => 0,
         }
     };
-    let xs = offsets(shown.len(), rect.width(), &group);
+    let fresh = offsets(shown.len(), rect.width(), &group);
+    let on_row = ui
+        .ctx()
+        .pointer_hover_pos()
+        .is_some_and(|p| rect.contains(p));
+    let places_id = Id::unique("hand-places");
+    let last: Option<Places> = ui.data(|d| d.get_temp(places_id));
+    let xs = last
+        .filter(|_| on_row)
+        .and_then(|p| p.kept(shown, rect.width()))
+        .unwrap_or(fresh);
+    ui.data_mut(|d| {
+        d.insert_temp(
+            places_id,
+            Places {
+                cards: shown.to_vec(),
+                xs: xs.clone(),
+                width: rect.width(),
+            },
+        );
+    });
     let top = rect.top() + LIFT;
     let dragging = egui::DragAndDrop::payload::<Dragged>(ui.ctx()).and_then(|d| d.index);
     let settling = settling(ui.ctx(), shown, ui.input(|i| i.time));
@@ -315,6 +364,28 @@ fn insertion(xs: &[f32], left: f32, x: f32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_card_gone_leaves_its_gap_and_nothing_else_is_kept() {
+        let c = |s: &str| s.parse::<Card>().unwrap();
+        let places = Places {
+            cards: vec![c("2C"), c("7S"), c("KS"), c("9D")],
+            xs: vec![0.0, 50.0, 100.0, 150.0],
+            width: 600.0,
+        };
+        assert_eq!(
+            places.kept(&[c("2C"), c("KS"), c("9D")], 600.0),
+            Some(vec![0.0, 100.0, 150.0]),
+            "7♠ went: the others stay where they were"
+        );
+        assert_eq!(places.kept(&[c("9D"), c("2C")], 600.0), None, "reordered");
+        assert_eq!(places.kept(&[c("2C"), c("AH")], 600.0), None, "a card came");
+        assert_eq!(
+            places.kept(&[c("2C")], 500.0),
+            None,
+            "the row changed width"
+        );
+    }
     use fairdeal_core::{Rank, Suit};
 
     fn c(r: Rank, s: Suit) -> Card {

@@ -55,6 +55,8 @@ pub enum Intent {
     Say(String),
     /// Score sheet: ready for the next hand.
     Ready,
+    /// Table settings: the window's theme (remembered with the settings).
+    Theme(super::choices::Theme),
     /// Table: leave a game under way (a computer player takes the seat; Resume gives it back).
     LeaveGame,
     /// Lobby or game over: leave the table, back to the start screen.

@@ -29,8 +29,9 @@ pub struct LastTurn {
 }
 
 impl LastTurn {
-    /// The turn in a few words ("drew 2 · melded 3 (meld 2) · discarded 9♣").
-    pub fn words(&self) -> String {
+    /// The turn in a few words, its melds said as `whose` ("drew 2 · melded 3 (our meld 2)
+    /// · discarded 9♣"): both teams number their melds from 1.
+    pub fn words(&self, whose: &str) -> String {
         let mut parts = Vec::new();
         if self.drew > 0 {
             parts.push(format!("drew {}", self.drew));
@@ -50,7 +51,7 @@ impl LastTurn {
             to.dedup();
             let to: Vec<String> = to.iter().map(ToString::to_string).collect();
             parts.push(format!(
-                "melded {melded} (meld{} {})",
+                "melded {melded} ({whose} meld{} {})",
                 if to.len() == 1 { "" } else { "s" },
                 to.join(", ")
             ));
@@ -90,4 +91,22 @@ pub fn labels(cards: &[Card]) -> String {
         .map(|c| c.label())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_box_says_whose_melds() {
+        let c = |s: &str| s.parse::<Card>().unwrap();
+        let turn = LastTurn {
+            drew: 2,
+            melds: vec![(1, vec![c("7S")]), (3, vec![c("8S"), c("8D")])],
+            discard: Some(c("9C")),
+            ..LastTurn::default()
+        };
+        let words = turn.words("their");
+        assert!(words.contains("melded 3 (their melds 2, 4)"), "{words}");
+    }
 }

@@ -237,18 +237,30 @@ pub(crate) mod testkit {
 
     /// [`view_in`] with team A's first meld the run of spades `run`.
     pub(crate) fn view_with_run(preset: Preset, hand: &str, turn: &str, run: &str) -> PlayerView {
+        view_at(preset, hand, turn, run, "play", "5D")
+    }
+
+    /// [`view_with_run`] in `phase` ("draw", "play"), the pile `pile` (bottom first).
+    pub(crate) fn view_at(
+        preset: Preset,
+        hand: &str,
+        turn: &str,
+        run: &str,
+        phase: &str,
+        pile: &str,
+    ) -> PlayerView {
         let cards = |s: &str| -> Vec<String> {
             s.split_whitespace()
                 .map(|c| c.parse::<Card>().unwrap().to_string())
                 .collect()
         };
-        let (hand, run) = (cards(hand), cards(run));
+        let (hand, run, pile) = (cards(hand), cards(run), cards(pile));
         let json = format!(
-            r#"{{"dealer": "E", "scores": {{"A": 0, "B": 0}}, "turn": "{turn}", "phase": "play",
+            r#"{{"dealer": "E", "scores": {{"A": 0, "B": 0}}, "turn": "{turn}", "phase": "{phase}",
             "hands": {{"S": {hand:?}, "W": ["4D"], "N": ["4D"], "E": ["4D"]}},
             "melds": {{"A": [{run:?}, ["4C", "5C", "6C", "7C", "8C", "9C", "TC"],
                             ["KC", "KD", "KH"]], "B": [["QH", "QD", "QS"]]}},
-            "red_threes": {{"A": 0, "B": 0}}, "pile": ["5D"], "stock": ["6D", "7D"]}}"#
+            "red_threes": {{"A": 0, "B": 0}}, "pile": {pile:?}, "stock": ["6D", "7D"]}}"#
         );
         let desc: PositionDesc = serde_json::from_str(&json).unwrap();
         Position::from_desc(Rules::preset(preset), &desc)

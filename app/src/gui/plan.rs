@@ -23,7 +23,7 @@ pub(crate) enum Drop {
 }
 
 /// How far the cards of a planned group are apart.
-const PLAN_STEP: f32 = 14.0;
+const PLAN_STEP: f32 = 12.0;
 
 /// The plan: its buttons, planned groups (drop targets), cards planned onto melds and the
 /// "new meld" zone; one row of fixed height that scrolls sideways (a plain mouse wheel too).
@@ -52,8 +52,12 @@ pub(crate) fn plan_row(
             ui.horizontal(|ui| {
                 ui.label(RichText::new("Plan:").strong());
                 // The buttons first: after the groups they scrolled out of sight as the plan
-                // grew ("Undo la…").
-                actions::plan_buttons(ui, m, d, view, asked);
+                // grew ("Undo la…"). One above the other, so that three planned melds and
+                // the "new meld" zone fit beside them at 1024 wide.
+                ui.vertical(|ui| {
+                    ui.spacing_mut().item_spacing.y = 2.0;
+                    actions::plan_buttons(ui, m, d, view, asked);
+                });
                 for (i, m) in d.plan.iter().enumerate() {
                     let r = Frame::group(ui.style()).show(ui, |ui| {
                         // Overlapping as on the table: side by side, two groups filled the row.
@@ -71,11 +75,13 @@ pub(crate) fn plan_row(
                     }
                 }
                 for (to, cards_) in &d.plan_adds {
-                    ui.label(format!("onto meld {}:", to + 1));
+                    ui.label(format!("onto our meld {}:", to + 1));
                     cards::fan(ui, cards_, SMALL, PLAN_STEP, "planned");
                 }
                 let zone = Frame::group(ui.style()).show(ui, |ui| {
-                    ui.weak("drop here: new meld");
+                    // Small, as the row's words are: at 1024 wide the zone fits after three
+                    // planned melds.
+                    ui.label(RichText::new("drop here: new meld").small().weak());
                 });
                 if let Some(dragged) = zone.response.dnd_release_payload::<Dragged>() {
                     dropped = Some((Drop::NewMeld, *dragged));
@@ -212,7 +218,7 @@ impl Desk {
             if !fixable {
                 let what: Vec<String> = cards.iter().map(|c| c.label()).collect();
                 return Err(format!(
-                    "{} onto meld {}: Not allowed: {}",
+                    "{} onto our meld {}: Not allowed: {}",
                     what.join(" "),
                     to + 1,
                     refusal.reason
@@ -350,7 +356,7 @@ mod tests {
         let v = view("2C JC 7S KS 9D");
         let mut d = Desk::default();
         let why = d.plan_onto(&v, 0, cards("2C")).unwrap_err();
-        assert!(why.starts_with("2♣ onto meld 1: Not allowed:"), "{why}");
+        assert!(why.starts_with("2♣ onto our meld 1: Not allowed:"), "{why}");
         let why = d.plan_onto(&v, 1, cards("JC")).unwrap_err();
         assert!(why.contains("samba is complete"), "{why}");
         assert!(d.plan_onto(&v, 2, cards("9D")).is_err(), "another rank");

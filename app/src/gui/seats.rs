@@ -136,7 +136,7 @@ pub fn seats_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView) {
                 ui.add(egui::Label::new(turn).extend());
             });
             let last = &d.seen.last[seat.index()];
-            let words = last.words();
+            let words = last.words(crate::gui::move_words::whose(seat.team(), me));
             // The box as a whole, for assistive technology: whose seat, what it holds, what
             // it did last (its parts are painted and labelled apart).
             let playing_words = if playing { ", playing" } else { "" };
@@ -279,7 +279,7 @@ pub fn stock_and_pile(
                 } else if takes.is_empty() {
                     format!("Take the pile (T): {}", pile_refusal(view))
                 } else {
-                    "Take the pile (T): there are several ways; choose one of the Take buttons"
+                    "Take the pile (T): there are several ways; choose one under \"Take the pile (T): … ways\" below your hand"
                         .to_owned()
                 });
                 if asked.mv.is_some() {

@@ -134,17 +134,30 @@ pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>, out: &mut V
                 }
             });
             ui.add_space(8.0);
-            ui.columns(2, |cols| {
-                if let Some(a) = left(&mut cols[0], s, info) {
-                    action = Some(a);
-                }
-                if let Some(a) = right(&mut cols[1], s, info) {
-                    action = Some(a);
-                }
+            // The two columns in a block of at most START_WIDTH, centred: in a wide window
+            // each column's content kept to its left edge, the settings at the window's.
+            let width = ui.available_width().min(START_WIDTH);
+            let margin = ((ui.available_width() - width) / 2.0).max(0.0);
+            ui.horizontal_top(|ui| {
+                ui.add_space(margin);
+                ui.vertical(|ui| {
+                    ui.set_width(width);
+                    ui.columns(2, |cols| {
+                        if let Some(a) = left(&mut cols[0], s, info) {
+                            action = Some(a);
+                        }
+                        if let Some(a) = right(&mut cols[1], s, info) {
+                            action = Some(a);
+                        }
+                    });
+                });
             });
         });
     out.extend(action);
 }
+
+/// The widest the start screen's two columns grow (points).
+const START_WIDTH: f32 = 1000.0;
 
 /// A row of widgets centred in the width (its width is the one it took last frame).
 fn centred_row<R>(ui: &mut Ui, add: impl FnOnce(&mut Ui) -> R) -> R {

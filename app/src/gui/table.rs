@@ -12,6 +12,7 @@ use fairdeal_core::{PlayerView, Seat, Team};
 
 use super::actions::{self, Asked};
 use super::cards::WARN;
+use super::choices::Theme;
 use super::game::{Desk, Model};
 use super::hand::Dragged;
 use super::intent::Intent;
@@ -141,7 +142,7 @@ fn table_body(
         ui.painter().add(egui::Shape::Noop),
         ui.painter().add(egui::Shape::Noop),
     ];
-    header(ui, m, d, view, prefs);
+    header(ui, m, d, view, prefs, out);
     let waiting = banner(ui, m, view);
     seats::turn_banner(ui, m, view, waiting.as_deref());
     let mut asked = Asked::default();
@@ -258,7 +259,14 @@ fn dropped_nowhere(ui: &Ui) -> bool {
         && egui::DragAndDrop::has_payload_of_type::<Dragged>(ui.ctx())
 }
 
-fn header(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView, prefs: &mut TablePrefs) {
+fn header(
+    ui: &mut Ui,
+    m: &Model,
+    d: &mut Desk,
+    view: &PlayerView,
+    prefs: &mut TablePrefs,
+    out: &mut Vec<Intent>,
+) {
     let us = view.seat().team();
     let them = us.other();
     // Once this hand is scored (the score sheet is up), the totals after it.
@@ -316,6 +324,22 @@ fn header(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView, prefs: &mut T
                     if let Some(why) = d.sound_trouble.as_deref().filter(|_| prefs.sounds) {
                         ui.colored_label(ui.visuals().warn_fg_color, format!("No sound: {why}."));
                     }
+                    // The theme as on the start screen: a player who finds the table too
+                    // bright in the evening changes it here.
+                    ui.separator();
+                    ui.label("Theme");
+                    let now = match ui.ctx().options(|o| o.theme_preference) {
+                        egui::ThemePreference::Light => Theme::Light,
+                        egui::ThemePreference::Dark => Theme::Dark,
+                        egui::ThemePreference::System => Theme::System,
+                    };
+                    ui.horizontal(|ui| {
+                        for theme in Theme::ALL {
+                            if ui.radio(now == theme, theme.word()).clicked() && now != theme {
+                                out.push(Intent::Theme(theme));
+                            }
+                        }
+                    });
                 });
             ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
                 ui.label(
@@ -508,3 +532,7 @@ pub fn team_names(g: &Model, team: Team) -> String {
 #[cfg(test)]
 #[path = "table_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "rows_tests.rs"]
+mod rows_tests;

@@ -4,7 +4,7 @@
 
 use eframe::egui;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use fairdeal_core::{Preset, Seat};
 
 use super::table_ui;
@@ -465,4 +465,49 @@ fn the_meld_just_played_onto_is_scrolled_into_sight() {
         "meld 8 is below the edge at first"
     );
     assert_eq!(shown(true), (true, None), "scrolled into sight, once");
+}
+
+/// A card planned from the hand leaves its gap while the pointer is on the hand: the card
+/// to its right stays under the pointer's neighbour, not under the pointer (a trial's next
+/// click took the card that slid in).
+///
+/// Sabotage caught (checked): with the row laid out afresh every frame, the next card moved
+/// left into the planned card's place.
+#[test]
+fn a_card_planned_leaves_its_gap_under_the_pointer() {
+    let mut h = south_after_the_draw();
+    let cards = |h: &Harness<'static, (Game, bool, Vec<crate::gui::intent::Intent>)>| {
+        let mut v: Vec<(String, egui::Rect)> = h
+            .get_all_by(|n| n.label().is_some_and(|l| l.ends_with("in your hand")))
+            .map(|n| (n.accesskit_node().label().unwrap_or_default(), n.rect()))
+            .collect();
+        v.sort_by(|a, b| a.1.left().total_cmp(&b.1.left()));
+        v
+    };
+    let before = cards(&h);
+    let (name, rect) = before[1].clone();
+    let (next, next_rect) = before[2].clone();
+    h.hover_at(rect.center());
+    h.step();
+    h.get_by_label(&name).click();
+    h.step();
+    h.hover_at(rect.center());
+    h.key_press(egui::Key::P);
+    for _ in 0..3 {
+        h.step();
+    }
+    let after = cards(&h);
+    assert_eq!(after.len(), before.len() - 1, "{name} went into the plan");
+    let moved = after.iter().find(|(n, _)| *n == next).unwrap().1;
+    assert!(
+        (moved.left() - next_rect.left()).abs() < 1.0,
+        "{next} stayed at {next_rect:?}, not {moved:?}"
+    );
+    // Away from the hand, the row closes up.
+    h.hover_at(egui::pos2(5.0, 5.0));
+    for _ in 0..3 {
+        h.step();
+    }
+    let closed = cards(&h).iter().find(|(n, _)| *n == next).unwrap().1;
+    assert!(closed.left() < next_rect.left(), "closed up: {closed:?}");
 }
