@@ -196,7 +196,7 @@ pub async fn watch(
                             let _ = updates.send(WatchUpdate::Watching(watching)).await;
                             // Entry by entry: each event goes out as soon as it is checked.
                             for (k, e) in entries.into_iter().enumerate() {
-                                w.take_from(from + k as u64, vec![e])?;
+                                w.take_from(from.saturating_add(k as u64), vec![e])?;
                                 for u in drain(&mut w) {
                                     if let WatchUpdate::Event(WatchEvent::Verified(r)) = &u
                                         && let Some(cfg) = w.config()
