@@ -7,7 +7,20 @@ use fairdeal_core::{GameResult, Seat, game_result};
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{ReturnState, TableConfig, TableMsg, over_digest, return_digest};
-use super::{Dest, MsgKind, TableError, TableEvent, TableSession, Unexpected};
+use super::{Dest, MsgKind, ReturnRefused, TableError, TableEvent, TableSession, Unexpected};
+
+/// What a seat given back does here ([`TableSession::check_return`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ReturnEffect {
+    /// This peer's own seat: it takes the table's state and plays from that hand on.
+    Mine,
+    /// For a hand not started here yet: kept, applied when it starts.
+    Later,
+    /// For the hand under way: started again with the player.
+    Restart,
+    /// For a hand already played here: nothing to do.
+    Past,
+}
 
 impl TableSession {
     /// The original identity of `seat` (as the configuration seated it).
@@ -137,6 +150,59 @@ impl TableSession {
         Ok(())
     }
 
+    /// Whether a seat given back is taken, and what it does: one decision for the gate
+    /// ([`TableSession::admit`]) and the handler ([`TableSession::on_return`]), so that a
+    /// `Return` the handler refuses is never stored either.
+    pub(crate) fn check_return(
+        &self,
+        from: &PublicKey,
+        state: &ReturnState,
+        sig: &Sig,
+    ) -> Result<ReturnEffect, ReturnRefused> {
+        let config = self.stage.config().ok_or(ReturnRefused::BeforeStart)?;
+        let sender = config.seat_of(from).ok_or(ReturnRefused::NotSeated)?;
+        // Every seat number it carries is one: the state is applied by index.
+        if let Some(n) = [state.seat, state.dealer]
+            .into_iter()
+            .chain(state.runners.iter().flatten().copied())
+            .find(|&n| n > 3)
+        {
+            return Err(ReturnRefused::NotASeat(n));
+        }
+        if from
+            .verify(&return_digest(&config.sid(), state), sig)
+            .is_err()
+        {
+            return Err(ReturnRefused::BadSignature);
+        }
+        if self.barred.contains(&state.seat) {
+            return Err(ReturnRefused::Barred(state.seat));
+        }
+        if self.original(state.seat) == Some(self.me.key) {
+            // The table's state comes only from the seat that played for this one: any other
+            // seat could hand it chosen totals.
+            if self.holder_of(state.seat) != Some(sender) {
+                return Err(ReturnRefused::NotRunner);
+            }
+            // INVARIANT: state.seat < 4: every seat number in `state` was checked above.
+            if state.keys[usize::from(state.seat)] != self.me.key
+                || state.hand_no <= self.hand_no && !self.left
+            {
+                return Err(ReturnRefused::Stale);
+            }
+            return Ok(ReturnEffect::Mine);
+        }
+        // INVARIANT: state.seat < 4: checked above.
+        if self.runners[usize::from(state.seat)] != Some(sender) {
+            return Err(ReturnRefused::NotRunner);
+        }
+        Ok(match state.hand_no.cmp(&self.hand_no) {
+            std::cmp::Ordering::Greater => ReturnEffect::Later,
+            std::cmp::Ordering::Equal => ReturnEffect::Restart,
+            std::cmp::Ordering::Less => ReturnEffect::Past,
+        })
+    }
+
     /// A seat is given back (every peer, and the returning player itself).
     pub(crate) fn on_return(
         &mut self,
@@ -144,70 +210,33 @@ impl TableSession {
         state: ReturnState,
         sig: &Sig,
     ) -> Result<(), TableError> {
-        let sid = self.started_sid(MsgKind::Return)?;
-        let sender = self
-            .stage
-            .config()
-            .and_then(|c| c.seat_of(&from))
-            .ok_or(TableError::NotSeated)?;
-        // Every seat number it carries is one: the state is applied by index.
-        if let Some(n) = [state.seat, state.dealer]
-            .into_iter()
-            .chain(state.runners.iter().flatten().copied())
-            .find(|&n| n > 3)
-        {
-            return Err(Unexpected::NotASeat(MsgKind::Return, n).into());
-        }
-        if from.verify(&return_digest(&sid, &state), sig).is_err() {
-            return Err(TableError::BadSignature);
-        }
-        if self.barred.contains(&state.seat) {
-            return Err(Unexpected::SeatBarred(state.seat).into());
-        }
-        let mine = self.original(state.seat) == Some(self.me.key);
-        if mine && self.holder_of(state.seat) != Some(sender) {
-            // The table's state comes only from the seat that played for this one: any other
-            // seat could hand it chosen totals.
-            return Err(Unexpected::NotRunner(MsgKind::Return).into());
-        }
-        if mine {
-            // Our seat, back: take the table's state and play from that hand on.
-            // INVARIANT: state.seat < 4: every seat number in `state` was checked above.
-            if state.keys[usize::from(state.seat)] != self.me.key
-                || state.hand_no <= self.hand_no && !self.left
-            {
-                return Err(Unexpected::StaleReturn.into());
+        match self.check_return(&from, &state, sig)? {
+            ReturnEffect::Mine => {
+                // Our seat, back: take the table's state and play from that hand on.
+                self.keys = state.keys;
+                self.runners = state.runners;
+                self.dealer = Seat::from_index(usize::from(state.dealer));
+                self.totals = state.totals;
+                self.prev_result = state.prev_result;
+                self.hand_no = state.hand_no.saturating_sub(1);
+                self.left = false;
+                self.hand = None;
+                self.proxy = None;
+                self.events.push_back(TableEvent::SeatBack {
+                    seat: Seat::from_index(usize::from(state.seat)),
+                    totals: self.totals,
+                });
+                self.start_hand();
             }
-            self.keys = state.keys;
-            self.runners = state.runners;
-            self.dealer = Seat::from_index(usize::from(state.dealer));
-            self.totals = state.totals;
-            self.prev_result = state.prev_result;
-            self.hand_no = state.hand_no.saturating_sub(1);
-            self.left = false;
-            self.hand = None;
-            self.proxy = None;
-            self.events.push_back(TableEvent::SeatBack {
-                seat: Seat::from_index(usize::from(state.seat)),
-                totals: self.totals,
-            });
-            self.start_hand();
-            return Ok(());
-        }
-        // INVARIANT: state.seat < 4: checked above.
-        if self.runners[usize::from(state.seat)] != Some(sender) {
-            return Err(Unexpected::NotRunner(MsgKind::Return).into());
-        }
-        if state.hand_no > self.hand_no {
-            self.pending_return = Some(state);
-            return Ok(());
-        }
-        if state.hand_no == self.hand_no {
-            // We started this hand with the computer player: start it again with the player.
-            self.apply_return(&state);
-            self.hand = None;
-            self.hand_no -= 1;
-            self.start_hand();
+            ReturnEffect::Later => self.pending_return = Some(state),
+            ReturnEffect::Restart => {
+                // We started this hand with the computer player: start it again with the player.
+                self.apply_return(&state);
+                self.hand = None;
+                self.hand_no -= 1;
+                self.start_hand();
+            }
+            ReturnEffect::Past => {}
         }
         Ok(())
     }
