@@ -7,7 +7,9 @@ use fairdeal_core::{GameResult, Seat, game_result};
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{ReturnState, TableConfig, TableMsg, over_digest, return_digest};
-use super::{Dest, MsgKind, ReturnRefused, TableError, TableEvent, TableSession, Unexpected};
+use super::{
+    Dest, OverRefused, ReturnRefused, SeatHeldRefused, TableError, TableEvent, TableSession,
+};
 
 /// What a seat given back does here ([`TableSession::check_return`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,27 +122,37 @@ impl TableSession {
         any
     }
 
-    /// The returning player: the runner of its seat's computer player says it is back from
-    /// the next hand on.
-    pub(crate) fn on_seat_held(&mut self, from: PublicKey, held: u8) -> Result<(), TableError> {
-        let me = self.me.key;
-        let seat = self
-            .stage
-            .config()
-            .and_then(|c| c.seat_of(&me))
-            .ok_or(TableError::NotSeated)?;
+    /// Whether a runner's word that this peer's seat is held is taken: one decision for the
+    /// gate and the handler. Returns the runner's seat.
+    pub(crate) fn check_seat_held(
+        &self,
+        from: &PublicKey,
+        held: u8,
+    ) -> Result<(u8, u8), SeatHeldRefused> {
+        let config = self.stage.config().ok_or(SeatHeldRefused::NotSeated)?;
+        let seat = config
+            .seat_of(&self.me.key)
+            .ok_or(SeatHeldRefused::NotSeated)?;
         if held != seat {
-            return Err(Unexpected::SeatHeldForOther.into());
+            return Err(SeatHeldRefused::OtherSeat);
         }
-        let Some(runner) = self.stage.config().and_then(|c| c.seat_of(&from)) else {
-            return Err(TableError::NotSeated);
-        };
+        // Only a seat its player still plays speaks (as the gate hears only those).
+        let runner = self
+            .seat_of_sender(from)
+            .map_err(|_| SeatHeldRefused::NotSeated)?;
         // A player that saw its seat taken over knows the runner; one that did not (it was
         // away) takes the teller's word, which its next hand context then binds: a false
         // table state leaves it with no hand the other seats signed.
         if self.runners[usize::from(seat)].is_some_and(|r| r != runner) {
-            return Err(Unexpected::NotRunner(MsgKind::Return).into());
+            return Err(SeatHeldRefused::NotRunner);
         }
+        Ok((seat, runner))
+    }
+
+    /// The returning player: the runner of its seat's computer player says it is back from
+    /// the next hand on.
+    pub(crate) fn on_seat_held(&mut self, from: PublicKey, held: u8) -> Result<(), TableError> {
+        let (seat, runner) = self.check_seat_held(&from, held)?;
         self.hand = None;
         self.left = true;
         self.held_by = Some(runner);
@@ -160,7 +172,9 @@ impl TableSession {
         sig: &Sig,
     ) -> Result<ReturnEffect, ReturnRefused> {
         let config = self.stage.config().ok_or(ReturnRefused::BeforeStart)?;
-        let sender = config.seat_of(from).ok_or(ReturnRefused::NotSeated)?;
+        let sender = self
+            .seat_of_sender(from)
+            .map_err(|_| ReturnRefused::NotSeated)?;
         // Every seat number it carries is one: the state is applied by index.
         if let Some(n) = [state.seat, state.dealer]
             .into_iter()
@@ -309,6 +323,39 @@ impl TableSession {
         }
     }
 
+    /// Whether the game's end, told to a player whose seat was held, is taken: one decision
+    /// for the gate and the handler. Returns the game's result.
+    pub(crate) fn check_over(
+        &self,
+        from: &PublicKey,
+        totals: [i32; 2],
+        sig: &Sig,
+    ) -> Result<GameResult, OverRefused> {
+        let config = self.stage.config().ok_or(OverRefused::BeforeStart)?;
+        let sender = self
+            .seat_of_sender(from)
+            .map_err(|_| OverRefused::NotSeated)?;
+        let mine = config.seat_of(&self.me.key).ok_or(OverRefused::NotSeated)?;
+        if !self.left || self.stage.finished().is_some() {
+            return Err(OverRefused::WhilePlaying);
+        }
+        if self.holder_of(mine) != Some(sender) {
+            return Err(OverRefused::NotRunner);
+        }
+        if from
+            .verify(&over_digest(&config.sid(), mine, totals), sig)
+            .is_err()
+        {
+            return Err(OverRefused::BadSignature);
+        }
+        let rules = config.rules();
+        let result = game_result(totals, rules.target, rules.tie_rule);
+        if result == GameResult::Continue {
+            return Err(OverRefused::TooSoon);
+        }
+        Ok(result)
+    }
+
     /// A player whose seat was held hears that the game is over, from the runner that held
     /// it (signed).
     pub(crate) fn on_over(
@@ -317,29 +364,7 @@ impl TableSession {
         totals: [i32; 2],
         sig: &Sig,
     ) -> Result<(), TableError> {
-        let Some(config) = self.stage.config() else {
-            return Err(Unexpected::BeforeStart(MsgKind::Over).into());
-        };
-        let Some(sender) = config.seat_of(&from) else {
-            return Err(TableError::NotSeated);
-        };
-        let (Some(mine), sid) = (config.seat_of(&self.me.key), config.sid()) else {
-            return Err(TableError::NotSeated);
-        };
-        if !self.left || self.stage.finished().is_some() {
-            return Err(Unexpected::OverWhilePlaying.into());
-        }
-        if self.holder_of(mine) != Some(sender) {
-            return Err(Unexpected::NotRunner(MsgKind::Over).into());
-        }
-        if from.verify(&over_digest(&sid, mine, totals), sig).is_err() {
-            return Err(TableError::BadSignature);
-        }
-        let rules = config.rules();
-        let result = game_result(totals, rules.target, rules.tie_rule);
-        if result == GameResult::Continue {
-            return Err(Unexpected::OverTooSoon.into());
-        }
+        let result = self.check_over(&from, totals, sig)?;
         self.totals = totals;
         self.stage.finish(result);
         self.events

@@ -189,7 +189,14 @@ impl TableSession {
                 .check_return(&from, state, sig)
                 .map(|_| ())
                 .map_err(|r| Refused::of(Why::Return(r), r.is_stale())),
-            TableMsg::SeatHeld { .. } | TableMsg::Over { .. } => Ok(()),
+            TableMsg::SeatHeld { seat, .. } => self
+                .check_seat_held(&from, *seat)
+                .map(|_| ())
+                .map_err(|r| Refused::of(Why::SeatHeld(r), r.is_stale())),
+            TableMsg::Over { totals, sig } => self
+                .check_over(&from, *totals, sig)
+                .map(|_| ())
+                .map_err(|r| Refused::of(Why::Over(r), r.is_stale())),
             TableMsg::Ready { hand_no, sig } => self
                 .check_ready(&from, *hand_no, sig)
                 .map(|_| ())

@@ -45,7 +45,9 @@ pub use self::pace::{NEXT_HAND_MS, NextHand};
 pub use self::presence::{ALONE_MS, QUIET_MS, RESYNC_MAX_MS, RESYNC_MS, UNHEARD_MS};
 pub use self::refusal::{ChatRefused, MsgKind, NotNow, ReadyRefused, Unexpected};
 pub use self::refused::{Refused, Why};
-pub use self::seat_rules::{QuitRefused, ReplaceRefused, ReturnRefused, TimeoutRefused};
+pub use self::seat_rules::{
+    OverRefused, QuitRefused, ReplaceRefused, ReturnRefused, SeatHeldRefused, TimeoutRefused,
+};
 pub(crate) use self::types::MAX_EARLY_PER_SEAT;
 pub use self::types::{
     Dest, MAX_NAME, MAX_UNEXPLAINED_VOIDS, RESYNC_ANSWER_MS, StopReason, TableError, TableEvent,

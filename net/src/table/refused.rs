@@ -5,7 +5,9 @@
 use std::fmt;
 
 use super::refusal::{ChatRefused, ReadyRefused};
-use super::seat_rules::{QuitRefused, ReplaceRefused, ReturnRefused, TimeoutRefused};
+use super::seat_rules::{
+    OverRefused, QuitRefused, ReplaceRefused, ReturnRefused, SeatHeldRefused, TimeoutRefused,
+};
 
 /// A message refused before anything was stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -120,6 +122,10 @@ pub enum Why {
     Quit(QuitRefused),
     /// A seat taken over that the handler would not take.
     Replace(ReplaceRefused),
+    /// A held seat the handler would not take.
+    SeatHeld(SeatHeldRefused),
+    /// A game over the handler would not take.
+    Over(OverRefused),
     /// A seat given back that the handler would not take.
     Return(ReturnRefused),
     /// A ready the handler would not take.
@@ -160,6 +166,8 @@ impl Why {
             Self::Timeout(r) => r.what(),
             Self::Quit(r) => r.what(),
             Self::Replace(r) => r.what(),
+            Self::SeatHeld(r) => r.what(),
+            Self::Over(r) => r.what(),
             Self::Return(r) => r.what(),
             Self::Ready(r) => r.what(),
             Self::Chat(r) => r.what(),

@@ -1,5 +1,6 @@
 //! Why a message about a seat is not taken: a timeout vote, a quit, a computer player
-//! taking a seat over, a seat given back. Each kind has one check (in the file of its
+//! taking a seat over, a seat given back, a held seat's player told its seat is held or the
+//! game is over. Each kind has one check (in the file of its
 //! handler) that both the gate and the handler run, so that what the gate stores is exactly
 //! what the handler takes; these are its typed reasons, with words for a log line.
 
@@ -233,6 +234,106 @@ impl From<ReturnRefused> for TableError {
 }
 
 impl fmt::Display for ReturnRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.what())
+    }
+}
+
+/// Why a runner's word that this peer's seat is held is not taken
+/// ([`super::TableSession::check_seat_held`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeatHeldRefused {
+    /// Before the start, or from or to a peer the configuration does not seat.
+    NotSeated,
+    /// Naming a seat other than this peer's.
+    OtherSeat,
+    /// From a seat other than the runner this peer knows.
+    NotRunner,
+}
+
+impl SeatHeldRefused {
+    /// The reason in a few words (the gate's [`super::Refused`]).
+    pub fn what(self) -> &'static str {
+        match self {
+            Self::NotSeated => "a held seat from or to a peer not seated",
+            Self::OtherSeat => "a held seat for another seat",
+            Self::NotRunner => "a held seat from a seat that does not run it",
+        }
+    }
+
+    /// Whether it is a leftover that changes nothing (not held against its sender).
+    pub fn is_stale(self) -> bool {
+        false
+    }
+}
+
+impl From<SeatHeldRefused> for TableError {
+    fn from(r: SeatHeldRefused) -> Self {
+        match r {
+            SeatHeldRefused::NotSeated => Self::NotSeated,
+            SeatHeldRefused::OtherSeat => Unexpected::SeatHeldForOther.into(),
+            SeatHeldRefused::NotRunner => Unexpected::NotRunner(MsgKind::Return).into(),
+        }
+    }
+}
+
+impl fmt::Display for SeatHeldRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.what())
+    }
+}
+
+/// Why the game's end, told to a player whose seat was held, is not taken
+/// ([`super::TableSession::check_over`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OverRefused {
+    /// Before the game started.
+    BeforeStart,
+    /// From or to a peer the configuration does not seat.
+    NotSeated,
+    /// While this peer still plays its seat, or once its game ended.
+    WhilePlaying,
+    /// From a seat that does not hold this peer's seat.
+    NotRunner,
+    /// A signature that does not verify.
+    BadSignature,
+    /// Totals that do not end the game.
+    TooSoon,
+}
+
+impl OverRefused {
+    /// The reason in a few words (the gate's [`super::Refused`]).
+    pub fn what(self) -> &'static str {
+        match self {
+            Self::BeforeStart => "a game over before the start",
+            Self::NotSeated => "a game over from or to a peer not seated",
+            Self::WhilePlaying => "a game over while this seat plays, or after the game ended",
+            Self::NotRunner => "a game over from a seat that does not hold this one",
+            Self::BadSignature => "a game over with a bad signature",
+            Self::TooSoon => "a game over with totals that do not end the game",
+        }
+    }
+
+    /// Whether it is a leftover that changes nothing (not held against its sender).
+    pub fn is_stale(self) -> bool {
+        matches!(self, Self::WhilePlaying)
+    }
+}
+
+impl From<OverRefused> for TableError {
+    fn from(r: OverRefused) -> Self {
+        match r {
+            OverRefused::BeforeStart => Unexpected::BeforeStart(MsgKind::Over).into(),
+            OverRefused::NotSeated => Self::NotSeated,
+            OverRefused::WhilePlaying => Unexpected::OverWhilePlaying.into(),
+            OverRefused::NotRunner => Unexpected::NotRunner(MsgKind::Over).into(),
+            OverRefused::BadSignature => Self::BadSignature,
+            OverRefused::TooSoon => Unexpected::OverTooSoon.into(),
+        }
+    }
+}
+
+impl fmt::Display for OverRefused {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.what())
     }
