@@ -140,7 +140,6 @@ impl TableSession {
 
     /// Whether a computer player's taking `seat` over is taken: one decision for the gate
     /// and the handler. Returns the runner's seat and what it does here.
-    #[expect(clippy::too_many_arguments, reason = "the fields of one message")]
     pub(crate) fn check_replace(
         &self,
         from: &PublicKey,
