@@ -1,8 +1,8 @@
 //! Why a message about a seat is not taken: a timeout vote, a quit, a computer player
 //! taking a seat over, a seat given back, a held seat's player told its seat is held or the
-//! game is over. Each kind has one check (in the file of its
-//! handler) that both the gate and the handler run, so that what the gate stores is exactly
-//! what the handler takes; these are its typed reasons, with words for a log line.
+//! game is over. Each kind has one check (in the file of its handler) that both the gate and
+//! the handler run, so that what the gate stores is exactly what the handler takes; these are
+//! its typed reasons, with words for a log line.
 
 use std::fmt;
 
