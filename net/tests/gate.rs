@@ -16,7 +16,7 @@ use fairdeal_core::{HouseRules, Preset, Seat};
 use fairdeal_crypto::encoding;
 use fairdeal_crypto::{Body, Envelope, Identity, PublicKey, SignedEnvelope};
 use fairdeal_net::table::msg::{SeatInfo, TableConfig, TableMsg, replace_digest, timeout_digest};
-use fairdeal_net::table::{Admit, Dest, RESYNC_ANSWER_MS, TableEvent, TableSession};
+use fairdeal_net::table::{Admit, Dest, RESYNC_ANSWER_MS, TableEvent, TableSession, Why};
 
 fn seat(i: u8) -> ([u8; 32], SeatInfo) {
     let secret = [i + 61; 32];
@@ -191,7 +191,7 @@ fn a_stranger_and_a_seat_cannot_speak_out_of_turn_and_the_real_replacement_appli
                         Ok(Admit::Answer) => {}
                         // Chat: handled, never stored.
                         Ok(Admit::Show) => peers[j].handle_message(keys[i], &bytes).unwrap(),
-                        Err(r) => assert!(r.stale, "a real message refused: {}", r.what),
+                        Err(r) => assert!(r.stale, "a real message refused: {}", r.why),
                     }
                     delivered += 1;
                 }
@@ -363,7 +363,7 @@ fn one_seat_cannot_fill_the_buffer_of_early_messages_for_the_others() {
                 kept += 1;
             }
             Ok(Admit::Answer | Admit::Show) => panic!("not a query nor chat"),
-            Err(r) => assert!(!r.stale, "refused for a reason: {}", r.what),
+            Err(r) => assert!(!r.stale, "refused for a reason: {}", r.why),
         }
     }
     assert!(
@@ -426,7 +426,7 @@ fn an_acceptance_that_overtakes_the_roster_is_held_then_admitted() {
             .all(|s| s.key != keys[from])
     );
     let r = peers[1].admit(keys[from], &accept).unwrap_err();
-    assert!(r.later && r.stale, "{}", r.what);
+    assert!(r.later && r.stale, "{}", r.why);
     let sid = peers[0].config().unwrap().sid();
     let theirs = TableMsg::Accept {
         sid,
@@ -446,7 +446,7 @@ fn an_acceptance_that_overtakes_the_roster_is_held_then_admitted() {
     assert!(peers[1].config().is_some());
     assert_eq!(peers[1].admit(keys[from], &accept), Ok(Admit::Store));
     let r = peers[1].admit(stranger.public(), &theirs).unwrap_err();
-    assert!(!r.later && !r.stale, "{}", r.what);
+    assert!(!r.later && !r.stale, "{}", r.why);
 }
 
 /// Delivers through the gate until South (peer 0) stored `want` hand messages of North's
@@ -475,7 +475,7 @@ fn north_to_south(peers: &mut [TableSession], want: usize) -> Vec<Vec<u8>> {
                         }
                         Ok(Admit::Show) => peers[j].handle_message(keys[i], &bytes).unwrap(),
                         Ok(Admit::Answer) => {}
-                        Err(r) => assert!(r.stale, "a real message refused: {}", r.what),
+                        Err(r) => assert!(r.stale, "a real message refused: {}", r.why),
                     }
                 }
             }
@@ -516,7 +516,7 @@ fn a_repeated_hand_message_is_not_stored_again_but_a_different_one_in_its_slot_i
     for bytes in &sent {
         let refused = peers[0].admit(north, bytes).unwrap_err();
         assert!(refused.stale, "a copy is stale, not held against North");
-        assert_eq!(refused.what, "a hand message held already");
+        assert_eq!(refused.why, Why::HandHeld);
     }
     // A shuffle step or a move of North's, re-signed with another body: evidence, let in.
     let last = sent
@@ -569,7 +569,7 @@ fn a_resync_is_never_stored_and_is_answered_at_most_once_a_second() {
         "the first resync is answered with what North lacks"
     );
     let again = peers[0].admit(north, &resync).unwrap_err();
-    assert!(again.stale, "{}", again.what);
+    assert!(again.stale, "{}", again.why);
     peers[0].handle_timeout(now + RESYNC_ANSWER_MS);
     while peers[0].poll_transmit().is_some() {}
     assert_eq!(

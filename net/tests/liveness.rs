@@ -3,180 +3,22 @@
 //! computer player's silent runner is voted out by the others alone, a timeout vote counts
 //! for its own deal only; and, at the level of one hand, a false head or a split signed result
 //! names its sender without stranding an honest seat.
-//!
-//! The table harness plays the node's part: it delivers every message, and every five
-//! simulated seconds each live peer "pings" the others (`heard`), as libp2p's ping does.
+//! (The table harness is `common/sim.rs`.)
 
 mod common;
 
-use fairdeal_core::{HouseRules, Preset, Seat, SplitMix64};
-use fairdeal_crypto::{Body, Fault, Identity, PublicKey};
+use common::sim::Sim;
+
+use fairdeal_core::{Preset, Seat, SplitMix64};
+use fairdeal_crypto::{Body, Fault, Identity};
 use fairdeal_net::hand::{Event as HandEvent, Stage};
-use fairdeal_net::table::msg::{SeatInfo, TableMsg, timeout_digest};
+use fairdeal_net::table::msg::{TableMsg, timeout_digest};
 use fairdeal_net::table::{
-    DEFAULT_GRACE_MS, Dest, Gone, StopReason, TableError, TableEvent, TableSession, Unexpected,
+    DEFAULT_GRACE_MS, Gone, StopReason, TableError, TableEvent, TableSession, Unexpected,
 };
 
-fn card(i: u8) -> ([u8; 32], SeatInfo) {
-    let secret = [i + 81; 32];
-    (
-        secret,
-        SeatInfo {
-            key: Identity::from_secret(secret).public(),
-            name: format!("p{i}"),
-            bot: true,
-            addrs: Vec::new(),
-        },
-    )
-}
-
-/// Four computer players (South hosts), playing to `target`.
 fn table(preset: Preset, target: i32) -> (Vec<TableSession>, Vec<[u8; 32]>) {
-    let house = HouseRules {
-        target: Some(target),
-        ..HouseRules::default()
-    };
-    let (s0, c0) = card(0);
-    let mut peers = vec![TableSession::host(
-        s0,
-        [60; 32],
-        c0,
-        Some("greedy"),
-        "liveness",
-        preset,
-        house,
-    )];
-    let mut secrets = vec![s0];
-    let host = peers[0].key();
-    for i in 1..4u8 {
-        let (s, c) = card(i);
-        let mut p = TableSession::joiner(s, [60 + i; 32], c, Some("greedy"));
-        p.join(host);
-        peers.push(p);
-        secrets.push(s);
-    }
-    (peers, secrets)
-}
-
-/// The table, the clock, and who is gone.
-struct Sim {
-    peers: Vec<TableSession>,
-    keys: Vec<PublicKey>,
-    events: Vec<Vec<TableEvent>>,
-    now: u64,
-    /// Peers that are gone: they neither send nor receive nor ping.
-    dead: Vec<bool>,
-}
-
-impl Sim {
-    fn new(peers: Vec<TableSession>) -> Self {
-        let keys = peers.iter().map(TableSession::key).collect();
-        Self {
-            peers,
-            keys,
-            events: vec![Vec::new(); 4],
-            now: 0,
-            dead: vec![false; 4],
-        }
-    }
-
-    /// Delivers what every peer has queued now (one round); true if anything moved.
-    fn round(&mut self) -> bool {
-        {
-            let mut moved = false;
-            for i in 0..4 {
-                while let Some((dest, bytes)) = self.peers[i].poll_transmit() {
-                    moved = true;
-                    if self.dead[i] {
-                        continue;
-                    }
-                    let targets: Vec<usize> = match dest {
-                        Dest::Peer(k) => {
-                            self.keys.iter().position(|x| *x == k).into_iter().collect()
-                        }
-                        Dest::Seats => (0..4).filter(|&j| j != i).collect(),
-                    };
-                    for j in targets {
-                        if !self.dead[j] {
-                            let _ = self.peers[j].handle_message(self.keys[i], &bytes);
-                        }
-                    }
-                }
-                while let Some(e) = self.peers[i].poll_event() {
-                    self.events[i].push(e);
-                }
-            }
-            moved
-        }
-    }
-
-    /// Advances the clock by `ms`: pings between live peers, then every live peer's timers.
-    fn tick(&mut self, ms: u64) {
-        self.now += ms;
-        for i in 0..4 {
-            for j in 0..4 {
-                if i != j && !self.dead[i] && !self.dead[j] {
-                    let k = self.keys[j];
-                    self.peers[i].heard(k, self.now);
-                }
-            }
-        }
-        for i in 0..4 {
-            if !self.dead[i] {
-                self.peers[i].handle_timeout(self.now);
-            }
-        }
-    }
-
-    /// Runs until `done`, bounded by `limit_ms` of simulated time.
-    fn run(&mut self, limit_ms: u64, done: &dyn Fn(&Self) -> bool) {
-        while self.now < limit_ms && !done(self) {
-            while self.round() {
-                if done(self) {
-                    return;
-                }
-            }
-            self.tick(5_000);
-        }
-    }
-
-    /// Whether every peer in `who` saw its game end.
-    fn over(&self, who: &[usize]) -> bool {
-        who.iter().all(|&i| self.peers[i].finished().is_some())
-    }
-
-    fn voided(&self, i: usize) -> Vec<(Seat, Gone)> {
-        self.events[i]
-            .iter()
-            .filter_map(|e| match e {
-                TableEvent::HandVoided { seat, why, .. } => Some((*seat, *why)),
-                _ => None,
-            })
-            .collect()
-    }
-
-    fn faults(&self, i: usize) -> Vec<(Option<u8>, Fault)> {
-        self.events[i]
-            .iter()
-            .filter_map(|e| match e {
-                TableEvent::Hand {
-                    event: HandEvent::Fault(b),
-                    ..
-                } => Some((b.offender, b.fault)),
-                _ => None,
-            })
-            .collect()
-    }
-
-    fn has(&self, i: usize, f: &dyn Fn(&TableEvent) -> bool) -> bool {
-        self.events[i].iter().any(f)
-    }
-
-    /// The honest peers' totals, all equal.
-    fn same_totals(&self, who: &[usize]) {
-        let t: Vec<[i32; 2]> = who.iter().map(|&i| self.peers[i].totals()).collect();
-        assert!(t.iter().all(|x| *x == t[0]), "totals differ: {t:?}");
-    }
+    common::sim::table("liveness", preset, target)
 }
 
 /// Finding 1 and 6: West stops the first hand with an audit as soon as it holds its cards

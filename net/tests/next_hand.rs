@@ -14,7 +14,8 @@ use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::store::{Meta, Record};
 use fairdeal_net::table::msg::{SeatInfo, TableMsg, ready_digest};
 use fairdeal_net::table::{
-    Dest, MsgKind, NEXT_HAND_MS, NotNow, ReadyRefused, TableError, TableSession, Unexpected,
+    Dest, MsgKind, NEXT_HAND_MS, NotNow, ReadyRefused, ReturnRefused, TableError, TableSession,
+    Unexpected, Why,
 };
 
 fn card(i: u8, bot: bool) -> ([u8; 32], SeatInfo) {
@@ -341,8 +342,8 @@ fn a_seat_given_back_that_names_no_seat_is_refused_for_that() {
         .encode();
         for j in [0usize, 2, 3] {
             assert_eq!(
-                sim.peers[j].admit(sim.keys[1], &msg).map_err(|r| r.what),
-                Err("a seat given back naming no seat"),
+                sim.peers[j].admit(sim.keys[1], &msg).map_err(|r| r.why),
+                Err(Why::Return(ReturnRefused::NotASeat(n))),
                 "seat {n} at {j}"
             );
             assert_eq!(
@@ -390,7 +391,7 @@ fn a_ready_for_another_seat_or_another_hand_is_refused() {
                 continue;
             }
             let refused = sim.peers[j].admit(*from, bytes).unwrap_err();
-            assert_eq!(refused.what, why.what(), "case {n} at {j}");
+            assert_eq!(refused.why, Why::Ready(*why), "case {n} at {j}");
             assert_eq!(
                 sim.peers[j].handle_message(*from, bytes),
                 Err(TableError::Unexpected(Unexpected::Ready(*why))),

@@ -9,9 +9,9 @@ use std::collections::BTreeSet;
 use fairdeal_core::{GameResult, Seat, TeamScore, game_result};
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
-use super::msg::{TableMsg, quit_digest, timeout_digest};
+use super::msg::{TableConfig, TableMsg, quit_digest, timeout_digest};
 use super::presence::{QUIET_MS, RESYNC_MS};
-use super::{Dest, MsgKind, NotNow, TableError, TableEvent, TableSession, Unexpected};
+use super::{Dest, NotNow, QuitRefused, TableError, TableEvent, TableSession, TimeoutRefused};
 use crate::hand::{HandSession, Stage};
 
 /// The default grace period before a silent seat's hand is voided.
@@ -182,7 +182,7 @@ impl TableSession {
     /// log is replayed.
     pub fn vote_timeout(&mut self, hand_no: u32, seat: u8) {
         let (Some(sid), Some(hctx)) = (
-            self.stage.config().map(super::msg::TableConfig::sid),
+            self.stage.config().map(TableConfig::sid),
             self.hand.as_ref().map(HandSession::hctx),
         ) else {
             return;
@@ -221,6 +221,49 @@ impl TableSession {
             .ok_or(TableError::NotSeated)
     }
 
+    /// Whether a timeout vote is taken: one decision for the gate and the handler. Returns
+    /// the voter's seat.
+    pub(crate) fn check_timeout(
+        &self,
+        from: &PublicKey,
+        hand_no: u32,
+        hctx: &[u8; 32],
+        seat: u8,
+        sig: &Sig,
+    ) -> Result<u8, TimeoutRefused> {
+        let sid = self
+            .stage
+            .config()
+            .map(TableConfig::sid)
+            .ok_or(TimeoutRefused::BeforeStart)?;
+        let voter = self
+            .seat_of_sender(from)
+            .map_err(|_| TimeoutRefused::NotSeated)?;
+        if seat > 3 {
+            return Err(TimeoutRefused::NotASeat(seat));
+        }
+        if self.speaks_for(voter) == self.speaks_for(seat) {
+            return Err(TimeoutRefused::OwnSeat);
+        }
+        if hand_no != self.hand_no || self.hand.as_ref().map(HandSession::hctx) != Some(*hctx) {
+            return Err(TimeoutRefused::OtherHand);
+        }
+        if from
+            .verify(&timeout_digest(&sid, hand_no, hctx, seat), sig)
+            .is_err()
+        {
+            return Err(TimeoutRefused::BadSignature);
+        }
+        if self
+            .votes
+            .get(&(*hctx, seat))
+            .is_some_and(|v| v.contains(&voter))
+        {
+            return Err(TimeoutRefused::Again);
+        }
+        Ok(voter)
+    }
+
     pub(crate) fn on_timeout(
         &mut self,
         from: PublicKey,
@@ -229,23 +272,7 @@ impl TableSession {
         seat: u8,
         sig: &Sig,
     ) -> Result<(), TableError> {
-        let sid = self.started_sid(MsgKind::Timeout)?;
-        let voter = self.seat_of_sender(&from)?;
-        if seat > 3 {
-            return Err(Unexpected::NotASeat(MsgKind::Timeout, seat).into());
-        }
-        if self.speaks_for(voter) == self.speaks_for(seat) {
-            return Err(Unexpected::TimeoutOwnSeat.into());
-        }
-        if hand_no != self.hand_no || self.hand.as_ref().map(HandSession::hctx) != Some(hctx) {
-            return Err(Unexpected::OtherHand(MsgKind::Timeout).into());
-        }
-        if from
-            .verify(&timeout_digest(&sid, hand_no, &hctx, seat), sig)
-            .is_err()
-        {
-            return Err(TableError::BadSignature);
-        }
+        let voter = self.check_timeout(&from, hand_no, &hctx, seat, sig)?;
         let votes = self.votes.entry((hctx, seat)).or_default();
         votes.insert(voter);
         // A computer player's runner votes for it too: it hears what its runner hears.
@@ -338,7 +365,7 @@ impl TableSession {
     /// The game has not started (use [`TableSession::leave`]) or is over.
     pub fn quit(&mut self) -> Result<(), TableError> {
         let (Some(sid), Some(seat)) = (
-            self.stage.config().map(super::msg::TableConfig::sid),
+            self.stage.config().map(TableConfig::sid),
             self.my_seat_index(),
         ) else {
             return Err(NotNow::NotStarted.into());
@@ -360,20 +387,38 @@ impl TableSession {
         self.left
     }
 
+    /// Whether a quit is taken: one decision for the gate and the handler. Returns the
+    /// quitting seat.
+    pub(crate) fn check_quit(
+        &self,
+        from: &PublicKey,
+        hand_no: u32,
+        sig: &Sig,
+    ) -> Result<u8, QuitRefused> {
+        let sid = self
+            .stage
+            .config()
+            .map(TableConfig::sid)
+            .ok_or(QuitRefused::BeforeStart)?;
+        let seat = self
+            .seat_of_sender(from)
+            .map_err(|_| QuitRefused::NotSeated)?;
+        if hand_no != self.hand_no || self.hand.is_none() {
+            return Err(QuitRefused::OtherHand);
+        }
+        if from.verify(&quit_digest(&sid, hand_no, seat), sig).is_err() {
+            return Err(QuitRefused::BadSignature);
+        }
+        Ok(seat)
+    }
+
     pub(crate) fn on_quit(
         &mut self,
         from: PublicKey,
         hand_no: u32,
         sig: &Sig,
     ) -> Result<(), TableError> {
-        let sid = self.started_sid(MsgKind::Quit)?;
-        let seat = self.seat_of_sender(&from)?;
-        if hand_no != self.hand_no || self.hand.is_none() {
-            return Err(Unexpected::OtherHand(MsgKind::Quit).into());
-        }
-        if from.verify(&quit_digest(&sid, hand_no, seat), sig).is_err() {
-            return Err(TableError::BadSignature);
-        }
+        let seat = self.check_quit(&from, hand_no, sig)?;
         self.void_hand(seat, Gone::Left);
         Ok(())
     }

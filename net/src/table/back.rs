@@ -7,7 +7,22 @@ use fairdeal_core::{GameResult, Seat, game_result};
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{ReturnState, TableConfig, TableMsg, over_digest, return_digest};
-use super::{Dest, MsgKind, TableError, TableEvent, TableSession, Unexpected};
+use super::{
+    Dest, OverRefused, ReturnRefused, SeatHeldRefused, TableError, TableEvent, TableSession,
+};
+
+/// What a seat given back does here ([`TableSession::check_return`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ReturnEffect {
+    /// This peer's own seat: it takes the table's state and plays from that hand on.
+    Mine,
+    /// For a hand not started here yet: kept, applied when it starts.
+    Later,
+    /// For the hand under way: started again with the player.
+    Restart,
+    /// For a hand already played here: nothing to do.
+    Past,
+}
 
 impl TableSession {
     /// The original identity of `seat` (as the configuration seated it).
@@ -107,27 +122,37 @@ impl TableSession {
         any
     }
 
-    /// The returning player: the runner of its seat's computer player says it is back from
-    /// the next hand on.
-    pub(crate) fn on_seat_held(&mut self, from: PublicKey, held: u8) -> Result<(), TableError> {
-        let me = self.me.key;
-        let seat = self
-            .stage
-            .config()
-            .and_then(|c| c.seat_of(&me))
-            .ok_or(TableError::NotSeated)?;
+    /// Whether a runner's word that this peer's seat is held is taken: one decision for the
+    /// gate and the handler. Returns the runner's seat.
+    pub(crate) fn check_seat_held(
+        &self,
+        from: &PublicKey,
+        held: u8,
+    ) -> Result<(u8, u8), SeatHeldRefused> {
+        let config = self.stage.config().ok_or(SeatHeldRefused::NotSeated)?;
+        let seat = config
+            .seat_of(&self.me.key)
+            .ok_or(SeatHeldRefused::NotSeated)?;
         if held != seat {
-            return Err(Unexpected::SeatHeldForOther.into());
+            return Err(SeatHeldRefused::OtherSeat);
         }
-        let Some(runner) = self.stage.config().and_then(|c| c.seat_of(&from)) else {
-            return Err(TableError::NotSeated);
-        };
+        // Only a seat its player still plays speaks (as the gate hears only those).
+        let runner = self
+            .seat_of_sender(from)
+            .map_err(|_| SeatHeldRefused::NotSeated)?;
         // A player that saw its seat taken over knows the runner; one that did not (it was
         // away) takes the teller's word, which its next hand context then binds: a false
         // table state leaves it with no hand the other seats signed.
         if self.runners[usize::from(seat)].is_some_and(|r| r != runner) {
-            return Err(Unexpected::NotRunner(MsgKind::Return).into());
+            return Err(SeatHeldRefused::NotRunner);
         }
+        Ok((seat, runner))
+    }
+
+    /// The returning player: the runner of its seat's computer player says it is back from
+    /// the next hand on.
+    pub(crate) fn on_seat_held(&mut self, from: PublicKey, held: u8) -> Result<(), TableError> {
+        let (seat, runner) = self.check_seat_held(&from, held)?;
         self.hand = None;
         self.left = true;
         self.held_by = Some(runner);
@@ -137,6 +162,61 @@ impl TableSession {
         Ok(())
     }
 
+    /// Whether a seat given back is taken, and what it does: one decision for the gate
+    /// ([`TableSession::admit`]) and the handler ([`TableSession::on_return`]), so that a
+    /// `Return` the handler refuses is never stored either.
+    pub(crate) fn check_return(
+        &self,
+        from: &PublicKey,
+        state: &ReturnState,
+        sig: &Sig,
+    ) -> Result<ReturnEffect, ReturnRefused> {
+        let config = self.stage.config().ok_or(ReturnRefused::BeforeStart)?;
+        let sender = self
+            .seat_of_sender(from)
+            .map_err(|_| ReturnRefused::NotSeated)?;
+        // Every seat number it carries is one: the state is applied by index.
+        if let Some(n) = [state.seat, state.dealer]
+            .into_iter()
+            .chain(state.runners.iter().flatten().copied())
+            .find(|&n| n > 3)
+        {
+            return Err(ReturnRefused::NotASeat(n));
+        }
+        if from
+            .verify(&return_digest(&config.sid(), state), sig)
+            .is_err()
+        {
+            return Err(ReturnRefused::BadSignature);
+        }
+        if self.barred.contains(&state.seat) {
+            return Err(ReturnRefused::Barred(state.seat));
+        }
+        if self.original(state.seat) == Some(self.me.key) {
+            // The table's state comes only from the seat that played for this one: any other
+            // seat could hand it chosen totals.
+            if self.holder_of(state.seat) != Some(sender) {
+                return Err(ReturnRefused::NotRunner);
+            }
+            // INVARIANT: state.seat < 4: every seat number in `state` was checked above.
+            if state.keys[usize::from(state.seat)] != self.me.key
+                || state.hand_no <= self.hand_no && !self.left
+            {
+                return Err(ReturnRefused::Stale);
+            }
+            return Ok(ReturnEffect::Mine);
+        }
+        // INVARIANT: state.seat < 4: checked above.
+        if self.runners[usize::from(state.seat)] != Some(sender) {
+            return Err(ReturnRefused::NotRunner);
+        }
+        Ok(match state.hand_no.cmp(&self.hand_no) {
+            std::cmp::Ordering::Greater => ReturnEffect::Later,
+            std::cmp::Ordering::Equal => ReturnEffect::Restart,
+            std::cmp::Ordering::Less => ReturnEffect::Past,
+        })
+    }
+
     /// A seat is given back (every peer, and the returning player itself).
     pub(crate) fn on_return(
         &mut self,
@@ -144,70 +224,33 @@ impl TableSession {
         state: ReturnState,
         sig: &Sig,
     ) -> Result<(), TableError> {
-        let sid = self.started_sid(MsgKind::Return)?;
-        let sender = self
-            .stage
-            .config()
-            .and_then(|c| c.seat_of(&from))
-            .ok_or(TableError::NotSeated)?;
-        // Every seat number it carries is one: the state is applied by index.
-        if let Some(n) = [state.seat, state.dealer]
-            .into_iter()
-            .chain(state.runners.iter().flatten().copied())
-            .find(|&n| n > 3)
-        {
-            return Err(Unexpected::NotASeat(MsgKind::Return, n).into());
-        }
-        if from.verify(&return_digest(&sid, &state), sig).is_err() {
-            return Err(TableError::BadSignature);
-        }
-        if self.barred.contains(&state.seat) {
-            return Err(Unexpected::SeatBarred(state.seat).into());
-        }
-        let mine = self.original(state.seat) == Some(self.me.key);
-        if mine && self.holder_of(state.seat) != Some(sender) {
-            // The table's state comes only from the seat that played for this one: any other
-            // seat could hand it chosen totals.
-            return Err(Unexpected::NotRunner(MsgKind::Return).into());
-        }
-        if mine {
-            // Our seat, back: take the table's state and play from that hand on.
-            // INVARIANT: state.seat < 4: every seat number in `state` was checked above.
-            if state.keys[usize::from(state.seat)] != self.me.key
-                || state.hand_no <= self.hand_no && !self.left
-            {
-                return Err(Unexpected::StaleReturn.into());
+        match self.check_return(&from, &state, sig)? {
+            ReturnEffect::Mine => {
+                // Our seat, back: take the table's state and play from that hand on.
+                self.keys = state.keys;
+                self.runners = state.runners;
+                self.dealer = Seat::from_index(usize::from(state.dealer));
+                self.totals = state.totals;
+                self.prev_result = state.prev_result;
+                self.hand_no = state.hand_no.saturating_sub(1);
+                self.left = false;
+                self.hand = None;
+                self.proxy = None;
+                self.events.push_back(TableEvent::SeatBack {
+                    seat: Seat::from_index(usize::from(state.seat)),
+                    totals: self.totals,
+                });
+                self.start_hand();
             }
-            self.keys = state.keys;
-            self.runners = state.runners;
-            self.dealer = Seat::from_index(usize::from(state.dealer));
-            self.totals = state.totals;
-            self.prev_result = state.prev_result;
-            self.hand_no = state.hand_no.saturating_sub(1);
-            self.left = false;
-            self.hand = None;
-            self.proxy = None;
-            self.events.push_back(TableEvent::SeatBack {
-                seat: Seat::from_index(usize::from(state.seat)),
-                totals: self.totals,
-            });
-            self.start_hand();
-            return Ok(());
-        }
-        // INVARIANT: state.seat < 4: checked above.
-        if self.runners[usize::from(state.seat)] != Some(sender) {
-            return Err(Unexpected::NotRunner(MsgKind::Return).into());
-        }
-        if state.hand_no > self.hand_no {
-            self.pending_return = Some(state);
-            return Ok(());
-        }
-        if state.hand_no == self.hand_no {
-            // We started this hand with the computer player: start it again with the player.
-            self.apply_return(&state);
-            self.hand = None;
-            self.hand_no -= 1;
-            self.start_hand();
+            ReturnEffect::Later => self.pending_return = Some(state),
+            ReturnEffect::Restart => {
+                // We started this hand with the computer player: start it again with the player.
+                self.apply_return(&state);
+                self.hand = None;
+                self.hand_no -= 1;
+                self.start_hand();
+            }
+            ReturnEffect::Past => {}
         }
         Ok(())
     }
@@ -280,6 +323,39 @@ impl TableSession {
         }
     }
 
+    /// Whether the game's end, told to a player whose seat was held, is taken: one decision
+    /// for the gate and the handler. Returns the game's result.
+    pub(crate) fn check_over(
+        &self,
+        from: &PublicKey,
+        totals: [i32; 2],
+        sig: &Sig,
+    ) -> Result<GameResult, OverRefused> {
+        let config = self.stage.config().ok_or(OverRefused::BeforeStart)?;
+        let sender = self
+            .seat_of_sender(from)
+            .map_err(|_| OverRefused::NotSeated)?;
+        let mine = config.seat_of(&self.me.key).ok_or(OverRefused::NotSeated)?;
+        if !self.left || self.stage.finished().is_some() {
+            return Err(OverRefused::WhilePlaying);
+        }
+        if self.holder_of(mine) != Some(sender) {
+            return Err(OverRefused::NotRunner);
+        }
+        if from
+            .verify(&over_digest(&config.sid(), mine, totals), sig)
+            .is_err()
+        {
+            return Err(OverRefused::BadSignature);
+        }
+        let rules = config.rules();
+        let result = game_result(totals, rules.target, rules.tie_rule);
+        if result == GameResult::Continue {
+            return Err(OverRefused::TooSoon);
+        }
+        Ok(result)
+    }
+
     /// A player whose seat was held hears that the game is over, from the runner that held
     /// it (signed).
     pub(crate) fn on_over(
@@ -288,29 +364,7 @@ impl TableSession {
         totals: [i32; 2],
         sig: &Sig,
     ) -> Result<(), TableError> {
-        let Some(config) = self.stage.config() else {
-            return Err(Unexpected::BeforeStart(MsgKind::Over).into());
-        };
-        let Some(sender) = config.seat_of(&from) else {
-            return Err(TableError::NotSeated);
-        };
-        let (Some(mine), sid) = (config.seat_of(&self.me.key), config.sid()) else {
-            return Err(TableError::NotSeated);
-        };
-        if !self.left || self.stage.finished().is_some() {
-            return Err(Unexpected::OverWhilePlaying.into());
-        }
-        if self.holder_of(mine) != Some(sender) {
-            return Err(Unexpected::NotRunner(MsgKind::Over).into());
-        }
-        if from.verify(&over_digest(&sid, mine, totals), sig).is_err() {
-            return Err(TableError::BadSignature);
-        }
-        let rules = config.rules();
-        let result = game_result(totals, rules.target, rules.tie_rule);
-        if result == GameResult::Continue {
-            return Err(Unexpected::OverTooSoon.into());
-        }
+        let result = self.check_over(&from, totals, sig)?;
         self.totals = totals;
         self.stage.finish(result);
         self.events

@@ -14,7 +14,7 @@
 //! computer player taking a seat over) and `back.rs` (a seat given back, the game over). Also
 //! `route.rs` (which handler takes each message), `gate.rs` (what is admitted before it is
 //! stored), `publish.rs` (what is sent, and the public transcript), `types.rs` (the public
-//! types), `msg.rs` (the messages), `refusal.rs` (why a message or an action is not taken),
+//! types), `msg.rs` (the messages), `refusal.rs` (why a message or an action is not taken), `refused.rs` (why the gate refused one), `seat_rules.rs` (why a message about a seat is not taken, one reason for the gate and the handler),
 //! `presence.rs`, `chat.rs`, `verdict.rs` (what a hand's verdict does to the table).
 
 mod absent;
@@ -29,19 +29,25 @@ mod play;
 mod presence;
 mod publish;
 mod refusal;
+mod refused;
 mod replace;
 mod route;
+mod seat_rules;
 mod signing;
 mod stage;
 mod types;
 mod verdict;
 
 pub use self::absent::{DEFAULT_GRACE_MS, Gone, MIN_GRACE_MS};
-pub use self::gate::{Admit, Refused};
+pub use self::gate::Admit;
 pub use self::leaving::Leaving;
 pub use self::pace::{NEXT_HAND_MS, NextHand};
 pub use self::presence::{ALONE_MS, QUIET_MS, RESYNC_MAX_MS, RESYNC_MS, UNHEARD_MS};
 pub use self::refusal::{ChatRefused, MsgKind, NotNow, ReadyRefused, Unexpected};
+pub use self::refused::{Refused, Why};
+pub use self::seat_rules::{
+    OverRefused, QuitRefused, ReplaceRefused, ReturnRefused, SeatHeldRefused, TimeoutRefused,
+};
 pub(crate) use self::types::MAX_EARLY_PER_SEAT;
 pub use self::types::{
     Dest, MAX_NAME, MAX_UNEXPLAINED_VOIDS, RESYNC_ANSWER_MS, StopReason, TableError, TableEvent,
@@ -417,14 +423,5 @@ impl TableSession {
     /// The host's identity, once known.
     pub fn host_key(&self) -> Option<PublicKey> {
         self.host
-    }
-
-    /// The table id, for a message that only makes sense once the game started (`what`
-    /// names it in the refusal).
-    pub(crate) fn started_sid(&self, what: MsgKind) -> Result<[u8; 32], TableError> {
-        self.stage
-            .config()
-            .map(TableConfig::sid)
-            .ok_or(Unexpected::BeforeStart(what).into())
     }
 }

@@ -104,6 +104,12 @@ pub enum Unexpected {
     /// A seat given back that was proven at fault (a computer player keeps it).
     #[error("seat {0} given back, though it was proven at fault")]
     SeatBarred(u8),
+    /// A message this peer holds already (a second copy).
+    #[error("{0} again")]
+    Repeated(MsgKind),
+    /// A seat taken over that is not the one this peer waits to see replaced.
+    #[error("{0} for a seat other than the one awaited")]
+    NotAwaited(MsgKind),
     /// A timeout vote against the voter's own seat.
     #[error("a timeout vote against the voter's own seat")]
     TimeoutOwnSeat,

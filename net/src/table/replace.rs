@@ -9,7 +9,7 @@ use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{TableMsg, replace_digest};
-use super::{Dest, Gone, MsgKind, TableError, TableEvent, TableSession, Unexpected, derive};
+use super::{Dest, Gone, ReplaceRefused, TableError, TableEvent, TableSession, derive};
 use crate::hand::{HandSession, REPLACEMENT_STRATEGY, replacement_rng};
 
 /// A computer player this peer runs for a seat whose player left.
@@ -138,6 +138,60 @@ impl TableSession {
         }
     }
 
+    /// Whether a computer player's taking `seat` over is taken: one decision for the gate
+    /// and the handler. Returns the runner's seat and what it does here.
+    pub(crate) fn check_replace(
+        &self,
+        from: &PublicKey,
+        hand_no: u32,
+        seat: u8,
+        key: &PublicKey,
+        seed: &[u8; 32],
+        sig: &Sig,
+    ) -> Result<(u8, ReplaceEffect), ReplaceRefused> {
+        let sid = self
+            .stage
+            .config()
+            .map(super::msg::TableConfig::sid)
+            .ok_or(ReplaceRefused::BeforeStart)?;
+        let sender = self
+            .seat_of_sender(from)
+            .map_err(|_| ReplaceRefused::NotSeated)?;
+        if seat > 3 {
+            return Err(ReplaceRefused::NotASeat(seat));
+        }
+        if hand_no < self.hand_no {
+            return Err(ReplaceRefused::Earlier);
+        }
+        if hand_no > self.hand_no || self.keys.contains(key) {
+            return Err(ReplaceRefused::Later);
+        }
+        if self
+            .awaiting_replacement
+            .is_some_and(|a| a != (hand_no, seat))
+        {
+            return Err(ReplaceRefused::OtherSeat);
+        }
+        if from
+            .verify(&replace_digest(&sid, hand_no, seat, key, seed), sig)
+            .is_err()
+        {
+            return Err(ReplaceRefused::BadSignature);
+        }
+        // The runner follows from the seating alone, so it is known before our own verdict.
+        if self.runner_for(seat) != Some(sender) {
+            return Err(ReplaceRefused::NotRunner);
+        }
+        Ok((
+            sender,
+            if self.awaiting_replacement.is_some() {
+                ReplaceEffect::Now
+            } else {
+                ReplaceEffect::Early
+            },
+        ))
+    }
+
     pub(crate) fn on_replace(
         &mut self,
         from: PublicKey,
@@ -147,24 +201,9 @@ impl TableSession {
         seed: [u8; 32],
         sig: &Sig,
     ) -> Result<(), TableError> {
-        let sid = self.started_sid(MsgKind::Replace)?;
-        let sender = self.seat_of_sender(&from)?;
-        if seat > 3 {
-            return Err(Unexpected::NotASeat(MsgKind::Replace, seat).into());
-        }
-        if from
-            .verify(&replace_digest(&sid, hand_no, seat, &key, &seed), sig)
-            .is_err()
-        {
-            return Err(TableError::BadSignature);
-        }
-        // The runner follows from the seating alone, so it is known before our own verdict.
-        if self.runner_for(seat) != Some(sender) {
-            return Err(Unexpected::NotRunner(MsgKind::Replace).into());
-        }
-        if self.awaiting_replacement != Some((hand_no, seat)) {
-            // Before we voided ourselves: keep it until our own observation agrees.
-            if hand_no == self.hand_no {
+        match self.check_replace(&from, hand_no, seat, &key, &seed, sig)? {
+            (_, ReplaceEffect::Early) => {
+                // Before we voided ourselves: keep it until our own observation agrees.
                 self.early_replace = Some(EarlyReplace {
                     from,
                     hand_no,
@@ -174,10 +213,11 @@ impl TableSession {
                     sig: sig.clone(),
                 });
             }
-            return Ok(());
+            (runner, ReplaceEffect::Now) => {
+                self.awaiting_replacement = None;
+                self.seat_taken(seat, key, seed, runner);
+            }
         }
-        self.awaiting_replacement = None;
-        self.seat_taken(seat, key, seed, sender);
         Ok(())
     }
 
@@ -189,4 +229,13 @@ impl TableSession {
             let _ = self.on_replace(r.from, r.hand_no, r.seat, r.key, r.seed, &r.sig);
         }
     }
+}
+
+/// What a computer player's taking a seat over does here ([`TableSession::check_replace`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ReplaceEffect {
+    /// This peer waits for it: the seat is taken over now.
+    Now,
+    /// This peer has not seen the seat's void yet: kept until its own observation agrees.
+    Early,
 }

@@ -7,6 +7,7 @@
 
 mod finish;
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use fairdeal_core::{Rules, game_result};
@@ -56,6 +57,8 @@ struct Game {
     report: Report,
     /// Set by a deal that ends with a return taken on its signer's word, for the next deal.
     confirm: Option<(u8, u8)>,
+    /// Seats a deal proved at fault: a computer player keeps them for the rest of the game.
+    barred: BTreeSet<u8>,
 }
 
 fn stop(seat: Option<u8>, hand_no: Option<u32>, at: &Located, kind: FaultKind) -> Stop {
@@ -115,6 +118,7 @@ pub fn verify(entries: &[Located]) -> Report {
         table: Arc::new(table),
         report,
         confirm: None,
+        barred: BTreeSet::new(),
     };
     if let Err(f) = game.run(rest) {
         game.report.faults.push(f);
@@ -321,6 +325,17 @@ impl Game {
         };
         if let Some(kind) = kind {
             return Err(stop(None, n, at, kind));
+        }
+        // A seat proven at fault never comes back under its own key, whoever hands it back.
+        let own = |keys: &[PublicKey; 4], s: u8| {
+            keys.get(usize::from(s)) == self.config.seats.get(usize::from(s))
+        };
+        if let Some(&s) = self
+            .barred
+            .iter()
+            .find(|&&s| own(&head.keys, s) && !own(&expect.keys, s))
+        {
+            return Err(stop(None, n, at, FaultKind::BarredSeatBack(s)));
         }
         for s in 0..4u8 {
             let i = usize::from(s);

@@ -44,6 +44,13 @@ pub(super) struct Finding {
     pub stage: String,
     /// All four seats signed one result (root and scores) for the deal.
     pub signed_results: bool,
+    /// The reports of the audited scores, one per replay that got past the audit: a deal a
+    /// seat stopped for nothing after every seed was in counts with them.
+    pub counted: Vec<HandReport>,
+    /// Seats a replay named at fault without stopping the deal (an audit after the play).
+    pub named: Vec<(u8, Fault)>,
+    /// Each seat's signed result (root and scores), if the file has one.
+    pub results: [Option<([u8; 32], [i32; 2])>; 4],
 }
 
 /// The seat and kind of a decoded body, for evidence lines.
@@ -123,6 +130,7 @@ pub(super) fn check_hand(
         }
     }
     f.signed_results = results[0].is_some() && results.iter().all(|r| *r == results[0]);
+    f.results = results;
     for s in 0..4u8 {
         let i = usize::from(s);
         if let (Some(c), Some(seed)) = (&commits[i], seeds[i])
@@ -153,10 +161,18 @@ pub(super) fn check_hand(
                     let evidence = evidence_of(b.offender);
                     f.cheat = Some((b.offender, b.fault, evidence));
                 }
+                Event::Named(b) => {
+                    if let Some(o) = b.offender
+                        && !f.named.iter().any(|(s, _)| *s == o)
+                    {
+                        f.named.push((o, b.fault));
+                    }
+                }
                 _ => {}
             }
         }
         f.moves = f.moves.max(hand.turn_count());
+        f.counted.extend(hand.audited_report());
         if hand.stage() == Stage::Result {
             f.audited = f.audited.or(hand.audited());
         }

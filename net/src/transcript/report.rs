@@ -177,6 +177,13 @@ pub enum FaultKind {
         /// The runner the previous header records, if it records one.
         runner: Option<u8>,
     },
+    /// A seat given back that an earlier deal proved at fault: a computer player keeps a
+    /// barred seat for the rest of the game, whoever signs its return.
+    #[error(
+        "{} is given back, though an earlier deal proved it at fault (a computer player keeps its seat to the end)",
+        seat_name(*.0)
+    )]
+    BarredSeatBack(u8),
     /// A return's table state (totals, dealer, previous result) that no other seat's
     /// signature confirms: the deal it starts lacks envelopes of the seats named.
     #[error("the table's state in {}'s return of {}'s seat is confirmed by no signature of {}: the deal it starts has none of their messages", seat_name(*signer), seat_name(*seat), missing.iter().map(|s| seat_name(*s)).collect::<Vec<_>>().join(" or "))]

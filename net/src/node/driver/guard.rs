@@ -104,9 +104,9 @@ impl Node {
             Ok(Admit::Answer) => Gate::Answer,
             Ok(Admit::Show) => Gate::Show(key),
             Err(Refused {
-                what, later: true, ..
+                why, later: true, ..
             }) => {
-                tracing::debug!(%peer, "held for later: {what}");
+                tracing::debug!(%peer, "held for later: {why}");
                 let held = &mut self.guard.deferred;
                 held.retain(|(p, _, _)| p != peer);
                 if held.len() >= MAX_DEFERRED {
@@ -117,7 +117,8 @@ impl Node {
                     answer: self.is_seated(peer),
                 }
             }
-            Err(Refused { what, stale, .. }) => {
+            Err(Refused { why, stale, .. }) => {
+                let what = why.what();
                 let seated = self.is_seated(peer);
                 match (stale, seated) {
                     (true, true) => tracing::debug!(%peer, "ignored: {what}"),

@@ -6,11 +6,13 @@ use fairdeal_core::Seat;
 use fairdeal_crypto::PublicKey;
 use fairdeal_crypto::hash::hash256;
 
+use fairdeal_crypto::Fault;
+
 use crate::hand::{HandConfig, Replacement};
 use crate::table::msg::TableMsg;
 use crate::transcript::Located;
 use crate::transcript::evidence::{add, root_of, sender_seq, void_reason};
-use crate::transcript::replay::check_hand;
+use crate::transcript::replay::{Finding, check_hand};
 use crate::transcript::report::{FaultKind, HandLine, HandStatus, TranscriptFault, seat_name};
 
 use super::{Block, Game, Header, Stop, seat_of, stop};
@@ -75,6 +77,8 @@ impl Game {
             None => (None, String::new()),
         };
         let status = if let Some(rep) = &found.complete {
+            // A seat named after the play is out for the rest of the game, as at the table.
+            self.barred.extend(found.named.iter().map(|(s, _)| *s));
             if root_of(&b.envelopes) != rep.transcript_root {
                 return Err(stop(None, n, at, FaultKind::NotTheSignedEnvelopes));
             }
@@ -87,6 +91,14 @@ impl Game {
                 moves: found.moves,
                 openings: rep.openings_checked,
             }
+        } else if let Some((seat, scores)) = next.and_then(|x| counted_on_audit(&found, h, x)) {
+            // Stopped for nothing once every seed was in: the audited scores stand, and the
+            // seat that stopped it is out.
+            self.barred.insert(seat);
+            after.prev_result = next.map_or(h.prev_result, |x| x.prev_result);
+            after.dealer = (h.dealer + 1) % 4;
+            after.scores = add(h.scores, scores);
+            HandStatus::Forfeited { seat, scores }
         } else if next.is_some_and(|x| x.hand_no == h.hand_no) {
             // Started again with a player back in a seat (a signed return for this hand, by
             // the runner this deal's header records for that seat).
@@ -99,6 +111,9 @@ impl Game {
             let Some((seat, from)) = back else {
                 return Err(stop(None, n, at, FaultKind::RestartWithoutReturn));
             };
+            if self.barred.contains(&seat) {
+                return Err(stop(None, n, at, FaultKind::BarredSeatBack(seat)));
+            }
             let runner = h
                 .bots
                 .get(usize::from(seat))
@@ -138,6 +153,16 @@ impl Game {
                 }
                 _ => None,
             });
+            if let (None, Some((state, _))) = (out, back)
+                && self.barred.contains(&state.seat)
+            {
+                return Err(stop(
+                    None,
+                    Some(next.hand_no),
+                    at,
+                    FaultKind::BarredSeatBack(state.seat),
+                ));
+            }
             if let (None, Some((state, from))) = (out, back) {
                 // The seat's runner gives it back; this file may not record who that was (the
                 // computer player took over while this peer was out), but never the seat
@@ -201,6 +226,10 @@ impl Game {
                 ));
             };
             after.prev_result = next.prev_result;
+            if found.cheat.as_ref().is_some_and(|c| c.0 == Some(out)) {
+                // Proven at fault: out for the rest of the game, as at the table.
+                self.barred.insert(out);
+            }
             if out == 0xff {
                 HandStatus::Void {
                     seat: None,
@@ -277,4 +306,33 @@ impl Game {
         self.report.totals = after.scores;
         Ok(after)
     }
+}
+
+/// The seat that stopped deal `h` for nothing once every seed was in, and the audited scores
+/// the next header `next` counts, if it counts them: every other seat signed the result the
+/// next header follows (its root and scores), and the replays audited the same scores. (The
+/// replays' own root may differ: a seat's root covers what it had processed when it scored,
+/// and the audit came after.)
+fn counted_on_audit(found: &Finding, h: &Header, next: &Header) -> Option<(u8, [i32; 2])> {
+    let seat = found
+        .named
+        .iter()
+        .find(|(_, f)| *f == Fault::UnfoundedAudit)
+        .map(|(s, _)| *s)
+        .or_else(|| {
+            found
+                .cheat
+                .as_ref()
+                .filter(|c| c.1 == Fault::UnfoundedAudit)
+                .and_then(|c| c.0)
+        })?;
+    let scores = [
+        next.scores[0].checked_sub(h.scores[0])?,
+        next.scores[1].checked_sub(h.scores[1])?,
+    ];
+    let signed = (0..4u8)
+        .filter(|&s| s != seat)
+        .all(|s| found.results[usize::from(s)] == Some((next.prev_result, scores)));
+    (next.hand_no == h.hand_no + 1 && signed && found.counted.iter().any(|r| r.scores == scores))
+        .then_some((seat, scores))
 }

@@ -1,0 +1,340 @@
+//! Why a message about a seat is not taken: a timeout vote, a quit, a computer player
+//! taking a seat over, a seat given back, a held seat's player told its seat is held or the
+//! game is over. Each kind has one check (in the file of its handler) that both the gate and
+//! the handler run, so that what the gate stores is exactly what the handler takes; these are
+//! its typed reasons, with words for a log line.
+
+use std::fmt;
+
+use super::TableError;
+use super::refusal::{MsgKind, Unexpected};
+
+/// Why a timeout vote is not taken ([`super::TableSession::check_timeout`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeoutRefused {
+    /// Before the game started.
+    BeforeStart,
+    /// From a peer not seated now.
+    NotSeated,
+    /// Against a seat past 3.
+    NotASeat(u8),
+    /// Against the voter's own seat, or one its client speaks for.
+    OwnSeat,
+    /// For a deal other than the one under way.
+    OtherHand,
+    /// A signature that does not verify.
+    BadSignature,
+    /// A vote this peer holds already.
+    Again,
+}
+
+impl TimeoutRefused {
+    /// The reason in a few words (the gate's [`super::Refused`]).
+    pub fn what(self) -> &'static str {
+        match self {
+            Self::BeforeStart => "a timeout vote before the start",
+            Self::NotSeated => "a timeout vote from a peer not seated",
+            Self::NotASeat(_) => "a timeout vote against its own seat or no seat",
+            Self::OwnSeat => "a timeout vote against its own seat or no seat",
+            Self::OtherHand => "a timeout vote for another hand",
+            Self::BadSignature => "a timeout vote with a bad signature",
+            Self::Again => "a repeated timeout vote",
+        }
+    }
+
+    /// Whether it is a leftover that changes nothing (not held against its sender).
+    pub fn is_stale(self) -> bool {
+        matches!(self, Self::OtherHand | Self::Again)
+    }
+}
+
+impl From<TimeoutRefused> for TableError {
+    fn from(r: TimeoutRefused) -> Self {
+        match r {
+            TimeoutRefused::BeforeStart => Unexpected::BeforeStart(MsgKind::Timeout).into(),
+            TimeoutRefused::NotSeated => Self::NotSeated,
+            TimeoutRefused::NotASeat(n) => Unexpected::NotASeat(MsgKind::Timeout, n).into(),
+            TimeoutRefused::OwnSeat => Unexpected::TimeoutOwnSeat.into(),
+            TimeoutRefused::OtherHand => Unexpected::OtherHand(MsgKind::Timeout).into(),
+            TimeoutRefused::BadSignature => Self::BadSignature,
+            TimeoutRefused::Again => Unexpected::Repeated(MsgKind::Timeout).into(),
+        }
+    }
+}
+
+impl fmt::Display for TimeoutRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.what())
+    }
+}
+
+/// Why a quit is not taken ([`super::TableSession::check_quit`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuitRefused {
+    /// Before the game started.
+    BeforeStart,
+    /// From a peer not seated now.
+    NotSeated,
+    /// For a hand other than the one under way, or between hands.
+    OtherHand,
+    /// A signature that does not verify.
+    BadSignature,
+}
+
+impl QuitRefused {
+    /// The reason in a few words (the gate's [`super::Refused`]).
+    pub fn what(self) -> &'static str {
+        match self {
+            Self::BeforeStart => "a leave before the start",
+            Self::NotSeated => "a leave from a peer not seated",
+            Self::OtherHand => "a leave for another hand",
+            Self::BadSignature => "a leave with a bad signature",
+        }
+    }
+
+    /// Whether it is a leftover that changes nothing (not held against its sender).
+    pub fn is_stale(self) -> bool {
+        matches!(self, Self::OtherHand)
+    }
+}
+
+impl From<QuitRefused> for TableError {
+    fn from(r: QuitRefused) -> Self {
+        match r {
+            QuitRefused::BeforeStart => Unexpected::BeforeStart(MsgKind::Quit).into(),
+            QuitRefused::NotSeated => Self::NotSeated,
+            QuitRefused::OtherHand => Unexpected::OtherHand(MsgKind::Quit).into(),
+            QuitRefused::BadSignature => Self::BadSignature,
+        }
+    }
+}
+
+impl fmt::Display for QuitRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.what())
+    }
+}
+
+/// Why a computer player's taking a seat over is not taken
+/// ([`super::TableSession::check_replace`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplaceRefused {
+    /// Before the game started.
+    BeforeStart,
+    /// From a peer not seated now.
+    NotSeated,
+    /// For a seat past 3.
+    NotASeat(u8),
+    /// For an earlier hand.
+    Earlier,
+    /// For a hand not started here, or under a key already seated.
+    Later,
+    /// For a seat other than the one this peer waits to see replaced.
+    OtherSeat,
+    /// A signature that does not verify.
+    BadSignature,
+    /// From a seat that does not run the seat's computer player.
+    NotRunner,
+}
+
+impl ReplaceRefused {
+    /// The reason in a few words (the gate's [`super::Refused`]).
+    pub fn what(self) -> &'static str {
+        match self {
+            Self::BeforeStart => "a replacement before the start",
+            Self::NotSeated => "a replacement from a peer not seated",
+            Self::NotASeat(_) => "a replacement for no seat",
+            Self::Earlier => "a replacement for an earlier hand",
+            Self::Later => "a replacement for a later hand or a seated key",
+            Self::OtherSeat => "a replacement for another seat",
+            Self::BadSignature => "a replacement with a bad signature",
+            Self::NotRunner => "a replacement from a seat that does not run it",
+        }
+    }
+
+    /// Whether it is a leftover that changes nothing (not held against its sender).
+    pub fn is_stale(self) -> bool {
+        matches!(self, Self::Earlier)
+    }
+}
+
+impl From<ReplaceRefused> for TableError {
+    fn from(r: ReplaceRefused) -> Self {
+        match r {
+            ReplaceRefused::BeforeStart => Unexpected::BeforeStart(MsgKind::Replace).into(),
+            ReplaceRefused::NotSeated => Self::NotSeated,
+            ReplaceRefused::NotASeat(n) => Unexpected::NotASeat(MsgKind::Replace, n).into(),
+            ReplaceRefused::Earlier => Unexpected::OtherHand(MsgKind::Replace).into(),
+            ReplaceRefused::Later => Unexpected::OtherHand(MsgKind::Replace).into(),
+            ReplaceRefused::OtherSeat => Unexpected::NotAwaited(MsgKind::Replace).into(),
+            ReplaceRefused::BadSignature => Self::BadSignature,
+            ReplaceRefused::NotRunner => Unexpected::NotRunner(MsgKind::Replace).into(),
+        }
+    }
+}
+
+impl fmt::Display for ReplaceRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.what())
+    }
+}
+
+/// Why a seat given back (`Return`) is not taken: one decision, made by
+/// [`super::TableSession::check_return`] for the gate and the handler alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReturnRefused {
+    /// Before the game started.
+    BeforeStart,
+    /// From a peer the configuration does not seat.
+    NotSeated,
+    /// The state names a seat past 3 (seats are 0 to 3).
+    NotASeat(u8),
+    /// A signature that does not verify.
+    BadSignature,
+    /// The seat was proven at fault: a computer player keeps it for the rest of the game.
+    Barred(u8),
+    /// From a seat that does not run the seat's computer player.
+    NotRunner,
+    /// This peer's own seat given back under another key, or for a hand already played.
+    Stale,
+}
+
+impl ReturnRefused {
+    /// The reason in a few words (the gate's [`super::Refused`]).
+    pub fn what(self) -> &'static str {
+        match self {
+            Self::BeforeStart => "a seat given back before the start",
+            Self::NotSeated => "a seat given back by a peer not seated",
+            Self::NotASeat(_) => "a seat given back naming no seat",
+            Self::BadSignature => "a seat given back with a bad signature",
+            Self::Barred(_) => "a seat given back that was proven at fault",
+            Self::NotRunner => "a seat given back by a seat that does not run its computer player",
+            Self::Stale => "this seat given back under another key, or for a hand already played",
+        }
+    }
+
+    /// Whether it is a leftover that changes nothing (a second copy of this seat's return).
+    pub fn is_stale(self) -> bool {
+        matches!(self, Self::Stale)
+    }
+}
+
+impl From<ReturnRefused> for TableError {
+    fn from(r: ReturnRefused) -> Self {
+        match r {
+            ReturnRefused::BeforeStart => Unexpected::BeforeStart(MsgKind::Return).into(),
+            ReturnRefused::NotSeated => Self::NotSeated,
+            ReturnRefused::NotASeat(n) => Unexpected::NotASeat(MsgKind::Return, n).into(),
+            ReturnRefused::BadSignature => Self::BadSignature,
+            ReturnRefused::Barred(s) => Unexpected::SeatBarred(s).into(),
+            ReturnRefused::NotRunner => Unexpected::NotRunner(MsgKind::Return).into(),
+            ReturnRefused::Stale => Unexpected::StaleReturn.into(),
+        }
+    }
+}
+
+impl fmt::Display for ReturnRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.what())
+    }
+}
+
+/// Why a runner's word that this peer's seat is held is not taken
+/// ([`super::TableSession::check_seat_held`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeatHeldRefused {
+    /// Before the start, or from or to a peer the configuration does not seat.
+    NotSeated,
+    /// Naming a seat other than this peer's.
+    OtherSeat,
+    /// From a seat other than the runner this peer knows.
+    NotRunner,
+}
+
+impl SeatHeldRefused {
+    /// The reason in a few words (the gate's [`super::Refused`]).
+    pub fn what(self) -> &'static str {
+        match self {
+            Self::NotSeated => "a held seat from or to a peer not seated",
+            Self::OtherSeat => "a held seat for another seat",
+            Self::NotRunner => "a held seat from a seat that does not run it",
+        }
+    }
+
+    /// Whether it is a leftover that changes nothing (not held against its sender).
+    pub fn is_stale(self) -> bool {
+        false
+    }
+}
+
+impl From<SeatHeldRefused> for TableError {
+    fn from(r: SeatHeldRefused) -> Self {
+        match r {
+            SeatHeldRefused::NotSeated => Self::NotSeated,
+            SeatHeldRefused::OtherSeat => Unexpected::SeatHeldForOther.into(),
+            SeatHeldRefused::NotRunner => Unexpected::NotRunner(MsgKind::Return).into(),
+        }
+    }
+}
+
+impl fmt::Display for SeatHeldRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.what())
+    }
+}
+
+/// Why the game's end, told to a player whose seat was held, is not taken
+/// ([`super::TableSession::check_over`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OverRefused {
+    /// Before the game started.
+    BeforeStart,
+    /// From or to a peer the configuration does not seat.
+    NotSeated,
+    /// While this peer still plays its seat, or once its game ended.
+    WhilePlaying,
+    /// From a seat that does not hold this peer's seat.
+    NotRunner,
+    /// A signature that does not verify.
+    BadSignature,
+    /// Totals that do not end the game.
+    TooSoon,
+}
+
+impl OverRefused {
+    /// The reason in a few words (the gate's [`super::Refused`]).
+    pub fn what(self) -> &'static str {
+        match self {
+            Self::BeforeStart => "a game over before the start",
+            Self::NotSeated => "a game over from or to a peer not seated",
+            Self::WhilePlaying => "a game over while this seat plays, or after the game ended",
+            Self::NotRunner => "a game over from a seat that does not hold this one",
+            Self::BadSignature => "a game over with a bad signature",
+            Self::TooSoon => "a game over with totals that do not end the game",
+        }
+    }
+
+    /// Whether it is a leftover that changes nothing (not held against its sender).
+    pub fn is_stale(self) -> bool {
+        matches!(self, Self::WhilePlaying)
+    }
+}
+
+impl From<OverRefused> for TableError {
+    fn from(r: OverRefused) -> Self {
+        match r {
+            OverRefused::BeforeStart => Unexpected::BeforeStart(MsgKind::Over).into(),
+            OverRefused::NotSeated => Self::NotSeated,
+            OverRefused::WhilePlaying => Unexpected::OverWhilePlaying.into(),
+            OverRefused::NotRunner => Unexpected::NotRunner(MsgKind::Over).into(),
+            OverRefused::BadSignature => Self::BadSignature,
+            OverRefused::TooSoon => Unexpected::OverTooSoon.into(),
+        }
+    }
+}
+
+impl fmt::Display for OverRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.what())
+    }
+}
