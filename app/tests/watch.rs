@@ -1,6 +1,8 @@
 //! `fairdeal watch` on a four-process table on loopback: a spectator started once the table
-//! plays prints the moves as it checks them, each deal verified, who watches, and the final
-//! result (the host's), and exits 0; the host's output names the spectator.
+//! plays prints the moves as it checks them; killed mid-game and started again under the same
+//! name, the new process catches up from the start (the same moves first), follows to the
+//! end with each deal verified and the final result (the host's), and exits 0; the host's
+//! output names the spectator, says when it is gone and names it again when it is back.
 
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 
@@ -53,7 +55,7 @@ fn wait_for(text: &std::sync::Mutex<String>, what: &str, limit: Duration) -> boo
 }
 
 #[test]
-fn a_spectator_watches_a_four_process_table_to_its_end() {
+fn a_spectator_killed_mid_game_comes_back_and_watches_to_the_end() {
     let data = std::env::temp_dir().join(format!("fairdeal-watch-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
     let mut procs = Procs(Vec::new());
@@ -96,12 +98,42 @@ fn a_spectator_watches_a_four_process_table_to_its_end() {
             .unwrap();
         procs.0.push(j);
     }
-    let mut watcher = bin()
-        .args(["watch", "--address", &address, "--name", "kib"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let spectator = || {
+        bin()
+            .args(["watch", "--address", &address, "--name", "kib"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let moves_of = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with("  move: "))
+            .map(str::to_owned)
+            .collect()
+    };
+    // The first spectator follows a few moves and is killed (no goodbye: its connection
+    // just closes).
+    let mut first = spectator();
+    let first_seen = collect(&mut first);
+    let start = Instant::now();
+    while moves_of(&first_seen.lock().unwrap()).len() < 10 {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the first spectator saw no 10 moves:\n{}",
+            first_seen.lock().unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let before = moves_of(&first_seen.lock().unwrap());
+    assert!(
+        wait_for(&host_out, "nobody is watching", Duration::from_secs(30)),
+        "the host sees the spectator gone"
+    );
+    let gone_at = host_out.lock().unwrap().len();
+    let mut watcher = spectator();
     let seen = collect(&mut watcher);
     let start = Instant::now();
     let status = loop {
@@ -127,8 +159,12 @@ fn a_spectator_watches_a_four_process_table_to_its_end() {
     );
     assert!(text.contains("table t: "), "{text}");
     assert!(text.contains("watching: kib"), "{text}");
-    let moves = text.lines().filter(|l| l.starts_with("  move: ")).count();
-    assert!(moves > 20, "{moves} moves printed:\n{text}");
+    let moves = moves_of(&text);
+    assert!(moves.len() > 20, "{} moves printed:\n{text}", moves.len());
+    assert!(
+        moves.len() > before.len() && moves[..before.len()] == before[..],
+        "the spectator back catches up with the same moves first"
+    );
     assert!(text.contains("✔ Deal verified"), "{text}");
     let over = text.lines().find(|l| l.starts_with("game over: ")).unwrap();
     assert!(wait_for(&host_out, "game over: ", Duration::from_secs(60)));
@@ -138,5 +174,9 @@ fn a_spectator_watches_a_four_process_table_to_its_end() {
         "the host's result: {over}\n{host_text}"
     );
     assert!(host_text.contains("watching: kib"), "{host_text}");
+    assert!(
+        host_text[gone_at..].contains("watching: kib"),
+        "the host names the spectator back:\n{host_text}"
+    );
     let _ = std::fs::remove_dir_all(&data);
 }

@@ -279,13 +279,7 @@ impl Controller {
                 Err(e) => self.error = Some(format!("That is not an invitation: {e}.")),
             },
             Intent::JoinAddress(text) => match text.parse::<Multiaddr>() {
-                Ok(a) => {
-                    self.join(ctx, a.clone(), None, None, settings);
-                    let repaint = self.repaint_fn(ctx);
-                    if let (Some(c), Some(rt)) = (&mut self.current, &self.runtime) {
-                        c.probe = Some(session::probe(rt, a, repaint));
-                    }
-                }
+                Ok(a) => self.join(ctx, a, None, None, settings),
                 Err(e) => {
                     self.error = Some(format!(
                         "that is not an address ({e}); it looks like /ip4/192.168.1.20/tcp/40123/p2p/12D3Koo…"
@@ -322,7 +316,19 @@ impl Controller {
             }
             Intent::Replay(path) => self.open_replay(ctx, path),
             Intent::CloseReplay => self.replaying = super::replay_open::Replaying::Closed,
-            Intent::Watch(t) => self.open_watch(ctx, &t, &settings.name),
+            Intent::Watch(t) => {
+                self.open_watch(ctx, &t.info.name, t.address.clone(), &settings.name)
+            }
+            Intent::WatchLobby => {
+                let asked = self.current.as_ref().and_then(|c| {
+                    let m = &c.game.model;
+                    m.host_at.clone().map(|a| (m.table.clone(), a))
+                });
+                if let Some((table, address)) = asked {
+                    self.leave();
+                    self.open_watch(ctx, &table, address, &settings.name);
+                }
+            }
             Intent::CloseWatch => {
                 if let Some(w) = self.watching.take() {
                     w.leave();
@@ -428,10 +434,11 @@ impl Controller {
     ) {
         let repaint = self.repaint_fn(ctx);
         let (data_dir, timing) = (self.data_dir.clone(), self.timing);
+        let direct = relay.is_none();
         let result = self.runtime().and_then(|rt| {
             session::join(
                 rt,
-                address,
+                address.clone(),
                 info,
                 want,
                 relay,
@@ -442,6 +449,15 @@ impl Controller {
             )
         });
         self.begin(result, "Asking the host for a seat…");
+        // The host's answer to "what table is this?" names a table joined by address and
+        // says whether every seat is taken (then the lobby offers to watch instead). A table
+        // beyond the LAN is reached only through its relay, which neither the probe nor a
+        // spectator uses.
+        let repaint = self.repaint_fn(ctx);
+        if let (Some(c), Some(rt), true) = (&mut self.current, &self.runtime, direct) {
+            c.game.model.host_at = Some(address.clone());
+            c.probe = Some(session::probe(rt, address, repaint));
+        }
     }
 
     fn begin(&mut self, result: anyhow::Result<Connection>, status: &str) {
@@ -495,8 +511,8 @@ impl Controller {
         self.replaying = super::replay_open::Replaying::Loading { path, done: rx };
     }
 
-    /// Watches the LAN table `t` as a spectator, on the window's runtime.
-    fn open_watch(&mut self, ctx: &egui::Context, t: &node::FoundTable, name: &str) {
+    /// Watches the table `table` at `address` as a spectator, on the window's runtime.
+    fn open_watch(&mut self, ctx: &egui::Context, table: &str, address: Multiaddr, name: &str) {
         let repaint = self.repaint_fn(ctx);
         match self.runtime() {
             Ok(rt) => {
@@ -505,8 +521,8 @@ impl Controller {
                 }
                 self.watching = Some(super::watch::Watching::start(
                     &rt,
-                    &t.info.name,
-                    t.address.clone(),
+                    table,
+                    address,
                     name.to_owned(),
                     repaint,
                 ));

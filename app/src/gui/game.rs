@@ -77,6 +77,10 @@ pub struct Model {
     pub(crate) closed: bool,
     /// When this game was started here (a joiner that hears nothing says so).
     pub(crate) since: std::time::Instant,
+    /// A joiner's: the host's address it asked for a seat (what "Watch this table" dials).
+    pub(crate) host_at: Option<Multiaddr>,
+    /// A joiner's: the host said every seat of its table is taken.
+    pub(crate) full: bool,
     /// The hand being played (from 1).
     pub(crate) hand_no: u32,
     /// The table's preset, target and house rules in words.
@@ -143,6 +147,7 @@ impl Game {
     /// rules, until the configuration at the start says them again.
     pub fn table_found(&mut self, found: &super::start::Listed) {
         let m = &mut self.model;
+        m.full = found.table.info.seated.iter().all(Option::is_some);
         if m.config.is_none() {
             m.table = fairdeal_net::table::clean_name(&found.table.info.name);
             m.rules_words.clone_from(&found.words);
@@ -195,6 +200,8 @@ impl Game {
             note: None,
             closed: false,
             since: std::time::Instant::now(),
+            host_at: None,
+            full: false,
             hand_no: 0,
             next: None,
             ready_sent: false,

@@ -43,6 +43,8 @@ pub enum Intent {
     CloseReplay,
     /// Start screen: watch this LAN table as a spectator.
     Watch(Box<FoundTable>),
+    /// Lobby (joiner): every seat is taken, so watch the table asked instead.
+    WatchLobby,
     /// Watching: back to the start screen.
     CloseWatch,
     /// Lobby (host): swap the players of these two seats.

@@ -72,6 +72,7 @@ pub fn lobby_ui(ui: &mut Ui, g: &Model, out: &mut Vec<Intent>) {
     }
     if !hosting && seated == 0 {
         // Not at the table yet: no seats or rules to show (they are the host's to tell).
+        watch_offer(ui, g, out);
         ui.add_space(12.0);
         leave_button(ui, g, out);
         return;
@@ -158,6 +159,32 @@ pub fn lobby_ui(ui: &mut Ui, g: &Model, out: &mut Vec<Intent>) {
     }
     ui.add_space(12.0);
     leave_button(ui, g, out);
+}
+
+/// A joiner without a seat: when the host says every seat is taken (or has not answered for
+/// a while, which is how a full table that refuses joins looks), watching it is offered
+/// rather than a wait that leads nowhere.
+fn watch_offer(ui: &mut Ui, g: &Model, out: &mut Vec<Intent>) {
+    if g.host_at.is_none() || g.closed {
+        return;
+    }
+    let quiet = g.stopped.is_none() && g.since.elapsed().as_secs() >= 10;
+    if !g.full && !quiet {
+        return;
+    }
+    ui.add_space(8.0);
+    if g.full {
+        ui.label(RichText::new("Every seat at this table is taken.").strong());
+    }
+    if ui
+        .button(RichText::new("Watch this table").size(18.0))
+        .on_hover_text(
+            "Follow the game as a spectator: every hand face down, every deal checked here.",
+        )
+        .clicked()
+    {
+        out.push(Intent::WatchLobby);
+    }
 }
 
 /// "Leave the table", or "Back to the start" once the client has stopped.
