@@ -49,6 +49,11 @@ fn host_output() -> String {
     out.text.lock().unwrap().clone()
 }
 
+/// What the host started in `data` wrote to its stderr (warnings, the error it stopped with).
+fn host_errors(data: &Path) -> String {
+    std::fs::read_to_string(data.with_extension("err")).unwrap_or_default()
+}
+
 /// The host's output so far, without waiting.
 fn host_output_now() -> String {
     let out = HOST_OUT.with(|h| h.borrow().clone()).unwrap();
@@ -86,7 +91,11 @@ fn host_with(data: &Path, target: &str, extra: &[&str]) -> (Child, String) {
         .arg(data)
         .args(extra)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        // Its warnings and the error it stopped with, for a failure's message (`host_errors`).
+        .stderr(
+            std::fs::File::create(data.with_extension("err"))
+                .map_or_else(|_| Stdio::null(), Stdio::from),
+        )
         .spawn()
         .unwrap();
     let mut out = BufReader::new(child.stdout.take().unwrap());
@@ -456,7 +465,10 @@ fn a_peer_stopped_past_the_grace_period_is_replaced_and_takes_its_seat_back() {
     let _one = serial();
     let d = dir("stop");
     let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
-    let (mut h, address) = host_with(&seats[0], "5000", &["--grace-secs", "5"]);
+    // To 3000: the stopped seat is back at the third deal (hand 1 void, hand 2 played by a
+    // computer player), and one hand scores far less than 3000; every hand more costs the
+    // test time that a loaded two-core machine does not have.
+    let (mut h, address) = host_with(&seats[0], "3000", &["--grace-secs", "5"]);
     let trace = d.join("trace");
     let joins = vec![
         join_with(&seats[1], &address, &strs(&["--grace-secs", "5"])),
@@ -485,6 +497,7 @@ fn a_peer_stopped_past_the_grace_period_is_replaced_and_takes_its_seat_back() {
     {
         std::thread::sleep(Duration::from_millis(50));
     }
+    let replaced = host_output_now().contains("is now played by a computer player");
     assert!(
         Command::new("kill")
             .args(["-CONT", &east])
@@ -493,8 +506,15 @@ fn a_peer_stopped_past_the_grace_period_is_replaced_and_takes_its_seat_back() {
             .success()
     );
     assert!(
-        wait(&mut h, Duration::from_secs(400)),
-        "host did not finish"
+        replaced,
+        "the stopped seat was not replaced within 120 s: {}",
+        host_output_now()
+    );
+    assert!(
+        wait(&mut h, Duration::from_secs(600)),
+        "host did not finish: {}\n--- its stderr\n{}",
+        host_output_now(),
+        host_errors(&seats[0])
     );
     joiners_finish(&mut joins);
     let out = host_output();
