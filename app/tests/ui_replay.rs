@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use common::{harness, shows, wait_for};
 use eframe::egui;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use fairdeal_core::{Cards, HouseRules, PlayerView, Preset, PublicState, Seat};
 use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::hand::Event as HandEvent;
@@ -130,6 +130,33 @@ fn check_here(h: &egui_kittest::Harness<'static, fairdeal::gui::app::FairdealApp
     let view = r.view().expect("a view of the table");
     // Public: nobody's card is shown, South's included.
     assert!(view.hand().iter().all(|c| c.is_hidden()), "a card shown");
+    // Nor is the table told as South's: the file is no seat's.
+    for word in [
+        "Your hand",
+        "Our melds",
+        "We ",
+        "partner",
+        "opponent",
+        "drop here",
+    ] {
+        let found: Vec<String> = h
+            .get_all_by(|_| true)
+            .flat_map(|n| {
+                let node = n.accesskit_node();
+                [node.label(), node.value()]
+                    .into_iter()
+                    .flatten()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>()
+            })
+            .filter(|l| l.contains(word))
+            .collect();
+        assert!(found.is_empty(), "{word:?} in the public replay: {found:?}");
+    }
+    assert!(
+        shows(h, "South's hand ("),
+        "the bottom hand named by its seat"
+    );
     if let Some(saw) = seen.get(&(hand_no, at)) {
         for (seat, public, own) in saw {
             assert_eq!(
@@ -147,7 +174,7 @@ fn check_here(h: &egui_kittest::Harness<'static, fairdeal::gui::app::FairdealApp
     }
     if at > 0 {
         let step = &r.playback().hands[hand].steps[at - 1];
-        let words = step.mv.describe(step.seat);
+        let words = fairdeal::gui::move_words::onlooker_line(&step.mv, step.seat);
         // The window adds what it saw the move do (new melds' numbers, canastas).
         let last = r.log().last().map(String::as_str).unwrap_or_default();
         assert!(

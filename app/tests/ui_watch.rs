@@ -160,7 +160,9 @@ fn the_watch_view_shows_the_public_table_after_every_checked_move() {
         w.take(e).unwrap();
         let updates = drain(&mut w);
         let moved = updates.iter().find_map(|u| match u {
-            WatchUpdate::Event(WatchEvent::Moved { seat, mv, .. }) => Some(mv.describe(*seat)),
+            WatchUpdate::Event(WatchEvent::Moved { seat, mv, .. }) => {
+                Some(fairdeal::gui::move_words::onlooker_line(mv, *seat))
+            }
             _ => None,
         });
         let verified = updates
@@ -218,4 +220,118 @@ fn the_watch_view_shows_the_public_table_after_every_checked_move() {
     }
     assert!(checked > 50, "compared with the seats at {checked} points");
     assert!(shows(&h, "Watching watched"));
+}
+
+/// Every text the window shows (labels and values), for a look at its words.
+fn texts(h: &Harness<'_, State>) -> Vec<String> {
+    h.get_all_by(|_| true)
+        .flat_map(|n| {
+            let node = n.accesskit_node();
+            [node.label(), node.value()]
+        })
+        .flatten()
+        .map(|t| t.to_string())
+        .collect()
+}
+
+/// Sabotage caught (checked): the table drawn as if the window sat at South ("We 0",
+/// "Our melds", "Your hand", "(partner)", the plan's drop zone, the chat line) and its Leave
+/// opening the player's question.
+#[test]
+fn the_onlooker_table_speaks_of_seats_and_leaves_at_once() {
+    let (stream, _) = play();
+    let (tx, rx) = tokio::sync::mpsc::channel(100_000);
+    let state = State {
+        fonts: false,
+        watching: Watching::fed("watched", rx),
+        prefs: TablePrefs::default(),
+        out: Vec::new(),
+    };
+    let mut h = Harness::builder()
+        .with_size([1280.0, 800.0])
+        .build_ui_state(
+            |ui, s: &mut State| {
+                if !s.fonts {
+                    fairdeal::gui::install_fonts(ui.ctx());
+                    s.fonts = true;
+                    return;
+                }
+                s.watching.ui(ui, &mut s.prefs, &mut s.out);
+            },
+            state,
+        );
+    h.step();
+    let mut w = Watch::new();
+    let mut looked = 0;
+    for e in stream {
+        w.take(e).unwrap();
+        let mut melded = false;
+        for u in drain(&mut w) {
+            melded |= matches!(
+                &u,
+                WatchUpdate::Event(WatchEvent::Moved {
+                    mv: fairdeal_core::Move::Meld(_),
+                    ..
+                })
+            );
+            tx.try_send(u).unwrap();
+        }
+        if !melded {
+            continue;
+        }
+        h.step();
+        h.step();
+        let all = texts(&h);
+        for word in [
+            "Your hand",
+            "Our melds",
+            "We ",
+            "partner",
+            "opponent",
+            "drop",
+        ] {
+            assert!(
+                !all.iter().any(|t| t.contains(word)),
+                "{word:?} shown to an onlooker: {:?}",
+                all.iter().find(|t| t.contains(word))
+            );
+        }
+        assert!(all.iter().any(|t| t.contains("South's hand (")), "{all:?}");
+        assert!(
+            all.iter()
+                .any(|t| t.contains("South and North's melds")
+                    || t.contains("West and East's melds")),
+            "{all:?}"
+        );
+        assert!(all.iter().any(|t| t.contains("p0 + p2")), "{all:?}");
+        assert!(all.iter().any(|t| t.contains("Spectators read the chat")));
+        assert!(!all.iter().any(|t| t.contains("Say something")));
+        assert!(shows(
+            &h,
+            "you see what every player sees, never a hidden card"
+        ));
+        let log = h.state().watching.log().join("\n");
+        assert!(!log.contains("our ") && !log.contains("their "), "{log}");
+        looked += 1;
+        if looked == 3 {
+            break;
+        }
+    }
+    assert_eq!(looked, 3, "melds seen on the watched table");
+    h.get_by_label("Leave the table").click();
+    h.step();
+    h.step();
+    assert!(
+        h.state()
+            .out
+            .iter()
+            .any(|i| matches!(i, Intent::CloseWatch)),
+        "{:?}",
+        h.state().out
+    );
+    assert!(
+        !shows(&h, "Leave the table?"),
+        "the player's question was asked"
+    );
+    assert!(!shows(&h, "still counts"));
 }

@@ -44,6 +44,11 @@ pub fn chat_box(ui: &mut Ui, m: &Model, d: &mut Desk, height: f32, out: &mut Vec
                 )));
             }
         });
+    if m.onlooker {
+        // A spectator holds no seat: nothing it wrote could be signed for the table.
+        ui.weak("Spectators read the chat; they do not chat.");
+        return;
+    }
     let mut said = None;
     // Two fixed rows of two (a wrapped row would change the box's height with its width).
     egui::Grid::new("quick-phrases")

@@ -94,6 +94,10 @@ pub struct Model {
     pub(crate) chat_note: Option<String>,
     /// Table chat, oldest first (at most [`CHAT_LINES`]).
     pub(crate) chat: std::collections::VecDeque<fairdeal_net::table::chat::ChatLine>,
+    /// This window only looks on (watching a table, or a public transcript played back):
+    /// it holds no seat, so the table speaks of teams and seats by name, never "we" or
+    /// "your hand", offers no moves, no chat line, and Leave leaves at once.
+    pub(crate) onlooker: bool,
 }
 
 /// The player's own work at the table, which the screens change: the cards selected, the
@@ -207,6 +211,7 @@ impl Game {
             ready_sent: false,
             chat: std::collections::VecDeque::new(),
             chat_note: None,
+            onlooker: false,
         };
         Self {
             model,

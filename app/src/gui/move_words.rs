@@ -9,6 +9,30 @@ pub fn whose(team: Team, me: Seat) -> &'static str {
     if team == me.team() { "our" } else { "their" }
 }
 
+/// A team by its seats, for one who holds no seat ("South and North's").
+pub fn team_words(team: Team) -> &'static str {
+    if team == Seat::S.team() {
+        "South and North's"
+    } else {
+        "West and East's"
+    }
+}
+
+/// `team`'s, said to the player at `me` ("our", "their"), or to an onlooker (`None`: by
+/// its seats).
+pub fn whose_to(team: Team, me: Option<Seat>) -> &'static str {
+    match me {
+        Some(me) => whose(team, me),
+        None => team_words(team),
+    }
+}
+
+/// `mv` by `seat` for an onlooker: in the third person, melds by their team's seats
+/// ("North melds new Q♣ Q♥ (South and North's meld 4)").
+pub fn onlooker_line(mv: &Move, seat: Seat) -> String {
+    melds_named(&mv.describe(seat), team_words(seat.team()))
+}
+
 /// `mv` by `seat`, in the words of the player at `me`.
 pub fn move_line(mv: &Move, seat: Seat, me: Seat) -> String {
     let text = melds_named(&mv.describe(seat), whose(seat.team(), me));

@@ -94,6 +94,15 @@ pub(crate) fn plan_row(
     dropped
 }
 
+/// For an onlooker: the bottom seat's hand, face down, named by its seat, with nothing to
+/// do to it.
+pub(crate) fn onlooker_hand(ui: &mut Ui, view: &PlayerView) {
+    let seat = view.seat();
+    let cards = view.hand().to_vec();
+    ui.label(RichText::new(format!("{}'s hand ({})", seat.name(), cards.len())).strong());
+    hand::hand_row(ui, &cards, &[], &[], None);
+}
+
 /// "Your hand" with the sort buttons, then the hand row.
 pub(crate) fn hand_area(ui: &mut Ui, d: &mut Desk, view: &PlayerView, prefs: &mut TablePrefs) {
     let cards = d.unplanned(view);

@@ -186,6 +186,9 @@ impl Replay {
         let Game { model: m, desk: d } = &mut game;
         m.config.clone_from(&self.playback.config);
         m.me = Some(self.playback.me.unwrap_or(Seat::S));
+        // The public transcript is no seat's: the table is shown to an onlooker.
+        m.onlooker = self.playback.me.is_none();
+        d.seen.onlooker = m.onlooker;
         let Some(h) = self.playback.hands.get(self.hand) else {
             m.status = "This file holds no deal.".to_owned();
             self.game = game;
@@ -208,7 +211,11 @@ impl Replay {
         d.seen.on_view(None, &first, &mut m.log);
         m.view = Some(first);
         for (i, s) in h.steps.iter().take(self.at).enumerate() {
-            m.log.push(s.mv.describe(s.seat));
+            m.log.push(if m.onlooker {
+                super::move_words::onlooker_line(&s.mv, s.seat)
+            } else {
+                s.mv.describe(s.seat)
+            });
             let after = self.view_of(&s.after);
             if let Some(before) = &m.view {
                 let played = Played::between(before, s.seat, s.mv.clone(), &after);

@@ -84,10 +84,13 @@ pub fn seats_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView) {
                     .max_rect(rect.shrink2(Vec2::new(8.0, 4.0)))
                     .layout(egui::Layout::top_down(egui::Align::Min)),
             );
-            let who = if seat == me.partner() {
-                "partner"
+            // An onlooker has no partner: the seat's colour and name say whose it is.
+            let who = if m.onlooker {
+                ""
+            } else if seat == me.partner() {
+                " (partner)"
             } else {
-                "opponent"
+                " (opponent)"
             };
             let n = view.hand_size(seat);
             let mut cards = format!("{n} card{}", if n == 1 { "" } else { "s" });
@@ -111,9 +114,7 @@ pub fn seats_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView) {
             // "◀ playing" is never the part cut: at 1024 wide it was ("… ◀ pl…").
             inner.set_clip_rect(rect);
             inner.horizontal(|ui| {
-                let title = RichText::new(format!("{name} ({who})"))
-                    .strong()
-                    .color(colour);
+                let title = RichText::new(format!("{name}{who}")).strong().color(colour);
                 if !playing {
                     ui.add(egui::Label::new(title).truncate());
                     return;
@@ -136,7 +137,10 @@ pub fn seats_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView) {
                 ui.add(egui::Label::new(turn).extend());
             });
             let last = &d.seen.last[seat.index()];
-            let words = last.words(crate::gui::move_words::whose(seat.team(), me));
+            let words = last.words(crate::gui::move_words::whose_to(
+                seat.team(),
+                (!m.onlooker).then_some(me),
+            ));
             // The box as a whole, for assistive technology: whose seat, what it holds, what
             // it did last (its parts are painted and labelled apart).
             let playing_words = if playing { ", playing" } else { "" };
@@ -145,7 +149,7 @@ pub fn seats_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView) {
             } else {
                 format!("; {words}")
             };
-            let box_name = format!("{name} ({who}){playing_words}: {cards}{said}");
+            let box_name = format!("{name}{who}{playing_words}: {cards}{said}");
             seat_box.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Group, true, &box_name));
             inner.horizontal_top(|ui| {
                 if let Some(c) = last.discard {

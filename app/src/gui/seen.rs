@@ -12,6 +12,7 @@ use fairdeal_core::{Card, Move, PlayerView, Seat, Team};
 
 pub use super::last_turn::LastTurn;
 use super::last_turn::labels;
+use super::move_words;
 pub use super::seen_melds::kind_words;
 #[cfg(test)]
 use super::seen_melds::merged;
@@ -117,6 +118,8 @@ pub struct Seen {
     /// The table's answer to the player's last key or click that did nothing (kept until
     /// the player's turn begins or they act again).
     pub say: Option<String>,
+    /// The table is shown to an onlooker: melds are said by their team's seats.
+    pub onlooker: bool,
     /// What the table would sound for the moves seen (taken by the window every frame).
     pub cues: Vec<super::sound::Cue>,
     /// The meld the latest move played onto, to be scrolled into sight once (a new meld in
@@ -125,6 +128,11 @@ pub struct Seen {
 }
 
 impl Seen {
+    /// The seat whose words the table speaks in (`None`: an onlooker's).
+    pub(super) fn me(&self, after: &PlayerView) -> Option<Seat> {
+        (!self.onlooker).then(|| after.seat())
+    }
+
     /// A move was logged at line `line` of the move log.
     pub fn moved(&mut self, played: Played, line: Option<usize>) {
         let hand = self.hands;
@@ -338,18 +346,23 @@ impl Seen {
                     team,
                     &put,
                     after,
+                    self.me(after),
                     line.and_then(|l| log.get_mut(l)),
                 );
             }
             if let (Some(line), false) = (line, new_melds.is_empty()) {
                 let nums: Vec<String> = new_melds.iter().map(|i| (i + 1).to_string()).collect();
                 if let Some(text) = log.get_mut(*line) {
-                    text.push_str(&format!(
-                        " ({} new meld{} {})",
-                        crate::gui::move_words::whose(team, after.seat()),
-                        if nums.len() == 1 { "" } else { "s" },
-                        nums.join(", ")
-                    ));
+                    let s = if nums.len() == 1 { "" } else { "s" };
+                    let nums = nums.join(", ");
+                    text.push_str(&if self.onlooker {
+                        format!(" ({} meld{s} {nums})", move_words::team_words(team))
+                    } else {
+                        format!(
+                            " ({} new meld{s} {nums})",
+                            move_words::whose(team, after.seat())
+                        )
+                    });
                 }
             }
             // In this move's turn (a resumed hand replays several turns of each seat).
@@ -379,7 +392,8 @@ impl Seen {
             {
                 self.reveal = Some((seat.team(), *i));
             }
-            let your_turn = after.actor() == me
+            let your_turn = !self.onlooker
+                && after.actor() == me
                 && after.phase() != fairdeal_core::Phase::Over
                 && before.is_some_and(|b| b.actor() != me);
             // Several views can come in one frame: each kind sounds once in it.
@@ -393,6 +407,7 @@ impl Seen {
                 }
             }
         } else if dealt_now
+            && !self.onlooker
             && moves.is_empty()
             && after.actor() == me
             && !self.cues.contains(&super::sound::Cue::YourTurn)

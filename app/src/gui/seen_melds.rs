@@ -11,12 +11,14 @@ use fairdeal_core::{Card, Plan, PlayerView, Team};
 /// A replayed move (a resumed hand's, seen without the views between them) that put `put`
 /// (meld, how many cards: merged in or from the hand) onto `team`'s melds: a meld it brought
 /// to seven cards that is complete now is said on its `line`, as it was when the move was
-/// seen live. `counts` holds the cards put so far.
+/// seen live. `counts` holds the cards put so far; `me` is whose words (`None`: an
+/// onlooker's).
 pub(super) fn replayed_canastas(
     counts: &mut HashMap<(Team, usize), usize>,
     team: Team,
     put: &[(usize, usize)],
     after: &PlayerView,
+    me: Option<fairdeal_core::Seat>,
     mut line: Option<&mut String>,
 ) {
     for (idx, cards) in put {
@@ -33,7 +35,7 @@ pub(super) fn replayed_canastas(
         {
             text.push_str(&format!(
                 " — {} meld {} is a {} (+{})!",
-                crate::gui::move_words::whose(team, after.seat()),
+                crate::gui::move_words::whose_to(team, me),
                 idx + 1,
                 kind_words(m),
                 m.bonus()

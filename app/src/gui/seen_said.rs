@@ -94,7 +94,7 @@ impl Seen {
                     })
                     .and_then(|p| p.line);
                 if let Some(text) = line.and_then(|l| log.get_mut(l)) {
-                    let whose = crate::gui::move_words::whose(team, after.seat());
+                    let whose = crate::gui::move_words::whose_to(team, self.me(after));
                     text.push_str(&format!(
                         " — {whose} meld {} is a {what} (+{})!",
                         i + 1,

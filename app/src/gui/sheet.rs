@@ -30,8 +30,13 @@ pub fn report_window(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>
                 .min_col_width(90.0)
                 .show(ui, |ui| {
                     ui.strong("");
-                    ui.strong(format!("We ({})", team_names(m, us)));
-                    ui.strong(format!("They ({})", team_names(m, us.other())));
+                    if m.onlooker {
+                        ui.strong(team_names(m, us));
+                        ui.strong(team_names(m, us.other()));
+                    } else {
+                        ui.strong(format!("We ({})", team_names(m, us)));
+                        ui.strong(format!("They ({})", team_names(m, us.other())));
+                    }
                     ui.end_row();
                     let rows: [(&str, i32, i32); 8] = [
                         ("Melded cards", a.melded_cards, b.melded_cards),

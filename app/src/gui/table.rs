@@ -85,14 +85,22 @@ fn away_ui(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>) {
                     ui.heading(title);
                     ui.label(text);
                     ui.add_space(6.0);
-                    ui.label(
-                        RichText::new(format!(
+                    let score = if m.onlooker {
+                        format!(
+                            "Score: {} {} · {} {}",
+                            team_names(m, Team::A),
+                            m.totals[Team::A.index()],
+                            team_names(m, Team::B),
+                            m.totals[Team::B.index()]
+                        )
+                    } else {
+                        format!(
                             "Score: we {} · they {}",
                             m.totals[m.our_team().index()],
                             m.totals[m.our_team().other().index()]
-                        ))
-                        .strong(),
-                    );
+                        )
+                    };
+                    ui.label(RichText::new(score).strong());
                     ui.separator();
                     ui.strong("Latest moves");
                     let recent = m.log.len().saturating_sub(10);
@@ -114,7 +122,7 @@ fn away_ui(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>) {
                     super::chat::chat_box(ui, m, d, 170.0, out);
                     ui.add_space(6.0);
                     if m.over.is_none() {
-                        super::leave::leave_button(ui, m, d, false);
+                        super::leave::leave_button(ui, m, d, false, out);
                     }
                 });
             });
@@ -142,6 +150,9 @@ fn table_body(
         ui.painter().add(egui::Shape::Noop),
         ui.painter().add(egui::Shape::Noop),
     ];
+    if m.onlooker {
+        onlooker_band(ui, m);
+    }
     header(ui, m, d, view, prefs, out);
     let waiting = banner(ui, m, view);
     seats::turn_banner(ui, m, view, waiting.as_deref());
@@ -164,8 +175,10 @@ fn table_body(
         .min_size(220.0)
         .max_size(log_max)
         .show(ui, |ui| {
-            actions::hints(ui, m, view, &mut asked);
-            ui.separator();
+            if !m.onlooker {
+                actions::hints(ui, m, view, &mut asked);
+                ui.separator();
+            }
             ui.heading("Moves");
             // The moves above, the chat below them (a third of what is left, at least 170).
             let chat_height = (ui.available_height() / 3.0).max(170.0);
@@ -198,12 +211,17 @@ fn table_body(
             feedback = ui
                 .allocate_exact_size(Vec2::new(ui.available_width(), FEEDBACK_H), Sense::hover())
                 .0;
-            if let Some(drop) = plan_row(ui, m, d, view, &mut asked) {
-                dropped = Some(drop);
+            if m.onlooker {
+                // Nothing here is played: the hand (face down) is only looked at.
+                super::plan::onlooker_hand(ui, view);
+            } else {
+                if let Some(drop) = plan_row(ui, m, d, view, &mut asked) {
+                    dropped = Some(drop);
+                }
+                hand_area(ui, d, view, prefs);
+                ui.add_space(4.0);
+                actions::actions_row(ui, m, d, view, &mut asked);
             }
-            hand_area(ui, d, view, prefs);
-            ui.add_space(4.0);
-            actions::actions_row(ui, m, d, view, &mut asked);
         });
     egui::CentralPanel::no_frame().show(ui, |ui| {
         seats::seats_row(ui, m, d, view);
@@ -212,6 +230,11 @@ fn table_body(
             dropped = Some(drop);
         }
     });
+    if m.onlooker {
+        // Clicks on the stock and the pile, and the move keys, play nothing here.
+        asked = Asked::default();
+        dropped = None;
+    }
     if let Some((drop, dragged)) = dropped {
         on_drop(m, d, view, drop, dragged, &mut asked);
     }
@@ -228,13 +251,13 @@ fn table_body(
     }) {
         d.seen.say = None;
     }
-    if !in_chat && actions::key(ui, egui::Key::Escape) {
+    if !in_chat && !m.onlooker && actions::key(ui, egui::Key::Escape) {
         if d.selected.is_empty() {
             d.seen.say = Some("Esc clears the selection: nothing is selected.".to_owned());
         }
         d.selected.clear();
     }
-    if dropped_nowhere(ui) {
+    if !m.onlooker && dropped_nowhere(ui) {
         d.seen.say = Some(NOWHERE.to_owned());
     }
     feedback_line(ui, m, d, asked.verdict.as_deref(), feedback);
@@ -280,7 +303,7 @@ fn header(
     // first, "they need …" ran under "Table settings" at 1024 wide).
     ui.horizontal(|ui| {
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            super::leave::leave_button(ui, m, d, true);
+            super::leave::leave_button(ui, m, d, true, out);
             if ui.small_button("How to play (F1)").clicked() {
                 d.help = !d.help;
             }
@@ -300,12 +323,14 @@ fn header(
             egui::containers::menu::MenuButton::new("Table settings")
                 .config(stays)
                 .ui(ui, |ui| {
-                    ui.label("Sort the hand");
-                    let before = prefs.sort;
-                    ui.radio_value(&mut prefs.sort, SortBy::Rank, "By rank (wilds first)");
-                    ui.radio_value(&mut prefs.sort, SortBy::Suit, "By suit (for sequences)");
-                    if prefs.sort != before {
-                        d.order.reset();
+                    if !m.onlooker {
+                        ui.label("Sort the hand");
+                        let before = prefs.sort;
+                        ui.radio_value(&mut prefs.sort, SortBy::Rank, "By rank (wilds first)");
+                        ui.radio_value(&mut prefs.sort, SortBy::Suit, "By suit (for sequences)");
+                        if prefs.sort != before {
+                            d.order.reset();
+                        }
                     }
                     ui.checkbox(
                         &mut prefs.reduced_motion,
@@ -342,12 +367,21 @@ fn header(
                     });
                 });
             ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
-                ui.label(
-                    RichText::new(format!("We {}", scores[us.index()]))
-                        .strong()
-                        .size(18.0),
-                );
-                ui.label(RichText::new(format!("They {}", scores[them.index()])).size(18.0));
+                if m.onlooker {
+                    let team = |t: Team| format!("{} {}", team_names(m, t), scores[t.index()]);
+                    ui.label(
+                        RichText::new(format!("{} · {}", team(Team::A), team(Team::B)))
+                            .strong()
+                            .size(18.0),
+                    );
+                } else {
+                    ui.label(
+                        RichText::new(format!("We {}", scores[us.index()]))
+                            .strong()
+                            .size(18.0),
+                    );
+                    ui.label(RichText::new(format!("They {}", scores[them.index()])).size(18.0));
+                }
                 ui.label(format!("Target {}", view.rules().target));
                 ui.separator();
                 if m.hand_no > 0 {
@@ -364,13 +398,24 @@ fn header(
                 );
                 let need = view.minimum_needed(us);
                 let them_need = view.minimum_needed(them);
-                match (need > 0, them_need > 0) {
-                    (true, true) => {
-                        notes.push_str(&format!(" · we need {need} to open, they {them_need}"));
+                if m.onlooker {
+                    for t in [Team::A, Team::B] {
+                        let n = view.minimum_needed(t);
+                        if n > 0 {
+                            notes.push_str(&format!(" · {} need {n} to open", team_names(m, t)));
+                        }
                     }
-                    (true, false) => notes.push_str(&format!(" · we need {need} to open")),
-                    (false, true) => notes.push_str(&format!(" · they need {them_need} to open")),
-                    (false, false) => {}
+                } else {
+                    match (need > 0, them_need > 0) {
+                        (true, true) => {
+                            notes.push_str(&format!(" · we need {need} to open, they {them_need}"));
+                        }
+                        (true, false) => notes.push_str(&format!(" · we need {need} to open")),
+                        (false, true) => {
+                            notes.push_str(&format!(" · they need {them_need} to open"))
+                        }
+                        (false, false) => {}
+                    }
                 }
                 ui.add(egui::Label::new(notes).truncate());
             });
@@ -453,18 +498,25 @@ fn middle(
             let half = ((height - 8.0) / 2.0).max(60.0);
             let us = view.seat().team();
             let them = us.other();
+            let title = |team: Team, ours: &str| {
+                if m.onlooker {
+                    format!("{} melds", super::move_words::team_words(team))
+                } else {
+                    ours.to_owned()
+                }
+            };
             ui.allocate_ui(Vec2::new(ui.available_width(), half), |ui| {
                 let out = melds_area(
                     ui,
                     view,
                     them,
-                    &format!("Their melds ({})", team_names(m, them)),
+                    &title(them, &format!("Their melds ({})", team_names(m, them))),
                     false,
                     &mut d.seen,
                     motion,
                 );
                 // A click or a card dropped there: the same word (a drop said nothing).
-                if out.clicked.is_some() || out.dropped.is_some() {
+                if !m.onlooker && (out.clicked.is_some() || out.dropped.is_some()) {
                     asked.say = Some(
                         "That is their meld: add cards to one of ours (below).".to_owned(),
                     );
@@ -476,11 +528,14 @@ fn middle(
                     ui,
                     view,
                     us,
-                    "Our melds (click or drop cards on one to plan them)",
-                    true,
+                    &title(us, "Our melds (click or drop cards on one to plan them)"),
+                    !m.onlooker,
                     &mut d.seen,
                     motion,
                 );
+                if m.onlooker {
+                    return;
+                }
                 if let Some((i, dragged)) = out.dropped {
                     dropped = Some((Drop::Meld(i), dragged));
                 }
@@ -517,6 +572,20 @@ fn feedback_line(ui: &mut Ui, m: &Model, d: &Desk, verdict: Option<&str>, rect: 
         child.set_clip_rect(rect.intersect(child.clip_rect()));
         child.add(egui::Label::new(RichText::new(text).strong().color(colour)).wrap());
     }
+}
+
+/// What an onlooker is told at the top of the table: what it sees, and that it is all.
+fn onlooker_band(ui: &mut Ui, m: &Model) {
+    Frame::new()
+        .fill(Color32::from_rgba_unmultiplied(46, 139, 87, 60))
+        .inner_margin(4.0)
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.strong(format!(
+                "Watching {} — you see what every player sees, never a hidden card",
+                m.table
+            ));
+        });
 }
 
 /// The seat names of a team, for the score sheet ("Ann + Bea").

@@ -75,6 +75,8 @@ impl Watching {
         };
         let mut game = Game::new(&record, "");
         game.model.me = Some(Seat::S);
+        game.model.onlooker = true;
+        game.desk.seen.onlooker = true;
         game.model.status = "Reaching the table…".to_owned();
         Self {
             game,
@@ -154,7 +156,7 @@ impl Watching {
                 }
                 WatchEvent::Dealt => d.seen.dealt(),
                 WatchEvent::Moved { seat, mv, .. } => {
-                    m.log.push(mv.describe(seat));
+                    m.log.push(super::move_words::onlooker_line(&mv, seat));
                     m.status = mv.describe(seat);
                     // The table after it comes next (`Table`): the move is shown against it.
                     self.moved = Some((seat, mv));
