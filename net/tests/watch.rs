@@ -298,6 +298,29 @@ fn a_stream_that_does_not_check_stops_where_it_goes_wrong() {
     assert_eq!(feed(&g), (0, Some(WatchError::ConfigSignature(2))));
     // Nothing before the configuration.
     assert_eq!(feed(&game[1..]), (0, Some(WatchError::NoConfiguration)));
+    // A key changed in the second header, "backed" by a table message under a seat's name
+    // that is no signed message at all: the spectator stops at that message, before the
+    // header (and any move signed under the new key) is shown.
+    let mut g = game.clone();
+    let from = match &g[second] {
+        Entry::Hand { keys, .. } => keys[1],
+        _ => unreachable!("the second deal's header"),
+    };
+    if let Entry::Hand { keys, .. } = &mut g[second] {
+        keys[2] = Identity::from_secret([77; 32]).public();
+    }
+    g.insert(
+        second,
+        Entry::Signed {
+            from,
+            msg: vec![0xff; 8],
+        },
+    );
+    assert!(
+        matches!(feed(&g), (i, Some(WatchError::Signed(_))) if i == second),
+        "{:?}",
+        feed(&g)
+    );
 }
 
 fn file_of(entries: &[Entry]) -> Vec<u8> {

@@ -6,6 +6,7 @@
 //! decided in `check/finish.rs`.
 
 mod finish;
+pub(crate) mod seats;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -15,12 +16,9 @@ use fairdeal_crypto::hand::hand_context;
 use fairdeal_crypto::{CardTable, PublicKey, SignedEnvelope};
 
 use super::evidence::claimed_seat;
-use super::report::{FaultKind, Report, TranscriptFault, seat_name};
+use super::report::{FaultKind, Report, TranscriptFault};
 use super::{Entry, Located, Stand};
-use crate::table::msg::{
-    TableConfig, TableMsg, chat_digest, quit_digest, ready_digest, replace_digest, return_digest,
-    timeout_digest,
-};
+use crate::table::msg::{TableConfig, TableMsg};
 
 /// A deal's header.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -238,55 +236,8 @@ impl Game {
         keys: &[PublicKey; 4],
         at: &Located,
     ) -> Result<TableMsg, Stop> {
-        let seat = keys
-            .iter()
-            .position(|k| k == from)
-            .or_else(|| self.config.seats.iter().position(|k| k == from))
-            .map(|s| s as u8);
-        let Some(seat) = seat else {
-            return Err(stop(None, None, at, FaultKind::Stranger));
-        };
-        // Nothing here is the seat's statement until its signature checks: the faults below
-        // name the file, not the seat.
-        let decoded = TableMsg::decode(msg)
-            .map_err(|_| stop(None, None, at, FaultKind::Undecodable(seat)))?;
-        let sid = &self.sid;
-        let ok = match &decoded {
-            TableMsg::Timeout {
-                hand_no,
-                hctx,
-                seat: s,
-                sig,
-            } => from
-                .verify(&timeout_digest(sid, *hand_no, hctx, *s), sig)
-                .is_ok(),
-            TableMsg::Quit { hand_no, sig } => {
-                from.verify(&quit_digest(sid, *hand_no, seat), sig).is_ok()
-            }
-            TableMsg::Replace {
-                hand_no,
-                seat: s,
-                key,
-                seed,
-                sig,
-            } => from
-                .verify(&replace_digest(sid, *hand_no, *s, key, seed), sig)
-                .is_ok(),
-            TableMsg::Return { state, sig } => from.verify(&return_digest(sid, state), sig).is_ok(),
-            // Signed, but no part of a deal or its result (peers do not write them here; a
-            // file that has them is read past them once their signatures check).
-            TableMsg::Ready { hand_no, sig } => {
-                from.verify(&ready_digest(sid, *hand_no, seat), sig).is_ok()
-            }
-            TableMsg::Chat { n, text, sig } => {
-                from.verify(&chat_digest(sid, seat, *n, text), sig).is_ok()
-            }
-            _ => return Err(stop(None, None, at, FaultKind::NotEvidence(seat))),
-        };
-        if !ok {
-            return Err(stop(None, None, at, FaultKind::BadSignature(seat)));
-        }
-        Ok(decoded)
+        seats::signed_msg(&self.sid, &self.config.seats, from, msg, keys)
+            .map_err(|kind| stop(None, None, at, kind))
     }
 
     /// Checks a header against what the previous deal implies; changes of keys or computer
@@ -337,97 +288,16 @@ impl Game {
         {
             return Err(stop(None, n, at, FaultKind::BarredSeatBack(s)));
         }
-        for s in 0..4u8 {
-            let i = usize::from(s);
-            if head.keys[i] == expect.keys[i] && head.bots[i] == expect.bots[i] {
-                continue;
-            }
-            let replaces = signed.iter().filter_map(|(from, m)| match m {
-                TableMsg::Replace {
-                    seat, key, seed, ..
-                } if *seat == s
-                    && *key == head.keys[i]
-                    && head.bots[i].is_some_and(|b| b.seed == *seed) =>
-                {
-                    Some(from)
-                }
-                _ => None,
-            });
-            let runner_now = head.bots[i].map(|b| b.runner);
-            let mut replaced = Err(None);
-            for from in replaces {
-                let signer = seat_of(&expect.keys, from);
-                if runner_now.is_some() && signer == runner_now {
-                    replaced = Ok(());
-                    break;
-                }
-                replaced = Err(signer);
-            }
-            // A seat given back: by the runner of the computer player the previous header
-            // records for it (nobody else held the seat, so nobody else may hand it over).
-            let returns = signed.iter().filter_map(|(from, m)| match m {
-                TableMsg::Return { state, .. }
-                    if state.seat == s
-                        && state.keys == head.keys
-                        && state.hand_no == head.hand_no =>
-                {
-                    Some(from)
-                }
-                _ => None,
-            });
-            let runner_before = expect.bots[i].map(|b| b.runner);
-            let mut returned = Err(None);
-            for from in returns {
-                let signer = seat_of(&expect.keys, from);
-                if runner_before.is_some() && signer == runner_before && head.bots[i].is_none() {
-                    returned = Ok(());
-                    break;
-                }
-                returned = Err(signer);
-            }
-            match (replaced, returned) {
-                (Ok(()), _) => {
-                    if let Some(b) = head.bots[i] {
-                        self.report.notes.push(format!(
-                            "hand {}: a computer player takes {}'s seat, run by {} (signed), its moves replayed at every audit",
-                            head.hand_no,
-                            seat_name(s),
-                            seat_name(b.runner)
-                        ));
-                    }
-                }
-                (_, Ok(())) => self.report.notes.push(format!(
-                    "hand {}: {} is played by its player again (signed by the computer player's runner)",
-                    head.hand_no,
-                    seat_name(s)
-                )),
-                (_, Err(Some(signer))) => {
-                    return Err(stop(
-                        None,
-                        n,
-                        at,
-                        FaultKind::ReturnNotFromRunner {
-                            seat: s,
-                            signer,
-                            runner: runner_before,
-                        },
-                    ));
-                }
-                (Err(Some(signer)), _) => {
-                    return Err(stop(
-                        None,
-                        n,
-                        at,
-                        FaultKind::ReplaceNotFromRunner {
-                            seat: s,
-                            signer,
-                            runner: runner_now.unwrap_or(signer),
-                        },
-                    ));
-                }
-                _ => return Err(stop(None, n, at, FaultKind::UnsignedSeatChange(s))),
-            }
-        }
+        let notes = seats::seat_changes(
+            head.hand_no,
+            &head.keys,
+            &head.bots,
+            &expect.keys,
+            &expect.bots,
+            signed,
+        )
+        .map_err(|kind| stop(None, n, at, kind))?;
+        self.report.notes.extend(notes);
         Ok(())
     }
 }

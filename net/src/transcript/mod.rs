@@ -30,6 +30,7 @@ use serde::{Deserialize, Serialize};
 use crate::store::StoreError;
 use crate::table::msg::TableConfig;
 
+pub(crate) use self::check::seats::{seat_changes, signed_msg};
 pub use self::check::verify;
 pub use self::report::{FaultKind, HandStatus, Report, TranscriptFault};
 

@@ -23,8 +23,8 @@ use fairdeal_core::{Move, PlayerView, Position, Seat};
 use fairdeal_crypto::{CardTable, PublicKey};
 
 use crate::hand::{Blame, Event, HandConfig, HandReport, HandSession, MoveEffect, Replacement};
-use crate::table::msg::TableConfig;
-use crate::transcript::{self, Entry, Located, Report};
+use crate::table::msg::{TableConfig, TableMsg};
+use crate::transcript::{self, Entry, FaultKind, Located, Report};
 
 pub use self::door::{Door, MAX_WATCHERS, Refused};
 pub use self::wire::{FromSeat, FromWatcher, WIRE_LIMIT, WireError};
@@ -99,6 +99,9 @@ pub enum WatchError {
         /// The entries held.
         want: u64,
     },
+    /// A signed table message whose signature or signer does not check.
+    #[error("a signed table message does not check: {0}")]
+    Signed(FaultKind),
     /// More entries than any transcript holds.
     #[error("the stream is longer than any transcript")]
     TooLong,
@@ -107,6 +110,8 @@ pub enum WatchError {
 /// The deal under way.
 struct Deal {
     cfg: HandConfig,
+    /// The computer players its header names.
+    bots: [Option<transcript::Stand>; 4],
     session: HandSession,
     report: Option<HandReport>,
     void: bool,
@@ -117,8 +122,9 @@ pub struct Watch {
     config: Option<TableConfig>,
     table: Option<Arc<CardTable>>,
     deal: Option<Deal>,
-    /// Whether a signed table message (a change of seat) came since the last header.
-    signed_since: bool,
+    /// The signed table messages (checked) since the last header: what backs a change of
+    /// seat in the next one.
+    signed_since: Vec<(PublicKey, TableMsg)>,
     /// Every entry taken, as a transcript (for the whole file's check at the end).
     entries: Vec<Located>,
     size: u64,
@@ -146,7 +152,7 @@ impl Watch {
             config: None,
             table: None,
             deal: None,
-            signed_since: false,
+            signed_since: Vec::new(),
             entries: Vec::new(),
             size: transcript::MAGIC.len() as u64,
             events: VecDeque::new(),
@@ -219,7 +225,7 @@ impl Watch {
                 let (Some(config), Some(table)) = (&self.config, &self.table) else {
                     return Err(WatchError::NoConfiguration);
                 };
-                self.check_header(*hand_no, *scores, prev_result, keys)?;
+                self.check_header(*hand_no, *scores, prev_result, keys, bots)?;
                 let cfg = HandConfig {
                     sid: config.sid(),
                     keys: **keys,
@@ -244,11 +250,12 @@ impl Watch {
                 let session = HandSession::watch(cfg.clone(), table.clone());
                 self.deal = Some(Deal {
                     cfg,
+                    bots: **bots,
                     session,
                     report: None,
                     void: false,
                 });
-                self.signed_since = false;
+                self.signed_since.clear();
                 self.drain();
             }
             Entry::Envelope { hand_no, signed } => {
@@ -268,10 +275,15 @@ impl Watch {
                 }
                 self.drain();
             }
-            Entry::Signed { .. } => {
-                // Checked with the whole file ([`Watch::verify`]); it only explains a change of
-                // seat or a void, which the next header and the hand's audit show.
-                self.signed_since = true;
+            Entry::Signed { from, msg } => {
+                let Some(config) = &self.config else {
+                    return Err(WatchError::NoConfiguration);
+                };
+                let keys = self.deal.as_ref().map_or(config.seats, |d| d.cfg.keys);
+                let msg = transcript::signed_msg(&config.sid(), &config.seats, from, msg, &keys)
+                    .map_err(WatchError::Signed)?;
+                // Bounded as the stream is: each one counts towards `transcript::MAX_FILE`.
+                self.signed_since.push((*from, msg));
             }
         }
         let offset = self.size as usize;
@@ -284,27 +296,46 @@ impl Watch {
         Ok(())
     }
 
-    /// A header against the deal before it: a later number, the same keys unless a signed
-    /// change of seat came between, and after a completed deal its result and totals.
+    /// A header against the deal before it: a later number, after a completed deal its
+    /// result and totals, and the keys and computer players of the deal before it (or the
+    /// configuration's) unless a signed `Replace` or `Return` from the seat entitled to it
+    /// came between, as the whole file's check requires.
     fn check_header(
         &self,
         hand_no: u32,
         scores: [i32; 2],
         prev_result: &[u8; 32],
         keys: &[PublicKey; 4],
+        bots: &[Option<transcript::Stand>; 4],
     ) -> Result<(), WatchError> {
         let bad = Err(WatchError::Header(hand_no));
         let Some(config) = &self.config else {
             return Err(WatchError::NoConfiguration);
         };
+        let (expect_keys, expect_bots) = self
+            .deal
+            .as_ref()
+            .map_or((config.seats, [None; 4]), |d| (d.cfg.keys, d.bots));
+        if transcript::seat_changes(
+            hand_no,
+            keys,
+            bots,
+            &expect_keys,
+            &expect_bots,
+            &self.signed_since,
+        )
+        .is_err()
+        {
+            return bad;
+        }
         let Some(deal) = &self.deal else {
-            return if hand_no == 1 && scores == [0, 0] && *keys == config.seats {
+            return if hand_no == 1 && scores == [0, 0] {
                 Ok(())
             } else {
                 bad
             };
         };
-        if hand_no <= deal.cfg.hand_no || (*keys != deal.cfg.keys && !self.signed_since) {
+        if hand_no <= deal.cfg.hand_no {
             return bad;
         }
         if let Some(r) = &deal.report {

@@ -1,0 +1,175 @@
+//! Two checks that the whole-file check and a live spectator ([`crate::watch::Watch`]) share,
+//! so that a spectator shows a deal only on the grounds the file's check would accept: a
+//! signed table message's signature, and a header's changes of keys or computer players,
+//! each backed by a signed `Replace` or `Return` from the seat entitled to sign it.
+
+use fairdeal_crypto::PublicKey;
+
+use super::seat_of;
+use crate::table::msg::{
+    TableMsg, chat_digest, quit_digest, ready_digest, replace_digest, return_digest, timeout_digest,
+};
+use crate::transcript::Stand;
+use crate::transcript::report::{FaultKind, seat_name};
+
+/// Checks a signed table message's signature (by `from`, seated in `keys` or in
+/// `config_seats`) and returns it decoded.
+///
+/// # Errors
+///
+/// The signer is no seat, the message does not decode, is no evidence, or its signature
+/// does not check.
+pub(crate) fn signed_msg(
+    sid: &[u8; 32],
+    config_seats: &[PublicKey; 4],
+    from: &PublicKey,
+    msg: &[u8],
+    keys: &[PublicKey; 4],
+) -> Result<TableMsg, FaultKind> {
+    let seat = keys
+        .iter()
+        .position(|k| k == from)
+        .or_else(|| config_seats.iter().position(|k| k == from))
+        .map(|s| s as u8);
+    let Some(seat) = seat else {
+        return Err(FaultKind::Stranger);
+    };
+    // Nothing here is the seat's statement until its signature checks: the faults below
+    // name the file, not the seat.
+    let decoded = TableMsg::decode(msg).map_err(|_| FaultKind::Undecodable(seat))?;
+    let ok = match &decoded {
+        TableMsg::Timeout {
+            hand_no,
+            hctx,
+            seat: s,
+            sig,
+        } => from
+            .verify(&timeout_digest(sid, *hand_no, hctx, *s), sig)
+            .is_ok(),
+        TableMsg::Quit { hand_no, sig } => {
+            from.verify(&quit_digest(sid, *hand_no, seat), sig).is_ok()
+        }
+        TableMsg::Replace {
+            hand_no,
+            seat: s,
+            key,
+            seed,
+            sig,
+        } => from
+            .verify(&replace_digest(sid, *hand_no, *s, key, seed), sig)
+            .is_ok(),
+        TableMsg::Return { state, sig } => from.verify(&return_digest(sid, state), sig).is_ok(),
+        // Signed, but no part of a deal or its result (peers do not write them here; a
+        // file that has them is read past them once their signatures check).
+        TableMsg::Ready { hand_no, sig } => {
+            from.verify(&ready_digest(sid, *hand_no, seat), sig).is_ok()
+        }
+        TableMsg::Chat { n, text, sig } => {
+            from.verify(&chat_digest(sid, seat, *n, text), sig).is_ok()
+        }
+        _ => return Err(FaultKind::NotEvidence(seat)),
+    };
+    if !ok {
+        return Err(FaultKind::BadSignature(seat));
+    }
+    Ok(decoded)
+}
+
+/// Checks a header's keys and computer players (`head_*`) against what the deal before it
+/// implies (`expect_*`): each change needs a signed `Replace` from the runner the new header
+/// names, or a signed `Return` from the runner the previous header names, among `signed`.
+/// Returns the notes the report gives the changes.
+///
+/// # Errors
+///
+/// A change no signed message backs, or one signed by the wrong seat.
+pub(crate) fn seat_changes(
+    hand_no: u32,
+    head_keys: &[PublicKey; 4],
+    head_bots: &[Option<Stand>; 4],
+    expect_keys: &[PublicKey; 4],
+    expect_bots: &[Option<Stand>; 4],
+    signed: &[(PublicKey, TableMsg)],
+) -> Result<Vec<String>, FaultKind> {
+    let mut notes = Vec::new();
+    for s in 0..4u8 {
+        let i = usize::from(s);
+        if head_keys[i] == expect_keys[i] && head_bots[i] == expect_bots[i] {
+            continue;
+        }
+        let replaces = signed.iter().filter_map(|(from, m)| match m {
+            TableMsg::Replace {
+                seat, key, seed, ..
+            } if *seat == s
+                && *key == head_keys[i]
+                && head_bots[i].is_some_and(|b| b.seed == *seed) =>
+            {
+                Some(from)
+            }
+            _ => None,
+        });
+        let runner_now = head_bots[i].map(|b| b.runner);
+        let mut replaced = Err(None);
+        for from in replaces {
+            let signer = seat_of(expect_keys, from);
+            if runner_now.is_some() && signer == runner_now {
+                replaced = Ok(());
+                break;
+            }
+            replaced = Err(signer);
+        }
+        // A seat given back: by the runner of the computer player the previous header
+        // records for it (nobody else held the seat, so nobody else may hand it over).
+        let returns = signed.iter().filter_map(|(from, m)| match m {
+            TableMsg::Return { state, .. }
+                if state.seat == s && state.keys == *head_keys && state.hand_no == hand_no =>
+            {
+                Some(from)
+            }
+            _ => None,
+        });
+        let runner_before = expect_bots[i].map(|b| b.runner);
+        let mut returned = Err(None);
+        for from in returns {
+            let signer = seat_of(expect_keys, from);
+            if runner_before.is_some() && signer == runner_before && head_bots[i].is_none() {
+                returned = Ok(());
+                break;
+            }
+            returned = Err(signer);
+        }
+        match (replaced, returned) {
+                (Ok(()), _) => {
+                    if let Some(b) = head_bots[i] {
+                        notes.push(format!(
+                            "hand {}: a computer player takes {}'s seat, run by {} (signed), its moves replayed at every audit",
+                            hand_no,
+                            seat_name(s),
+                            seat_name(b.runner)
+                        ));
+                    }
+                }
+                (_, Ok(())) => notes.push(format!(
+                    "hand {}: {} is played by its player again (signed by the computer player's runner)",
+                    hand_no,
+                    seat_name(s)
+                )),
+                (_, Err(Some(signer))) => {
+                    return Err(FaultKind::ReturnNotFromRunner {
+                            seat: s,
+                            signer,
+                            runner: runner_before,
+                        });
+                }
+                (Err(Some(signer)), _) => {
+                    return Err(FaultKind::ReplaceNotFromRunner {
+                            seat: s,
+                            signer,
+                            runner: runner_now.unwrap_or(signer),
+                        });
+                }
+                _ => return Err(FaultKind::UnsignedSeatChange(s)),
+            }
+    }
+    Ok(notes)
+}
