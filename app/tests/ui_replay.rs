@@ -138,6 +138,7 @@ fn check_here(h: &egui_kittest::Harness<'static, fairdeal::gui::app::FairdealApp
         "partner",
         "opponent",
         "drop here",
+        "for us",
     ] {
         let found: Vec<String> = h
             .get_all_by(|_| true)

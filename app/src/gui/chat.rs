@@ -46,7 +46,7 @@ pub fn chat_box(ui: &mut Ui, m: &Model, d: &mut Desk, height: f32, out: &mut Vec
         });
     if m.onlooker {
         // A spectator holds no seat: nothing it wrote could be signed for the table.
-        ui.weak("Spectators read the chat; they do not chat.");
+        ui.weak("Only the players chat: a spectator or a replay reads along.");
         return;
     }
     let mut said = None;

@@ -18,6 +18,15 @@ pub fn team_words(team: Team) -> &'static str {
     }
 }
 
+/// A team by its seats ("South and North").
+pub fn team_seats(team: Team) -> &'static str {
+    if team == Seat::S.team() {
+        "South and North"
+    } else {
+        "West and East"
+    }
+}
+
 /// `team`'s, said to the player at `me` ("our", "their"), or to an onlooker (`None`: by
 /// its seats).
 pub fn whose_to(team: Team, me: Option<Seat>) -> &'static str {

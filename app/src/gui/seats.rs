@@ -3,7 +3,7 @@
 //! blocked (a click on either plays or says why not).
 
 use eframe::egui::{self, Color32, Frame, Margin, RichText, Sense, Stroke, Ui, Vec2};
-use fairdeal_core::{Card, Move, Phase, PlayerView};
+use fairdeal_core::{Card, Move, Phase, PlayerView, Team};
 
 use super::actions::{Asked, pile_refusal, pile_takes, who_plays};
 use super::cards::{self, HAND, Marks, SMALL};
@@ -193,6 +193,35 @@ fn two_lines(ui: &Ui, text: &str) -> egui::text::LayoutJob {
     job
 }
 
+/// Why the pile is frozen, said to an onlooker (by the teams' seats).
+fn onlooker_frozen(view: &PlayerView) -> Option<String> {
+    if view.pile_frozen() {
+        return Some(
+            "❄ Frozen (a wild card is in it): taking it needs a natural pair of the top card"
+                .to_owned(),
+        );
+    }
+    let teams: Vec<&str> = [Team::A, Team::B]
+        .into_iter()
+        .filter(|&t| view.pile_frozen_for(t))
+        .map(super::move_words::team_seats)
+        .collect();
+    if teams.is_empty() {
+        return None;
+    }
+    let why = if view.rules().pile_always_frozen {
+        "the house rule keeps it frozen"
+    } else if teams.len() == 2 {
+        "neither team has opened yet"
+    } else {
+        "they have not opened yet"
+    };
+    Some(format!(
+        "❄ Frozen for {} ({why}): taking it needs a natural pair of the top card",
+        teams.join(" and for ")
+    ))
+}
+
 /// The stock (click: draw) and the pile (click: take it; drop a card: discard), with why the
 /// pile is frozen or blocked; returns a card dropped on the pile.
 pub fn stock_and_pile(
@@ -294,7 +323,10 @@ pub fn stock_and_pile(
     });
     // One label under the cards, wrapped to the column, so that the notes never overlap.
     let mut notes = Vec::new();
-    if view.pile_frozen_for(us) {
+    if m.onlooker {
+        // No "us" here: frozen for everyone, or for the teams that have not opened.
+        notes.extend(onlooker_frozen(view));
+    } else if view.pile_frozen_for(us) {
         let why = if view.pile_frozen() {
             "a wild card is in it"
         } else if view.rules().pile_always_frozen {

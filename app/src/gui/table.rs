@@ -145,14 +145,13 @@ fn table_body(
     super::hand::tab_into_hand(ui, view.hand().len());
     // The felt goes under everything but the move list's panel, which has its own fill:
     // with software rendering, filling the window several times over was most of a frame.
-    let table = ui.max_rect();
+    // What is left of the window: a bar drawn above the table (the spectator's, the
+    // replay's) stays uncovered.
+    let table = ui.available_rect_before_wrap();
     let felt_shapes = [
         ui.painter().add(egui::Shape::Noop),
         ui.painter().add(egui::Shape::Noop),
     ];
-    if m.onlooker {
-        onlooker_band(ui, m);
-    }
     header(ui, m, d, view, prefs, out);
     let waiting = banner(ui, m, view);
     seats::turn_banner(ui, m, view, waiting.as_deref());
@@ -572,20 +571,6 @@ fn feedback_line(ui: &mut Ui, m: &Model, d: &Desk, verdict: Option<&str>, rect: 
         child.set_clip_rect(rect.intersect(child.clip_rect()));
         child.add(egui::Label::new(RichText::new(text).strong().color(colour)).wrap());
     }
-}
-
-/// What an onlooker is told at the top of the table: what it sees, and that it is all.
-fn onlooker_band(ui: &mut Ui, m: &Model) {
-    Frame::new()
-        .fill(Color32::from_rgba_unmultiplied(46, 139, 87, 60))
-        .inner_margin(4.0)
-        .show(ui, |ui| {
-            ui.set_width(ui.available_width());
-            ui.strong(format!(
-                "Watching {} — you see what every player sees, never a hidden card",
-                m.table
-            ));
-        });
 }
 
 /// The seat names of a team, for the score sheet ("Ann + Bea").

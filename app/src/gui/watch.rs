@@ -156,8 +156,9 @@ impl Watching {
                 }
                 WatchEvent::Dealt => d.seen.dealt(),
                 WatchEvent::Moved { seat, mv, .. } => {
-                    m.log.push(super::move_words::onlooker_line(&mv, seat));
-                    m.status = mv.describe(seat);
+                    let line = super::move_words::onlooker_line(&mv, seat);
+                    m.status.clone_from(&line);
+                    m.log.push(line);
                     // The table after it comes next (`Table`): the move is shown against it.
                     self.moved = Some((seat, mv));
                 }
