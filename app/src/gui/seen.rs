@@ -182,7 +182,7 @@ impl Seen {
                         .map(|&c| (p.played.seat.team(), c))
                 })
                 .collect();
-            if let Some(line) = dealt_threes(after, &later) {
+            if let Some(line) = dealt_threes(after, &later, self.onlooker) {
                 // Before the hand's first move (a resumed hand replays its moves before its
                 // first view); the moves' line numbers follow.
                 let at = self

@@ -45,8 +45,13 @@ pub(super) fn replayed_canastas(
 }
 
 /// The red threes laid out (and replaced) at the deal, in words, if any: those of `view`
-/// but the ones laid out `later` (by moves replayed before this first view).
-pub(super) fn dealt_threes(view: &PlayerView, later: &[(Team, Card)]) -> Option<String> {
+/// but the ones laid out `later` (by moves replayed before this first view); to an
+/// `onlooker`, each team's by its seats.
+pub(super) fn dealt_threes(
+    view: &PlayerView,
+    later: &[(Team, Card)],
+    onlooker: bool,
+) -> Option<String> {
     let us = view.seat().team();
     let at_deal = |t: Team| {
         let mut threes = view.red_threes(t).to_vec();
@@ -57,12 +62,22 @@ pub(super) fn dealt_threes(view: &PlayerView, later: &[(Team, Card)]) -> Option<
         }
         threes
     };
-    let parts: Vec<String> = [(us, "ours"), (us.other(), "theirs")]
-        .into_iter()
-        .map(|(t, who)| (at_deal(t), who))
-        .filter(|(threes, _)| !threes.is_empty())
-        .map(|(threes, who)| format!("{who} {}", labels(&threes)))
-        .collect();
+    let words = |t: Team, ours: &'static str| {
+        if onlooker {
+            super::move_words::team_words(t)
+        } else {
+            ours
+        }
+    };
+    let parts: Vec<String> = [
+        (us, words(us, "ours")),
+        (us.other(), words(us.other(), "theirs")),
+    ]
+    .into_iter()
+    .map(|(t, who)| (at_deal(t), who))
+    .filter(|(threes, _)| !threes.is_empty())
+    .map(|(threes, who)| format!("{who} {}", labels(&threes)))
+    .collect();
     (!parts.is_empty()).then(|| {
         format!(
             "Red threes laid out at the deal and replaced from the stock: {}",

@@ -156,7 +156,7 @@ fn a_replayed_hand_logs_the_dealt_red_threes_before_its_moves() {
     for seed in 1..40 {
         let mut rng = SplitMix64::new(seed);
         let mut pos = deal(Preset::Canasta, &mut rng);
-        if dealt_threes(&pos.view(Seat::S), &[]).is_none() {
+        if dealt_threes(&pos.view(Seat::S), &[], false).is_none() {
             continue;
         }
         let mut seen = Seen::default();
