@@ -18,6 +18,7 @@ use fairdeal_core::{Preset, Seat};
 use fairdeal_crypto::PublicKey;
 use fairdeal_net::table::msg::TableMsg;
 use fairdeal_net::table::{Dest, Gone, TableEvent, TableSession};
+use fairdeal_net::transcript::{self, Entry, MAGIC};
 
 /// The grace period of the multi-process test this mirrors (`--grace-secs 5`).
 const GRACE_MS: u64 = 5_000;
@@ -41,6 +42,8 @@ struct Net {
     slow: Vec<(usize, usize)>,
     /// Messages on a slow link, waiting for the next tick.
     late: Vec<(usize, usize, Vec<u8>)>,
+    /// Each peer's public transcript so far.
+    files: Vec<Vec<Entry>>,
 }
 
 impl Net {
@@ -61,6 +64,7 @@ impl Net {
             votes: Vec::new(),
             slow: Vec::new(),
             late: Vec::new(),
+            files: vec![Vec::new(); 4],
         }
     }
 
@@ -94,6 +98,8 @@ impl Net {
         while let Some(e) = self.peers[i].poll_event() {
             self.events[i].push(e);
         }
+        let peer = &mut self.peers[i];
+        self.files[i].extend(std::iter::from_fn(|| peer.poll_public()));
     }
 
     /// Delivers until nothing is on its way; a message to a peer away is lost.
@@ -316,6 +322,15 @@ fn east_stopped_and_back(slow: &[(usize, usize)]) -> [Option<Took>; 2] {
         "votes against seats that stayed: {against_stayers:?}: {}",
         what()
     );
+    // Every transcript, with both deals of the hand given back, checks.
+    for (i, file) in net.files.iter().enumerate() {
+        let mut bytes = MAGIC.to_vec();
+        for e in file {
+            bytes.extend_from_slice(&e.to_record());
+        }
+        let report = transcript::verify(&transcript::decode(&bytes).expect("decodes"));
+        assert!(report.ok(), "peer {i}: {}", report.text());
+    }
     let took = [took(&net.events[0]), took(&net.events[2])];
     eprintln!("slow {slow:?}: South and North took the seat back by {took:?}");
     took
