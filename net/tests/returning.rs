@@ -246,7 +246,7 @@ enum Took {
     Restart,
 }
 
-/// How peer `i` took East's seat back: the deal it saw start before and after the
+/// How a peer took East's seat back, from its events: the deal it saw start before and after the
 /// `SeatBack`.
 fn took(events: &[TableEvent]) -> Option<Took> {
     let back = events
