@@ -8,7 +8,8 @@ use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{ReturnState, TableConfig, TableMsg, over_digest, return_digest};
 use super::{
-    Dest, OverRefused, ReturnRefused, SeatHeldRefused, TableError, TableEvent, TableSession,
+    Dest, MAX_EARLY_PER_SEAT, OverRefused, ReturnRefused, SeatHeldRefused, TableError, TableEvent,
+    TableSession,
 };
 
 /// What a seat given back does here ([`TableSession::check_return`]).
@@ -247,12 +248,48 @@ impl TableSession {
                 // We started this hand with the computer player: start it again with the player.
                 self.apply_return(&state);
                 self.hand = None;
+                self.deal_again_held(state.seat);
                 self.hand_no -= 1;
                 self.start_hand();
             }
             ReturnEffect::Past => {}
         }
         Ok(())
+    }
+
+    /// The hand under way is dealt again with `returned` given back. Its hand context is the
+    /// same (it hashes the table's state, not the seats' keys), so each seat that kept its key
+    /// sends the new deal the very bytes it sent the first (its messages are deterministic):
+    /// kept as held, they would be refused as copies and answered in a resync with the same
+    /// bytes, and the new deal would wait on that seat until it was voted out. So this hand's
+    /// envelopes are no longer held, and those of the seats that kept their keys (not ours,
+    /// nor a computer player's we run, which the new deal makes again, nor the returned seat's
+    /// old computer player's) go to the new deal as if just received.
+    fn deal_again_held(&mut self, returned: u8) {
+        let hand_no = self.hand_no;
+        let own = [
+            self.my_seat_index(),
+            self.proxy.as_ref().map(|p| p.seat),
+            Some(returned),
+        ];
+        let this_hand: Vec<(u8, Vec<u8>)> = self
+            .held
+            .range((hand_no, 0, 0)..=(hand_no, 3, u32::MAX))
+            .map(|(&(_, sender, _), bytes)| (sender, bytes.clone()))
+            .collect();
+        self.held.retain(|&(h, _, _), _| h != hand_no);
+        for (sender, bytes) in this_hand {
+            if !own.contains(&Some(sender))
+                && self
+                    .early
+                    .iter()
+                    .filter(|(s, _)| *s == usize::from(sender))
+                    .count()
+                    < MAX_EARLY_PER_SEAT
+            {
+                self.early.push((usize::from(sender), bytes));
+            }
+        }
     }
 
     /// The seat whose client plays `seat` for its away player: the runner this peer knows
