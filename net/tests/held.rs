@@ -80,8 +80,9 @@ fn refused(sim: &mut Sim, from: usize, to: usize, bytes: &[u8]) -> Why {
 }
 
 /// Sabotage caught (checked): `check_seat_held` taking the teller's word when this peer
-/// knows no runner for its seat (as it did): North takes West's first notice, drops its hand
-/// and is voted out as silent in the hand it should have played.
+/// knows no runner for its seat (as it did): the gate stores West's first notice; with the
+/// refusals not asserted, North drops its hand at it and then takes West's return with the
+/// totals West chose.
 #[test]
 fn a_lying_seat_cannot_make_a_present_player_drop_its_hand() {
     let (peers, secrets) = table("held", Preset::Samba, 100_000);
@@ -162,9 +163,8 @@ fn east_replaced() -> (Sim, Vec<[u8; 32]>, u32, [u8; 32]) {
     (sim, secrets, out_at, hctx)
 }
 
-/// Sabotage caught (checked): West's notice without the votes (as before): East refuses it
-/// and never gets its seat back; the votes counted at East without putting it out: East is
-/// told but keeps its hand, and its return is refused.
+/// Sabotage caught (checked): West's notice sent without the votes (as before): East refuses
+/// it and is never told its seat is held.
 #[test]
 fn a_player_voted_out_while_away_learns_it_from_the_votes_and_gets_its_seat_back() {
     let (mut sim, _, out_at, _) = east_replaced();
@@ -212,8 +212,9 @@ fn a_player_voted_out_while_away_learns_it_from_the_votes_and_gets_its_seat_back
     assert!(report.ok(), "{}", report.text());
 }
 
-/// Sabotage caught (checked): a `Return` taken by a player that plays its seat from the seat
-/// that once ran it (as before, for a later hand): East takes West's totals.
+/// Sabotage caught (checked): both as before, `held_by` kept once the seat is back and a
+/// `Return` for a later hand taken by a player that plays its seat: the gate stores West's
+/// return with its chosen totals (either one alone is still refused by the other).
 #[test]
 fn the_votes_of_an_earlier_deal_and_an_old_runners_return_change_nothing() {
     let (mut sim, secrets, out_at, hctx) = east_replaced();
