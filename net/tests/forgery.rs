@@ -387,6 +387,8 @@ fn a_held_seats_player_takes_its_return_and_the_games_end_only_from_its_runner()
     let held = TableMsg::SeatHeld {
         hand_no: peers[0].hand_no(),
         seat: 2,
+        hctx: [0; 32],
+        votes: Vec::new(),
     };
     peers[2]
         .handle_message(south.public(), &held.encode())

@@ -92,7 +92,23 @@ fn hostile(
                 sig: id.sign(&over_digest(&sid, seat, totals)),
             }
         }
-        _ => TableMsg::SeatHeld { hand_no, seat },
+        _ => {
+            // Votes against the seat in this deal, each signed by a random seat (the
+            // sender's own, another's, or a wrong signer for the voter named).
+            let votes = (0..rng.below(4))
+                .map(|_| {
+                    let voter = rng.below(5) as u8;
+                    let by = Identity::from_secret(secrets[rng.below(4)]);
+                    (voter, by.sign(&timeout_digest(&sid, hand_no, &hctx, seat)))
+                })
+                .collect();
+            TableMsg::SeatHeld {
+                hand_no,
+                seat,
+                hctx,
+                votes,
+            }
+        }
     }
     .encode()
 }

@@ -273,6 +273,24 @@ impl TableSession {
         sig: &Sig,
     ) -> Result<(), TableError> {
         let voter = self.check_timeout(&from, hand_no, &hctx, seat, sig)?;
+        self.count_vote(hand_no, hctx, seat, voter, sig);
+        Ok(())
+    }
+
+    /// Counts `voter`'s vote (checked) against `seat` in the deal `hctx`; once every client
+    /// but the seat's own has voted, the seat is out.
+    pub(super) fn count_vote(
+        &mut self,
+        hand_no: u32,
+        hctx: [u8; 32],
+        seat: u8,
+        voter: u8,
+        sig: &Sig,
+    ) {
+        self.vote_sigs
+            .entry((hctx, seat))
+            .or_default()
+            .insert(voter, sig.clone());
         let votes = self.votes.entry((hctx, seat)).or_default();
         votes.insert(voter);
         // A computer player's runner votes for it too: it hears what its runner hears.
@@ -283,20 +301,34 @@ impl TableSession {
         // Every client but the silent seat's own must vote: a computer player's vote comes
         // from its runner, so a silent runner and the computer player it runs are voted out
         // by the others alone.
-        let all: BTreeSet<u8> = (0..4u8)
-            .filter(|&s| self.speaks_for(s) != self.speaks_for(seat))
-            .collect();
         let done = self
             .votes
             .get(&(hctx, seat))
-            .is_some_and(|v| v.is_superset(&all));
+            .is_some_and(|v| self.all_voted(seat, v));
         if done && self.hand.is_some() {
+            // INVARIANT: seat < 4: `check_timeout` refused any other.
+            self.out_proof[usize::from(seat)] = Some(super::back::OutProof {
+                hand_no,
+                hctx,
+                votes: self
+                    .vote_sigs
+                    .get(&(hctx, seat))
+                    .map(|v| v.iter().map(|(s, g)| (*s, g.clone())).collect())
+                    .unwrap_or_default(),
+            });
             match self.forfeit_scores(seat) {
                 Some((scores, breakdown)) => self.forfeit_hand(seat, scores, breakdown),
                 None => self.void_hand(seat, Gone::Silent),
             }
         }
-        Ok(())
+    }
+
+    /// Whether the seats in `covered` are every seat but `seat`'s own client's: enough
+    /// votes to put `seat` out.
+    pub(super) fn all_voted(&self, seat: u8, covered: &BTreeSet<u8>) -> bool {
+        (0..4u8)
+            .filter(|&s| self.speaks_for(s) != self.speaks_for(seat))
+            .all(|s| covered.contains(&s))
     }
 
     /// The seat whose client speaks for `seat` (its votes and messages): its runner's for a computer player that took
@@ -376,6 +408,7 @@ impl TableSession {
         let hand_no = self.hand_no;
         let sig = Identity::from_secret(self.secret).sign(&quit_digest(&sid, hand_no, seat));
         self.send(Dest::Seats, TableMsg::Quit { hand_no, sig });
+        self.held_by = self.runner_for(seat);
         self.left = true;
         self.hand = None;
         self.between = None;

@@ -9,8 +9,27 @@ use fairdeal_crypto::{Identity, PublicKey, Sig};
 use super::msg::{ReturnState, TableConfig, TableMsg, over_digest, return_digest};
 use super::{
     Dest, MAX_EARLY_PER_SEAT, OverRefused, ReturnRefused, SeatHeldRefused, TableError, TableEvent,
-    TableSession,
+    TableSession, TimeoutRefused,
 };
+
+/// The deal in which a seat was voted out and the signed votes that did it: the evidence
+/// its runner shows the player when it comes back.
+#[derive(Debug, Clone)]
+pub(crate) struct OutProof {
+    pub(crate) hand_no: u32,
+    pub(crate) hctx: [u8; 32],
+    pub(crate) votes: Vec<(u8, Sig)>,
+}
+
+/// What a held seat's notice does here ([`TableSession::check_seat_held`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SeatHeldEffect {
+    /// This peer knows already that it is out, and that the sender runs its seat.
+    Known,
+    /// The notice proves this peer was voted out of the deal it is in: these votes (its
+    /// signers' seats and signatures), not yet counted here, complete the count.
+    Proved(Vec<(u8, Sig)>),
+}
 
 /// What a seat given back does here ([`TableSession::check_return`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,11 +70,19 @@ impl TableSession {
         {
             return;
         }
+        // INVARIANT: seat < 4 (as above).
+        let (hand_no, hctx, votes) = self.out_proof[usize::from(seat)]
+            .as_ref()
+            .map_or((self.hand_no, [0; 32], Vec::new()), |p| {
+                (p.hand_no, p.hctx, p.votes.clone())
+            });
         self.send(
             Dest::Peer(peer),
             TableMsg::SeatHeld {
-                hand_no: self.hand_no,
+                hand_no,
                 seat,
+                hctx,
+                votes,
             },
         );
     }
@@ -93,6 +120,7 @@ impl TableSession {
             }
             self.keys[usize::from(seat)] = key;
             self.runners[usize::from(seat)] = None;
+            self.out_proof[usize::from(seat)] = None;
             if self.proxy.as_ref().is_some_and(|p| p.seat == seat) {
                 self.proxy = None;
             }
@@ -123,13 +151,24 @@ impl TableSession {
         any
     }
 
-    /// Whether a runner's word that this peer's seat is held is taken: one decision for the
-    /// gate and the handler. Returns the runner's seat.
+    /// Whether a notice that this peer's seat is held is taken: one decision for the gate
+    /// and the handler.
+    ///
+    /// The notice is unsigned and any seated peer can send one, so the sender's word counts
+    /// for nothing: a peer that knows it is out (it left, or counted the votes that put it
+    /// out) takes it from the runner it worked out itself; a peer that believes it plays its
+    /// seat takes it only with the signed timeout votes against it, in the deal it is in, of
+    /// every other client. Those votes are what put the seat out at every other peer, and no
+    /// single seat can sign the others' votes, so a lying seat cannot make a present player
+    /// drop its hand.
     pub(crate) fn check_seat_held(
         &self,
         from: &PublicKey,
+        hand_no: u32,
         held: u8,
-    ) -> Result<(u8, u8), SeatHeldRefused> {
+        hctx: &[u8; 32],
+        votes: &[(u8, Sig)],
+    ) -> Result<SeatHeldEffect, SeatHeldRefused> {
         let config = self.stage.config().ok_or(SeatHeldRefused::NotSeated)?;
         let seat = config
             .seat_of(&self.me.key)
@@ -138,27 +177,89 @@ impl TableSession {
             return Err(SeatHeldRefused::OtherSeat);
         }
         // Only a seat its player still plays speaks (as the gate hears only those).
-        let runner = self
+        let sender = self
             .seat_of_sender(from)
             .map_err(|_| SeatHeldRefused::NotSeated)?;
-        // A player that saw its seat taken over knows the runner; one that did not (it was
-        // away) takes the teller's word, which its next hand context then binds: a false
-        // table state leaves it with no hand the other seats signed.
-        if self.runners[usize::from(seat)].is_some_and(|r| r != runner) {
+        // INVARIANT: seat < 4: a position in the configuration's four seats (`seat_of`).
+        if let Some(r) = self.runners[usize::from(seat)] {
+            return if r == sender {
+                Ok(SeatHeldEffect::Known)
+            } else {
+                Err(SeatHeldRefused::NotRunner)
+            };
+        }
+        if self.left {
+            return if self.held_by == Some(sender) {
+                Ok(SeatHeldEffect::Known)
+            } else {
+                Err(SeatHeldRefused::NotRunner)
+            };
+        }
+        let here = self.hand.as_ref().map(crate::hand::HandSession::hctx);
+        if hand_no != self.hand_no || here != Some(*hctx) || votes.len() > 3 {
+            return Err(SeatHeldRefused::Unproved);
+        }
+        let mut covered = self.votes.get(&(*hctx, seat)).cloned().unwrap_or_default();
+        let mut fresh: Vec<(u8, Sig)> = Vec::new();
+        for (voter, sig) in votes {
+            let Some(key) = self.keys.get(usize::from(*voter)) else {
+                return Err(SeatHeldRefused::Unproved);
+            };
+            match self.check_timeout(key, hand_no, hctx, seat, sig) {
+                Ok(v) => {
+                    if !fresh.iter().any(|(f, _)| *f == v) {
+                        fresh.push((v, sig.clone()));
+                    }
+                    covered.insert(v);
+                    covered.extend((0..4u8).filter(|&s| self.runners[usize::from(s)] == Some(v)));
+                }
+                Err(TimeoutRefused::Again) => {}
+                Err(_) => return Err(SeatHeldRefused::Unproved),
+            }
+        }
+        if !self.all_voted(seat, &covered) {
+            return Err(SeatHeldRefused::Unproved);
+        }
+        // The seat the votes put out is run by the seat every peer works out from the seating.
+        if self.runner_for(seat) != Some(sender) {
             return Err(SeatHeldRefused::NotRunner);
         }
-        Ok((seat, runner))
+        Ok(SeatHeldEffect::Proved(fresh))
     }
 
-    /// The returning player: the runner of its seat's computer player says it is back from
-    /// the next hand on.
-    pub(crate) fn on_seat_held(&mut self, from: PublicKey, held: u8) -> Result<(), TableError> {
-        let (seat, runner) = self.check_seat_held(&from, held)?;
+    /// The returning player: its seat is held (by the runner it worked out, or as the votes
+    /// the notice carries prove), and is given back from the next hand on.
+    pub(crate) fn on_seat_held(
+        &mut self,
+        from: PublicKey,
+        hand_no: u32,
+        held: u8,
+        hctx: [u8; 32],
+        votes: &[(u8, Sig)],
+    ) -> Result<(), TableError> {
+        let effect = self.check_seat_held(&from, hand_no, held, &hctx, votes)?;
+        if let SeatHeldEffect::Proved(fresh) = effect {
+            // Counted as if they had come from their signers: the seat is out here as it is
+            // at every peer that counted them, and this peer works its runner out itself.
+            for (voter, sig) in fresh {
+                // INVARIANT: voter < 4: `check_timeout` found it among the seats.
+                let key = self.keys[usize::from(voter)];
+                let vote = TableMsg::Timeout {
+                    hand_no,
+                    hctx,
+                    seat: held,
+                    sig: sig.clone(),
+                };
+                // In the transcript as if from its signer: why this deal stops here.
+                let at = self.public.len();
+                self.publish_signed(at, key, &vote.encode());
+                self.count_vote(hand_no, hctx, held, voter, &sig);
+            }
+        }
         self.hand = None;
         self.left = true;
-        self.held_by = Some(runner);
         self.events.push_back(TableEvent::SeatHeld {
-            seat: Seat::from_index(usize::from(seat)),
+            seat: Seat::from_index(usize::from(held)),
         });
         Ok(())
     }
@@ -200,9 +301,9 @@ impl TableSession {
                 return Err(ReturnRefused::NotRunner);
             }
             // INVARIANT: state.seat < 4: every seat number in `state` was checked above.
-            if state.keys[usize::from(state.seat)] != self.me.key
-                || state.hand_no <= self.hand_no && !self.left
-            {
+            // Only a peer that knows it is out takes its seat back: one that plays its seat
+            // has nothing to take (and a runner it had once holds nothing now).
+            if state.keys[usize::from(state.seat)] != self.me.key || !self.left {
                 return Err(ReturnRefused::Stale);
             }
             return Ok(ReturnEffect::Mine);
@@ -235,6 +336,7 @@ impl TableSession {
                 self.prev_result = state.prev_result;
                 self.hand_no = state.hand_no.saturating_sub(1);
                 self.left = false;
+                self.held_by = None;
                 self.hand = None;
                 self.proxy = None;
                 self.events.push_back(TableEvent::SeatBack {
@@ -293,7 +395,7 @@ impl TableSession {
     }
 
     /// The seat whose client plays `seat` for its away player: the runner this peer knows
-    /// of, or the one that said so with `SeatHeld`.
+    /// of, or the one it worked out when it left or was voted out.
     fn holder_of(&self, seat: u8) -> Option<u8> {
         self.runners
             .get(usize::from(seat))

@@ -189,8 +189,13 @@ impl TableSession {
                 .check_return(&from, state, sig)
                 .map(|_| ())
                 .map_err(|r| Refused::of(Why::Return(r), r.is_stale())),
-            TableMsg::SeatHeld { seat, .. } => self
-                .check_seat_held(&from, *seat)
+            TableMsg::SeatHeld {
+                hand_no,
+                seat,
+                hctx,
+                votes,
+            } => self
+                .check_seat_held(&from, *hand_no, *seat, hctx, votes)
                 .map(|_| ())
                 .map_err(|r| Refused::of(Why::SeatHeld(r), r.is_stale())),
             TableMsg::Over { totals, sig } => self

@@ -59,8 +59,8 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use fairdeal_core::strategy::{Strategy, by_name};
 use fairdeal_core::{GameResult, PlayerView, Seat, SplitMix64};
-use fairdeal_crypto::PublicKey;
 use fairdeal_crypto::hash::hash256;
+use fairdeal_crypto::{PublicKey, Sig};
 
 use self::msg::{Ack, SeatInfo, TableConfig, TableMsg};
 use self::stage::Stage;
@@ -95,6 +95,12 @@ pub struct TableSession {
     /// Timeout votes of the current deal, by (hand context, silent seat): cleared at each
     /// deal, so observations of different deals never add up.
     votes: BTreeMap<([u8; 32], u8), BTreeSet<u8>>,
+    /// The signatures of those votes, by (hand context, silent seat) and voter seat: kept
+    /// as evidence for the seat's player, should it come back.
+    vote_sigs: BTreeMap<([u8; 32], u8), BTreeMap<u8, Sig>>,
+    /// For each seat voted out, the deal and the signed votes that put it out: what its
+    /// runner shows the player when it comes back (the player takes nobody's word for it).
+    out_proof: [Option<back::OutProof>; 4],
     /// The votes this peer signed in the current deal.
     voted: BTreeSet<([u8; 32], u8)>,
     /// Seats proven at fault: played by a computer player for the rest of the game.
@@ -108,8 +114,9 @@ pub struct TableSession {
     gone: BTreeSet<u8>,
     /// This peer left the game (or was put out of it).
     left: bool,
-    /// The seat whose client runs this peer's seat while it is away (it said so with
-    /// `SeatHeld`): the one seat whose `Return` or `Over` this peer takes.
+    /// The seat whose client runs this peer's seat while it is away (as this peer worked it
+    /// out when it left or saw itself voted out, or as a `SeatHeld`'s evidence showed): the
+    /// one seat whose `Return` or `Over` this peer takes.
     held_by: Option<u8>,
     /// The person left during this hand: the seat is played to its end, then quits.
     leave_after: Option<u32>,
@@ -212,6 +219,8 @@ impl TableSession {
             grace_ms: DEFAULT_GRACE_MS,
             presence: presence::Presence::default(),
             votes: BTreeMap::new(),
+            vote_sigs: BTreeMap::new(),
+            out_proof: [const { None }; 4],
             voted: BTreeSet::new(),
             barred: BTreeSet::new(),
             proxy: None,

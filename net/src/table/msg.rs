@@ -7,7 +7,7 @@ use fairdeal_crypto::{ProofMode, PublicKey, Sig};
 use serde::{Deserialize, Serialize};
 
 /// The protocol name on the wire (libp2p stream protocol).
-pub const PROTOCOL: &str = "/fairdeal/table/8";
+pub const PROTOCOL: &str = "/fairdeal/table/9";
 /// The version string checked in libp2p identify.
 pub const AGENT_VERSION: &str = concat!("fairdeal/", env!("CARGO_PKG_VERSION"), "/table-8");
 
@@ -238,13 +238,21 @@ pub enum TableMsg {
         sig: Sig,
     },
     /// To a player back at a seat a computer player took over, from the computer player's
-    /// runner: the seat is theirs again from the start of the next hand.
+    /// runner: the seat is theirs again from the start of the next hand. Unsigned: the
+    /// player takes it on the evidence it carries (the signed timeout votes that put the seat
+    /// out), or on what it knows itself (it left, or saw itself voted out), never on the
+    /// sender's word.
     SeatHeld {
-        /// The runner's current hand.
+        /// The hand of the deal in which the seat was voted out.
         hand_no: u32,
         /// The seat held (the runner's log records that it gives this seat back: a replay
         /// must reach the same decision without the liveness signal that led to it).
         seat: u8,
+        /// The hand context of that deal (zero when the seat was not voted out: it left).
+        hctx: [u8; 32],
+        /// The signed timeout votes against the seat in that deal, by voter seat (each over
+        /// [`timeout_digest`]), at most one per other seat.
+        votes: Vec<(u8, Sig)>,
     },
     /// The game is over: sent to a player whose seat a computer player held at the end, by
     /// that computer player's runner (signed over [`over_digest`]: the totals are its word,

@@ -89,8 +89,11 @@ pub enum Unexpected {
     /// A `SeatHeld` naming a seat other than this peer's.
     #[error("a SeatHeld for another seat")]
     SeatHeldForOther,
-    /// This peer's seat given back under another key, or for a hand already played here.
-    #[error("this seat given back under another key, or for a hand already played")]
+    /// A `SeatHeld` to a peer that plays its seat, without the votes that put it out.
+    #[error("a SeatHeld without the signed votes that put this seat out")]
+    SeatHeldUnproved,
+    /// This peer's seat given back under another key, or while this peer plays it.
+    #[error("this seat given back under another key, or while it is played")]
     StaleReturn,
     /// A game over while this peer still plays its seat, or once the game ended here.
     #[error("a game over while this seat plays, or after the game ended")]

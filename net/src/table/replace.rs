@@ -71,8 +71,10 @@ impl TableSession {
             self.take_seat(hand_no, seat);
         } else if Some(seat) == self.my_seat_index() {
             // We are the one out: nothing more to play (for good when barred; a seat voted
-            // out while away may be given back).
+            // out while away may be given back, by the runner worked out here and by nobody
+            // else).
             self.left = true;
+            self.held_by = runner;
             if self.barred.contains(&seat) {
                 self.events.push_back(TableEvent::Stopped {
                     reason: super::StopReason::PutOut,

@@ -65,7 +65,12 @@ impl TableSession {
             }
             TableMsg::Resync { hand_no, have } => self.on_resync(from, hand_no, have),
             TableMsg::Quit { hand_no, sig } => self.on_quit(from, hand_no, &sig),
-            TableMsg::SeatHeld { seat, .. } => self.on_seat_held(from, seat),
+            TableMsg::SeatHeld {
+                hand_no,
+                seat,
+                hctx,
+                votes,
+            } => self.on_seat_held(from, hand_no, seat, hctx, &votes),
             TableMsg::Over { totals, sig } => self.on_over(from, totals, &sig),
             TableMsg::Return { state, sig } => self.on_return(from, state, &sig),
             TableMsg::Query => Ok(()),
@@ -121,6 +126,7 @@ impl TableSession {
             Ok(TableMsg::Quit { .. }) => {
                 let at = self.public.len();
                 self.publish_signed(at, self.me.key, bytes);
+                self.held_by = self.my_seat_index().and_then(|s| self.runner_for(s));
                 self.left = true;
                 self.hand = None;
             }

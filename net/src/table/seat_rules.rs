@@ -195,7 +195,7 @@ pub enum ReturnRefused {
     Barred(u8),
     /// From a seat that does not run the seat's computer player.
     NotRunner,
-    /// This peer's own seat given back under another key, or for a hand already played.
+    /// This peer's own seat given back under another key, or while this peer plays it.
     Stale,
 }
 
@@ -209,7 +209,7 @@ impl ReturnRefused {
             Self::BadSignature => "a seat given back with a bad signature",
             Self::Barred(_) => "a seat given back that was proven at fault",
             Self::NotRunner => "a seat given back by a seat that does not run its computer player",
-            Self::Stale => "this seat given back under another key, or for a hand already played",
+            Self::Stale => "this seat given back under another key, or while it is played",
         }
     }
 
@@ -247,8 +247,11 @@ pub enum SeatHeldRefused {
     NotSeated,
     /// Naming a seat other than this peer's.
     OtherSeat,
-    /// From a seat other than the runner this peer knows.
+    /// From a seat other than the runner this peer knows or works out.
     NotRunner,
+    /// To a peer that believes it plays its seat, without the signed timeout votes of every
+    /// other client against it in the deal it is in.
+    Unproved,
 }
 
 impl SeatHeldRefused {
@@ -258,6 +261,7 @@ impl SeatHeldRefused {
             Self::NotSeated => "a held seat from or to a peer not seated",
             Self::OtherSeat => "a held seat for another seat",
             Self::NotRunner => "a held seat from a seat that does not run it",
+            Self::Unproved => "a held seat without the votes that put it out",
         }
     }
 
@@ -273,6 +277,7 @@ impl From<SeatHeldRefused> for TableError {
             SeatHeldRefused::NotSeated => Self::NotSeated,
             SeatHeldRefused::OtherSeat => Unexpected::SeatHeldForOther.into(),
             SeatHeldRefused::NotRunner => Unexpected::NotRunner(MsgKind::Return).into(),
+            SeatHeldRefused::Unproved => Unexpected::SeatHeldUnproved.into(),
         }
     }
 }
