@@ -103,10 +103,20 @@ fn the_verify_screen_checks_a_recent_game_and_explains_a_missing_file() {
     h.get_by_label("1970-01-01 00:00 UTC").click();
     wait_for(&mut h, "The game verifies.", Duration::from_secs(60));
     assert!(
-        shows(&h, "hand 1: verified:"),
-        "the report's hand lines show"
+        shows(&h, "Hand 1: dealt fairly and scored right"),
+        "the report's hand lines show, in players' words"
     );
-    assert!(shows(&h, "result: team"), "and the game's result");
+    assert!(
+        shows(&h, " won, ") || shows(&h, "Not over in this file"),
+        "and the game's result"
+    );
+    // The report's own words (hashes, share counts, teams by letter) wait under Details.
+    for word in ["team A", "result root", "decryption shares"] {
+        assert!(!shows(&h, word), "{word:?} on the verify screen");
+    }
+    h.get_by_label("Details (for checking by hand)").click();
+    h.step();
+    assert!(shows(&h, "hand 1: verified:"), "the details open");
     h.get_by_label("Back").click();
     wait_for(&mut h, "Play now", Duration::from_secs(5));
     // The next visit starts afresh: the last outcome is not shown again.

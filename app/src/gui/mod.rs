@@ -40,6 +40,7 @@ pub mod sound;
 pub mod start;
 pub mod table;
 pub mod verify;
+pub mod verify_words;
 pub mod watch;
 pub mod words;
 

@@ -10,7 +10,7 @@
 //! feeding the same moves and views a seat's window took, so what is shown is what that
 //! window showed.
 
-use eframe::egui::{self, Color32, Key, RichText, Ui};
+use eframe::egui::{self, Key, RichText, Ui};
 use fairdeal_core::{PlayerView, Position, Seat};
 use fairdeal_net::playback::Playback;
 
@@ -335,26 +335,7 @@ impl Replay {
     fn report(&self, ui: &mut Ui) {
         let report = &self.playback.report;
         ui.heading("Verify report");
-        ui.label(
-            RichText::new(if report.ok() {
-                "The game verifies."
-            } else {
-                "The game does not verify."
-            })
-            .strong()
-            .color(if report.ok() {
-                Color32::from_rgb(0x2e, 0x8b, 0x57)
-            } else {
-                Color32::RED
-            }),
-        );
-        for line in report.lines() {
-            if line.starts_with("FAULT") {
-                ui.colored_label(Color32::RED, line);
-            } else {
-                ui.add(egui::Label::new(RichText::new(line).monospace()).wrap());
-            }
-        }
+        super::verify_words::report_ui(ui, report, "replay-details");
         ui.separator();
         ui.small(match self.playback.me {
             Some(me) => format!("Your own log: your hand ({}) is shown.", me.name()),

@@ -150,17 +150,5 @@ fn not_checked(ui: &mut Ui, e: &str) {
 }
 
 fn show_report(ui: &mut Ui, report: &Report) {
-    let head = if report.ok() {
-        RichText::new("The game verifies.").color(Color32::from_rgb(0x2e, 0x8b, 0x57))
-    } else {
-        RichText::new("The game does not verify.").color(Color32::RED)
-    };
-    ui.label(head.strong().size(18.0));
-    for line in report.lines() {
-        if line.starts_with("FAULT") {
-            ui.colored_label(Color32::RED, line);
-        } else {
-            ui.monospace(line);
-        }
-    }
+    super::verify_words::report_ui(ui, report, "verify-details");
 }
