@@ -545,15 +545,34 @@ fn a_guest_who_leaves_mid_game_takes_the_seat_back_at_the_next_hand() {
     // The start screen offers the game back once the table has been told.
     wait_for_with(&mut guest, &mut host, "Resume it", Duration::from_secs(30));
     guest.get_by_label("Resume it").click();
-    wait_for_with(
-        &mut guest,
-        &mut host,
-        "You have your seat back.",
-        Duration::from_secs(300),
-    );
+    // In the move list, which may have scrolled on by the time a loaded machine looks.
+    let back = |g: &egui_kittest::Harness<'static, fairdeal::gui::app::FairdealApp>| {
+        g.state()
+            .move_log()
+            .iter()
+            .find(|l| l.starts_with("You have your seat back."))
+            .cloned()
+    };
+    let start = Instant::now();
+    while back(&guest).is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "\"You have your seat back.\" not said in 300 s; the window shows {:?}; the move list ends {:?}",
+            labels(&guest),
+            guest
+                .state()
+                .move_log()
+                .iter()
+                .rev()
+                .take(15)
+                .collect::<Vec<_>>()
+        );
+        step_both(&mut guest, &mut host);
+    }
     assert!(
-        shows(&guest, "While you were away: we"),
-        "the guest is told what the hands it missed scored"
+        back(&guest).is_some_and(|l| l.contains("While you were away: we")),
+        "the guest is told what the hands it missed scored: {:?}",
+        back(&guest)
     );
     let start = Instant::now();
     loop {

@@ -183,10 +183,23 @@ fn a_player_voted_out_while_away_learns_it_from_the_votes_and_gets_its_seat_back
     assert!(
         sim.has(EAST, &|e| matches!(
             e,
-            TableEvent::SeatBack { seat: Seat::E, .. }
+            TableEvent::SeatBack {
+                seat: Seat::E,
+                yours: true,
+                ..
+            }
         )),
-        "East gets its seat back"
+        "East gets its seat back, and is told it is its own"
     );
+    for i in 0..3 {
+        assert!(
+            !sim.has(i, &|e| matches!(
+                e,
+                TableEvent::SeatBack { yours: true, .. }
+            )),
+            "peer {i} is told the seat is its own"
+        );
+    }
     let back_at = sim.peers[EAST].hand_no();
     assert!(back_at > out_at, "from a later hand ({out_at} → {back_at})");
     for i in 0..4 {

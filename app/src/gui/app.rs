@@ -144,6 +144,14 @@ impl FairdealApp {
         self.controller.game().map(|g| g.model.status.as_str())
     }
 
+    /// The move list of the game under way (what it said, oldest first), for tests: a line
+    /// may have scrolled out of sight by the time a slow test looks.
+    pub fn move_log(&self) -> &[String] {
+        self.controller
+            .game()
+            .map_or(&[], |g| g.model.log.as_slice())
+    }
+
     /// The address of the table this client hosts, once listening (tests, the lobby).
     pub fn table_address(&self) -> Option<String> {
         self.controller

@@ -145,6 +145,7 @@ impl TableSession {
             self.events.push_back(TableEvent::SeatBack {
                 seat: Seat::from_index(usize::from(seat)),
                 totals: self.totals,
+                yours: false,
             });
             any = true;
         }
@@ -342,6 +343,7 @@ impl TableSession {
                 self.events.push_back(TableEvent::SeatBack {
                     seat: Seat::from_index(usize::from(state.seat)),
                     totals: self.totals,
+                    yours: true,
                 });
                 self.start_hand();
             }
@@ -415,6 +417,7 @@ impl TableSession {
         self.events.push_back(TableEvent::SeatBack {
             seat: Seat::from_index(seat),
             totals: self.totals,
+            yours: false,
         });
     }
 

@@ -55,6 +55,9 @@ pub enum TableEvent {
         /// The game's totals (team A, team B) as the seat comes back: the returning player
         /// learns here what the hands it missed scored.
         totals: [i32; 2],
+        /// It is this peer's own seat (told so while it did not yet know its seat: a
+        /// resumed client learns it from this).
+        yours: bool,
     },
     /// Hand `hand_no` was over but `seat` stayed silent instead of finishing it (its seed or
     /// its signed result withheld past the grace period): the hand counts with `scores`, and a
