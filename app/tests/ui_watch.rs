@@ -220,6 +220,20 @@ fn the_watch_view_shows_the_public_table_after_every_checked_move() {
     }
     assert!(checked > 50, "compared with the seats at {checked} points");
     assert!(shows(&h, "Watching watched"));
+    // The game is over (to 50): a spectator's sheet only closes, and then the end is said
+    // with who won, and the way back.
+    assert!(!shows(&h, "Next hand"), "a spectator deals nothing");
+    h.get_by_label("Close (Enter)").click();
+    for _ in 0..3 {
+        h.step();
+    }
+    assert!(shows(&h, "Game over"), "the end of the game is said");
+    assert!(
+        shows(&h, " win, ") || shows(&h, "A drawn game"),
+        "with who won"
+    );
+    assert!(shows(&h, "Back to the start"));
+    assert!(!shows(&h, "Play again") && !shows(&h, "Open a new table"));
 }
 
 /// Every text the window shows (labels and values), for a look at its words.

@@ -36,7 +36,7 @@ fn clicked_disabled(ui: &Ui, r: &egui::Response) -> bool {
 /// "West (Ann) is playing", for the banner and for keys pressed out of turn.
 pub fn who_plays(g: &Model, view: &PlayerView) -> String {
     let actor = view.actor();
-    if actor == view.seat() && !g.onlooker {
+    if actor == view.seat() && !g.looks_only() {
         return "Your move is on its way…".to_owned();
     }
     let name = g.name(actor);

@@ -44,7 +44,7 @@ pub fn chat_box(ui: &mut Ui, m: &Model, d: &mut Desk, height: f32, out: &mut Vec
                 )));
             }
         });
-    if m.onlooker {
+    if m.looks_only() {
         // A spectator holds no seat: nothing it wrote could be signed for the table.
         ui.weak("Only the players chat: a spectator or a replay reads along.");
         return;

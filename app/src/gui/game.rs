@@ -98,6 +98,17 @@ pub struct Model {
     /// it holds no seat, so the table speaks of teams and seats by name, never "we" or
     /// "your hand", offers no moves, no chat line, and Leave leaves at once.
     pub(crate) onlooker: bool,
+    /// A game file played back: nothing on the table can be played (a player's own log
+    /// still shows its hand, and speaks as that player).
+    pub(crate) replay: bool,
+}
+
+impl Model {
+    /// Whether the table is only looked at (a spectator, a replay): no move, plan, hint,
+    /// chat line or question before leaving.
+    pub(crate) fn looks_only(&self) -> bool {
+        self.onlooker || self.replay
+    }
 }
 
 /// The player's own work at the table, which the screens change: the cards selected, the
@@ -212,6 +223,7 @@ impl Game {
             chat: std::collections::VecDeque::new(),
             chat_note: None,
             onlooker: false,
+            replay: false,
         };
         Self {
             model,
@@ -410,10 +422,17 @@ impl Game {
                 m.view = None;
                 m.my_turn = false;
             }
-            TableEvent::SeatBack { seat, totals } => {
+            TableEvent::SeatBack {
+                seat,
+                totals,
+                yours,
+            } => {
                 m.taken[seat.index()] = false;
                 let me = m.view.as_ref().map(PlayerView::seat);
-                let line = if me == Some(seat) || (m.held && m.me == Some(seat)) {
+                // Our seat, whether or not this window heard that it was held: the runner
+                // says so once, perhaps while the player was still on the start screen.
+                let line = if yours || me == Some(seat) || m.me == Some(seat) {
+                    m.me = Some(seat);
                     // The hands played without us come in as the table's totals.
                     let us = m.our_team();
                     let gained = |t: Team| totals[t.index()] - m.totals[t.index()];

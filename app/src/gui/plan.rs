@@ -94,8 +94,8 @@ pub(crate) fn plan_row(
     dropped
 }
 
-/// For an onlooker: the bottom seat's hand, face down, named by its seat, with nothing to
-/// do to it.
+/// For a table only looked at: the bottom seat's hand (face down to an onlooker, a
+/// player's own in a replay of its log), named by its seat, with nothing to do to it.
 pub(crate) fn onlooker_hand(ui: &mut Ui, view: &PlayerView) {
     let seat = view.seat();
     let cards = view.hand().to_vec();

@@ -188,6 +188,7 @@ impl Replay {
         m.me = Some(self.playback.me.unwrap_or(Seat::S));
         // The public transcript is no seat's: the table is shown to an onlooker.
         m.onlooker = self.playback.me.is_none();
+        m.replay = true;
         d.seen.onlooker = m.onlooker;
         let Some(h) = self.playback.hands.get(self.hand) else {
             m.status = "This file holds no deal.".to_owned();
@@ -329,6 +330,14 @@ impl Replay {
             }
             ui.label(format!("Move {} of {n}", self.at));
         });
+        if !self.playback.report.ok() {
+            // Said above the table as well as in the report: what a file that does not
+            // verify shows may not be what was played.
+            ui.colored_label(
+                egui::Color32::RED,
+                "This file does not verify (see the report at the left): it is damaged or altered, and what it shows may not be what was played.",
+            );
+        }
         ui.label(RichText::new(&self.game.model.status).weak());
     }
 

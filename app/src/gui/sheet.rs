@@ -71,10 +71,17 @@ pub fn report_window(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>
             ui.separator();
             ui.colored_label(
                 Color32::from_rgb(30, 140, 60),
-                format!(
-                    "✔ Deal verified: all {} shuffles recomputed, {} decryption shares from the others checked by this computer.",
-                    r.shuffles_checked, r.openings_checked
-                ),
+                if m.onlooker {
+                    format!(
+                        "✔ Deal verified: all {} shuffles recomputed, {} cards opened by the players checked by this computer.",
+                        r.shuffles_checked, r.openings_checked
+                    )
+                } else {
+                    format!(
+                        "✔ Deal verified: all {} shuffles recomputed, {} decryption shares from the others checked by this computer.",
+                        r.shuffles_checked, r.openings_checked
+                    )
+                },
             );
             ui.small("Every player's seed was revealed and every shuffle and card re-checked against the signed log.");
             ui.separator();
@@ -85,7 +92,9 @@ pub fn report_window(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>
 /// What the game came to, in hands: those scored (each deal verified here), those void.
 pub fn game_over_words(m: &Model) -> String {
     let scored = crate::table_words::hands(m.scored as usize);
-    let mut words = if m.was_held {
+    let mut words = if m.onlooker {
+        format!("{scored} verified by this computer.")
+    } else if m.was_held {
         format!(
             "Your client verified and scored {scored}; the hands a computer player played in your seat while you were away were verified by the other players' clients."
         )
@@ -107,6 +116,18 @@ pub fn game_over_words(m: &Model) -> String {
 /// seat); at the end of the game, "Continue".
 fn next_hand_row(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>) {
     let enter = super::actions::key(ui, egui::Key::Enter);
+    if m.looks_only() {
+        // A spectator or a replay deals nothing: the sheet only closes.
+        ui.horizontal(|ui| {
+            if ui.button("Close (Enter)").clicked() || enter {
+                d.show_report = false;
+            }
+            if m.over.is_none() {
+                ui.label("The players deal the next hand when they are ready.");
+            }
+        });
+        return;
+    }
     if m.over.is_some() {
         if ui.button("Continue (Enter)").clicked() || enter {
             d.show_report = false;
@@ -183,6 +204,12 @@ pub fn game_over_window(ui: &mut Ui, m: &Model, d: &Desk, out: &mut Vec<Intent>)
         .show(ui.ctx(), |ui| {
             ui.label(RichText::new(over).size(22.0));
             ui.label(game_over_words(m));
+            if m.looks_only() {
+                if ui.button("Back to the start").clicked() {
+                    out.push(Intent::Leave);
+                }
+                return;
+            }
             let joined = m.kind == GameKind::Join;
             if joined {
                 ui.label("To play again, join the host's next table from the start screen.");

@@ -174,7 +174,7 @@ fn table_body(
         .min_size(220.0)
         .max_size(log_max)
         .show(ui, |ui| {
-            if !m.onlooker {
+            if !m.looks_only() {
                 actions::hints(ui, m, view, &mut asked);
                 ui.separator();
             }
@@ -210,7 +210,7 @@ fn table_body(
             feedback = ui
                 .allocate_exact_size(Vec2::new(ui.available_width(), FEEDBACK_H), Sense::hover())
                 .0;
-            if m.onlooker {
+            if m.looks_only() {
                 // Nothing here is played: the hand (face down) is only looked at.
                 super::plan::onlooker_hand(ui, view);
             } else {
@@ -229,7 +229,7 @@ fn table_body(
             dropped = Some(drop);
         }
     });
-    if m.onlooker {
+    if m.looks_only() {
         // Clicks on the stock and the pile, and the move keys, play nothing here.
         asked = Asked::default();
         dropped = None;
@@ -250,13 +250,13 @@ fn table_body(
     }) {
         d.seen.say = None;
     }
-    if !in_chat && !m.onlooker && actions::key(ui, egui::Key::Escape) {
+    if !in_chat && !m.looks_only() && actions::key(ui, egui::Key::Escape) {
         if d.selected.is_empty() {
             d.seen.say = Some("Esc clears the selection: nothing is selected.".to_owned());
         }
         d.selected.clear();
     }
-    if !m.onlooker && dropped_nowhere(ui) {
+    if !m.looks_only() && dropped_nowhere(ui) {
         d.seen.say = Some(NOWHERE.to_owned());
     }
     feedback_line(ui, m, d, asked.verdict.as_deref(), feedback);
@@ -322,7 +322,7 @@ fn header(
             egui::containers::menu::MenuButton::new("Table settings")
                 .config(stays)
                 .ui(ui, |ui| {
-                    if !m.onlooker {
+                    if !m.looks_only() {
                         ui.label("Sort the hand");
                         let before = prefs.sort;
                         ui.radio_value(&mut prefs.sort, SortBy::Rank, "By rank (wilds first)");
@@ -515,7 +515,7 @@ fn middle(
                     motion,
                 );
                 // A click or a card dropped there: the same word (a drop said nothing).
-                if !m.onlooker && (out.clicked.is_some() || out.dropped.is_some()) {
+                if !m.looks_only() && (out.clicked.is_some() || out.dropped.is_some()) {
                     asked.say = Some(
                         "That is their meld: add cards to one of ours (below).".to_owned(),
                     );
@@ -528,11 +528,11 @@ fn middle(
                     view,
                     us,
                     &title(us, "Our melds (click or drop cards on one to plan them)"),
-                    !m.onlooker,
+                    !m.looks_only(),
                     &mut d.seen,
                     motion,
                 );
-                if m.onlooker {
+                if m.looks_only() {
                     return;
                 }
                 if let Some((i, dragged)) = out.dropped {

@@ -6,7 +6,7 @@
 //! stops the spectator; watching again catches up from the start.
 
 use eframe::egui::{self, Color32, RichText, Ui};
-use fairdeal_core::{PlayerView, Seat};
+use fairdeal_core::{GameResult, PlayerView, Seat, Team, game_result};
 use fairdeal_net::node::watch::{WatchFailure, WatchOutcome, WatchUpdate};
 use fairdeal_net::watch::WatchEvent;
 use tokio::sync::mpsc;
@@ -16,6 +16,7 @@ use super::intent::Intent;
 use super::played::Played;
 use super::prefs::TablePrefs;
 use super::records::{GameKind, GameRecord};
+use super::table::team_names;
 
 /// A table being watched.
 pub struct Watching {
@@ -42,12 +43,18 @@ impl Watching {
     ) -> Self {
         let (tx, rx) = mpsc::channel(1024);
         let (fwd_tx, updates) = mpsc::channel(1024);
-        let task = rt.spawn(fairdeal_net::node::watch::watch(
-            crate::peer::random32(),
-            name,
-            address,
-            tx,
-        ));
+        let last = tx.clone();
+        let task = rt.spawn(async move {
+            let end =
+                fairdeal_net::node::watch::watch(crate::peer::random32(), name, address, tx).await;
+            // How it ended, as the last line: a full table or a lost stream said in words.
+            if let Err(e) = &end {
+                let _ = last
+                    .send(WatchUpdate::Status(format!("The watch stopped: {e}.")))
+                    .await;
+            }
+            end
+        });
         rt.spawn(forward(rx, fwd_tx, repaint));
         let mut w = Self::with(table, updates);
         w.task = Some(task);
@@ -117,8 +124,13 @@ impl Watching {
             .task
             .as_ref()
             .is_some_and(tokio::task::JoinHandle::is_finished)
+            && !self.line.starts_with("The watch stopped")
         {
-            self.line = "The watch is over.".to_owned();
+            self.line = if self.game.model.over.is_some() {
+                "The game is over.".to_owned()
+            } else {
+                "The watch is over.".to_owned()
+            };
         }
     }
 
@@ -149,8 +161,8 @@ impl Watching {
                     m.hand_no = hand_no;
                     m.totals = scores;
                     m.view = None;
-                    m.report = None;
-                    d.show_report = false;
+                    // The last hand's sheet stays until it is closed: the players may deal
+                    // the next one at once, and a spectator reads at its own pace.
                     m.log.push(format!("— Hand {hand_no} —"));
                     m.status = format!("Hand {hand_no} is being dealt.");
                 }
@@ -173,6 +185,14 @@ impl Watching {
                     m.report = Some((m.hand_no, r));
                     m.scored += 1;
                     d.show_report = true;
+                    if let Some(cfg) = &m.config {
+                        let rules = cfg.rules();
+                        let result = game_result(m.totals, rules.target, rules.tie_rule);
+                        m.over = over_words(m, result);
+                        if let Some(over) = &m.over {
+                            m.status = format!("Game over: {over}");
+                        }
+                    }
                 }
                 WatchEvent::Fault(b) => {
                     m.status = format!("The hand stopped: {}", b.fault);
@@ -215,6 +235,7 @@ impl Watching {
         let Game { model, desk } = &mut self.game;
         super::table::table_ui(ui, model, desk, prefs, &mut asked);
         super::sheet::report_window(ui, model, desk, &mut asked);
+        super::sheet::game_over_window(ui, model, desk, &mut asked);
         for i in asked {
             if matches!(i, Intent::LeaveGame | Intent::Leave) {
                 out.push(Intent::CloseWatch);
@@ -223,6 +244,17 @@ impl Watching {
                 desk.show_report = false;
             }
         }
+    }
+}
+
+/// The end of the game for an onlooker, with the teams by their players (`None`: not over).
+fn over_words(m: &Model, result: GameResult) -> Option<String> {
+    let [a, b] = m.totals;
+    match result {
+        GameResult::Continue => None,
+        GameResult::Won(Team::A) => Some(format!("{} win, {a} to {b}.", team_names(m, Team::A))),
+        GameResult::Won(Team::B) => Some(format!("{} win, {b} to {a}.", team_names(m, Team::B))),
+        GameResult::Drawn => Some(format!("A drawn game at {a}.")),
     }
 }
 
