@@ -99,9 +99,13 @@ pub fn chat_box(ui: &mut Ui, m: &Model, d: &mut Desk, height: f32, out: &mut Vec
             if (send.clicked() || enter) && !d.chat_draft.trim().is_empty() {
                 said = Some(std::mem::take(&mut d.chat_draft));
             }
-            // Sent with Enter, the line gives the keys back to the game: a player says a
-            // word between moves, and the next key (D to draw) is meant for the table. The
-            // hint says so, and a click on the line takes the keys again.
+            // Sent with Enter, the line keeps the keys, as any chat does: friends type a
+            // second line straight after the first, and a letter meant for the chat must
+            // never make a move (one that cannot be taken back). Esc or a click on the table
+            // gives the keys to the game; the hint says so while the line has them.
+            if enter {
+                edit.request_focus();
+            }
         },
     );
     if let Some(note) = &m.chat_note {

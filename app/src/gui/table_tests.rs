@@ -357,13 +357,13 @@ fn discards(h: &Harness<'static, (Game, bool, Vec<crate::gui::intent::Intent>)>)
         .count()
 }
 
-/// After a chat line is sent with Enter, the keys are the table's again: a player says a
-/// word between moves, and the next key (X here, D to draw) is meant for the game.
+/// After a chat line is sent with Enter, the line keeps the keys: a second line typed at
+/// once goes to the chat, and no letter of it makes a move; Esc gives the keys to the table.
 ///
-/// Sabotage caught (checked): with the line keeping the keys after Enter, the "x" went
-/// into the chat and nothing was discarded.
+/// Sabotage caught (checked): with Enter giving the keys back, the "x" of the second line
+/// discarded the selected card.
 #[test]
-fn a_key_pressed_after_a_chat_line_is_the_tables() {
+fn a_key_pressed_after_a_chat_line_stays_in_the_chat_until_esc() {
     use crate::gui::intent::Intent;
     let mut h = south_after_the_draw();
     h.get_all_by(|n| n.label().is_some_and(|l| l.ends_with("in your hand")))
@@ -385,16 +385,24 @@ fn a_key_pressed_after_a_chat_line_is_the_tables() {
             .any(|i| matches!(i, Intent::Say(t) if t == "hello")),
         "the line was sent"
     );
-    assert!(!h.ctx.text_edit_focused(), "Enter gave the keys back");
+    assert!(h.ctx.text_edit_focused(), "the line kept the keys");
+    type_key(&h, egui::Key::X, "x");
+    h.step();
+    h.step();
+    assert_eq!(
+        discards(&h),
+        0,
+        "a letter typed into the chat makes no move"
+    );
+    assert_eq!(h.state().0.desk.chat_draft, "x", "it went into the chat");
+    type_key(&h, egui::Key::Escape, "");
+    h.step();
+    h.step();
+    assert!(!h.ctx.text_edit_focused(), "Esc gave the keys to the table");
     type_key(&h, egui::Key::X, "x");
     h.step();
     h.step();
     assert_eq!(discards(&h), 1, "X at the table discards");
-    assert_eq!(
-        h.state().0.desk.chat_draft,
-        "",
-        "nothing went into the chat"
-    );
 }
 
 /// After the draw, a click on the pile with one card selected discards it; with none, it
