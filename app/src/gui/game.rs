@@ -534,8 +534,12 @@ impl Game {
         let Self { model: m, desk: d } = self;
         match event {
             HandEvent::Moved { seat, mv, effect } => {
-                let me = m.me.unwrap_or(seat);
-                m.log.push(super::move_words::move_line(&mv, seat, me));
+                // A resumed window replays the hand before its first view tells it its
+                // seat: until then each move is told in the third person, never as "You".
+                m.log.push(match m.me {
+                    Some(me) => super::move_words::move_line(&mv, seat, me),
+                    None => super::move_words::onlooker_line(&mv, seat),
+                });
                 let played = super::seen::Played { seat, mv, effect };
                 d.seen.moved(played, Some(m.log.len() - 1));
                 m.status.clear();

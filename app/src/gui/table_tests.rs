@@ -519,3 +519,30 @@ fn a_card_planned_leaves_its_gap_under_the_pointer() {
     let closed = cards(&h).iter().find(|(n, _)| *n == next).unwrap().1;
     assert!(closed.left() < next_rect.left(), "closed up: {closed:?}");
 }
+
+/// A resumed window replays the hand before its first view tells it its seat: those moves
+/// are told in the third person, never as the player's own.
+///
+/// Sabotage caught (checked): with the mover taken as the player, West's draw read "You draw
+/// from the stock".
+#[test]
+fn a_move_seen_before_the_seat_is_known_is_not_said_as_yours() {
+    use fairdeal_net::hand::{Event as HandEvent, MoveEffect};
+    use fairdeal_net::node::NodeEvent;
+    use fairdeal_net::table::TableEvent;
+    let mut g = game(Vec::new());
+    g.model.me = None;
+    g.model.view = None;
+    g.apply(crate::gui::session::Update::Node(NodeEvent::Table(
+        TableEvent::Hand {
+            hand_no: 1,
+            event: HandEvent::Moved {
+                seat: Seat::W,
+                mv: fairdeal_core::Move::Draw {},
+                effect: MoveEffect::default(),
+            },
+        },
+    )));
+    let line = g.model.log.last().cloned().unwrap_or_default();
+    assert!(line.starts_with("West draws"), "{line:?}");
+}
