@@ -106,8 +106,8 @@ fn a_chat_line_reaches_the_other_window() {
         "Bea: Nice meld",
         Duration::from_secs(30),
     );
-    // Sent, the line gives the keys back to the game.
-    assert!(!guest.ctx.text_edit_focused(), "Enter gave the keys back");
+    // Sent, the line keeps the keys (a second line goes to the chat, never to the game).
+    assert!(guest.ctx.text_edit_focused(), "the line kept the keys");
 }
 
 /// Sabotage caught (checked): a sheet closed only by its button (not when the next hand
