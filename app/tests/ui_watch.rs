@@ -127,10 +127,11 @@ fn shows(h: &Harness<'_, State>, text: &str) -> bool {
     })
 }
 
-/// Sabotage caught (checked): the table left as dealt, not moved on after each move.
-#[test]
-fn the_watch_view_shows_the_public_table_after_every_checked_move() {
-    let (stream, seen) = play();
+/// The watch view of a table called "watched" at 1280×800, fed through the sender.
+fn watch_window() -> (
+    tokio::sync::mpsc::Sender<WatchUpdate>,
+    Harness<'static, State>,
+) {
     let (tx, rx) = tokio::sync::mpsc::channel(100_000);
     let state = State {
         fonts: false,
@@ -152,6 +153,14 @@ fn the_watch_view_shows_the_public_table_after_every_checked_move() {
             state,
         );
     h.step();
+    (tx, h)
+}
+
+/// Sabotage caught (checked): the table left as dealt, not moved on after each move.
+#[test]
+fn the_watch_view_shows_the_public_table_after_every_checked_move() {
+    let (stream, seen) = play();
+    let (tx, mut h) = watch_window();
     let mut w = Watch::new();
     let mut checked = 0;
     let mut moves = 0;
@@ -254,27 +263,7 @@ fn texts(h: &Harness<'_, State>) -> Vec<String> {
 #[test]
 fn the_onlooker_table_speaks_of_seats_and_leaves_at_once() {
     let (stream, _) = play();
-    let (tx, rx) = tokio::sync::mpsc::channel(100_000);
-    let state = State {
-        fonts: false,
-        watching: Watching::fed("watched", rx),
-        prefs: TablePrefs::default(),
-        out: Vec::new(),
-    };
-    let mut h = Harness::builder()
-        .with_size([1280.0, 800.0])
-        .build_ui_state(
-            |ui, s: &mut State| {
-                if !s.fonts {
-                    fairdeal::gui::install_fonts(ui.ctx());
-                    s.fonts = true;
-                    return;
-                }
-                s.watching.ui(ui, &mut s.prefs, &mut s.out);
-            },
-            state,
-        );
-    h.step();
+    let (tx, mut h) = watch_window();
     let mut w = Watch::new();
     let mut looked = 0;
     for e in stream {
