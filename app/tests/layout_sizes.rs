@@ -1,4 +1,4 @@
-//! The window at the sizes players use, checked where a trial found things cut or squeezed:
+//! The window at the sizes players use, checked where things are most easily cut or squeezed:
 //! the start screen centred in a wide window, and at 1024×700 the rows under the hand.
 
 mod common;

@@ -80,7 +80,7 @@ fn refused(sim: &mut Sim, from: usize, to: usize, bytes: &[u8]) -> Why {
 }
 
 /// Sabotage caught (checked): `check_seat_held` taking the teller's word when this peer
-/// knows no runner for its seat (as it did): the gate stores West's first notice; with the
+/// knows no runner for its seat: the gate stores West's first notice; with the
 /// refusals not asserted, North drops its hand at it and then takes West's return with the
 /// totals West chose.
 #[test]
@@ -163,7 +163,7 @@ fn east_replaced() -> (Sim, Vec<[u8; 32]>, u32, [u8; 32]) {
     (sim, secrets, out_at, hctx)
 }
 
-/// Sabotage caught (checked): West's notice sent without the votes (as before): East refuses
+/// Sabotage caught (checked): West's notice sent without the votes: East refuses
 /// it and is never told its seat is held.
 #[test]
 fn a_player_voted_out_while_away_learns_it_from_the_votes_and_gets_its_seat_back() {
@@ -225,7 +225,7 @@ fn a_player_voted_out_while_away_learns_it_from_the_votes_and_gets_its_seat_back
     assert!(report.ok(), "{}", report.text());
 }
 
-/// Sabotage caught (checked): both as before, `held_by` kept once the seat is back and a
+/// Sabotage caught (checked): `held_by` kept once the seat is back and a
 /// `Return` for a later hand taken by a player that plays its seat: the gate stores West's
 /// return with its chosen totals (either one alone is still refused by the other).
 #[test]

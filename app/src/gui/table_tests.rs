@@ -406,7 +406,7 @@ fn a_key_pressed_after_a_chat_line_stays_in_the_chat_until_esc() {
 }
 
 /// After the draw, a click on the pile with one card selected discards it; with none, it
-/// says how (a trial's click got "choose one of the Take buttons", and there were none).
+/// says how to discard (the Take buttons it could point to are not on screen then).
 ///
 /// Sabotage caught (checked): with every legal move counted as a way to take the pile, the
 /// click said "there are several ways" and discarded nothing.
@@ -476,8 +476,8 @@ fn the_meld_just_played_onto_is_scrolled_into_sight() {
 }
 
 /// A card planned from the hand leaves its gap while the pointer is on the hand: the card
-/// to its right stays under the pointer's neighbour, not under the pointer (a trial's next
-/// click took the card that slid in).
+/// to its right stays under the pointer's neighbour, not under the pointer (so the next
+/// click never takes a card that slid in).
 ///
 /// Sabotage caught (checked): with the row laid out afresh every frame, the next card moved
 /// left into the planned card's place.
