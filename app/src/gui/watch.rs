@@ -48,11 +48,11 @@ impl Watching {
             let end =
                 fairdeal_net::node::watch::watch(crate::peer::random32(), name, address, tx).await;
             // How it ended, as the last line: a full table or a lost stream said in words.
-            if let Err(e) = &end {
-                let _ = last
-                    .send(WatchUpdate::Status(format!("The watch stopped: {e}.")))
-                    .await;
-            }
+            let line = match &end {
+                Ok(_) => "The game is over.".to_owned(),
+                Err(e) => format!("The watch stopped: {e}."),
+            };
+            let _ = last.send(WatchUpdate::Status(line)).await;
             end
         });
         rt.spawn(forward(rx, fwd_tx, repaint));
@@ -119,18 +119,6 @@ impl Watching {
     pub fn poll(&mut self) {
         while let Ok(u) = self.updates.try_recv() {
             self.take(u);
-        }
-        if self
-            .task
-            .as_ref()
-            .is_some_and(tokio::task::JoinHandle::is_finished)
-            && !self.line.starts_with("The watch stopped")
-        {
-            self.line = if self.game.model.over.is_some() {
-                "The game is over.".to_owned()
-            } else {
-                "The watch is over.".to_owned()
-            };
         }
     }
 
