@@ -25,6 +25,7 @@
 
 #![forbid(unsafe_code)]
 
+mod cand;
 mod card;
 mod cards;
 mod deal;

@@ -1,9 +1,9 @@
 //! The simple opening search: a plan that melds what it sensibly can from a hand, for the
 //! opening hint, the pickup generator and computer players.
 
+use crate::cand::{Cand, RANK_FACES, run_cands_in, runs};
 use crate::card::{Card, Rank, Suit};
 use crate::cards::Cards;
-use crate::legal::{Cand, RANK_FACES, run_cands_in, runs};
 use crate::moves::{Move, Plan};
 use crate::position::Position;
 

@@ -3,7 +3,7 @@
 //! add and merge (and, for random play, the finish slot). Random play draws an index and builds
 //! only that candidate; [`super`] lists them all for `legal_moves`, so both read one order.
 
-use super::{Cand, RANK_FACES, SUIT_NATURALS, WILD_FACES, run_cands};
+use crate::cand::{Cand, RANK_FACES, SUIT_NATURALS, WILD_FACES, run_cands};
 use crate::card::{Card, Rank};
 use crate::meld::{Meld, MeldKind};
 use crate::opening::opening_plan_is_empty;
@@ -231,8 +231,8 @@ impl<'a> PlayCands<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cand::natural_count;
     use crate::cards::Cards;
-    use crate::legal::natural_count;
     use crate::opening::opening_plan;
     use crate::rng::SplitMix64;
     use crate::rules::{Preset, Rules};
