@@ -449,6 +449,66 @@ fn an_acceptance_that_overtakes_the_roster_is_held_then_admitted() {
     assert!(!r.later && !r.stale, "{}", r.why);
 }
 
+/// Whatever the other seats send West while the host's roster and configuration are late
+/// (their acceptances, and the configuration each passes on when its connection to West
+/// comes up) is refused without being held against its sender: a refusal that is not stale
+/// shuts a peer out for half a minute, and on a lossy link that stood a table still before
+/// its first move. Once West has the host's messages it plays with them.
+///
+/// Sabotage caught (checked): `admit_lobby` refusing the configuration passed on by a seat
+/// West does not know yet as "not from the host" (not stale).
+#[test]
+fn what_the_seats_send_before_the_roster_reaches_a_joiner_is_not_held_against_them() {
+    let mut peers = table();
+    let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
+    let mut late: Vec<Vec<u8>> = Vec::new();
+    let mut kinds = Vec::new();
+    for round in 0..50 {
+        if round == 25 {
+            // Their connections to West come up again: each sends its acceptance, the
+            // configuration and its recent hand messages.
+            peers[2].peer_connected(keys[1]);
+            peers[3].peer_connected(keys[1]);
+        }
+        for i in 0..4 {
+            while let Some((dest, bytes)) = peers[i].poll_transmit() {
+                let targets: Vec<usize> = match dest {
+                    Dest::Peer(k) => keys.iter().position(|x| *x == k).into_iter().collect(),
+                    Dest::Seats => (0..4).filter(|&j| j != i).collect(),
+                };
+                for j in targets {
+                    if j == 1 && i == 0 {
+                        late.push(bytes.clone());
+                    } else if j == 1 {
+                        if let Err(r) = peers[1].admit(keys[i], &bytes) {
+                            assert!(r.stale, "held against seat {i}: {}", r.why);
+                        }
+                        if let Ok(m) = TableMsg::decode(&bytes) {
+                            kinds.push(std::mem::discriminant(&m));
+                        }
+                    } else {
+                        let _ = peers[j].handle_message(keys[i], &bytes);
+                    }
+                }
+            }
+        }
+    }
+    assert!(peers[1].config().is_none() && !late.is_empty());
+    let start = TableMsg::Start {
+        config: peers[0].config().unwrap().clone(),
+    };
+    assert!(
+        kinds.contains(&std::mem::discriminant(&start)),
+        "no seat passed the configuration on to West"
+    );
+    for bytes in &late {
+        if peers[1].admit(keys[0], bytes) == Ok(Admit::Store) {
+            peers[1].handle_message(keys[0], bytes).unwrap();
+        }
+    }
+    assert!(peers[1].config().is_some());
+}
+
 /// Delivers through the gate until South (peer 0) stored `want` hand messages of North's
 /// (peer 2), or nothing moves; returns them.
 fn north_to_south(peers: &mut [TableSession], want: usize) -> Vec<Vec<u8>> {

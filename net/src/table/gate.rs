@@ -97,8 +97,14 @@ impl TableSession {
                 let Some(host) = self.host.filter(|_| !self.is_host) else {
                     return Err(Refused::bad(Why::ConfigAtHost));
                 };
-                if !known || config.seats[0] != host {
+                if config.seats[0] != host {
                     return Err(Refused::bad(Why::ConfigNotFromHost));
+                }
+                // A seat passing on the host's configuration before the host's roster naming
+                // it reached this peer: the host sends it too, so it is not kept, and a late
+                // roster is no reason to shut a seat out.
+                if !known {
+                    return Err(Refused::stale(Why::NotInRosterYet));
                 }
                 let Some(seat) = config.seat_of(&self.me.key) else {
                     return Err(Refused::bad(Why::ConfigWithoutSeat));

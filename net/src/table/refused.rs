@@ -94,6 +94,9 @@ pub enum Why {
     NotInLobby,
     /// A lobby message from a peer not at this table.
     LobbyStranger,
+    /// A message from a peer this joiner's roster does not name yet (the host's roster may
+    /// be late).
+    NotInRosterYet,
     /// A message from a seat a computer player took over.
     TakenOver,
     /// A message from a peer not seated at this table.
@@ -152,6 +155,7 @@ impl Why {
             Self::ResyncBeforeStart => "a resync before the start",
             Self::NotInLobby => "a message its sender may not send in the lobby",
             Self::LobbyStranger => "a lobby message from a peer not at this table",
+            Self::NotInRosterYet => "a message from a player not in the roster yet",
             Self::TakenOver => "a message from a seat taken over by a computer player",
             Self::NotSeated => "a message from a peer not seated at this table",
             Self::ResyncTooSoon => "a resync too soon after the last one answered",
