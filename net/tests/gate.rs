@@ -26,7 +26,7 @@ fn seat(i: u8) -> ([u8; 32], SeatInfo) {
             key: Identity::from_secret(secret).public(),
             name: format!("p{i}"),
             bot: true,
-            addrs: Vec::new(),
+            addrs: vec![format!("/ip4/127.0.0.1/tcp/{}", 4000 + u16::from(i))],
         },
     )
 }
@@ -507,6 +507,73 @@ fn what_the_seats_send_before_the_roster_reaches_a_joiner_is_not_held_against_th
         }
     }
     assert!(peers[1].config().is_some());
+}
+
+/// A joiner whose copies of the host's rosters were lost (on a lossy link a connection is
+/// closed and its requests with it) starts with the configuration alone, which says who sits
+/// where but not where they listen: it could not dial the seats it never heard from. When
+/// its connection to the host comes up again the host sends the roster with the
+/// configuration, and the joiner takes the seat cards from it (handled, not logged); a roster
+/// after the start from anyone else is refused.
+///
+/// Sabotage caught (checked): `peer_connected` without the roster; the gate refusing every
+/// roster after the start (West never learns the missing seat cards).
+#[test]
+fn a_joiner_that_missed_the_last_roster_learns_the_seat_cards_when_the_host_reconnects() {
+    let mut peers = table();
+    let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
+    let deliver = |peers: &mut Vec<TableSession>, drop_rosters: bool| {
+        for _ in 0..50 {
+            for i in 0..4 {
+                while let Some((dest, bytes)) = peers[i].poll_transmit() {
+                    let targets: Vec<usize> = match dest {
+                        Dest::Peer(k) => keys.iter().position(|x| *x == k).into_iter().collect(),
+                        Dest::Seats => (0..4).filter(|&j| j != i).collect(),
+                    };
+                    for j in targets {
+                        let roster =
+                            matches!(TableMsg::decode(&bytes), Ok(TableMsg::Roster { .. }));
+                        if drop_rosters && i == 0 && j == 1 && roster {
+                            continue;
+                        }
+                        if matches!(peers[j].admit(keys[i], &bytes), Ok(_)) {
+                            let _ = peers[j].handle_message(keys[i], &bytes);
+                        }
+                    }
+                }
+            }
+        }
+    };
+    deliver(&mut peers, true);
+    let config = peers[1].config().expect("West started").clone();
+    let listening = |p: &TableSession| {
+        p.roster()
+            .iter()
+            .flatten()
+            .filter(|s| !s.addrs.is_empty())
+            .count()
+    };
+    assert!(listening(&peers[1]) < 4, "West got every roster");
+    while peers[1].poll_event().is_some() {}
+    let roster = TableMsg::Roster {
+        name: "gate".into(),
+        preset: Preset::Canasta,
+        house: Default::default(),
+        seats: peers[0].roster().clone(),
+        nonces: config.nonces,
+    }
+    .encode();
+    assert!(
+        peers[1].admit(keys[2], &roster).is_err(),
+        "a roster from North"
+    );
+    peers[0].peer_connected(keys[1]);
+    deliver(&mut peers, false);
+    assert_eq!(peers[1].roster(), peers[0].roster());
+    assert_eq!(listening(&peers[1]), 4);
+    assert!(
+        std::iter::from_fn(|| peers[1].poll_event()).any(|e| matches!(e, TableEvent::Roster(_)))
+    );
 }
 
 /// Delivers through the gate until South (peer 0) stored `want` hand messages of North's

@@ -63,12 +63,16 @@ impl TableSession {
             None => self.admit_lobby(from, &msg).map(|()| Admit::Store),
             Some(config) => {
                 self.admit_playing(from, config, &msg)?;
-                // A resync asks for copies and changes no state: handled, never logged.
-                Ok(if matches!(msg, TableMsg::Resync { .. }) {
-                    Admit::Show
-                } else {
-                    Admit::Store
-                })
+                // A resync asks for copies, and the host's roster sent again only says where
+                // the seats listen: neither changes the game, so both are handled, never
+                // logged.
+                Ok(
+                    if matches!(msg, TableMsg::Resync { .. } | TableMsg::Roster { .. }) {
+                        Admit::Show
+                    } else {
+                        Admit::Store
+                    },
+                )
             }
         }
     }
@@ -217,6 +221,13 @@ impl TableSession {
                 .check_chat(&from, *n, text, sig)
                 .map(|_| ())
                 .map_err(|r| Refused::bad(Why::Chat(r))),
+            TableMsg::Roster { seats, .. }
+                if !self.is_host
+                    && Some(from) == self.host
+                    && super::lobby::roster_seats(config, seats) =>
+            {
+                Ok(())
+            }
             TableMsg::Join { .. } | TableMsg::Roster { .. } | TableMsg::Leave | TableMsg::Query => {
                 Err(Refused::stale(Why::LobbyAfterStart))
             }

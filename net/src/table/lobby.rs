@@ -190,6 +190,38 @@ impl TableSession {
             .push_back(TableEvent::Roster(Box::new(self.roster.clone())));
     }
 
+    /// The host's seating, sent again after the start to a seat whose connection came up.
+    /// The configuration names the seats but not where they listen: a joiner whose copy of
+    /// the last roster was lost with a dropped connection would know no way to reach a seat
+    /// it has never heard from, and that seat none to reach it.
+    pub(super) fn roster_again(&self) -> Option<TableMsg> {
+        let config = self.stage.config()?;
+        Some(TableMsg::Roster {
+            name: self.name.clone(),
+            preset: self.preset,
+            house: self.house.clone(),
+            seats: self.roster.clone(),
+            nonces: config.nonces,
+        })
+    }
+
+    /// A roster the host sent again after the start: only the seat cards (where each seat
+    /// listens) are taken, and only when they seat the configuration's players.
+    pub(super) fn on_roster_again(
+        &mut self,
+        seats: [Option<SeatInfo>; 4],
+    ) -> Result<(), TableError> {
+        let Some(config) = self.stage.config() else {
+            return Err(Unexpected::NotFromHost(MsgKind::Roster).into());
+        };
+        if !roster_seats(config, &seats) {
+            return Err(Unexpected::NotFromHost(MsgKind::Roster).into());
+        }
+        self.roster = seats.clone();
+        self.events.push_back(TableEvent::Roster(Box::new(seats)));
+        Ok(())
+    }
+
     /// Sends `msg` to every other player seated in the lobby now.
     pub(super) fn send_to_seated(&mut self, msg: &TableMsg) {
         let keys: Vec<PublicKey> = self
@@ -241,4 +273,12 @@ impl TableSession {
             self.move_clock_ms = ms;
         }
     }
+}
+
+/// Whether `seats` seats exactly the configuration's players, each with a clean seat card.
+pub(crate) fn roster_seats(config: &TableConfig, seats: &[Option<SeatInfo>; 4]) -> bool {
+    seats.iter().zip(&config.seats).all(|(s, key)| {
+        s.as_ref()
+            .is_some_and(|s| s.key == *key && gate::seat_card_ok(s))
+    })
 }

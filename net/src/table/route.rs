@@ -47,6 +47,9 @@ impl TableSession {
                 if Some(from) != self.host || self.is_host {
                     return Err(Unexpected::NotFromHost(MsgKind::Roster).into());
                 }
+                if self.stage.config().is_some() {
+                    return self.on_roster_again(seats);
+                }
                 self.name = name;
                 self.preset = preset;
                 self.house = house;

@@ -19,7 +19,13 @@ impl TableSession {
         }
         self.presence.link_up();
         let msgs: Vec<Vec<u8>> = self.own_recent.iter().map(|(_, b)| b.clone()).collect();
-        // Our acceptance too, in case the game has not started for it.
+        // The seating, our acceptance and the configuration too, in case the game has not
+        // started for it (what it was sent may have been lost with a dropped connection).
+        if self.is_host
+            && let Some(roster) = self.roster_again()
+        {
+            self.send(Dest::Peer(peer), roster);
+        }
         if let Some(sid) = self.stage.config().map(TableConfig::sid) {
             let sig = Identity::from_secret(self.secret).sign(&sid);
             self.send(Dest::Peer(peer), TableMsg::Accept { sid, sig });
