@@ -57,7 +57,7 @@ const MAX_SCENARIO_BYTES: u64 = 4 << 20;
 fn read_scenario(path: &Path) -> std::io::Result<String> {
     use std::io::Read;
     let mut text = String::new();
-    fs::File::open(path)?
+    fairdeal_net::store::open_named(path)?
         .take(MAX_SCENARIO_BYTES + 1)
         .read_to_string(&mut text)?;
     if text.len() as u64 > MAX_SCENARIO_BYTES {

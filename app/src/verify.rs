@@ -14,15 +14,6 @@ pub fn check(path: &Path) -> Result<Report, String> {
     Ok(transcript::verify(&entries))
 }
 
-/// Whether `path` is a private game log (it starts with the log's magic).
-fn is_game_log(path: &Path) -> bool {
-    use std::io::Read;
-    let mut head = [0u8; 8];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| &head == fairdeal_net::store::MAGIC)
-}
-
 /// Prints the report on `path`; the last line is `verified: ...` or `FAULT: ...` (or
 /// `cannot read ...`). Returns whether it verified.
 ///
@@ -30,11 +21,11 @@ fn is_game_log(path: &Path) -> bool {
 ///
 /// A failure to write.
 pub fn run(path: &Path, out: &mut impl Write) -> Result<bool> {
-    if let Err(e) = std::fs::File::open(path) {
+    if let Err(e) = fairdeal_net::store::open_named(path) {
         writeln!(out, "cannot read {}: {e}", path.display())?;
         return Ok(false);
     }
-    if is_game_log(path) {
+    if fairdeal_net::store::is_game_log(path) {
         return crate::peer::verify(path, out);
     }
     match check(path) {

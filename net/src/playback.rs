@@ -112,7 +112,7 @@ pub enum OpenError {
 ///
 /// The file cannot be read, decoded or replayed.
 pub fn open(path: &Path) -> Result<Playback, OpenError> {
-    if is_game_log(path) {
+    if crate::store::is_game_log(path) {
         let loaded = crate::store::read(path).map_err(crate::node::ReplayError::from)?;
         let dir = path.parent().unwrap_or(Path::new("."));
         let secret = crate::store::read_identity(dir)
@@ -136,15 +136,6 @@ pub fn open(path: &Path) -> Result<Playback, OpenError> {
     }
     let entries = transcript::read(path).map_err(OpenError::Transcript)?;
     Ok(play(&entries))
-}
-
-/// Whether `path` starts with the game log's magic.
-fn is_game_log(path: &Path) -> bool {
-    use std::io::Read;
-    let mut head = [0u8; 8];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| &head == crate::store::MAGIC)
 }
 
 /// Plays back decoded transcript entries (checked first by [`transcript::verify`]; a deal is

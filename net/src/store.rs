@@ -270,6 +270,37 @@ pub struct Loaded {
     pub end: u64,
 }
 
+/// Opens a file a person named (a game log, a transcript, a scenario) for reading. A named
+/// pipe or a socket is refused, not opened: opening a pipe waits until something writes to
+/// it, so a command given one would wait for ever. Devices open (each reader stops at its
+/// own size limit).
+///
+/// # Errors
+///
+/// The file cannot be opened, or is a pipe or a socket.
+pub fn open_named(path: &Path) -> std::io::Result<File> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = std::fs::metadata(path)?.file_type();
+        if kind.is_fifo() || kind.is_socket() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "a named pipe or a socket, not a file",
+            ));
+        }
+    }
+    File::open(path)
+}
+
+/// Whether `path` is a private game log (it starts with the log's magic).
+pub fn is_game_log(path: &Path) -> bool {
+    let mut head = [0u8; 8];
+    open_named(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| &head == MAGIC)
+}
+
 /// Reads and checks a log; a torn tail is reported in `repaired_bytes` (not cut here).
 ///
 /// # Errors
@@ -277,7 +308,7 @@ pub struct Loaded {
 /// IO errors, a file that is not a log, or corruption before the end.
 pub fn read(path: &Path) -> Result<Loaded, StoreError> {
     let mut bytes = Vec::new();
-    File::open(path)
+    open_named(path)
         .and_then(|f| f.take(MAX_LOG_BYTES + 1).read_to_end(&mut bytes))
         .map_err(io(path))?;
     if bytes.len() as u64 > MAX_LOG_BYTES {
@@ -465,6 +496,36 @@ mod tests {
             e.as_deref(),
             Some("/dev/zero: larger than any game log (over 512 MiB)")
         );
+    }
+
+    /// A named pipe is refused at once: opened, it would wait for a writer for ever (the
+    /// open runs on a thread, so that the test fails rather than hangs with the check undone).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_named_pipe_is_refused_not_waited_on() {
+        let d = dir("fifo");
+        std::fs::create_dir_all(&d).unwrap();
+        let pipe = d.join("game.fdt");
+        let made = std::process::Command::new("mkfifo").arg(&pipe).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        let (tx, rx) = std::sync::mpsc::channel();
+        let p = pipe.clone();
+        std::thread::spawn(move || {
+            let _ = tx.send((
+                open_named(&p).map(|_| ()).map_err(|e| e.to_string()),
+                is_game_log(&p),
+                read(&p).err().map(|e| e.to_string()),
+            ));
+        });
+        let (opened, log, read) = rx
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("opening a named pipe waited");
+        assert_eq!(
+            opened,
+            Err("a named pipe or a socket, not a file".to_owned())
+        );
+        assert!(!log);
+        assert!(read.is_some_and(|e| e.contains("a named pipe")));
     }
 
     fn dir(name: &str) -> PathBuf {

@@ -215,7 +215,7 @@ pub fn read(path: &Path) -> Result<Vec<Located>, String> {
     }
     // Read at most one byte past the limit: a device (or a file that grows) reports no size.
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
+    crate::store::open_named(path)
         .and_then(|f| f.take(MAX_FILE + 1).read_to_end(&mut bytes))
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     if bytes.len() as u64 > MAX_FILE {
