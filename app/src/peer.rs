@@ -403,7 +403,7 @@ pub async fn play_local(
 /// A failure to write.
 pub fn verify(path: &Path, out: &mut impl Write) -> Result<bool> {
     // A file that cannot be read is not evidence of cheating: say what is wrong instead.
-    if let Err(e) = fairdeal_net::store::open_named(path) {
+    if let Err(e) = store::open_named(path) {
         writeln!(out, "cannot read {}: {e}", path.display())?;
         return Ok(false);
     }
