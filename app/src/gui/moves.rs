@@ -37,7 +37,13 @@ pub(crate) fn move_list(ui: &mut Ui, m: &Model, d: &mut Desk, below: f32) {
                 ui.label(line);
             }
             if log_jumped(ui, &mut d.log_shown, m.log.len()) {
-                ui.scroll_to_cursor(Some(egui::Align::BOTTOM));
+                // At once, not animated: while egui animates a scroll the list is not stuck
+                // to its bottom, so lines that came meanwhile left it short of the newest
+                // one for good.
+                ui.scroll_to_cursor_animation(
+                    Some(egui::Align::BOTTOM),
+                    egui::style::ScrollAnimation::none(),
+                );
             }
         });
 }

@@ -245,6 +245,33 @@ fn the_move_list_shows_the_newest_line_after_a_resume_and_a_resize() {
     assert!(in_sight(&h, 80), "after the resize");
 }
 
+/// The move list follows the newest line as lines keep coming, one each frame, right after
+/// many came at once (a host's list, its computer players moving without a pause).
+///
+/// Sabotage caught (checked): with the jump to the bottom animated, the list stopped where
+/// the animation aimed and the lines that came during it stayed below its bottom.
+#[test]
+fn the_move_list_follows_lines_that_come_while_it_jumps_to_the_newest() {
+    let lines = |n: usize| (1..=n).map(|i| format!("Move {i}")).collect::<Vec<_>>();
+    let mut g = game(Vec::new());
+    g.model.log = lines(60);
+    let mut h = table(g);
+    h.state_mut().0.model.log = lines(70);
+    for n in 71..=90 {
+        h.state_mut().0.model.log = lines(n);
+        h.step();
+    }
+    for _ in 0..4 {
+        h.step();
+    }
+    let line = first_rect(&h, |x| x.value().is_some_and(|v| v == "Move 90"));
+    let chat = first_rect(&h, |x| x.value().is_some_and(|v| v == "Nothing said yet."));
+    assert!(
+        line.bottom() <= chat.top() && line.top() >= 0.0,
+        "the newest line is in sight"
+    );
+}
+
 /// Sabotage caught (checked): with every line laid out again, "Move 1" was on the list
 /// from the start.
 #[test]
