@@ -301,7 +301,7 @@ fn a_client_closed_mid_game_resumes_it_from_its_logs() {
     let mut h = harness_in(dir.clone(), 32);
     h.step();
     assert!(
-        shows(&h, "You left a game"),
+        shows(&h, "was interrupted; it can be resumed"),
         "the start screen offers the game back"
     );
     h.get_by_label("Resume it").click();

@@ -287,6 +287,7 @@ impl Controller {
                 }
             },
             Intent::Resume(dir) => {
+                records::note_left(&dir, false);
                 let repaint = self.repaint_fn(ctx);
                 let result = self
                     .runtime()
@@ -552,6 +553,7 @@ impl Controller {
     /// every node stops, as when the window closes, and Resume goes on from the same turn.
     fn leave_game(&mut self) {
         if let Some(mut c) = self.current.take() {
+            records::note_left(&c.conn.game_dir, true);
             if c.conn.record.kind == GameKind::Local {
                 let _ = c.conn.intents.try_send(node::Intent::Quit);
                 c.conn.stop_computers();

@@ -56,6 +56,7 @@ mod tests {
             over: false,
             pace_ms: 0,
             grace_ms: None,
+            left: false,
         };
         let mut g = Game::new(&record, "");
         g.model.view = Some(crate::gui::testkit::view_in(Preset::Samba, "2C 9D", "W"));

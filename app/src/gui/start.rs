@@ -11,7 +11,7 @@ use libp2p::PeerId;
 
 use super::choices::{Difficulty, Theme};
 use super::intent::Intent;
-use super::records::{GameKind, GameRecord};
+use super::records::GameRecord;
 use super::settings::Settings;
 use super::verify::Check;
 use super::words::{house_words, preset_title};
@@ -94,18 +94,7 @@ pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>, out: &mut V
                         );
                     }),
                     Some((dir, r)) => {
-                        let text = if r.kind == GameKind::Local {
-                            format!(
-                                "You left a game of {} against three computer players.",
-                                preset_title(r.preset)
-                            )
-                        } else {
-                            format!(
-                                "You left a game of {} at table \"{}\".",
-                                preset_title(r.preset),
-                                r.table
-                            )
-                        };
+                        let text = super::words::waiting_game(r);
                         if let Some(a) = centred_row(ui, |ui| {
                             ui.strong(text);
                             let mut action = None;

@@ -24,6 +24,7 @@ fn game(waiting: Vec<Seat>) -> Game {
         over: false,
         pace_ms: 0,
         grace_ms: None,
+        left: false,
     };
     let mut g = Game::new(&record, "");
     // West to play; South watches.
