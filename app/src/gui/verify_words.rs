@@ -25,15 +25,15 @@ fn bad(text: String) -> Said {
 }
 
 /// The seats' names, S W N E ("South", … when the file did not get as far as naming them).
-fn names(report: &Report) -> [String; 4] {
+pub(crate) fn names(report: &Report) -> [String; 4] {
     match &report.table {
         Some((_, names)) => names.clone(),
         None => ["South", "West", "North", "East"].map(str::to_owned),
     }
 }
 
-/// A team by its players ("Ann and Cid").
-fn team(names: &[String; 4], t: Team) -> String {
+/// A team by its players ("Ann and Cid"; "South and North" when `names` are the seats').
+pub(crate) fn team(names: &[String; 4], t: Team) -> String {
     match t {
         Team::A => format!("{} and {}", names[0], names[2]),
         Team::B => format!("{} and {}", names[1], names[3]),
