@@ -268,7 +268,7 @@ fn start_screen_offers_play_now_and_settings() {
 #[test]
 fn a_friend_joins_a_table_by_address_and_both_play_with_two_computer_players() {
     let (mut host, mut guest) = table_with_a_guest(11, 12);
-    // The host sees the guest seated (first free seat: West), and starts with two computer
+    // The host sees the guest seated (at West, asked for), and starts with two computer
     // players in the seats left.
     host.get_by_label_contains("2 computer players").click();
     let start = Instant::now();

@@ -274,12 +274,12 @@ impl Controller {
             Intent::JoinInvite(text) => match node::invite::Invitation::parse(&text) {
                 Ok(inv) => {
                     let relay = inv.relay();
-                    self.join_via(ctx, inv.address, None, None, relay, settings);
+                    self.join_via(ctx, inv.address, None, settings.join_seat, relay, settings);
                 }
                 Err(e) => self.error = Some(format!("That is not an invitation: {e}.")),
             },
             Intent::JoinAddress(text) => match text.parse::<Multiaddr>() {
-                Ok(a) => self.join(ctx, a, None, None, settings),
+                Ok(a) => self.join(ctx, a, None, settings.join_seat, settings),
                 Err(e) => {
                     self.error = Some(format!(
                         "that is not an address ({e}); it looks like /ip4/192.168.1.20/tcp/40123/p2p/12D3Koo…"

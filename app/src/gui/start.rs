@@ -353,6 +353,7 @@ fn right(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<Intent> 
         });
     }
     ui.add_space(8.0);
+    seat_wish(ui, &mut s.join_seat);
     ui.label("Discovery blocked? Ask the host for the address their lobby shows:");
     ui.horizontal(|ui| {
         let field = ui.add(
@@ -382,6 +383,35 @@ fn right(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<Intent> 
         }
     });
     action
+}
+
+/// The seats a guest may ask for by address or invitation, in words (the host sits South).
+const SEAT_WISHES: [(Option<u8>, &str); 4] = [
+    (Some(2), "North (the host's partner)"),
+    (Some(1), "West (an opponent)"),
+    (Some(3), "East (an opponent)"),
+    (None, "any free seat"),
+];
+
+/// The seat asked for when joining by address or invitation; a seat taken by then is
+/// replaced by the first free one (the host decides).
+fn seat_wish(ui: &mut Ui, want: &mut Option<u8>) {
+    ui.horizontal(|ui| {
+        let l = ui.label("Joining by address or invitation, ask for:");
+        let shown = SEAT_WISHES
+            .iter()
+            .find(|(w, _)| w == want)
+            .map_or("any free seat", |(_, words)| words);
+        egui::ComboBox::from_id_salt("join-seat")
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                for (w, words) in SEAT_WISHES {
+                    ui.selectable_value(want, w, words);
+                }
+            })
+            .response
+            .labelled_by(l.id);
+    });
 }
 
 /// The move clock in words ("no move clock", "2 minutes a turn").
