@@ -182,7 +182,14 @@ pub fn melds_area(
                             StrokeKind::Outside,
                         );
                     }
-                    let r = r.on_hover_text(&name);
+                    // Only while the pointer is on the part in sight: egui keeps an open
+                    // tooltip while the pointer is anywhere in the widget's whole rectangle,
+                    // and a meld cut by the area's edge reaches past it.
+                    let r = if r.hovered() {
+                        r.on_hover_text(&name)
+                    } else {
+                        r
+                    };
                     if r.clicked() {
                         out.clicked = Some(i);
                     }

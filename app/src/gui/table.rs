@@ -590,3 +590,7 @@ mod tests;
 #[cfg(test)]
 #[path = "rows_tests.rs"]
 mod rows_tests;
+
+#[cfg(test)]
+#[path = "melds_tests.rs"]
+mod melds_tests;

@@ -12,7 +12,7 @@ use crate::gui::game::Game;
 use crate::gui::prefs::TablePrefs;
 use crate::gui::records::{GameKind, GameRecord};
 
-fn game(waiting: Vec<Seat>) -> Game {
+pub(super) fn game(waiting: Vec<Seat>) -> Game {
     let record = GameRecord {
         kind: GameKind::Local,
         table: "test".to_owned(),
@@ -38,10 +38,10 @@ fn game(waiting: Vec<Seat>) -> Game {
     g
 }
 
-type TableHarness = Harness<'static, (Game, bool)>;
+pub(super) type TableHarness = Harness<'static, (Game, bool)>;
 
 /// The table of `g` at 1024×700, its fonts installed.
-fn table(g: Game) -> TableHarness {
+pub(super) fn table(g: Game) -> TableHarness {
     let mut h = Harness::builder()
         .with_size([1024.0, 700.0])
         .build_ui_state(

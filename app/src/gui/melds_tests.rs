@@ -1,0 +1,71 @@
+//! The meld areas at 1024×700 (egui_kittest): a meld's tooltip shows only while the pointer
+//! is on the part of the meld in sight.
+
+use eframe::egui;
+use egui_kittest::kittest::{NodeT, Queryable};
+use fairdeal_core::Preset;
+
+use super::tests::{TableHarness, game, table};
+
+/// How many widgets are named `name` (a meld, and its tooltip while one shows).
+fn named(h: &TableHarness, name: &str) -> usize {
+    h.query_all_by(|n| n.label().as_deref() == Some(name) || n.value().as_deref() == Some(name))
+        .count()
+}
+
+/// Their melds in two rows, the area scrolled so that the first row is cut by the area's
+/// top: the tooltip of a cut meld shows while the pointer is on its part in sight, and goes
+/// when the pointer leaves the area onto the part out of sight.
+///
+/// Sabotage caught (checked): with the tooltip asked for whether or not the meld is hovered,
+/// egui kept it open over the table while the pointer stayed in the meld's whole rectangle,
+/// outside the area.
+#[test]
+fn a_melds_tooltip_goes_when_the_pointer_leaves_the_area() {
+    let mut g = game(Vec::new());
+    g.model.view = Some(crate::gui::testkit::view_with_theirs(
+        Preset::Samba,
+        &[
+            "QH QD QS", "8H 8S 8H", "9H 9S 9H", "TH TS TH", "JH JS JH", "7H 7S 7H", "6H 6S 6H",
+            "5H 5S 5H",
+        ],
+    ));
+    let mut h = table(g);
+    let area = h.state().0.desk.seen.meld_areas[1].expect("their melds' area");
+    let meld = |h: &TableHarness| {
+        h.query_all_by(|n| n.label().is_some_and(|l| l.starts_with("Their meld 1:")))
+            .next()
+            .map(|n| (n.rect(), n.accesskit_node().label().unwrap_or_default()))
+            .expect("their meld 1")
+    };
+    // Scrolled down a little: meld 1's top is above the area's top.
+    let (rect, _) = meld(&h);
+    h.hover_at(rect.center());
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, -30.0),
+        modifiers: egui::Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Unknown,
+    });
+    for _ in 0..6 {
+        h.step();
+    }
+    let (rect, name) = meld(&h);
+    assert!(
+        rect.top() < area.top(),
+        "meld 1 is cut by the area's top: {rect:?} in {area:?}"
+    );
+    // The pointer on its part in sight, still: the tooltip shows.
+    h.hover_at(egui::pos2(rect.center().x, area.top() + 10.0));
+    for _ in 0..6 {
+        h.step();
+    }
+    assert_eq!(named(&h, &name), 2, "the tooltip shows over meld 1");
+    // Out of the area, onto the part of meld 1 out of sight.
+    h.hover_at(egui::pos2(rect.center().x, (rect.top() + area.top()) / 2.0));
+    for _ in 0..6 {
+        h.step();
+    }
+    assert_eq!(named(&h, &name), 1, "the tooltip went with the pointer");
+}
