@@ -165,8 +165,7 @@ fn play_a_hand_through_the_window() {
     h.step();
     h.step();
     // Open the hints: they offer a legal opening and a legal finish when there is one.
-    h.get_by_label("Hints: can I take the pile, how to open, how to finish")
-        .click();
+    h.get_by_label("Hints (H): every legal move").click();
     h.step();
     h.step();
     // Play on: draw, meld what the hints offer, discard the first card, until the hand ends.
@@ -658,8 +657,7 @@ fn plan_new_meld(
 #[test]
 fn a_double_click_on_a_hint_makes_one_move() {
     let (mut h, dir) = local_game("hint2", 34);
-    h.get_by_label("Hints: can I take the pile, how to open, how to finish")
-        .click();
+    h.get_by_label("Hints (H): every legal move").click();
     for _ in 0..30 {
         h.step();
     }

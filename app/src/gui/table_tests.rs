@@ -471,16 +471,17 @@ fn a_click_on_the_pile_after_the_draw_is_a_discard() {
 }
 
 /// The meld the latest move played onto is scrolled into sight once: at 1024×700 a meld
-/// area shows four melds a row, and a new fifth or later meld was drawn half under the
-/// area's edge (a trial).
+/// area shows two rows of five melds, and a new meld past them was drawn under the area's
+/// edge (a trial's, with one row of four).
 ///
-/// Sabotage caught (checked): without the scroll, meld 8 stays out of the area.
+/// Sabotage caught (checked): without the scroll, meld 11 stays out of the area.
 #[test]
 fn the_meld_just_played_onto_is_scrolled_into_sight() {
     let desc = r#"{"dealer": "E", "scores": {"A": 0, "B": 0}, "turn": "W", "phase": "play",
         "hands": {"S": ["2C", "9D"], "W": ["4D"], "N": ["4D"], "E": ["4D"]},
         "melds": {"A": [["4S","5S","6S"], ["5H","5H","5D"], ["6H","6H","6D"], ["7H","7H","7D"],
-                        ["8H","8H","8D"], ["9H","9H","9C"], ["TH","TH","TD"], ["JH","JH","JD"]],
+                        ["8H","8H","8D"], ["9H","9H","9C"], ["TH","TH","TD"], ["JH","JH","JD"],
+                        ["KH","KH","KD"], ["AH","AH","AD"], ["4H","4H","4C"]],
                   "B": [["QH", "QD", "QS"]]},
         "red_threes": {"A": 0, "B": 0}, "pile": ["5C"], "stock": ["6C", "7C"]}"#;
     let desc: fairdeal_core::PositionDesc = serde_json::from_str(desc).unwrap();
@@ -492,11 +493,11 @@ fn the_meld_just_played_onto_is_scrolled_into_sight() {
         let mut g = game(Vec::new());
         g.model.view = Some(view.clone());
         if reveal {
-            g.desk.seen.reveal = Some((fairdeal_core::Team::A, 7));
+            g.desk.seen.reveal = Some((fairdeal_core::Team::A, 10));
         }
         let h = table(g);
         let meld = first_rect(&h, |n| {
-            n.label().is_some_and(|l| l.starts_with("Our meld 8"))
+            n.label().is_some_and(|l| l.starts_with("Our meld 11"))
         });
         let area = h.state().0.desk.seen.meld_areas[fairdeal_core::Team::A.index()].unwrap();
         (area.contains_rect(meld), h.state().0.desk.seen.reveal)
@@ -504,7 +505,7 @@ fn the_meld_just_played_onto_is_scrolled_into_sight() {
     assert_eq!(
         shown(false),
         (false, None),
-        "meld 8 is below the edge at first"
+        "meld 11 is below the edge at first"
     );
     assert_eq!(shown(true), (true, None), "scrolled into sight, once");
 }
