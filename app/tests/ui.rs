@@ -497,7 +497,8 @@ fn a_player_who_thinks_past_the_grace_period_keeps_the_seat() {
 /// hand: the guest plays West again.
 ///
 /// Sabotage caught (checked): leaving that signs the `Quit` at once voids hand 1 ("is void"
-/// at the host, nothing scored).
+/// at the host, nothing scored); a leaving client that says nothing to the table left the
+/// host untold that Bea had left until the hand ended.
 ///
 /// Sabotage it is meant to catch: a returning seat not given back (the runner keeps playing
 /// it) never shows "You have your seat back." nor an enabled "Draw (D)" in the guest's window
@@ -531,6 +532,26 @@ fn a_guest_who_leaves_mid_game_takes_the_seat_back_at_the_next_hand() {
         shows(&guest, "is being played to the end of this hand"),
         "the start screen says the hand is being played out"
     );
+    // The host is told at once that Bea left, not only when the hand ends.
+    let start = Instant::now();
+    while !host
+        .state()
+        .move_log()
+        .iter()
+        .any(|l| l.starts_with("Bea left; a computer player (run by Bea's client"))
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the host was not told that Bea left; the move list ends {:?}",
+            host.state()
+                .move_log()
+                .iter()
+                .rev()
+                .take(5)
+                .collect::<Vec<_>>()
+        );
+        step_both(&mut host, &mut guest);
+    }
     wait_for_with(
         &mut host,
         &mut guest,
