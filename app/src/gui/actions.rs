@@ -375,9 +375,9 @@ pub fn hints(ui: &mut Ui, m: &Model, view: &PlayerView, out: &mut Asked) {
     if key(ui, Key::H) {
         open = !open;
     }
-    // A short title: the panel is as wide as its widest line, and at 1024×700 the long one
-    // ("… can I take the pile, how to open, how to finish") widened it by a third, leaving
-    // the seat boxes too narrow for "Computer East (opponent) ◀ playing".
+    // A short title: the move list's panel is as wide as its widest line, and the table
+    // needs its width at 1024×700 (the seat boxes hold "Computer East (opponent) ◀ playing"
+    // only with the panel at its usual width).
     let r = egui::CollapsingHeader::new(HINTS)
         .open(Some(open))
         .show(ui, |ui| {

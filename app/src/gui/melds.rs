@@ -31,9 +31,8 @@ const FAN_STEP: f32 = 14.5;
 /// Where an unfinished meld's fan starts below its place's top: under its number line.
 const FAN_TOP: f32 = 16.0;
 /// Where a completed meld's stack starts below its place's top: room for the card edges
-/// drawn above it (7.5), its number beside it. Not under a number line, and a little
-/// smaller than it was: at 1024×700 each meld area then had room for one row of melds and
-/// most of a second, and now shows two.
+/// drawn above it (7.5), its number beside it rather than above, so that a meld's place is
+/// no taller than a fan's and two rows fit in each meld area at 1024×700.
 const STACK_TOP: f32 = 8.0;
 /// The height of one meld: a stack, or a number line and a fan (the shorter).
 const UNIT_H: f32 = STACK_TOP + STACK.y;
@@ -145,8 +144,7 @@ pub fn melds_area(
     // meld just played onto is scrolled into sight) no row shows sliced. The offset is left
     // to the scroll area: forcing it onto a row's top each frame would undo that scroll.
     // Rows touch (each place has its own margins: the number line above a fan, the room
-    // for the card edges above a stack): at 1024×700 the spacing between rows was what
-    // kept a second row out.
+    // for the card edges above a stack), so that at 1024×700 a second row fits.
     let pitch = UNIT_H;
     let rows = (ui.available_height() / pitch).floor().max(1.0);
     let shown = egui::ScrollArea::vertical()

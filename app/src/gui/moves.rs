@@ -26,7 +26,7 @@ pub(crate) fn move_list(ui: &mut Ui, m: &Model, d: &mut Desk, below: f32) {
     {
         // Back to a list stuck to its bottom, shown from the last bottom this frame. Not
         // by a scroll to the newest line: egui unsticks a list while it carries out a
-        // scroll, and lines that came meanwhile left it short of the newest for good.
+        // scroll, and lines that come meanwhile would leave it short of the newest.
         ui.data_mut(|mem| mem.remove::<egui::scroll_area::State>(id));
         list = list.vertical_scroll_offset(bottom.max(0.0));
     }
@@ -66,8 +66,7 @@ fn log_first(lines: usize, all: bool) -> usize {
 /// Whether the move list must be put at its newest line although it sticks to the bottom:
 /// a game just put on screen (a resume: the list kept the scroll of the game left, scrolled
 /// up by hand), its `height` changed (F12, a resize, zoom) or many lines came at once.
-/// A trial found the newest moves out of sight after each. `shown` is what the list held
-/// and its height in the last frame.
+/// `shown` is what the list held and its height in the last frame.
 fn log_jumped(height: f32, shown: &mut Option<(usize, i32)>, lines: usize) -> bool {
     let height = height.round() as i32;
     let was = shown.replace((lines, height));

@@ -131,8 +131,8 @@ pub fn seats_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView) {
                         .x
                 };
                 // "◀ playing" where the name leaves room for it, else "◀" alone (the box's
-                // fill and border say the rest): at 1024 wide "Computer East (opponent)"
-                // was cut to make room for the words.
+                // fill and border say the rest): the name is never cut to make room for
+                // the word.
                 let gap = ui.spacing().item_spacing.x;
                 let words = RichText::new("◀ playing").strong().color(colour);
                 let turn = if width(&title) + gap + width(&words) <= ui.available_width() {

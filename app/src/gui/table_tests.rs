@@ -471,8 +471,8 @@ fn a_click_on_the_pile_after_the_draw_is_a_discard() {
 }
 
 /// The meld the latest move played onto is scrolled into sight once: at 1024×700 a meld
-/// area shows two rows of five melds, and a new meld past them was drawn under the area's
-/// edge (a trial's, with one row of four).
+/// area shows two rows of five melds, and a new meld past them would be drawn under the
+/// area's edge.
 ///
 /// Sabotage caught (checked): without the scroll, meld 11 stays out of the area.
 #[test]

@@ -25,7 +25,7 @@ fn bad(text: String) -> Said {
 }
 
 /// The seats' names, S W N E ("South", … when the file did not get as far as naming them).
-pub(crate) fn names(report: &Report) -> [String; 4] {
+fn names(report: &Report) -> [String; 4] {
     match &report.table {
         Some((_, names)) => names.clone(),
         None => ["South", "West", "North", "East"].map(str::to_owned),

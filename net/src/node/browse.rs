@@ -38,8 +38,8 @@ pub enum BrowseEvent {
 /// How often known hosts are asked again.
 const REFRESH: Duration = Duration::from_secs(3);
 /// How often the browser asks the LAN for hosts by mDNS. Hosts answer a question and say
-/// nothing unasked, so with mDNS's default (five minutes) a table opened after the browser
-/// started was listed only minutes later.
+/// nothing unasked: with mDNS's default (five minutes) a table opened after the browser
+/// started would be listed only minutes later.
 const MDNS_QUERY: Duration = Duration::from_secs(5);
 
 /// Looks for tables until `events` is closed: on the LAN by mDNS when `mdns` is set, and at
