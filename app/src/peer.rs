@@ -442,10 +442,16 @@ pub fn verify(path: &Path, out: &mut impl Write) -> Result<bool> {
         "hands verified: {} ({} shuffle steps recomputed, {} decryption shares from the others checked, {} moves checked)",
         report.hands, report.shuffles, report.openings, report.moves
     )?;
+    // Teams by their seats, as the window's verify words name them when no names are known.
+    let seats = fairdeal_core::Seat::ALL.map(|s| s.name().to_owned());
+    let team = |t| crate::gui::verify_words::team(&seats, t);
     writeln!(
         out,
-        "totals: team A {}, team B {}",
-        report.totals[0], report.totals[1]
+        "totals: {} {}, {} {}",
+        team(Team::A),
+        report.totals[0],
+        team(Team::B),
+        report.totals[1]
     )?;
     if let Some(bug) = report.broken {
         writeln!(
@@ -478,7 +484,7 @@ pub fn verify(path: &Path, out: &mut impl Write) -> Result<bool> {
         return Ok(false);
     }
     let state = match report.result {
-        Some(GameResult::Won(t)) => format!("game over, team {t} won"),
+        Some(GameResult::Won(t)) => format!("game over, {} won", team(t)),
         Some(GameResult::Drawn) => "game over, drawn".to_owned(),
         _ => "game running".to_owned(),
     };

@@ -17,44 +17,50 @@ fn and_list(items: &[String]) -> String {
 /// The outage line, for the terminal and the window's band: who this seat hears nothing from,
 /// for how long, that the hand waits and nothing is lost; a computer player's seat says whose
 /// client runs it (it comes back with that client). `name` names a seat. Empty when `list` is.
+/// Kept short (one line of the band where it can be): a computer player is named by its seat
+/// alone, and said with the person whose client runs it when that person is unheard too.
 pub fn unheard_line(list: &[Unheard], name: impl Fn(Seat) -> String) -> String {
     if list.is_empty() {
         return String::new();
     }
     let secs = list.iter().map(|u| u.ms).max().unwrap_or(0) / 1000;
-    let mut parts: Vec<String> = Vec::new();
-    let people: Vec<String> = list
+    let run_by = |c: Seat| -> Vec<String> {
+        list.iter()
+            .filter(|u| u.client == Some(c))
+            .map(|u| u.seat.name().to_owned())
+            .collect()
+    };
+    let people: Vec<Seat> = list
         .iter()
         .filter(|u| u.client.is_none())
-        .map(|u| name(u.seat))
+        .map(|u| u.seat)
         .collect();
-    if !people.is_empty() {
-        parts.push(and_list(&people));
+    let mut parts: Vec<String> = Vec::new();
+    let mut clause = false;
+    for &p in &people {
+        let run = run_by(p);
+        if run.is_empty() {
+            parts.push(name(p));
+        } else {
+            clause = true;
+            parts.push(format!("{}, whose client runs {}", name(p), and_list(&run)));
+        }
     }
     let mut clients: Vec<Seat> = list.iter().filter_map(|u| u.client).collect();
     clients.dedup();
-    for c in clients {
-        let run: Vec<String> = list
-            .iter()
-            .filter(|u| u.client == Some(c))
-            .map(|u| name(u.seat))
-            .collect();
-        let what = if run.len() == 1 {
-            "the computer player"
-        } else {
-            "the computer players"
-        };
+    for c in clients.into_iter().filter(|c| !people.contains(c)) {
+        clause = true;
         parts.push(format!(
-            "{} ({what} {}'s client runs: back when it is)",
-            and_list(&run),
+            "{}, run by {}'s client",
+            and_list(&run_by(c)),
             name(c)
         ));
     }
-    let comma = if parts.len() > 1 { "," } else { "" };
+    let comma = if clause { "," } else { "" };
     format!(
         "No answer from {}{comma} for {secs} s — is the network down? The hand waits for them; \
          nothing is lost",
-        parts.join(", and from ")
+        and_list(&parts)
     )
 }
 
@@ -146,9 +152,13 @@ mod tests {
                 ],
                 name
             ),
-            "No answer from South, and from West and East (the computer players South's client \
-             runs: back when it is), for 6 s — is the network down? The hand waits for them; nothing \
-             is lost"
+            "No answer from South, whose client runs West and East, for 6 s — is the network \
+             down? The hand waits for them; nothing is lost"
+        );
+        assert_eq!(
+            unheard_line(&[u(Seat::W, 6_000, Some(Seat::N))], name),
+            "No answer from West, run by North's client, for 6 s — is the network down? The hand \
+             waits for them; nothing is lost"
         );
         assert_eq!(unheard_line(&[], name), "");
         assert_eq!(

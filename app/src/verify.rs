@@ -30,6 +30,13 @@ pub fn run(path: &Path, out: &mut impl Write) -> Result<bool> {
     }
     match check(path) {
         Ok(report) => {
+            // The players' words first, as the window says them (teams by their players);
+            // then the report's own lines, for checking by hand, the verdict last.
+            for said in crate::gui::verify_words::people_lines(&report) {
+                writeln!(out, "{}{}", if said.bad { "! " } else { "" }, said.text)?;
+            }
+            writeln!(out)?;
+            writeln!(out, "Details (for checking by hand):")?;
             for line in report.lines() {
                 writeln!(out, "{line}")?;
             }

@@ -59,8 +59,7 @@ fn nothing_sits_under_the_move_list() {
         h.get_by_label("Play now").click();
         wait_for(&mut h, "Draw (D)", Duration::from_secs(180));
         wait_for_enabled(&mut h, "Draw (D)");
-        h.get_by_label("Hints: can I take the pile, how to open, how to finish")
-            .click();
+        h.get_by_label("Hints (H): every legal move").click();
         h.step();
         // Turns until the hints offer a long move (a meld of several groups, say): one that
         // would widen the panel if anything could.

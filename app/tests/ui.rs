@@ -165,8 +165,7 @@ fn play_a_hand_through_the_window() {
     h.step();
     h.step();
     // Open the hints: they offer a legal opening and a legal finish when there is one.
-    h.get_by_label("Hints: can I take the pile, how to open, how to finish")
-        .click();
+    h.get_by_label("Hints (H): every legal move").click();
     h.step();
     h.step();
     // Play on: draw, meld what the hints offer, discard the first card, until the hand ends.
@@ -268,7 +267,7 @@ fn start_screen_offers_play_now_and_settings() {
 #[test]
 fn a_friend_joins_a_table_by_address_and_both_play_with_two_computer_players() {
     let (mut host, mut guest) = table_with_a_guest(11, 12);
-    // The host sees the guest seated (first free seat: West), and starts with two computer
+    // The host sees the guest seated (at West, asked for), and starts with two computer
     // players in the seats left.
     host.get_by_label_contains("2 computer players").click();
     let start = Instant::now();
@@ -301,7 +300,7 @@ fn a_client_closed_mid_game_resumes_it_from_its_logs() {
     let mut h = harness_in(dir.clone(), 32);
     h.step();
     assert!(
-        shows(&h, "You left a game"),
+        shows(&h, "was interrupted; it can be resumed"),
         "the start screen offers the game back"
     );
     h.get_by_label("Resume it").click();
@@ -498,7 +497,8 @@ fn a_player_who_thinks_past_the_grace_period_keeps_the_seat() {
 /// hand: the guest plays West again.
 ///
 /// Sabotage caught (checked): leaving that signs the `Quit` at once voids hand 1 ("is void"
-/// at the host, nothing scored).
+/// at the host, nothing scored); a leaving client that says nothing to the table left the
+/// host untold that Bea had left until the hand ended.
 ///
 /// Sabotage it is meant to catch: a returning seat not given back (the runner keeps playing
 /// it) never shows "You have your seat back." nor an enabled "Draw (D)" in the guest's window
@@ -532,6 +532,26 @@ fn a_guest_who_leaves_mid_game_takes_the_seat_back_at_the_next_hand() {
         shows(&guest, "is being played to the end of this hand"),
         "the start screen says the hand is being played out"
     );
+    // The host is told at once that Bea left, not only when the hand ends.
+    let start = Instant::now();
+    while !host
+        .state()
+        .move_log()
+        .iter()
+        .any(|l| l.starts_with("Bea left; a computer player (run by Bea's client"))
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the host was not told that Bea left; the move list ends {:?}",
+            host.state()
+                .move_log()
+                .iter()
+                .rev()
+                .take(5)
+                .collect::<Vec<_>>()
+        );
+        step_both(&mut host, &mut guest);
+    }
     wait_for_with(
         &mut host,
         &mut guest,
@@ -658,8 +678,7 @@ fn plan_new_meld(
 #[test]
 fn a_double_click_on_a_hint_makes_one_move() {
     let (mut h, dir) = local_game("hint2", 34);
-    h.get_by_label("Hints: can I take the pile, how to open, how to finish")
-        .click();
+    h.get_by_label("Hints (H): every legal move").click();
     for _ in 0..30 {
         h.step();
     }

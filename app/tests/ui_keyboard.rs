@@ -87,6 +87,61 @@ fn a_whole_hand_played_with_keys_alone() {
     assert!(turns >= 3, "several turns were played by keys ({turns})");
 }
 
+/// On a fresh table the arrow keys go along the hand at once, with no Tab first (nothing
+/// has the focus when a table comes on screen), and Space selects the card they are on;
+/// while the chat line has the keys, an arrow stays in the line.
+///
+/// Sabotage caught (checked): with only Tab leading into the hand, → left the focus on
+/// nothing.
+#[test]
+fn the_arrow_keys_move_along_a_fresh_tables_hand_without_a_tab() {
+    let mut h = harness(73);
+    h.step();
+    h.get_by_label("Play now").click();
+    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    assert_eq!(focused(&h), None, "nothing has the focus on a fresh table");
+    let cards = hand(&h);
+    press(&mut h, egui::Key::ArrowRight);
+    assert_eq!(
+        focused(&h).as_ref(),
+        cards.first(),
+        "→ went to the first card"
+    );
+    press(&mut h, egui::Key::ArrowRight);
+    assert_eq!(focused(&h).as_ref(), cards.get(1), "→ went along the hand");
+    press(&mut h, egui::Key::Space);
+    let on = focused(&h).unwrap_or_default();
+    let selected = h
+        .get_all_by_label(&on)
+        .any(|n| n.accesskit_node().toggled() == Some(egui::accesskit::Toggled::True));
+    assert!(selected, "Space selected the card under the focus ({on:?})");
+    // Esc lets go of the focus (and the selection); ← goes to the hand's last card.
+    press(&mut h, egui::Key::Escape);
+    press(&mut h, egui::Key::ArrowLeft);
+    assert_eq!(
+        focused(&h).as_ref(),
+        cards.last(),
+        "← went to the last card"
+    );
+    // The chat line keeps its keys.
+    press(&mut h, egui::Key::Escape);
+    h.get_by_role(egui::accesskit::Role::TextInput).focus();
+    for _ in 0..3 {
+        h.step();
+    }
+    assert!(h.ctx.text_edit_focused(), "the chat line has the keys");
+    press(&mut h, egui::Key::ArrowRight);
+    assert!(
+        h.ctx.text_edit_focused(),
+        "→ stayed in the chat line: {:?}",
+        focused(&h)
+    );
+    assert!(
+        !focused(&h).is_some_and(|f| f.ends_with("in your hand")),
+        "→ did not go into the hand"
+    );
+}
+
 /// Sabotage caught (checked): seat boxes with no name of their own are not found (their
 /// parts are labels, not a box).
 #[test]

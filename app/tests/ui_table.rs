@@ -8,7 +8,10 @@ use std::time::{Duration, Instant};
 
 use egui_kittest::kittest::{NodeT, Queryable};
 
-use common::{harness, harness_in, shows, step_both, table_with_a_guest, wait_for, wait_for_with};
+use common::{
+    harness, harness_in, shows, step_both, table_with_a_guest, table_with_a_guest_asking, wait_for,
+    wait_for_with,
+};
 
 /// Sabotage caught: dealing at once after the score (the table not waiting for `Ready`)
 /// shows hand 2 while the sheet of hand 1 is still up; a "Next hand" that sends nothing
@@ -270,4 +273,29 @@ fn the_theme_changes_from_the_table() {
         "and it is remembered"
     );
     assert!(shows(&h, "Stock"), "still at the table");
+}
+
+/// A friend who joins by address, asking for no seat in particular, sits North: the host's
+/// partner, not an opponent.
+///
+/// Sabotage caught (checked): with no seat asked for, the host gave Bea the first free seat,
+/// West.
+#[test]
+fn a_friend_who_joins_by_address_sits_as_the_hosts_partner() {
+    let (host, guest) = table_with_a_guest_asking(87, 88, None, None);
+    // The lobby's rows: a seat, then who sits there.
+    let row = |h: &egui_kittest::Harness<'static, fairdeal::gui::app::FairdealApp>, text: &str| {
+        h.query_all_by(|n| n.label() == Some(text.into()) || n.value() == Some(text.into()))
+            .map(|n| n.rect().center().y)
+            .next()
+            .unwrap_or_else(|| panic!("no {text:?}"))
+    };
+    for h in [&host, &guest] {
+        let bea = row(h, "Bea");
+        let north = row(h, "North (South–North)");
+        assert!(
+            (bea - north).abs() < 4.0,
+            "Bea sits North ({bea} against {north})"
+        );
+    }
 }

@@ -24,7 +24,10 @@ fn play_now_with_a_game_waiting_asks_first() {
     drop(h);
     let mut h = harness_in(dir.clone(), 42);
     h.step();
-    assert!(shows(&h, "You left a game"), "the game is offered back");
+    assert!(
+        shows(&h, "was interrupted; it can be resumed"),
+        "the game is offered back"
+    );
     // Play now asks; Esc keeps everything as it was.
     h.get_by_label("Play now").click();
     for _ in 0..3 {
@@ -41,7 +44,10 @@ fn play_now_with_a_game_waiting_asks_first() {
     }
     assert!(!shows(&h, "A game is waiting for you"), "Esc answered it");
     assert!(!h.state().in_game(), "Esc starts nothing");
-    assert!(shows(&h, "You left a game"), "the game is still offered");
+    assert!(
+        shows(&h, "was interrupted; it can be resumed"),
+        "the game is still offered"
+    );
     // Asked again, "Resume it" in the question resumes the waiting game.
     h.get_by_label("Play now").click();
     for _ in 0..3 {
@@ -68,6 +74,9 @@ fn play_now_with_a_game_waiting_asks_first() {
     drop(h);
     let mut h = harness_in(dir.clone(), 44);
     h.step();
-    assert!(shows(&h, "You left a game"), "the new game waits now");
+    assert!(
+        shows(&h, "was interrupted; it can be resumed"),
+        "the new game waits now"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -29,6 +29,8 @@ fn verify(file: &Path) -> (bool, String) {
     )
 }
 
+/// Sabotage caught (checked): with the report's own lines alone, the terminal named the
+/// teams "team A" and "team B", not by their players.
 #[test]
 fn a_transcript_alone_verifies_and_the_four_seats_agree() {
     let games = temp_dir("game");
@@ -65,6 +67,16 @@ fn a_transcript_alone_verifies_and_the_four_seats_agree() {
         text.lines().any(|l| l.starts_with("result: team")),
         "{text}"
     );
+    // The players' words come first, teams by their players, as the window says them; the
+    // report's own lines (teams by letter) follow as details.
+    let people = text
+        .split_once("Details (for checking by hand):")
+        .map_or("", |(p, _)| p);
+    assert!(
+        people.contains("Hand 1: dealt fairly and scored right"),
+        "{text}"
+    );
+    assert!(!people.contains("team A"), "{text}");
     assert!(
         text.lines().last().unwrap().starts_with("verified:"),
         "{text}"

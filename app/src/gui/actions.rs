@@ -364,6 +364,9 @@ pub fn plan_buttons(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView, out
     }
 }
 
+/// The hints' title (H opens and closes them).
+pub const HINTS: &str = "Hints (H): every legal move";
+
 /// The hints: whether and how the pile can be taken, a legal opening and finish, every
 /// legal move (each can be played from here). H opens and closes them.
 pub fn hints(ui: &mut Ui, m: &Model, view: &PlayerView, out: &mut Asked) {
@@ -372,7 +375,10 @@ pub fn hints(ui: &mut Ui, m: &Model, view: &PlayerView, out: &mut Asked) {
     if key(ui, Key::H) {
         open = !open;
     }
-    let r = egui::CollapsingHeader::new("Hints: can I take the pile, how to open, how to finish")
+    // A short title: the move list's panel is as wide as its widest line, and the table
+    // needs its width at 1024×700 (the seat boxes hold "Computer East (opponent) ◀ playing"
+    // only with the panel at its usual width).
+    let r = egui::CollapsingHeader::new(HINTS)
         .open(Some(open))
         .show(ui, |ui| {
             if !m.my_turn {
@@ -381,7 +387,10 @@ pub fn hints(ui: &mut Ui, m: &Model, view: &PlayerView, out: &mut Asked) {
             }
             hint_list(ui, m, view, out);
         });
-    if r.header_response.clicked() {
+    let header = r
+        .header_response
+        .on_hover_text("Can I take the pile, how to open, how to finish: every legal move");
+    if header.clicked() {
         open = !open;
     }
     ui.data_mut(|d| d.insert_temp(id, open));

@@ -480,12 +480,18 @@ impl FairdealApp {
         match self.controller.game_mut() {
             Some(g) if g.desk.help => {
                 if let Some(view) = &g.model.view {
-                    super::help::help_window(ui.ctx(), &mut g.desk.help, view.rules());
+                    super::help::help_window(
+                        ui.ctx(),
+                        &mut g.desk.help,
+                        view.rules(),
+                        // An onlooker has no seat to say "you" from.
+                        (!g.model.onlooker).then(|| view.seat()),
+                    );
                 }
             }
             None if self.start_help => {
                 let rules = fairdeal_core::Rules::new(self.settings.preset, self.settings.house());
-                super::help::help_window(ui.ctx(), &mut self.start_help, &rules);
+                super::help::help_window(ui.ctx(), &mut self.start_help, &rules, None);
             }
             _ => {}
         }

@@ -6,25 +6,11 @@
 use eframe::egui::{self, Id, RichText};
 
 use super::intent::{AskFirst, Intent};
-use super::records::GameKind;
 use super::start::Question;
-use super::words::preset_title;
 
 /// The question, as a modal over the start screen.
 pub fn ask_first_ui(ctx: &egui::Context, q: &Question<'_>, out: &mut Vec<Intent>) {
-    let r = q.record;
-    let waiting = if r.kind == GameKind::Local {
-        format!(
-            "You left a game of {} against three computer players.",
-            preset_title(r.preset)
-        )
-    } else {
-        format!(
-            "You left a game of {} at table \"{}\".",
-            preset_title(r.preset),
-            r.table
-        )
-    };
+    let waiting = super::words::waiting_game(q.record);
     let mut answer = None;
     let modal = egui::Modal::new(Id::unique("ask-first")).show(ctx, |ui| {
         ui.set_max_width(420.0);

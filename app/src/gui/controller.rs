@@ -274,12 +274,12 @@ impl Controller {
             Intent::JoinInvite(text) => match node::invite::Invitation::parse(&text) {
                 Ok(inv) => {
                     let relay = inv.relay();
-                    self.join_via(ctx, inv.address, None, None, relay, settings);
+                    self.join_via(ctx, inv.address, None, settings.join_seat, relay, settings);
                 }
                 Err(e) => self.error = Some(format!("That is not an invitation: {e}.")),
             },
             Intent::JoinAddress(text) => match text.parse::<Multiaddr>() {
-                Ok(a) => self.join(ctx, a, None, None, settings),
+                Ok(a) => self.join(ctx, a, None, settings.join_seat, settings),
                 Err(e) => {
                     self.error = Some(format!(
                         "that is not an address ({e}); it looks like /ip4/192.168.1.20/tcp/40123/p2p/12D3Koo…"
@@ -287,6 +287,7 @@ impl Controller {
                 }
             },
             Intent::Resume(dir) => {
+                records::note_left(&dir, false);
                 let repaint = self.repaint_fn(ctx);
                 let result = self
                     .runtime()
@@ -552,10 +553,16 @@ impl Controller {
     /// every node stops, as when the window closes, and Resume goes on from the same turn.
     fn leave_game(&mut self) {
         if let Some(mut c) = self.current.take() {
+            records::note_left(&c.conn.game_dir, true);
             if c.conn.record.kind == GameKind::Local {
                 let _ = c.conn.intents.try_send(node::Intent::Quit);
                 c.conn.stop_computers();
             } else {
+                if super::leave::plays_hand_out(&c.game.model) {
+                    // The others are told now, not only when the hand ends.
+                    let line = super::leave::LEAVING_LINE.to_owned();
+                    let _ = c.conn.intents.try_send(node::Intent::Say(line));
+                }
                 let _ = c.conn.intents.try_send(node::Intent::Leave);
             }
             self.leaving.push((Instant::now(), c.conn));

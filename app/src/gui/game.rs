@@ -499,6 +499,9 @@ impl Game {
                 if Some(line.seat) == m.me {
                     m.chat_note = None;
                 }
+                if let Some(left) = super::leave::left_line(m, &line) {
+                    m.log.push(left);
+                }
                 if m.chat.len() >= CHAT_LINES {
                     m.chat.pop_front();
                 }

@@ -192,31 +192,42 @@ fn card_id(i: usize) -> Id {
     Id::unique(("hand-card", i))
 }
 
-/// Tab with nothing focused goes to the hand's first card. egui's Tab order is the order the
-/// widgets are made in, and the move list and the chat are made before the hand (a side
-/// panel comes before the panels it borders): without this the first Tab landed on the
-/// hints and the chat's quick phrases. From the first card on, Tab follows the hand, then
-/// the move buttons under it, then the melds and the pile, then the rest.
-pub fn tab_into_hand(ui: &Ui, cards: usize) {
+/// Tab or an arrow key with nothing focused goes into the hand (Tab and → to its first card,
+/// ← to its last), so that a fresh table is played by keys without a Tab first: egui moves
+/// the focus by arrows only from a focused widget, and nothing is focused when a table comes
+/// on screen. egui's Tab order is the order the widgets are made in, and the move list and
+/// the chat are made before the hand (a side panel comes before the panels it borders):
+/// without this the first Tab landed on the hints and the chat's quick phrases. From the
+/// first card on, Tab follows the hand, then the move buttons under it, then the melds and
+/// the pile, then the rest. The chat line keeps its keys (a text field has the focus then).
+pub fn keys_into_hand(ui: &Ui, cards: usize) {
     let nothing_focused = ui
         .data(|mem| mem.get_temp::<bool>(nothing_focused_id()))
         .unwrap_or(true);
-    let tab = ui.input(|i| i.key_pressed(egui::Key::Tab) && i.modifiers.is_none());
-    if tab
+    let pressed = |k: egui::Key| ui.input(|i| i.key_pressed(k) && i.modifiers.is_none());
+    let to = if pressed(egui::Key::Tab) || pressed(egui::Key::ArrowRight) {
+        Some(0)
+    } else if pressed(egui::Key::ArrowLeft) {
+        Some(cards.saturating_sub(1))
+    } else {
+        None
+    };
+    if let Some(to) = to
         && nothing_focused
         && cards > 0
         && !ui.ctx().text_edit_focused()
         && !super::leave::asking(ui.ctx())
     {
         ui.memory_mut(|mem| {
+            // egui's own move (Tab's next widget, an arrow's neighbour) is not taken as well.
             mem.move_focus(egui::FocusDirection::None);
-            mem.request_focus(card_id(0));
+            mem.request_focus(card_id(to));
         });
     }
 }
 
 /// Keeps, at the frame's end, whether nothing had the keyboard's focus (for
-/// [`tab_into_hand`] in the next frame, before any widget takes a Tab).
+/// [`keys_into_hand`] in the next frame, before any widget takes a Tab).
 pub fn note_focus(ui: &Ui) {
     let none = ui.memory(|mem| mem.focused().is_none());
     ui.data_mut(|mem| mem.insert_temp(nothing_focused_id(), none));

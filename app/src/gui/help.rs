@@ -2,19 +2,46 @@
 //! preset's numbers are never misquoted).
 
 use eframe::egui::{self, RichText, Ui};
-use fairdeal_core::{Card, GroupWildRule, Preset, Rank, RedThreeMode, Rules, Suit};
+use fairdeal_core::{Card, GroupWildRule, Preset, Rank, RedThreeMode, Rules, Seat, Suit};
 
 use super::words::preset_title;
 
-/// The rules in brief, as paragraphs.
-pub fn rules_in_brief(rules: &Rules) -> Vec<String> {
+/// Who plays with whom, from the seat of the one reading (`None`: no seat yet, as on the
+/// start screen).
+fn partnerships(seat: Option<Seat>) -> String {
+    match seat {
+        Some(me) => {
+            let (left, right) = (me.next(), me.partner().next());
+            // Named in the table's order, South's team first, as the seat boxes name them.
+            let (a, b) = if left.index() < right.index() {
+                (left, right)
+            } else {
+                (right, left)
+            };
+            format!(
+                "you ({}) and your partner {} against {} and {}",
+                me.name(),
+                me.partner().name(),
+                a.name(),
+                b.name()
+            )
+        }
+        None => {
+            "partners sit opposite each other: South and North against West and East".to_owned()
+        }
+    }
+}
+
+/// The rules in brief, as paragraphs, for the player at `seat` (`None`: before a game).
+pub fn rules_in_brief(rules: &Rules, seat: Option<Seat>) -> Vec<String> {
     let samba = rules.preset.is_samba_family();
     let pts = |c: Card| c.points();
     let card = |r: Rank| Card::new(r, Suit::Spades);
     let mut out = vec![
         format!(
-            "{}: four players in two partnerships (you and North against West and East). {} packs with jokers, {} cards; each player is dealt {}.",
+            "{}: four players in two partnerships ({}). {} packs with jokers, {} cards; each player is dealt {}.",
             preset_title(rules.preset),
+            partnerships(seat),
             rules.packs,
             rules.deck_size(),
             rules.hand_size
@@ -126,14 +153,14 @@ pub fn table_in_brief(rules: &Rules) -> Vec<String> {
     out
 }
 
-/// The "How to play" window, while `open`.
-pub fn help_window(ctx: &egui::Context, open: &mut bool, rules: &Rules) {
+/// The "How to play" window, while `open`, for the player at `seat` (`None`: before a game).
+pub fn help_window(ctx: &egui::Context, open: &mut bool, rules: &Rules, seat: Option<Seat>) {
     egui::Window::new("How to play")
         .open(open)
         .default_width(520.0)
         .collapsible(false)
         .show(ctx, |ui: &mut Ui| {
-            for p in rules_in_brief(rules) {
+            for p in rules_in_brief(rules, seat) {
                 ui.label(p);
                 ui.add_space(4.0);
             }
@@ -148,7 +175,7 @@ mod tests {
 
     #[test]
     fn the_text_follows_the_rules_in_force() {
-        let samba = rules_in_brief(&Rules::preset(Preset::Samba)).join(" ");
+        let samba = rules_in_brief(&Rules::preset(Preset::Samba), None).join(" ");
         assert!(samba.contains("samba, 1500"), "{samba}");
         assert!(samba.contains("reaches 10000"), "{samba}");
         // Every way to take the pile is named, the one onto a meld too.
@@ -161,7 +188,7 @@ mod tests {
             samba.contains("T takes the pile") && samba.contains("MIXED"),
             "{samba}"
         );
-        let dutch = rules_in_brief(&Rules::preset(Preset::DutchSamba)).join(" ");
+        let dutch = rules_in_brief(&Rules::preset(Preset::DutchSamba), None).join(" ");
         assert!(
             dutch.contains("top card alone onto one of your team's unfinished sequences"),
             "{dutch}"
@@ -174,12 +201,35 @@ mod tests {
                 ..HouseRules::default()
             },
         );
-        let text = rules_in_brief(&canasta).join(" ");
+        let text = rules_in_brief(&canasta, None).join(" ");
         assert!(
             !text.contains("samba,") && !text.contains("samba is closed"),
             "{text}"
         );
         assert!(text.contains("Ask your partner first"), "{text}");
         assert!(text.contains("reaches 3000"), "{text}");
+    }
+
+    /// Sabotage caught (checked): with the partnership written for South alone, North read
+    /// "you and North against West and East".
+    #[test]
+    fn the_partnership_is_told_from_the_readers_seat() {
+        let rules = Rules::preset(Preset::Samba);
+        let first = |seat| rules_in_brief(&rules, seat).remove(0);
+        assert!(
+            first(Some(Seat::N))
+                .contains("you (North) and your partner South against West and East"),
+            "{}",
+            first(Some(Seat::N))
+        );
+        assert!(
+            first(Some(Seat::S))
+                .contains("you (South) and your partner North against West and East")
+        );
+        assert!(
+            first(Some(Seat::E))
+                .contains("you (East) and your partner West against South and North")
+        );
+        assert!(!first(None).contains("you and"), "{}", first(None));
     }
 }

@@ -3,17 +3,42 @@
 //! default answer, for Enter and Esc alike, is to stay. It says what leaving does.
 
 use eframe::egui::{self, Id, RichText, Ui};
+use fairdeal_net::table::chat::ChatLine;
 
 use super::game::{Desk, Model};
 use super::intent::Intent;
 use super::records::GameKind;
 
+/// Whether leaving now leaves a hand of ours under way at a LAN table, which this client
+/// then plays to its end (with no hand of ours under way the node quits at once, and the
+/// scored hands stand).
+pub(crate) fn plays_hand_out(m: &Model) -> bool {
+    m.kind != GameKind::Local && m.next.is_none() && !m.held && m.view.is_some()
+}
+
+/// The chat line a client sends for its player who leaves mid-hand: the others are told at
+/// once, not only when the hand ends and a computer player takes the seat. A chat line is
+/// signed and reaches every seat now with no change to the table's protocol; a client that
+/// does not know it shows it as the line it is.
+pub(crate) const LEAVING_LINE: &str = "I have left the table: my client plays my hand to its end, then a computer player takes my seat.";
+
+/// The move log's line when `line` says its seat left ([`LEAVING_LINE`]), at another seat.
+pub(crate) fn left_line(m: &Model, line: &ChatLine) -> Option<String> {
+    if line.text != LEAVING_LINE || Some(line.seat) == m.me {
+        return None;
+    }
+    let who = m.name(line.seat);
+    Some(format!(
+        "{who} left; a computer player (run by {who}'s client until the hand ends) plays {}.",
+        line.seat.name()
+    ))
+}
+
 /// What leaving does, in words for the question and the button's tooltip.
 pub fn what_leaving_does(m: &Model) -> &'static str {
     if m.kind == GameKind::Local {
         "The game is kept as it stands; Resume on the start screen goes on from this very turn."
-    } else if m.next.is_some() || m.held || m.view.is_none() {
-        // No hand of ours under way: the node quits at once, the scored hands stand.
+    } else if !plays_hand_out(m) {
         "A computer player takes your seat from the next hand; Resume on the start screen gives it back to you then."
     } else {
         "This hand still counts: your client plays your cards to its end (keep the window open until then; closing it earlier voids the hand for everyone). Then a computer player takes your seat; Resume on the start screen gives it back to you from the next hand."
@@ -88,5 +113,59 @@ pub fn confirm_leave(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>
         out.push(Intent::LeaveGame);
     } else if stay || esc || modal.backdrop_response.clicked() {
         d.confirm_leave = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use fairdeal_core::{Preset, Seat};
+    use fairdeal_net::node::NodeEvent;
+    use fairdeal_net::table::TableEvent;
+    use fairdeal_net::table::chat::ChatLine;
+
+    use super::LEAVING_LINE;
+    use crate::gui::game::Game;
+    use crate::gui::records::{GameKind, GameRecord};
+    use crate::gui::session::Update;
+
+    /// Sabotage caught (checked): with the leaver's line taken as chat only, the move log
+    /// said nothing of West's leaving until the hand ended.
+    #[test]
+    fn the_others_are_told_at_once_that_a_player_left() {
+        let record = GameRecord {
+            kind: GameKind::Host,
+            table: "Friday".to_owned(),
+            preset: Preset::Samba,
+            difficulty: Default::default(),
+            house: String::new(),
+            bots: Vec::new(),
+            started: true,
+            over: false,
+            pace_ms: 0,
+            grace_ms: None,
+            left: false,
+        };
+        let mut g = Game::new(&record, "");
+        g.model.me = Some(Seat::S);
+        let said = |g: &mut Game, seat: Seat, text: &str| {
+            g.apply(Update::Node(NodeEvent::Table(TableEvent::Chat(ChatLine {
+                seat,
+                text: text.to_owned(),
+            }))));
+        };
+        said(&mut g, Seat::W, "see you");
+        assert!(g.model.log.is_empty(), "a chat line is no move");
+        said(&mut g, Seat::W, LEAVING_LINE);
+        assert_eq!(
+            g.model.log.last().map(String::as_str),
+            Some(
+                "West left; a computer player (run by West's client until the hand ends) plays West."
+            )
+        );
+        assert_eq!(g.model.chat.len(), 2, "and it is in the chat as said");
+        // Our own line: the window that sent it has gone back to the start screen.
+        g.model.log.clear();
+        said(&mut g, Seat::S, LEAVING_LINE);
+        assert!(g.model.log.is_empty());
     }
 }

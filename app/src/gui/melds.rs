@@ -24,12 +24,18 @@ pub fn seat_colour(seat: Seat) -> Color32 {
 }
 
 /// The size of a completed canasta's stack.
-pub const STACK: Vec2 = Vec2::new(40.0, 56.0);
+pub const STACK: Vec2 = Vec2::new(38.0, 51.0);
 /// How far the cards of a fan are apart: room for a corner's "10" (at 13 a trial's 10♦
 /// showed as "1").
 const FAN_STEP: f32 = 14.5;
-/// The height of one meld (number line and cards).
-const UNIT_H: f32 = 16.0 + 58.0;
+/// Where an unfinished meld's fan starts below its place's top: under its number line.
+const FAN_TOP: f32 = 16.0;
+/// Where a completed meld's stack starts below its place's top: room for the card edges
+/// drawn above it (7.5), its number beside it rather than above, so that a meld's place is
+/// no taller than a fan's and two rows fit in each meld area at 1024×700.
+const STACK_TOP: f32 = 8.0;
+/// The height of one meld: a stack, or a number line and a fan (the shorter).
+const UNIT_H: f32 = STACK_TOP + STACK.y;
 
 /// What happened in a team's melds this frame.
 #[derive(Debug, Default)]
@@ -137,7 +143,9 @@ pub fn melds_area(
     // Whole rows only: the area is as tall as the rows that fit, so at rest (and after the
     // meld just played onto is scrolled into sight) no row shows sliced. The offset is left
     // to the scroll area: forcing it onto a row's top each frame would undo that scroll.
-    let pitch = UNIT_H + ui.spacing().item_spacing.y;
+    // Rows touch (each place has its own margins: the number line above a fan, the room
+    // for the card edges above a stack), so that at 1024×700 a second row fits.
+    let pitch = UNIT_H;
     let rows = (ui.available_height() / pitch).floor().max(1.0);
     let shown = egui::ScrollArea::vertical()
         .id_salt(("melds", team.index()))
@@ -148,6 +156,7 @@ pub fn melds_area(
                 ui.weak("none yet");
             }
             ui.horizontal_wrapped(|ui| {
+                ui.spacing_mut().item_spacing.y = 0.0;
                 for (i, m) in melds.iter().enumerate() {
                     let (rect, r) =
                         ui.allocate_exact_size(Vec2::new(UNIT_W, UNIT_H), Sense::click());
@@ -182,7 +191,14 @@ pub fn melds_area(
                             StrokeKind::Outside,
                         );
                     }
-                    let r = r.on_hover_text(&name);
+                    // Only while the pointer is on the part in sight: egui keeps an open
+                    // tooltip while the pointer is anywhere in the widget's whole rectangle,
+                    // and a meld cut by the area's edge reaches past it.
+                    let r = if r.hovered() {
+                        r.on_hover_text(&name)
+                    } else {
+                        r
+                    };
                     if r.clicked() {
                         out.clicked = Some(i);
                     }
@@ -236,16 +252,22 @@ fn paint_meld(
     } else {
         (i + 1).to_string()
     };
+    // A stack's number beside it, right of the card edges drawn behind it.
+    let number_at = if m.is_complete() {
+        Vec2::new(3.0 + STACK.x + 12.0, 1.0)
+    } else {
+        Vec2::new(4.0, 1.0)
+    };
     painter.text(
-        rect.left_top() + Vec2::new(4.0, 1.0),
+        rect.left_top() + number_at,
         Align2::LEFT_TOP,
         caption,
         FontId::proportional(12.5),
         text,
     );
-    let origin = rect.left_top() + Vec2::new(3.0, 16.0);
+    let origin = rect.left_top() + Vec2::new(3.0, FAN_TOP);
     if m.is_complete() {
-        let stack = Rect::from_min_size(origin + Vec2::new(0.0, 2.0), STACK);
+        let stack = Rect::from_min_size(rect.left_top() + Vec2::new(3.0, STACK_TOP), STACK);
         if let Some(t) = celebrating {
             let pulse = if motion {
                 (t * std::f64::consts::TAU * 1.5).sin().abs() as f32

@@ -250,17 +250,43 @@ pub(crate) mod testkit {
         phase: &str,
         pile: &str,
     ) -> PlayerView {
+        view_full(preset, hand, turn, run, phase, pile, &["QH QD QS"])
+    }
+
+    /// [`view_in`] with team B's melds `theirs`, each a meld's cards.
+    pub(crate) fn view_with_theirs(preset: Preset, theirs: &[&str]) -> PlayerView {
+        view_full(
+            preset,
+            "2C JC 7S KS 9D",
+            "W",
+            "4S 5S 6S",
+            "play",
+            "5D",
+            theirs,
+        )
+    }
+
+    fn view_full(
+        preset: Preset,
+        hand: &str,
+        turn: &str,
+        run: &str,
+        phase: &str,
+        pile: &str,
+        theirs: &[&str],
+    ) -> PlayerView {
         let cards = |s: &str| -> Vec<String> {
             s.split_whitespace()
                 .map(|c| c.parse::<Card>().unwrap().to_string())
                 .collect()
         };
         let (hand, run, pile) = (cards(hand), cards(run), cards(pile));
+        let theirs: Vec<Vec<String>> = theirs.iter().map(|m| cards(m)).collect();
         let json = format!(
             r#"{{"dealer": "E", "scores": {{"A": 0, "B": 0}}, "turn": "{turn}", "phase": "{phase}",
             "hands": {{"S": {hand:?}, "W": ["4D"], "N": ["4D"], "E": ["4D"]}},
             "melds": {{"A": [{run:?}, ["4C", "5C", "6C", "7C", "8C", "9C", "TC"],
-                            ["KC", "KD", "KH"]], "B": [["QH", "QD", "QS"]]}},
+                            ["KC", "KD", "KH"]], "B": {theirs:?}}},
             "red_threes": {{"A": 0, "B": 0}}, "pile": {pile:?}, "stock": ["6D", "7D"]}}"#
         );
         let desc: PositionDesc = serde_json::from_str(&json).unwrap();

@@ -56,6 +56,7 @@ mod tests {
             over: false,
             pace_ms: 0,
             grace_ms: None,
+            left: false,
         };
         let mut g = Game::new(&record, "");
         g.model.view = Some(crate::gui::testkit::view_in(Preset::Samba, "2C 9D", "W"));
@@ -66,6 +67,11 @@ mod tests {
 
     /// The band's text, if the table shows one.
     fn band(g: Game) -> Option<String> {
+        band_and_height(g).map(|(text, _)| text)
+    }
+
+    /// The band's text and the height of its line, if the table shows one.
+    fn band_and_height(g: Game) -> Option<(String, f32)> {
         let mut h = Harness::builder()
             .with_size([1024.0, 700.0])
             .build_ui_state(
@@ -88,7 +94,32 @@ mod tests {
         }
         h.query_all_by(|n| n.value().is_some_and(|v| v.contains("No answer from")))
             .next()
-            .and_then(|n| n.value())
+            .and_then(|n| Some((n.value()?, n.rect().height())))
+    }
+
+    /// The host's client unheard, with the two computer players it runs: the line the other
+    /// seats see when the host's network goes, in one line of the band at 1024×700.
+    ///
+    /// Sabotage caught (checked): with each computer player named and "the computer players
+    /// North's client runs: back when it is", the line took two lines of the band.
+    #[test]
+    fn the_hosts_client_unheard_is_said_in_one_line_of_the_band() {
+        let unheard = |seat, client| Unheard {
+            seat,
+            ms: 12_300,
+            client,
+        };
+        let (_, one_height) = band_and_height(game(vec![unheard(Seat::N, None)])).unwrap();
+        let (host, height) = band_and_height(game(vec![
+            unheard(Seat::N, None),
+            unheard(Seat::W, Some(Seat::N)),
+            unheard(Seat::E, Some(Seat::N)),
+        ]))
+        .unwrap();
+        assert!(
+            height <= one_height + 1.0,
+            "{host:?}: {height} high, one line {one_height}"
+        );
     }
 
     /// Sabotage caught (checked): the band not drawn (the table said nothing while the node
@@ -109,11 +140,7 @@ mod tests {
         ];
         let said = band(game(unheard)).expect("the band is shown");
         assert!(
-            said.contains("No answer from North, and from West"),
-            "{said}"
-        );
-        assert!(
-            said.contains("the computer player North's client runs"),
+            said.contains("No answer from North, whose client runs West,"),
             "{said}"
         );
         assert!(said.contains("for 12 s"), "{said}");

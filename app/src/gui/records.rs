@@ -51,6 +51,10 @@ pub struct GameRecord {
     /// the table's default).
     #[serde(default)]
     pub grace_ms: Option<u64>,
+    /// The player left the game (Leave the table) rather than the client stopping under it
+    /// (closed, or a crash): the start screen says which when it offers the game back.
+    #[serde(default)]
+    pub left: bool,
 }
 
 /// The pacing of a new game's nodes.
@@ -120,6 +124,16 @@ pub fn mark(game_dir: &Path, started: bool, over: bool) {
     if let Some(mut r) = GameRecord::read(game_dir) {
         r.started |= started;
         r.over |= over;
+        let _ = r.write(game_dir);
+    }
+}
+
+/// Notes whether the player left the game in `game_dir` (true) or is back in it (false).
+pub fn note_left(game_dir: &Path, left: bool) {
+    if let Some(mut r) = GameRecord::read(game_dir)
+        && r.left != left
+    {
+        r.left = left;
         let _ = r.write(game_dir);
     }
 }
@@ -257,6 +271,7 @@ mod tests {
             over,
             pace_ms: 0,
             grace_ms: None,
+            left: false,
         }
     }
 

@@ -59,6 +59,7 @@ impl Replay {
             over: true,
             pace_ms: 0,
             grace_ms: None,
+            left: false,
         };
         let game = Game::new(&record, "");
         let mut r = Self {

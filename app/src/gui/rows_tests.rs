@@ -27,6 +27,7 @@ fn south(hand: &str, phase: &str, pile: &str) -> Rows {
         over: false,
         pace_ms: 0,
         grace_ms: None,
+        left: false,
     };
     let mut g = Game::new(&record, "");
     let view = crate::gui::testkit::view_at(Preset::Samba, hand, "S", "4S 5S 6S", phase, pile);

@@ -119,17 +119,28 @@ pub fn seats_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView) {
                     ui.add(egui::Label::new(title).truncate());
                     return;
                 }
-                let turn = RichText::new("◀ playing").strong().color(colour);
-                let turn_width = egui::WidgetText::from(turn.clone())
-                    .into_galley(
-                        ui,
-                        Some(egui::TextWrapMode::Extend),
-                        f32::INFINITY,
-                        egui::TextStyle::Body,
-                    )
-                    .size()
-                    .x;
-                let room = ui.available_width() - turn_width - ui.spacing().item_spacing.x;
+                let width = |text: &RichText| {
+                    egui::WidgetText::from(text.clone())
+                        .into_galley(
+                            ui,
+                            Some(egui::TextWrapMode::Extend),
+                            f32::INFINITY,
+                            egui::TextStyle::Body,
+                        )
+                        .size()
+                        .x
+                };
+                // "◀ playing" where the name leaves room for it, else "◀" alone (the box's
+                // fill and border say the rest): the name is never cut to make room for
+                // the word.
+                let gap = ui.spacing().item_spacing.x;
+                let words = RichText::new("◀ playing").strong().color(colour);
+                let turn = if width(&title) + gap + width(&words) <= ui.available_width() {
+                    words
+                } else {
+                    RichText::new("◀").strong().color(colour)
+                };
+                let room = ui.available_width() - width(&turn) - gap;
                 let height = ui.spacing().interact_size.y;
                 ui.allocate_ui(Vec2::new(room.max(0.0), height), |ui| {
                     ui.add(egui::Label::new(title).truncate());

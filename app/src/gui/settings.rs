@@ -42,6 +42,9 @@ pub struct Settings {
     pub prefs: super::prefs::TablePrefs,
     /// A table this player opens: the move clock, minutes a turn (0: none).
     pub move_clock_min: u64,
+    /// The seat asked for when joining by address or invitation (0–3, S W N E; `None`: the
+    /// first free one). The host sits South, so North is the host's partner.
+    pub join_seat: Option<u8>,
 }
 
 impl Default for Settings {
@@ -67,6 +70,8 @@ impl Default for Settings {
             relay: String::new(),
             prefs: super::prefs::TablePrefs::default(),
             move_clock_min: 0,
+            // A friend who joins usually plays with the host, not against.
+            join_seat: Some(2),
         }
     }
 }

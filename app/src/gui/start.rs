@@ -11,7 +11,7 @@ use libp2p::PeerId;
 
 use super::choices::{Difficulty, Theme};
 use super::intent::Intent;
-use super::records::{GameKind, GameRecord};
+use super::records::GameRecord;
 use super::settings::Settings;
 use super::verify::Check;
 use super::words::{house_words, preset_title};
@@ -94,18 +94,7 @@ pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>, out: &mut V
                         );
                     }),
                     Some((dir, r)) => {
-                        let text = if r.kind == GameKind::Local {
-                            format!(
-                                "You left a game of {} against three computer players.",
-                                preset_title(r.preset)
-                            )
-                        } else {
-                            format!(
-                                "You left a game of {} at table \"{}\".",
-                                preset_title(r.preset),
-                                r.table
-                            )
-                        };
+                        let text = super::words::waiting_game(r);
                         if let Some(a) = centred_row(ui, |ui| {
                             ui.strong(text);
                             let mut action = None;
@@ -364,6 +353,7 @@ fn right(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<Intent> 
         });
     }
     ui.add_space(8.0);
+    seat_wish(ui, &mut s.join_seat);
     ui.label("Discovery blocked? Ask the host for the address their lobby shows:");
     ui.horizontal(|ui| {
         let field = ui.add(
@@ -393,6 +383,35 @@ fn right(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<Intent> 
         }
     });
     action
+}
+
+/// The seats a guest may ask for by address or invitation, in words (the host sits South).
+const SEAT_WISHES: [(Option<u8>, &str); 4] = [
+    (Some(2), "North (the host's partner)"),
+    (Some(1), "West (an opponent)"),
+    (Some(3), "East (an opponent)"),
+    (None, "any free seat"),
+];
+
+/// The seat asked for when joining by address or invitation; a seat taken by then is
+/// replaced by the first free one (the host decides).
+fn seat_wish(ui: &mut Ui, want: &mut Option<u8>) {
+    ui.horizontal(|ui| {
+        let l = ui.label("Joining by address or invitation, ask for:");
+        let shown = SEAT_WISHES
+            .iter()
+            .find(|(w, _)| w == want)
+            .map_or("any free seat", |(_, words)| words);
+        egui::ComboBox::from_id_salt("join-seat")
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                for (w, words) in SEAT_WISHES {
+                    ui.selectable_value(want, w, words);
+                }
+            })
+            .response
+            .labelled_by(l.id);
+    });
 }
 
 /// The move clock in words ("no move clock", "2 minutes a turn").

@@ -142,7 +142,7 @@ fn table_body(
     // at the end of the last frame.
     let typing_id = egui::Id::unique("typing at the last frame's end");
     let in_chat = ui.data(|mem| mem.get_temp::<bool>(typing_id).unwrap_or(false));
-    super::hand::tab_into_hand(ui, view.hand().len());
+    super::hand::keys_into_hand(ui, view.hand().len());
     // The felt goes under everything but the move list's panel, which has its own fill:
     // with software rendering, filling the window several times over was most of a frame.
     // What is left of the window: a bar drawn above the table (the spectator's, the
@@ -590,3 +590,7 @@ mod tests;
 #[cfg(test)]
 #[path = "rows_tests.rs"]
 mod rows_tests;
+
+#[cfg(test)]
+#[path = "melds_tests.rs"]
+mod melds_tests;

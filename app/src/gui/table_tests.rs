@@ -12,7 +12,7 @@ use crate::gui::game::Game;
 use crate::gui::prefs::TablePrefs;
 use crate::gui::records::{GameKind, GameRecord};
 
-fn game(waiting: Vec<Seat>) -> Game {
+pub(super) fn game(waiting: Vec<Seat>) -> Game {
     let record = GameRecord {
         kind: GameKind::Local,
         table: "test".to_owned(),
@@ -24,6 +24,7 @@ fn game(waiting: Vec<Seat>) -> Game {
         over: false,
         pace_ms: 0,
         grace_ms: None,
+        left: false,
     };
     let mut g = Game::new(&record, "");
     // West to play; South watches.
@@ -37,10 +38,10 @@ fn game(waiting: Vec<Seat>) -> Game {
     g
 }
 
-type TableHarness = Harness<'static, (Game, bool)>;
+pub(super) type TableHarness = Harness<'static, (Game, bool)>;
 
 /// The table of `g` at 1024×700, its fonts installed.
-fn table(g: Game) -> TableHarness {
+pub(super) fn table(g: Game) -> TableHarness {
     let mut h = Harness::builder()
         .with_size([1024.0, 700.0])
         .build_ui_state(
@@ -224,6 +225,11 @@ fn the_move_list_shows_the_newest_line_after_a_resume_and_a_resize() {
         });
         h.step();
     }
+    // egui gives a wheel's scroll out over the next frames: the player's scrolling is over
+    // before the game is left and resumed.
+    for _ in 0..20 {
+        h.step();
+    }
     assert!(!in_sight(&h, 60), "scrolled up");
     // Left, and resumed: the game comes back on screen with its log.
     let mut back = game(Vec::new());
@@ -243,6 +249,34 @@ fn the_move_list_shows_the_newest_line_after_a_resume_and_a_resize() {
         h.step();
     }
     assert!(in_sight(&h, 80), "after the resize");
+}
+
+/// The move list follows the newest line as lines keep coming, one each frame, right after
+/// many came at once (a host's list, its computer players moving without a pause).
+///
+/// Sabotage caught (checked): with the jump to the bottom made by a scroll to the newest
+/// line, animated or not, the list stopped where the scroll aimed (a frame late) and the
+/// lines that came meanwhile stayed below its bottom.
+#[test]
+fn the_move_list_follows_lines_that_come_while_it_jumps_to_the_newest() {
+    let lines = |n: usize| (1..=n).map(|i| format!("Move {i}")).collect::<Vec<_>>();
+    let mut g = game(Vec::new());
+    g.model.log = lines(60);
+    let mut h = table(g);
+    h.state_mut().0.model.log = lines(70);
+    for n in 71..=90 {
+        h.state_mut().0.model.log = lines(n);
+        h.step();
+    }
+    for _ in 0..4 {
+        h.step();
+    }
+    let line = first_rect(&h, |x| x.value().is_some_and(|v| v == "Move 90"));
+    let chat = first_rect(&h, |x| x.value().is_some_and(|v| v == "Nothing said yet."));
+    assert!(
+        line.bottom() <= chat.top() && line.top() >= 0.0,
+        "the newest line is in sight: {line:?}, the chat at {chat:?}"
+    );
 }
 
 /// Sabotage caught (checked): with every line laid out again, "Move 1" was on the list
@@ -437,16 +471,17 @@ fn a_click_on_the_pile_after_the_draw_is_a_discard() {
 }
 
 /// The meld the latest move played onto is scrolled into sight once: at 1024×700 a meld
-/// area shows four melds a row, and a new fifth or later meld was drawn half under the
-/// area's edge (a trial).
+/// area shows two rows of five melds, and a new meld past them would be drawn under the
+/// area's edge.
 ///
-/// Sabotage caught (checked): without the scroll, meld 8 stays out of the area.
+/// Sabotage caught (checked): without the scroll, meld 11 stays out of the area.
 #[test]
 fn the_meld_just_played_onto_is_scrolled_into_sight() {
     let desc = r#"{"dealer": "E", "scores": {"A": 0, "B": 0}, "turn": "W", "phase": "play",
         "hands": {"S": ["2C", "9D"], "W": ["4D"], "N": ["4D"], "E": ["4D"]},
         "melds": {"A": [["4S","5S","6S"], ["5H","5H","5D"], ["6H","6H","6D"], ["7H","7H","7D"],
-                        ["8H","8H","8D"], ["9H","9H","9C"], ["TH","TH","TD"], ["JH","JH","JD"]],
+                        ["8H","8H","8D"], ["9H","9H","9C"], ["TH","TH","TD"], ["JH","JH","JD"],
+                        ["KH","KH","KD"], ["AH","AH","AD"], ["4H","4H","4C"]],
                   "B": [["QH", "QD", "QS"]]},
         "red_threes": {"A": 0, "B": 0}, "pile": ["5C"], "stock": ["6C", "7C"]}"#;
     let desc: fairdeal_core::PositionDesc = serde_json::from_str(desc).unwrap();
@@ -458,11 +493,11 @@ fn the_meld_just_played_onto_is_scrolled_into_sight() {
         let mut g = game(Vec::new());
         g.model.view = Some(view.clone());
         if reveal {
-            g.desk.seen.reveal = Some((fairdeal_core::Team::A, 7));
+            g.desk.seen.reveal = Some((fairdeal_core::Team::A, 10));
         }
         let h = table(g);
         let meld = first_rect(&h, |n| {
-            n.label().is_some_and(|l| l.starts_with("Our meld 8"))
+            n.label().is_some_and(|l| l.starts_with("Our meld 11"))
         });
         let area = h.state().0.desk.seen.meld_areas[fairdeal_core::Team::A.index()].unwrap();
         (area.contains_rect(meld), h.state().0.desk.seen.reveal)
@@ -470,7 +505,7 @@ fn the_meld_just_played_onto_is_scrolled_into_sight() {
     assert_eq!(
         shown(false),
         (false, None),
-        "meld 8 is below the edge at first"
+        "meld 11 is below the edge at first"
     );
     assert_eq!(shown(true), (true, None), "scrolled into sight, once");
 }

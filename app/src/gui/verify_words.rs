@@ -32,8 +32,8 @@ fn names(report: &Report) -> [String; 4] {
     }
 }
 
-/// A team by its players ("Ann and Cid").
-fn team(names: &[String; 4], t: Team) -> String {
+/// A team by its players ("Ann and Cid"; "South and North" when `names` are the seats').
+pub(crate) fn team(names: &[String; 4], t: Team) -> String {
     match t {
         Team::A => format!("{} and {}", names[0], names[2]),
         Team::B => format!("{} and {}", names[1], names[3]),

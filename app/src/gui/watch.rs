@@ -79,6 +79,7 @@ impl Watching {
             over: false,
             pace_ms: 0,
             grace_ms: None,
+            left: false,
         };
         let mut game = Game::new(&record, "");
         game.model.me = Some(Seat::S);

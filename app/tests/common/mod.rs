@@ -97,11 +97,23 @@ pub fn table_with_a_guest(
     table_with_a_guest_timed(host_seed, guest_seed, None)
 }
 
-/// [`table_with_a_guest`] with both clients' grace period `grace_ms`.
+/// [`table_with_a_guest`] with both clients' grace period `grace_ms`. The guest asks for
+/// West (an opponent's seat), where these tests' guest has always sat.
 pub fn table_with_a_guest_timed(
     host_seed: u64,
     guest_seed: u64,
     grace_ms: Option<u64>,
+) -> (Harness<'static, FairdealApp>, Harness<'static, FairdealApp>) {
+    table_with_a_guest_asking(host_seed, guest_seed, grace_ms, Some(Some(1)))
+}
+
+/// [`table_with_a_guest_timed`], the guest asking for seat `ask` (`None`: what the start
+/// screen asks for unless told otherwise).
+pub fn table_with_a_guest_asking(
+    host_seed: u64,
+    guest_seed: u64,
+    grace_ms: Option<u64>,
+    ask: Option<Option<u8>>,
 ) -> (Harness<'static, FairdealApp>, Harness<'static, FairdealApp>) {
     let mut host = harness(host_seed);
     let mut guest = harness(guest_seed);
@@ -113,6 +125,9 @@ pub fn table_with_a_guest_timed(
     }
     host.state_mut().settings.name = "Ann".to_owned();
     guest.state_mut().settings.name = "Bea".to_owned();
+    if let Some(seat) = ask {
+        guest.state_mut().settings.join_seat = seat;
+    }
     host.step();
     guest.step();
     host.get_by_label("Create a table for friends (LAN or internet)")

@@ -1,8 +1,7 @@
 //! Finding tables: mDNS on the LAN (and addresses typed in), each asked "what table is this?"
 //! every few seconds, so a lobby list shows names, rules and free seats as they change.
 
-use std::collections::BTreeMap;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use libp2p::multiaddr::Protocol;
@@ -11,7 +10,8 @@ use libp2p::swarm::SwarmEvent;
 use libp2p::{Multiaddr, PeerId, mdns};
 use tokio::sync::mpsc;
 
-use super::swarm::{BehaviourEvent, build};
+use super::hosts::Hosts;
+use super::swarm::{BehaviourEvent, build_with};
 use super::{NetError, NodeError};
 use crate::table::msg::{Reply, TableInfo, TableMsg};
 
@@ -37,11 +37,15 @@ pub enum BrowseEvent {
 
 /// How often known hosts are asked again.
 const REFRESH: Duration = Duration::from_secs(3);
-/// The most hosts followed at once (a flood of announcements cannot grow the list for ever).
-const MAX_HOSTS: usize = 128;
+/// How often the browser asks the LAN for hosts by mDNS. Hosts answer a question and say
+/// nothing unasked: with mDNS's default (five minutes) a table opened after the browser
+/// started would be listed only minutes later.
+const MDNS_QUERY: Duration = Duration::from_secs(5);
 
 /// Looks for tables until `events` is closed: on the LAN by mDNS when `mdns` is set, and at
-/// each of `direct` (addresses typed in). `secret` is a throwaway identity.
+/// each of `direct` (addresses typed in). `secret` is a throwaway identity. A table is listed
+/// at the address its host answers at now, and no longer listed when the host stops
+/// answering or its mDNS record expires (see [`Hosts`]).
 ///
 /// # Errors
 ///
@@ -52,50 +56,47 @@ pub async fn browse(
     direct: Vec<Multiaddr>,
     events: mpsc::Sender<BrowseEvent>,
 ) -> Result<(), NodeError> {
-    let mut swarm = build(secret, mdns_on, None)?;
+    let query = mdns::Config {
+        query_interval: MDNS_QUERY,
+        ..mdns::Config::default()
+    };
+    let mut swarm = build_with(secret, mdns_on.then_some(query), None)?;
     for a in direct {
         swarm.dial(a).map_err(NetError::from)?;
     }
-    let mut hosts: BTreeMap<PeerId, Vec<Multiaddr>> = BTreeMap::new();
+    let mut hosts = Hosts::default();
     let mut tick = tokio::time::interval(REFRESH);
     loop {
+        let mut said = Vec::new();
         tokio::select! {
             () = events.closed() => return Ok(()),
             _ = tick.tick() => {
-                for peer in hosts.keys() {
+                for peer in hosts.peers() {
                     swarm.behaviour_mut().rr.send_request(peer, TableMsg::Query.encode());
                 }
+                said = hosts.silent(Instant::now());
             }
             event = swarm.select_next_some() => match event {
                 SwarmEvent::ConnectionEstablished { peer_id, endpoint, .. } => {
-                    let addrs = hosts.entry(peer_id).or_default();
-                    if endpoint.is_dialer() && addrs.is_empty() {
-                        addrs.push(endpoint.get_remote_address().clone());
+                    let at = endpoint.get_remote_address().clone();
+                    if hosts.connected(peer_id, at, endpoint.is_dialer(), Instant::now()) {
                         swarm.behaviour_mut().rr.send_request(&peer_id, TableMsg::Query.encode());
                     }
                 }
                 SwarmEvent::Behaviour(BehaviourEvent::Mdns(mdns::Event::Discovered(list))) => {
+                    let mut ask = Vec::new();
                     for (peer, addr) in list {
-                        if !hosts.contains_key(&peer) && hosts.len() >= MAX_HOSTS {
-                            continue;
-                        }
                         swarm.add_peer_address(peer, addr.clone());
-                        let addrs = hosts.entry(peer).or_default();
-                        if addrs.len() >= 16 {
-                            continue;
+                        if hosts.discovered(peer, addr, Instant::now()) && !ask.contains(&peer) {
+                            ask.push(peer);
                         }
-                        if !addrs.contains(&addr) {
-                            addrs.push(addr);
-                        }
+                    }
+                    for peer in ask {
                         swarm.behaviour_mut().rr.send_request(&peer, TableMsg::Query.encode());
                     }
                 }
                 SwarmEvent::Behaviour(BehaviourEvent::Mdns(mdns::Event::Expired(list))) => {
-                    for (peer, _) in list {
-                        if hosts.remove(&peer).is_some() {
-                            let _ = events.send(BrowseEvent::Lost(peer)).await;
-                        }
-                    }
+                    said = list.iter().filter_map(|(peer, a)| hosts.expired(*peer, a)).collect();
                 }
                 SwarmEvent::Behaviour(BehaviourEvent::Rr(RrEvent::Message {
                     peer,
@@ -103,31 +104,26 @@ pub async fn browse(
                     ..
                 })) => {
                     let info = Reply::decode(&response).ok().and_then(|r| r.info);
-                    let event = match (info, hosts.get(&peer).and_then(|a| best(a))) {
-                        (Some(info), Some(addr)) => BrowseEvent::Found(FoundTable {
-                            peer,
-                            address: addr.with(Protocol::P2p(peer)),
-                            info,
-                        }),
-                        _ => BrowseEvent::Lost(peer),
-                    };
-                    if events.send(event).await.is_err() {
-                        return Ok(());
-                    }
+                    said.push(hosts.answered(peer, info, Instant::now()));
                 }
                 SwarmEvent::Behaviour(BehaviourEvent::Rr(RrEvent::OutboundFailure {
                     peer, ..
                 })) => {
-                    let _ = events.send(BrowseEvent::Lost(peer)).await;
+                    said.push(hosts.failed(peer));
                 }
                 _ => {}
             },
+        }
+        for event in said {
+            if events.send(event).await.is_err() {
+                return Ok(());
+            }
         }
     }
 }
 
 /// The address to join by: a LAN address over a loopback one (another machine can use it).
-fn best(addrs: &[Multiaddr]) -> Option<Multiaddr> {
+pub(super) fn best(addrs: &[Multiaddr]) -> Option<Multiaddr> {
     let loopback = |a: &Multiaddr| {
         a.iter().any(|p| match p {
             Protocol::Ip4(ip) => ip.is_loopback(),

@@ -10,6 +10,7 @@ mod browse;
 mod checker;
 mod codec;
 mod driver;
+mod hosts;
 pub mod invite;
 pub mod priority;
 mod refusals;

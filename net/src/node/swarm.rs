@@ -99,6 +99,15 @@ pub(crate) fn build(
     with_mdns: bool,
     announce: Option<&Multiaddr>,
 ) -> Result<Swarm<Behaviour>, NodeError> {
+    build_with(secret, with_mdns.then(mdns::Config::default), announce)
+}
+
+/// As [`build`], with mDNS configured by `mdns` (none: no mDNS).
+pub(crate) fn build_with(
+    secret: [u8; 32],
+    mdns_config: Option<mdns::Config>,
+    announce: Option<&Multiaddr>,
+) -> Result<Swarm<Behaviour>, NodeError> {
     let keypair = libp2p::identity::Keypair::ed25519_from_bytes(secret).map_err(NetError::from)?;
     let hide = announce.is_some();
     let mut swarm = libp2p::SwarmBuilder::with_existing_identity(keypair)
@@ -143,12 +152,8 @@ pub(crate) fn build(
                     .with_agent_version(AGENT_VERSION.to_owned())
                     .with_hide_listen_addrs(hide),
             );
-            let mdns = with_mdns
-                .then(|| {
-                    mdns::tokio::Behaviour::new(mdns::Config::default(), key.public().to_peer_id())
-                        .ok()
-                })
-                .flatten();
+            let mdns = mdns_config
+                .and_then(|c| mdns::tokio::Behaviour::new(c, key.public().to_peer_id()).ok());
             let limits = limits(true);
             Behaviour {
                 banned: allow_block_list::Behaviour::default(),

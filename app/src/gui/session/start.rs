@@ -44,6 +44,7 @@ fn table_record(setup: &Setup, kind: GameKind, bots: Vec<String>) -> GameRecord 
         over: false,
         pace_ms: setup.timing.pace_ms,
         grace_ms: setup.timing.grace_ms,
+        left: false,
     }
 }
 
@@ -165,6 +166,7 @@ pub fn join(
         over: false,
         pace_ms: timing.pace_ms,
         grace_ms: timing.grace_ms,
+        left: false,
     };
     let (game_dir, secret) = new_folder(data_dir, &record, None)?;
     let role = Role::Join {
