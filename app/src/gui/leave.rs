@@ -118,7 +118,7 @@ pub fn confirm_leave(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>
 
 #[cfg(test)]
 mod tests {
-    use fairdeal_core::{Preset, Seat};
+    use fairdeal_core::Seat;
     use fairdeal_net::node::NodeEvent;
     use fairdeal_net::table::TableEvent;
     use fairdeal_net::table::chat::ChatLine;
@@ -132,19 +132,7 @@ mod tests {
     /// said nothing of West's leaving until the hand ended.
     #[test]
     fn the_others_are_told_at_once_that_a_player_left() {
-        let record = GameRecord {
-            kind: GameKind::Host,
-            table: "Friday".to_owned(),
-            preset: Preset::Samba,
-            difficulty: Default::default(),
-            house: String::new(),
-            bots: Vec::new(),
-            started: true,
-            over: false,
-            pace_ms: 0,
-            grace_ms: None,
-            left: false,
-        };
+        let record = GameRecord::started(GameKind::Host, "Friday".to_owned());
         let mut g = Game::new(&record, "");
         g.model.me = Some(Seat::S);
         let said = |g: &mut Game, seat: Seat, text: &str| {

@@ -45,19 +45,7 @@ mod tests {
 
     /// South's table with West to play, hearing nothing from `unheard`.
     fn game(unheard: Vec<Unheard>) -> Game {
-        let record = GameRecord {
-            kind: GameKind::Local,
-            table: "test".to_owned(),
-            preset: Preset::Samba,
-            difficulty: Default::default(),
-            house: String::new(),
-            bots: Vec::new(),
-            started: true,
-            over: false,
-            pace_ms: 0,
-            grace_ms: None,
-            left: false,
-        };
+        let record = GameRecord::started(GameKind::Local, "test".to_owned());
         let mut g = Game::new(&record, "");
         g.model.view = Some(crate::gui::testkit::view_in(Preset::Samba, "2C 9D", "W"));
         g.model.me = Some(Seat::S);

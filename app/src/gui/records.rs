@@ -88,6 +88,24 @@ pub fn pace_ms() -> u64 {
 }
 
 impl GameRecord {
+    /// A started game of Samba of `kind` at `table`, with the default settings: what a game
+    /// this window only shows (watched or replayed) is described by, with what it knows.
+    pub(crate) fn started(kind: GameKind, table: String) -> Self {
+        Self {
+            kind,
+            table,
+            preset: Preset::Samba,
+            difficulty: Difficulty::default(),
+            house: String::new(),
+            bots: Vec::new(),
+            started: true,
+            over: false,
+            pace_ms: 0,
+            grace_ms: None,
+            left: false,
+        }
+    }
+
     /// Whether the game is played over the LAN (listening on every interface, with mDNS).
     pub fn lan(&self) -> bool {
         self.kind != GameKind::Local

@@ -39,27 +39,19 @@ pub struct Replay {
 impl Replay {
     /// The game of `playback` (read from `path`), shown at the first deal as dealt.
     pub fn new(path: String, playback: Playback) -> Self {
+        let config = playback.config.as_ref();
         let record = GameRecord {
-            kind: GameKind::Local,
-            table: playback
-                .config
-                .as_ref()
-                .map(|c| fairdeal_net::table::clean_name(&c.name))
-                .unwrap_or_default(),
-            preset: playback
-                .config
-                .as_ref()
-                .map_or(fairdeal_core::Preset::Samba, |c| c.preset),
-            difficulty: super::choices::Difficulty::default(),
-            house: playback.config.as_ref().map_or_else(String::new, |c| {
+            preset: config.map_or(fairdeal_core::Preset::Samba, |c| c.preset),
+            house: config.map_or_else(String::new, |c| {
                 fairdeal_net::table::msg::house_to_json(&fairdeal_core::HouseRules::from(&c.house))
             }),
-            bots: Vec::new(),
-            started: true,
             over: true,
-            pace_ms: 0,
-            grace_ms: None,
-            left: false,
+            ..GameRecord::started(
+                GameKind::Local,
+                config
+                    .map(|c| fairdeal_net::table::clean_name(&c.name))
+                    .unwrap_or_default(),
+            )
         };
         let game = Game::new(&record, "");
         let mut r = Self {

@@ -16,19 +16,7 @@ type Rows = Harness<'static, (Game, bool, Vec<Intent>)>;
 
 /// South's table at 1024×700 in `phase`, holding `hand`, the pile `pile`.
 fn south(hand: &str, phase: &str, pile: &str) -> Rows {
-    let record = GameRecord {
-        kind: GameKind::Local,
-        table: "test".to_owned(),
-        preset: Preset::Samba,
-        difficulty: Default::default(),
-        house: String::new(),
-        bots: Vec::new(),
-        started: true,
-        over: false,
-        pace_ms: 0,
-        grace_ms: None,
-        left: false,
-    };
+    let record = GameRecord::started(GameKind::Local, "test".to_owned());
     let mut g = Game::new(&record, "");
     let view = crate::gui::testkit::view_at(Preset::Samba, hand, "S", "4S 5S 6S", phase, pile);
     g.model.moves = TurnMoves {

@@ -13,19 +13,7 @@ use crate::gui::prefs::TablePrefs;
 use crate::gui::records::{GameKind, GameRecord};
 
 pub(super) fn game(waiting: Vec<Seat>) -> Game {
-    let record = GameRecord {
-        kind: GameKind::Local,
-        table: "test".to_owned(),
-        preset: Preset::Samba,
-        difficulty: Default::default(),
-        house: String::new(),
-        bots: Vec::new(),
-        started: true,
-        over: false,
-        pace_ms: 0,
-        grace_ms: None,
-        left: false,
-    };
+    let record = GameRecord::started(GameKind::Local, "test".to_owned());
     let mut g = Game::new(&record, "");
     // West to play; South watches.
     g.model.view = Some(crate::gui::testkit::view_in(

@@ -68,19 +68,7 @@ impl Watching {
     }
 
     fn with(table: &str, updates: mpsc::Receiver<WatchUpdate>) -> Self {
-        let record = GameRecord {
-            kind: GameKind::Join,
-            table: fairdeal_net::table::clean_name(table),
-            preset: fairdeal_core::Preset::Samba,
-            difficulty: super::choices::Difficulty::default(),
-            house: String::new(),
-            bots: Vec::new(),
-            started: true,
-            over: false,
-            pace_ms: 0,
-            grace_ms: None,
-            left: false,
-        };
+        let record = GameRecord::started(GameKind::Join, fairdeal_net::table::clean_name(table));
         let mut game = Game::new(&record, "");
         game.model.me = Some(Seat::S);
         game.model.onlooker = true;

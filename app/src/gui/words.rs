@@ -74,19 +74,7 @@ mod tests {
     /// offered back as "You left a game".
     #[test]
     fn a_game_left_and_a_game_interrupted_are_offered_back_in_their_own_words() {
-        let mut r = GameRecord {
-            kind: GameKind::Join,
-            table: "Friday".to_owned(),
-            preset: Preset::Samba,
-            difficulty: Default::default(),
-            house: String::new(),
-            bots: Vec::new(),
-            started: true,
-            over: false,
-            pace_ms: 0,
-            grace_ms: None,
-            left: false,
-        };
+        let mut r = GameRecord::started(GameKind::Join, "Friday".to_owned());
         assert_eq!(
             waiting_game(&r),
             "Your game of Samba at table \"Friday\" was interrupted; it can be resumed."
