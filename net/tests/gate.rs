@@ -376,6 +376,32 @@ fn one_seat_cannot_fill_the_buffer_of_early_messages_for_the_others() {
     assert_eq!(peers[1].admit(keys[0], &msg), Ok(Admit::Store));
 }
 
+/// Delivers what the peers send for `rounds` rounds, each message through its receiver's
+/// gate, except those `divert(from, to, bytes)` takes out of the delivery (it returns true:
+/// the test keeps or drops them).
+fn deliver_diverting(
+    peers: &mut [TableSession],
+    rounds: usize,
+    mut divert: impl FnMut(usize, usize, &[u8]) -> bool,
+) {
+    let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
+    for _ in 0..rounds {
+        for i in 0..peers.len() {
+            while let Some((dest, bytes)) = peers[i].poll_transmit() {
+                let targets: Vec<usize> = match dest {
+                    Dest::Peer(k) => keys.iter().position(|x| *x == k).into_iter().collect(),
+                    Dest::Seats => (0..peers.len()).filter(|&j| j != i).collect(),
+                };
+                for j in targets {
+                    if !divert(i, j, &bytes) && peers[j].admit(keys[i], &bytes).is_ok() {
+                        let _ = peers[j].handle_message(keys[i], &bytes);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// An acceptance from a seat that West's roster does not name yet (the host's messages to
 /// West are late) is refused as "later", not stored and not held against its sender; once
 /// the host's roster and start reach West, the same bytes are admitted. A stranger's
@@ -391,27 +417,14 @@ fn an_acceptance_that_overtakes_the_roster_is_held_then_admitted() {
     // Messages from the host to West, held back; acceptances others sent West.
     let mut late: Vec<Vec<u8>> = Vec::new();
     let mut accepts: Vec<(usize, Vec<u8>)> = Vec::new();
-    for _ in 0..50 {
-        for i in 0..4 {
-            while let Some((dest, bytes)) = peers[i].poll_transmit() {
-                let targets: Vec<usize> = match dest {
-                    Dest::Peer(k) => keys.iter().position(|x| *x == k).into_iter().collect(),
-                    Dest::Seats => (0..4).filter(|&j| j != i).collect(),
-                };
-                for j in targets {
-                    if j == 1 && i == 0 {
-                        late.push(bytes.clone());
-                    } else if j == 1
-                        && matches!(TableMsg::decode(&bytes), Ok(TableMsg::Accept { .. }))
-                    {
-                        accepts.push((i, bytes.clone()));
-                    } else if j != 1 {
-                        let _ = peers[j].handle_message(keys[i], &bytes);
-                    }
-                }
-            }
+    deliver_diverting(&mut peers, 50, |i, j, bytes| {
+        if j == 1 && i == 0 {
+            late.push(bytes.to_vec());
+        } else if j == 1 && matches!(TableMsg::decode(bytes), Ok(TableMsg::Accept { .. })) {
+            accepts.push((i, bytes.to_vec()));
         }
-    }
+        j == 1
+    });
     assert!(peers[1].config().is_none() && !late.is_empty());
     let (from, accept) = accepts
         .iter()
@@ -462,35 +475,28 @@ fn what_the_seats_send_before_the_roster_reaches_a_joiner_is_not_held_against_th
     let mut peers = table();
     let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
     let mut late: Vec<Vec<u8>> = Vec::new();
-    let mut kinds = Vec::new();
-    for round in 0..50 {
-        if round == 25 {
-            // Their connections to West come up again: each sends its acceptance, the
-            // configuration and its recent hand messages.
-            peers[2].peer_connected(keys[1]);
-            peers[3].peer_connected(keys[1]);
+    let mut to_west: Vec<(usize, Vec<u8>)> = Vec::new();
+    let mut divert = |i: usize, j: usize, bytes: &[u8]| {
+        if j == 1 && i == 0 {
+            late.push(bytes.to_vec());
+        } else if j == 1 {
+            to_west.push((i, bytes.to_vec()));
         }
-        for i in 0..4 {
-            while let Some((dest, bytes)) = peers[i].poll_transmit() {
-                let targets: Vec<usize> = match dest {
-                    Dest::Peer(k) => keys.iter().position(|x| *x == k).into_iter().collect(),
-                    Dest::Seats => (0..4).filter(|&j| j != i).collect(),
-                };
-                for j in targets {
-                    if j == 1 && i == 0 {
-                        late.push(bytes.clone());
-                    } else if j == 1 {
-                        if let Err(r) = peers[1].admit(keys[i], &bytes) {
-                            assert!(r.stale, "held against seat {i}: {}", r.why);
-                        }
-                        if let Ok(m) = TableMsg::decode(&bytes) {
-                            kinds.push(std::mem::discriminant(&m));
-                        }
-                    } else {
-                        let _ = peers[j].handle_message(keys[i], &bytes);
-                    }
-                }
-            }
+        j == 1
+    };
+    deliver_diverting(&mut peers, 25, &mut divert);
+    // Their connections to West come up again: each sends its acceptance, the configuration
+    // and its recent hand messages.
+    peers[2].peer_connected(keys[1]);
+    peers[3].peer_connected(keys[1]);
+    deliver_diverting(&mut peers, 25, &mut divert);
+    let mut kinds = Vec::new();
+    for (i, bytes) in &to_west {
+        if let Err(r) = peers[1].admit(keys[*i], bytes) {
+            assert!(r.stale, "held against seat {i}: {}", r.why);
+        }
+        if let Ok(m) = TableMsg::decode(bytes) {
+            kinds.push(std::mem::discriminant(&m));
         }
     }
     assert!(peers[1].config().is_none() && !late.is_empty());
@@ -523,26 +529,12 @@ fn a_joiner_that_missed_the_last_roster_learns_the_seat_cards_when_the_host_reco
     let mut peers = table();
     let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
     let deliver = |peers: &mut Vec<TableSession>, drop_rosters: bool| {
-        for _ in 0..50 {
-            for i in 0..4 {
-                while let Some((dest, bytes)) = peers[i].poll_transmit() {
-                    let targets: Vec<usize> = match dest {
-                        Dest::Peer(k) => keys.iter().position(|x| *x == k).into_iter().collect(),
-                        Dest::Seats => (0..4).filter(|&j| j != i).collect(),
-                    };
-                    for j in targets {
-                        let roster =
-                            matches!(TableMsg::decode(&bytes), Ok(TableMsg::Roster { .. }));
-                        if drop_rosters && i == 0 && j == 1 && roster {
-                            continue;
-                        }
-                        if peers[j].admit(keys[i], &bytes).is_ok() {
-                            let _ = peers[j].handle_message(keys[i], &bytes);
-                        }
-                    }
-                }
-            }
-        }
+        deliver_diverting(peers, 50, |i, j, bytes| {
+            drop_rosters
+                && i == 0
+                && j == 1
+                && matches!(TableMsg::decode(bytes), Ok(TableMsg::Roster { .. }))
+        });
     };
     deliver(&mut peers, true);
     let config = peers[1].config().expect("West started").clone();
