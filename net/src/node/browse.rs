@@ -4,36 +4,16 @@
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
-use libp2p::multiaddr::Protocol;
 use libp2p::request_response::{Event as RrEvent, Message};
 use libp2p::swarm::SwarmEvent;
-use libp2p::{Multiaddr, PeerId, mdns};
+use libp2p::{Multiaddr, mdns};
 use tokio::sync::mpsc;
 
 use super::hosts::Hosts;
+pub use super::hosts::{BrowseEvent, FoundTable};
 use super::swarm::{BehaviourEvent, build_with};
 use super::{NetError, NodeError};
-use crate::table::msg::{Reply, TableInfo, TableMsg};
-
-/// A table found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FoundTable {
-    /// The host.
-    pub peer: PeerId,
-    /// Where to join it (with `/p2p/...`), a LAN address when there is one.
-    pub address: Multiaddr,
-    /// What the host says about it.
-    pub info: TableInfo,
-}
-
-/// What the browser reports.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BrowseEvent {
-    /// A table appeared or changed.
-    Found(FoundTable),
-    /// A host is gone (or no longer hosts a table).
-    Lost(PeerId),
-}
+use crate::table::msg::{Reply, TableMsg};
 
 /// How often known hosts are asked again.
 const REFRESH: Duration = Duration::from_secs(3);
@@ -119,39 +99,5 @@ pub async fn browse(
                 return Ok(());
             }
         }
-    }
-}
-
-/// The address to join by: a LAN address over a loopback one (another machine can use it).
-pub(super) fn best(addrs: &[Multiaddr]) -> Option<Multiaddr> {
-    let loopback = |a: &Multiaddr| {
-        a.iter().any(|p| match p {
-            Protocol::Ip4(ip) => ip.is_loopback(),
-            Protocol::Ip6(ip) => ip.is_loopback(),
-            _ => false,
-        })
-    };
-    addrs
-        .iter()
-        .find(|a| !loopback(a))
-        .or_else(|| addrs.first())
-        .map(|a| {
-            a.iter()
-                .filter(|p| !matches!(p, Protocol::P2p(_)))
-                .collect()
-        })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_lan_address_is_preferred_to_loopback() {
-        let lo: Multiaddr = "/ip4/127.0.0.1/tcp/1".parse().unwrap();
-        let lan: Multiaddr = "/ip4/192.168.1.5/tcp/1".parse().unwrap();
-        assert_eq!(best(&[lo.clone(), lan.clone()]), Some(lan));
-        assert_eq!(best(std::slice::from_ref(&lo)), Some(lo));
-        assert_eq!(best(&[]), None);
     }
 }

@@ -11,8 +11,27 @@ use std::time::{Duration, Instant};
 use libp2p::multiaddr::Protocol;
 use libp2p::{Multiaddr, PeerId};
 
-use super::browse::{BrowseEvent, FoundTable};
 use crate::table::msg::TableInfo;
+
+/// A table found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundTable {
+    /// The host.
+    pub peer: PeerId,
+    /// Where to join it (with `/p2p/...`), a LAN address when there is one.
+    pub address: Multiaddr,
+    /// What the host says about it.
+    pub info: TableInfo,
+}
+
+/// What the browser reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BrowseEvent {
+    /// A table appeared or changed.
+    Found(FoundTable),
+    /// A host is gone (or no longer hosts a table).
+    Lost(PeerId),
+}
 
 /// The most hosts followed at once (a flood of announcements cannot grow the list for ever).
 const MAX_HOSTS: usize = 128;
@@ -125,7 +144,7 @@ impl Hosts {
         let Some(host) = self.hosts.get_mut(&peer) else {
             return BrowseEvent::Lost(peer);
         };
-        match (info, super::browse::best(&host.addrs)) {
+        match (info, best(&host.addrs)) {
             (Some(info), Some(addr)) => {
                 host.answered = now;
                 host.listed = true;
@@ -162,6 +181,26 @@ impl Hosts {
         }
         out
     }
+}
+
+/// The address to join by: a LAN address over a loopback one (another machine can use it).
+fn best(addrs: &[Multiaddr]) -> Option<Multiaddr> {
+    let loopback = |a: &Multiaddr| {
+        a.iter().any(|p| match p {
+            Protocol::Ip4(ip) => ip.is_loopback(),
+            Protocol::Ip6(ip) => ip.is_loopback(),
+            _ => false,
+        })
+    };
+    addrs
+        .iter()
+        .find(|a| !loopback(a))
+        .or_else(|| addrs.first())
+        .map(|a| {
+            a.iter()
+                .filter(|p| !matches!(p, Protocol::P2p(_)))
+                .collect()
+        })
 }
 
 #[cfg(test)]
@@ -259,5 +298,14 @@ mod tests {
         assert_eq!(hosts.answered(ann, None, later), BrowseEvent::Lost(ann));
         assert_eq!(hosts.failed(ann), BrowseEvent::Lost(ann));
         assert!(hosts.silent(later + SILENT).is_empty());
+    }
+
+    #[test]
+    fn a_lan_address_is_preferred_to_loopback() {
+        let lo: Multiaddr = "/ip4/127.0.0.1/tcp/1".parse().unwrap();
+        let lan: Multiaddr = "/ip4/192.168.1.5/tcp/1".parse().unwrap();
+        assert_eq!(best(&[lo.clone(), lan.clone()]), Some(lan));
+        assert_eq!(best(std::slice::from_ref(&lo)), Some(lo));
+        assert_eq!(best(&[]), None);
     }
 }

@@ -38,6 +38,14 @@ pub(crate) fn seat_card_ok(seat: &SeatInfo) -> bool {
         && seat.addrs.iter().all(|a| a.len() <= MAX_ADDR_LEN)
 }
 
+/// Whether `seats` seats exactly the configuration's players, each with a clean seat card.
+pub(crate) fn roster_seats(config: &TableConfig, seats: &[Option<SeatInfo>; 4]) -> bool {
+    seats
+        .iter()
+        .zip(&config.seats)
+        .all(|(s, key)| s.as_ref().is_some_and(|s| s.key == *key && seat_card_ok(s)))
+}
+
 impl TableSession {
     /// Decides, before anything is stored, whether `bytes` from `from` (authenticated by the
     /// transport) may be logged and handled.
@@ -222,9 +230,7 @@ impl TableSession {
                 .map(|_| ())
                 .map_err(|r| Refused::bad(Why::Chat(r))),
             TableMsg::Roster { seats, .. }
-                if !self.is_host
-                    && Some(from) == self.host
-                    && super::lobby::roster_seats(config, seats) =>
+                if !self.is_host && Some(from) == self.host && roster_seats(config, seats) =>
             {
                 Ok(())
             }

@@ -214,7 +214,7 @@ impl TableSession {
         let Some(config) = self.stage.config() else {
             return Err(Unexpected::NotFromHost(MsgKind::Roster).into());
         };
-        if !roster_seats(config, &seats) {
+        if !gate::roster_seats(config, &seats) {
             return Err(Unexpected::NotFromHost(MsgKind::Roster).into());
         }
         self.roster = seats.clone();
@@ -273,12 +273,4 @@ impl TableSession {
             self.move_clock_ms = ms;
         }
     }
-}
-
-/// Whether `seats` seats exactly the configuration's players, each with a clean seat card.
-pub(crate) fn roster_seats(config: &TableConfig, seats: &[Option<SeatInfo>; 4]) -> bool {
-    seats.iter().zip(&config.seats).all(|(s, key)| {
-        s.as_ref()
-            .is_some_and(|s| s.key == *key && gate::seat_card_ok(s))
-    })
 }
