@@ -10,7 +10,7 @@ use super::start::Question;
 
 /// The question, as a modal over the start screen.
 pub fn ask_first_ui(ctx: &egui::Context, q: &Question<'_>, out: &mut Vec<Intent>) {
-    let waiting = super::words::waiting_game(q.record);
+    let waiting = super::records::waiting_game(q.record);
     let mut answer = None;
     let modal = egui::Modal::new(Id::unique("ask-first")).show(ctx, |ui| {
         ui.set_max_width(420.0);

@@ -10,6 +10,7 @@ use fairdeal_core::Preset;
 use serde::{Deserialize, Serialize};
 
 use super::choices::Difficulty;
+use super::words::preset_title;
 
 /// How this client takes part in a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -225,6 +226,28 @@ pub struct Recent {
     pub words: String,
 }
 
+/// The game waiting to be resumed, in one sentence: left by the player, or interrupted (the
+/// client closed or stopped under it), which Resume takes up where it stood.
+pub fn waiting_game(r: &GameRecord) -> String {
+    let game = if r.kind == GameKind::Local {
+        format!(
+            "game of {} against three computer players",
+            preset_title(r.preset)
+        )
+    } else {
+        format!(
+            "game of {} at table \"{}\"",
+            preset_title(r.preset),
+            r.table
+        )
+    };
+    if r.left {
+        format!("You left a {game}.")
+    } else {
+        format!("Your {game} was interrupted; it can be resumed.")
+    }
+}
+
 /// A game folder in words: the date and time it was made (its name is the nanoseconds since
 /// 1970 then), the game and the table.
 fn recent_words(game_dir: &Path) -> String {
@@ -234,7 +257,7 @@ fn recent_words(game_dir: &Path) -> String {
         .and_then(|n| n.parse::<u128>().ok())
         .map(|ns| utc_words(u64::try_from(ns / 1_000_000_000).unwrap_or(0)));
     let what = GameRecord::read(game_dir).map(|r| {
-        let game = super::words::preset_title(r.preset);
+        let game = preset_title(r.preset);
         match r.kind {
             GameKind::Local => format!("{game} against the computer"),
             _ if r.table.is_empty() => format!("{game} at a table joined by address"),
@@ -349,5 +372,21 @@ mod tests {
         assert!(unfinished(&root).is_none());
         mark(&dir, true, true); // no panic, nothing to mark
         let _ = std::fs::remove_dir_all(&root);
+    }
+
+    /// Sabotage caught (checked): with one sentence for both, a game a crash stopped was
+    /// offered back as "You left a game".
+    #[test]
+    fn a_game_left_and_a_game_interrupted_are_offered_back_in_their_own_words() {
+        let mut r = GameRecord::started(GameKind::Join, "Friday".to_owned());
+        assert_eq!(
+            waiting_game(&r),
+            "Your game of Samba at table \"Friday\" was interrupted; it can be resumed."
+        );
+        r.left = true;
+        assert_eq!(
+            waiting_game(&r),
+            "You left a game of Samba at table \"Friday\"."
+        );
     }
 }

@@ -94,7 +94,7 @@ pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>, out: &mut V
                         );
                     }),
                     Some((dir, r)) => {
-                        let text = super::words::waiting_game(r);
+                        let text = super::records::waiting_game(r);
                         if let Some(a) = centred_row(ui, |ui| {
                             ui.strong(text);
                             let mut action = None;

@@ -20,32 +20,9 @@ pub fn house_words(preset: Preset, house: &HouseRules) -> String {
         .join("; ")
 }
 
-/// The game waiting to be resumed, in one sentence: left by the player, or interrupted (the
-/// client closed or stopped under it), which Resume takes up where it stood.
-pub fn waiting_game(r: &super::records::GameRecord) -> String {
-    let game = if r.kind == super::records::GameKind::Local {
-        format!(
-            "game of {} against three computer players",
-            preset_title(r.preset)
-        )
-    } else {
-        format!(
-            "game of {} at table \"{}\"",
-            preset_title(r.preset),
-            r.table
-        )
-    };
-    if r.left {
-        format!("You left a {game}.")
-    } else {
-        format!("Your {game} was interrupted; it can be resumed.")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gui::records::{GameKind, GameRecord};
     use fairdeal_core::StockEnd;
 
     #[test]
@@ -68,21 +45,5 @@ mod tests {
         assert!(w.starts_with("Canasta to 5000"), "{w}");
         assert!(w.contains("must ask partner"), "{w}");
         assert!(w.contains("classic stock end"), "{w}");
-    }
-
-    /// Sabotage caught (checked): with one sentence for both, a game a crash stopped was
-    /// offered back as "You left a game".
-    #[test]
-    fn a_game_left_and_a_game_interrupted_are_offered_back_in_their_own_words() {
-        let mut r = GameRecord::started(GameKind::Join, "Friday".to_owned());
-        assert_eq!(
-            waiting_game(&r),
-            "Your game of Samba at table \"Friday\" was interrupted; it can be resumed."
-        );
-        r.left = true;
-        assert_eq!(
-            waiting_game(&r),
-            "You left a game of Samba at table \"Friday\"."
-        );
     }
 }
