@@ -324,10 +324,19 @@ fn seats_cheating_at_random_never_get_an_honest_seat_blamed() {
     use proptest::prelude::*;
     use std::cell::Cell;
     let named = Cell::new(0u32);
-    let cases = std::env::var("PROPTEST_CASES")
+    // `BLAME_CASES` sets the count for this property alone (CI runs 256; a long run, say
+    // 10,000, is `BLAME_CASES=10000 cargo test --release -p fairdeal-net --test blame`);
+    // otherwise it follows `PROPTEST_CASES`, at most 256.
+    let cases = std::env::var("BLAME_CASES")
         .ok()
         .and_then(|c| c.parse().ok())
-        .map_or(16, |c: u32| c.min(256));
+        .or_else(|| {
+            std::env::var("PROPTEST_CASES")
+                .ok()
+                .and_then(|c| c.parse().ok())
+                .map(|c: u32| c.min(256))
+        })
+        .unwrap_or(16);
     let coalition = prop_oneof![
         2 => (0u8..4).prop_map(|s| 1u8 << s),
         1 => (1u8..15).prop_filter("two or three seats", |m| (2..=3).contains(&m.count_ones())),
