@@ -8,8 +8,8 @@ use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{ReturnState, TableConfig, TableMsg, over_digest, return_digest};
 use super::{
-    Dest, MAX_EARLY_PER_SEAT, OverRefused, ReturnRefused, SeatHeldRefused, TableError, TableEvent,
-    TableSession, TimeoutRefused,
+    Dest, OverRefused, ReturnRefused, SeatHeldRefused, TableError, TableEvent, TableSession,
+    TimeoutRefused,
 };
 
 /// The deal in which a seat was voted out and the signed votes that did it: the evidence
@@ -352,7 +352,7 @@ impl TableSession {
                 // We started this hand with the computer player: start it again with the player.
                 self.apply_return(&state);
                 self.hand = None;
-                self.deal_again_held(state.seat);
+                self.forget_first_deal();
                 self.hand_no -= 1;
                 self.start_hand();
             }
@@ -361,39 +361,15 @@ impl TableSession {
         Ok(())
     }
 
-    /// The hand under way is dealt again with `returned` given back. Its hand context is the
-    /// same (it hashes the table's state, not the seats' keys), so each seat that kept its key
-    /// sends the new deal the very bytes it sent the first (its messages are deterministic):
-    /// kept as held, they would be refused as copies and answered in a resync with the same
-    /// bytes, and the new deal would wait on that seat until it was voted out. So this hand's
-    /// envelopes are no longer held, and those of the seats that kept their keys (not ours,
-    /// nor a computer player's we run, which the new deal makes again, nor the returned seat's
-    /// old computer player's) go to the new deal as if just received.
-    fn deal_again_held(&mut self, returned: u8) {
+    /// The hand under way is dealt again: the first deal's envelopes are no longer held. The
+    /// new deal has another hand context (the returned seat has another key), so nothing of
+    /// the first deal counts in it; but `held` keeps one envelope per (hand, sender, sequence
+    /// number), and the new deal fills the same slots: kept, the first deal's bytes would
+    /// stand in them, and a seat that asks for what it misses of the new deal would be sent
+    /// those instead.
+    fn forget_first_deal(&mut self) {
         let hand_no = self.hand_no;
-        let own = [
-            self.my_seat_index(),
-            self.proxy.as_ref().map(|p| p.seat),
-            Some(returned),
-        ];
-        let this_hand: Vec<(u8, Vec<u8>)> = self
-            .held
-            .range((hand_no, 0, 0)..=(hand_no, 3, u32::MAX))
-            .map(|(&(_, sender, _), bytes)| (sender, bytes.clone()))
-            .collect();
         self.held.retain(|&(h, _, _), _| h != hand_no);
-        for (sender, bytes) in this_hand {
-            if !own.contains(&Some(sender))
-                && self
-                    .early
-                    .iter()
-                    .filter(|(s, _)| *s == usize::from(sender))
-                    .count()
-                    < MAX_EARLY_PER_SEAT
-            {
-                self.early.push((usize::from(sender), bytes));
-            }
-        }
     }
 
     /// The seat whose client plays `seat` for its away player: the runner this peer knows

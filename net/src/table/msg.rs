@@ -7,7 +7,7 @@ use fairdeal_crypto::{ProofMode, PublicKey, Sig};
 use serde::{Deserialize, Serialize};
 
 /// The protocol name on the wire (libp2p stream protocol).
-pub const PROTOCOL: &str = "/fairdeal/table/9";
+pub const PROTOCOL: &str = "/fairdeal/table/10";
 /// The version string checked in libp2p identify.
 pub const AGENT_VERSION: &str = concat!("fairdeal/", env!("CARGO_PKG_VERSION"), "/table-8");
 
