@@ -15,7 +15,7 @@ use fairdeal_crypto::shuffle_proof::{self, Statement, Witness};
 use fairdeal_crypto::stream::shuffle_plan;
 use fairdeal_crypto::{
     AuditInput, CardTable, Ciphertext, CtBytes, HandKeys, HandSecret, Identity, ProofMode,
-    StepContext, audit, check_step, make_step,
+    PublicKey, StepContext, audit, check_step, make_step,
 };
 
 const RUNS: usize = 15;
@@ -47,7 +47,14 @@ struct Hand {
 }
 
 fn hand(table: &CardTable, salt: u8) -> Hand {
-    let hctx = hand_context(&[salt; 32], 1, 0, [0, 0], &[0; 32]);
+    let hctx = hand_context(
+        &[salt; 32],
+        1,
+        0,
+        [0, 0],
+        &[0; 32],
+        &[PublicKey([salt; 32]); 4],
+    );
     let secrets: Vec<HandSecret> = (0..4)
         .map(|s| HandSecret::new(hctx, s, [s + salt; 32]))
         .collect();

@@ -11,20 +11,25 @@ use crate::batch::{BatchStatement, prove_batch, verify_batch};
 use crate::fault::Fault;
 use crate::group::{CardTable, Ciphertext, CtBytes, decompress, decompress_nonzero};
 use crate::hash::{hash256, label};
+use crate::identity::PublicKey;
 use crate::message::{HandCommit, ShareItem, SharePoint, ShuffleMsg};
 use crate::proofs::{self, Encoded, ShareStatement};
 use crate::stream::{elgamal_secret, shuffle_plan};
 
-/// The hand context `SHA-256(label ‖ sid ‖ hand_no ‖ dealer ‖ i32_le(total A) ‖ i32_le(total
-/// B) ‖ previous result hash)`. Every envelope of the hand is signed under it, so each seat's
-/// signatures authenticate the running totals, the dealer and the previous result: a
-/// transcript cannot be re-totalled without every seat's key.
+/// The context of one deal: `SHA-256(label ‖ sid ‖ hand_no ‖ dealer ‖ i32_le(total A) ‖
+/// i32_le(total B) ‖ previous result hash ‖ key S ‖ key W ‖ key N ‖ key E)`. Every envelope
+/// and every timeout vote of the deal is signed under it, so each seat's signatures
+/// authenticate the running totals, the dealer and the previous result (a transcript cannot be
+/// re-totalled without every seat's key), and who played each seat: a hand dealt again for a
+/// player who came back has other keys, hence another context, so nothing signed in one deal
+/// counts in the other.
 pub fn hand_context(
     sid: &[u8; 32],
     hand_no: u32,
     dealer: u8,
     totals: [i32; 2],
     prev_result: &[u8; 32],
+    keys: &[PublicKey; 4],
 ) -> [u8; 32] {
     hash256(
         label::HAND,
@@ -35,6 +40,10 @@ pub fn hand_context(
             &totals[0].to_le_bytes(),
             &totals[1].to_le_bytes(),
             prev_result,
+            &keys[0].0,
+            &keys[1].0,
+            &keys[2].0,
+            &keys[3].0,
         ],
     )
 }

@@ -17,7 +17,7 @@ use common::{SID, Sim};
 #[test]
 fn bodies_of_another_hand_are_not_judged() {
     let sim = Sim::new(108, 0, 1);
-    let other = hand_context(&SID, 2, 0, [0, 0], &[0; 32]);
+    let other = hand_context(&SID, 2, 0, [0, 0], &[0; 32], &sim.keys);
     let foreign = vec![(
         2,
         Body::HandReveal {

@@ -45,7 +45,7 @@ impl Hand {
             .map(|i| Identity::from_secret([i + 60; 32]))
             .collect();
         let keys = [0, 1, 2, 3].map(|i| ids[i].public());
-        let hctx = hand_context(&SID, 1, 0, [0, 0], &[0; 32]);
+        let hctx = hand_context(&SID, 1, 0, [0, 0], &[0; 32], &keys);
         let secrets = (0..4u8)
             .map(|s| {
                 let mut seed = [s + 1; 32];

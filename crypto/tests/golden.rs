@@ -9,12 +9,22 @@ use fairdeal_crypto::hand::{deck_hash, hand_context, seed_commit};
 use fairdeal_crypto::shuffle_proof::generator;
 use fairdeal_crypto::stream::{elgamal_secret, shuffle_plan};
 use fairdeal_crypto::{
-    CardTable, HandKeys, HandSecret, Identity, ProofMode, StepContext, check_step, make_step,
+    CardTable, HandKeys, HandSecret, Identity, ProofMode, PublicKey, StepContext, check_step,
+    make_step,
 };
 
 fn hx(b: &[u8]) -> String {
     hex::encode(b)
 }
+
+/// The seat keys the pinned hand contexts hash (any 32 bytes each: the context hashes them,
+/// nothing here checks that they are keys).
+const SEAT_KEYS: [PublicKey; 4] = [
+    PublicKey([0x10; 32]),
+    PublicKey([0x11; 32]),
+    PublicKey([0x12; 32]),
+    PublicKey([0x13; 32]),
+];
 
 /// Step 1 of a proved hand: seat 3 shuffles the open deck (the four seats' keys from fixed
 /// seeds). Returns the message, the keys and the open deck's bytes.
@@ -48,7 +58,7 @@ fn golden_step(
 /// The values, as `name = hex` lines, for printing and comparing.
 fn vectors() -> Vec<(&'static str, String)> {
     let table = CardTable::new(162).unwrap();
-    let hctx = hand_context(&[1; 32], 7, 2, [1234, -50], &[0; 32]);
+    let hctx = hand_context(&[1; 32], 7, 2, [1234, -50], &[0; 32], &SEAT_KEYS);
     let seed = [5u8; 32];
     let open_hash = deck_hash(&hctx, &compress_deck(&open_deck(&table)));
     let plan = shuffle_plan(&hctx, 3, &seed, &open_hash, 162);
@@ -159,7 +169,7 @@ fn the_step_1_proof_is_the_pinned_one_and_verifies() {
     let pinned: String = PROOF_162.lines().filter(|l| !l.starts_with('#')).collect();
     let pinned = hex::decode(pinned).unwrap();
     let table = CardTable::new(162).unwrap();
-    let hctx = hand_context(&[1; 32], 7, 2, [1234, -50], &[0; 32]);
+    let hctx = hand_context(&[1; 32], 7, 2, [1234, -50], &[0; 32], &SEAT_KEYS);
     let deck = open_deck(&table);
     let (mut step, keys, open_bytes) = golden_step(&hctx, &deck);
     if std::env::var_os("FAIRDEAL_PRINT_VECTORS").is_some() {

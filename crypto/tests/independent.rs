@@ -25,7 +25,9 @@ use fairdeal_crypto::group::{compress_deck, open_deck};
 use fairdeal_crypto::hand::{deck_hash, hand_context, seed_commit, verify_commit};
 use fairdeal_crypto::message::HandCommit;
 use fairdeal_crypto::stream::{Stream, elgamal_secret, shuffle_plan};
-use fairdeal_crypto::{AuditInput, CardTable, Ciphertext, HandKeys, HandSecret, Identity, audit};
+use fairdeal_crypto::{
+    AuditInput, CardTable, Ciphertext, HandKeys, HandSecret, Identity, PublicKey, audit,
+};
 use sha2::{Digest, Sha512};
 
 /// RFC 9496, Appendix A.3: the one-way map from 64 uniform bytes (I) to an encoding (O).
@@ -116,6 +118,15 @@ fn hx(b: &[u8]) -> String {
     hex::encode(b)
 }
 
+/// The seat keys the pinned hand contexts hash (any 32 bytes each: the context hashes them,
+/// nothing here checks that they are keys).
+const SEAT_KEYS: [PublicKey; 4] = [
+    PublicKey([0x10; 32]),
+    PublicKey([0x11; 32]),
+    PublicKey([0x12; 32]),
+    PublicKey([0x13; 32]),
+];
+
 fn seed(seat: u8, salt: u8) -> [u8; 32] {
     let mut s = [salt; 32];
     s[0] = seat;
@@ -137,7 +148,7 @@ fn ours() -> BTreeMap<String, String> {
     let cards: Vec<u8> = (0..162)
         .flat_map(|c| table.point(c).unwrap().compress().to_bytes())
         .collect();
-    let hctx = hand_context(&[1; 32], 7, 2, [1234, -50], &[0; 32]);
+    let hctx = hand_context(&[1; 32], 7, 2, [1234, -50], &[0; 32], &SEAT_KEYS);
     let open_hash = deck_hash(&hctx, &compress_deck(&open_deck(&table)));
     let plan = shuffle_plan(&hctx, 3, &[5; 32], &open_hash, 162);
     let perm: Vec<u8> = plan.perm.iter().flat_map(|p| p.to_le_bytes()).collect();
@@ -168,7 +179,7 @@ fn ours() -> BTreeMap<String, String> {
     );
 
     // A whole 108-card hand: four seats shuffle in turn, then the audit names every card.
-    let hctx2 = hand_context(&[7; 32], 1, 0, [0, 0], &[0; 32]);
+    let hctx2 = hand_context(&[7; 32], 1, 0, [0, 0], &[0; 32], &SEAT_KEYS);
     let table2 = CardTable::new(108).unwrap();
     let secrets: Vec<HandSecret> = (0..4)
         .map(|s| HandSecret::new(hctx2, s, seed(s, 1)))

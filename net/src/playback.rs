@@ -233,7 +233,14 @@ fn play_hand(
     };
     envelopes.sort_by_key(sender_seq);
     let dealer = cfg.dealer.index() as u8;
-    let hctx = hand_context(&cfg.sid, cfg.hand_no, dealer, cfg.scores, &cfg.prev_result);
+    let hctx = hand_context(
+        &cfg.sid,
+        cfg.hand_no,
+        dealer,
+        cfg.scores,
+        &cfg.prev_result,
+        &cfg.keys,
+    );
     let mut commits: [Option<HandCommit>; 4] = Default::default();
     let mut seeds: [Option<[u8; 32]>; 4] = [None; 4];
     let mut decks: [Option<Vec<CtBytes>>; 4] = Default::default();

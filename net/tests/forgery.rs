@@ -75,12 +75,14 @@ fn signed(signer: u8, msg: &TableMsg) -> Entry {
     }
 }
 
-/// An honest Samba game of at least three deals, and West's transcript of it.
+/// An honest Samba game of at least three verified deals, and West's transcript of it (run
+/// into the fifth hand: a peer may start the fourth before West has every signed result of
+/// the third).
 fn honest_game() -> (Vec<TableSession>, Vec<Entry>) {
     let mut peers = table(Preset::Samba, 100_000);
     let mut files = vec![Vec::new(); 4];
     run(&mut peers, &mut files, &[], &|p| {
-        p.iter().all(|p| p.hand_no() > 3)
+        p.iter().all(|p| p.hand_no() > 4)
     });
     let file = files.swap_remove(1);
     let report = check(&file);

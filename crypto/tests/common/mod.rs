@@ -56,7 +56,7 @@ impl Sim {
             ids[2].public(),
             ids[3].public(),
         ];
-        let hctx = hand_context(&SID, hand_no, dealer, [0, 0], &[0; 32]);
+        let hctx = hand_context(&SID, hand_no, dealer, [0, 0], &[0; 32], &keys);
         let secrets: Vec<HandSecret> = (0..4)
             .map(|s| HandSecret::new(hctx, s, seed(s, hand_no as u8)))
             .collect();

@@ -282,9 +282,14 @@ def i32(n):
     return (n & 0xFFFFFFFF).to_bytes(4, "little")
 
 
-def hand_context(sid, hand_no, dealer, totals, prev):
+def hand_context(sid, hand_no, dealer, totals, prev, keys):
+    """SHA-256(label ‖ sid ‖ hand_no ‖ dealer ‖ totals ‖ previous result ‖ the four seat keys)."""
     fields = [sid, u32(hand_no), bytes([dealer]), i32(totals[0]), i32(totals[1]), prev]
-    return hash256(b"fairdeal/v1/hand", fields)
+    return hash256(b"fairdeal/v1/hand", fields + list(keys))
+
+
+# The seat keys of the pinned hand contexts (any 32 bytes each: the context only hashes them).
+SEAT_KEYS = [bytes([0x10 + s]) * 32 for s in range(4)]
 
 
 def deck_hash(hctx, deck):
@@ -393,7 +398,7 @@ def main():
 
     # The golden vectors (crypto/tests/vectors/derivations.txt), same names, same inputs.
     cards = [card_point(c) for c in range(162)]
-    hctx = hand_context(bytes([1] * 32), 7, 2, (1234, -50), bytes(32))
+    hctx = hand_context(bytes([1] * 32), 7, 2, (1234, -50), bytes(32), SEAT_KEYS)
     s5 = bytes([5] * 32)
     open_deck = b"".join(bytes(32) + encode(m) for m in cards)
     open_hash = hash256(b"fairdeal/v1/deck", [hctx, open_deck])
@@ -434,7 +439,7 @@ def main():
     big = Stream(hctx, 3, s5, open_hash)
     put("up_to_2_31", b"".join(u32(big.up_to(1 << 31)) for _ in range(16)))
     # A 108-card hand: sid 7s, hand 1, dealer 0, seeds seed(s, 1); order 1, 2, 3, 0.
-    hctx2 = hand_context(bytes([7] * 32), 1, 0, (0, 0), bytes(32))
+    hctx2 = hand_context(bytes([7] * 32), 1, 0, (0, 0), bytes(32), SEAT_KEYS)
     xs = [elgamal_secret(hctx2, s, seed(s, 1)) for s in range(4)]
     joint = mul(sum(xs) % L, B)
     put("hand2_keys", b"".join(encode(mul(x, B)) for x in xs))

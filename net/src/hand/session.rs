@@ -182,7 +182,14 @@ impl HandSession {
         table: Arc<CardTable>,
     ) -> Self {
         let dealer = cfg.dealer.index() as u8;
-        let hctx = hand_context(&cfg.sid, cfg.hand_no, dealer, cfg.scores, &cfg.prev_result);
+        let hctx = hand_context(
+            &cfg.sid,
+            cfg.hand_no,
+            dealer,
+            cfg.scores,
+            &cfg.prev_result,
+            &cfg.keys,
+        );
         let secret = HandSecret::new(hctx, me, seed);
         Self {
             link: Link {

@@ -88,10 +88,11 @@ impl TableSession {
     /// for everything it hears; a seat that is heard from is never voted out.
     pub fn heard(&mut self, peer: PublicKey, now_ms: u64) {
         let Some(seat) = self.keys.iter().position(|k| *k == peer) else {
-            self.notice_return(peer);
+            self.notice_return(peer, now_ms);
             return;
         };
         let seat = seat as u8;
+        self.tell_again(seat, peer, now_ms);
         self.presence.heard(seat, now_ms);
         for (s, r) in self.runners.iter().enumerate() {
             if *r == Some(seat) {
@@ -307,7 +308,7 @@ impl TableSession {
             .is_some_and(|v| self.all_voted(seat, v));
         if done && self.hand.is_some() {
             // INVARIANT: seat < 4: `check_timeout` refused any other.
-            self.out_proof[usize::from(seat)] = Some(super::back::OutProof {
+            self.out_proof[usize::from(seat)] = Some(super::held::OutProof {
                 hand_no,
                 hctx,
                 votes: self

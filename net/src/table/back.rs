@@ -1,35 +1,13 @@
 //! A player comes back to a seat a computer player took over (they left, crashed past the
 //! grace period, or were voted out while away): the runner of that computer player tells them
-//! so at once (`SeatHeld`), and at the start of the next hand hands the seat back with a
+//! so (`SeatHeld`, in `held.rs`), and at the start of the next hand hands the seat back with a
 //! signed `Return` carrying the table's state, which every peer applies at that hand.
 
 use fairdeal_core::{GameResult, Seat, game_result};
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{ReturnState, TableConfig, TableMsg, over_digest, return_digest};
-use super::{
-    Dest, MAX_EARLY_PER_SEAT, OverRefused, ReturnRefused, SeatHeldRefused, TableError, TableEvent,
-    TableSession, TimeoutRefused,
-};
-
-/// The deal in which a seat was voted out and the signed votes that did it: the evidence
-/// its runner shows the player when it comes back.
-#[derive(Debug, Clone)]
-pub(crate) struct OutProof {
-    pub(crate) hand_no: u32,
-    pub(crate) hctx: [u8; 32],
-    pub(crate) votes: Vec<(u8, Sig)>,
-}
-
-/// What a held seat's notice does here ([`TableSession::check_seat_held`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum SeatHeldEffect {
-    /// This peer knows already that it is out, and that the sender runs its seat.
-    Known,
-    /// The notice proves this peer was voted out of the deal it is in: these votes (its
-    /// signers' seats and signatures), not yet counted here, complete the count.
-    Proved(Vec<(u8, Sig)>),
-}
+use super::{Dest, OverRefused, ReturnRefused, TableError, TableEvent, TableSession};
 
 /// What a seat given back does here ([`TableSession::check_return`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,53 +28,6 @@ impl TableSession {
         self.stage
             .config()
             .and_then(|c| c.seats.get(usize::from(seat)).copied())
-    }
-
-    /// `peer` was heard from: if it is the player of a seat a computer player took over, and
-    /// this peer runs that computer player, it gets the seat back at the next hand.
-    pub(crate) fn notice_return(&mut self, peer: PublicKey) {
-        let Some(config) = self.stage.config() else {
-            return;
-        };
-        let Some(seat) = config.seat_of(&peer) else {
-            return;
-        };
-        // INVARIANT: seat < 4: a position in the configuration's four seats (`seat_of`).
-        if self.keys[usize::from(seat)] == peer
-            || self.barred.contains(&seat)
-            || self.my_seat_index().is_none()
-            || self.runners[usize::from(seat)] != self.my_seat_index()
-            || !self.returning.insert(seat)
-        {
-            return;
-        }
-        // INVARIANT: seat < 4 (as above).
-        let (hand_no, hctx, votes) = self.out_proof[usize::from(seat)]
-            .as_ref()
-            .map_or((self.hand_no, [0; 32], Vec::new()), |p| {
-                (p.hand_no, p.hctx, p.votes.clone())
-            });
-        self.send(
-            Dest::Peer(peer),
-            TableMsg::SeatHeld {
-                hand_no,
-                seat,
-                hctx,
-                votes,
-            },
-        );
-    }
-
-    /// Replaying the runner's own log: it told the player of `seat` that the seat is held
-    /// (the decision came from a liveness signal, which is not logged), so it gives it back at
-    /// the next hand as it did live.
-    pub(crate) fn replay_seat_held(&mut self, seat: u8) {
-        if seat < 4
-            && self.my_seat_index().is_some()
-            && self.runners[usize::from(seat)] == self.my_seat_index()
-        {
-            self.returning.insert(seat);
-        }
     }
 
     /// The runner: at the start of a hand, seats whose players are back are given back.
@@ -134,6 +65,7 @@ impl TableSession {
                 runners: self.runners,
             };
             let sig = Identity::from_secret(self.secret).sign(&return_digest(&sid, &state));
+            self.told_given(seat, &state, &sig);
             self.send(
                 Dest::Seats,
                 TableMsg::Return {
@@ -150,119 +82,6 @@ impl TableSession {
             any = true;
         }
         any
-    }
-
-    /// Whether a notice that this peer's seat is held is taken: one decision for the gate
-    /// and the handler.
-    ///
-    /// The notice is unsigned and any seated peer can send one, so the sender's word counts
-    /// for nothing: a peer that knows it is out (it left, or counted the votes that put it
-    /// out) takes it from the runner it worked out itself; a peer that believes it plays its
-    /// seat takes it only with the signed timeout votes against it, in the deal it is in, of
-    /// every other client. Those votes are what put the seat out at every other peer, and no
-    /// single seat can sign the others' votes, so a lying seat cannot make a present player
-    /// drop its hand.
-    pub(crate) fn check_seat_held(
-        &self,
-        from: &PublicKey,
-        hand_no: u32,
-        held: u8,
-        hctx: &[u8; 32],
-        votes: &[(u8, Sig)],
-    ) -> Result<SeatHeldEffect, SeatHeldRefused> {
-        let config = self.stage.config().ok_or(SeatHeldRefused::NotSeated)?;
-        let seat = config
-            .seat_of(&self.me.key)
-            .ok_or(SeatHeldRefused::NotSeated)?;
-        if held != seat {
-            return Err(SeatHeldRefused::OtherSeat);
-        }
-        // Only a seat its player still plays speaks (as the gate hears only those).
-        let sender = self
-            .seat_of_sender(from)
-            .map_err(|_| SeatHeldRefused::NotSeated)?;
-        // INVARIANT: seat < 4: a position in the configuration's four seats (`seat_of`).
-        if let Some(r) = self.runners[usize::from(seat)] {
-            return if r == sender {
-                Ok(SeatHeldEffect::Known)
-            } else {
-                Err(SeatHeldRefused::NotRunner)
-            };
-        }
-        if self.left {
-            return if self.held_by == Some(sender) {
-                Ok(SeatHeldEffect::Known)
-            } else {
-                Err(SeatHeldRefused::NotRunner)
-            };
-        }
-        let here = self.hand.as_ref().map(crate::hand::HandSession::hctx);
-        if hand_no != self.hand_no || here != Some(*hctx) || votes.len() > 3 {
-            return Err(SeatHeldRefused::Unproved);
-        }
-        let mut covered = self.votes.get(&(*hctx, seat)).cloned().unwrap_or_default();
-        let mut fresh: Vec<(u8, Sig)> = Vec::new();
-        for (voter, sig) in votes {
-            let Some(key) = self.keys.get(usize::from(*voter)) else {
-                return Err(SeatHeldRefused::Unproved);
-            };
-            match self.check_timeout(key, hand_no, hctx, seat, sig) {
-                Ok(v) => {
-                    if !fresh.iter().any(|(f, _)| *f == v) {
-                        fresh.push((v, sig.clone()));
-                    }
-                    covered.insert(v);
-                    covered.extend((0..4u8).filter(|&s| self.runners[usize::from(s)] == Some(v)));
-                }
-                Err(TimeoutRefused::Again) => {}
-                Err(_) => return Err(SeatHeldRefused::Unproved),
-            }
-        }
-        if !self.all_voted(seat, &covered) {
-            return Err(SeatHeldRefused::Unproved);
-        }
-        // The seat the votes put out is run by the seat every peer works out from the seating.
-        if self.runner_for(seat) != Some(sender) {
-            return Err(SeatHeldRefused::NotRunner);
-        }
-        Ok(SeatHeldEffect::Proved(fresh))
-    }
-
-    /// The returning player: its seat is held (by the runner it worked out, or as the votes
-    /// the notice carries prove), and is given back from the next hand on.
-    pub(crate) fn on_seat_held(
-        &mut self,
-        from: PublicKey,
-        hand_no: u32,
-        held: u8,
-        hctx: [u8; 32],
-        votes: &[(u8, Sig)],
-    ) -> Result<(), TableError> {
-        let effect = self.check_seat_held(&from, hand_no, held, &hctx, votes)?;
-        if let SeatHeldEffect::Proved(fresh) = effect {
-            // Counted as if they had come from their signers: the seat is out here as it is
-            // at every peer that counted them, and this peer works its runner out itself.
-            for (voter, sig) in fresh {
-                // INVARIANT: voter < 4: `check_timeout` found it among the seats.
-                let key = self.keys[usize::from(voter)];
-                let vote = TableMsg::Timeout {
-                    hand_no,
-                    hctx,
-                    seat: held,
-                    sig: sig.clone(),
-                };
-                // In the transcript as if from its signer: why this deal stops here.
-                let at = self.public.len();
-                self.publish_signed(at, key, &vote.encode());
-                self.count_vote(hand_no, hctx, held, voter, &sig);
-            }
-        }
-        self.hand = None;
-        self.left = true;
-        self.events.push_back(TableEvent::SeatHeld {
-            seat: Seat::from_index(usize::from(held)),
-        });
-        Ok(())
     }
 
     /// Whether a seat given back is taken, and what it does: one decision for the gate
@@ -338,6 +157,7 @@ impl TableSession {
                 self.hand_no = state.hand_no.saturating_sub(1);
                 self.left = false;
                 self.held_by = None;
+                self.held_told = false;
                 self.hand = None;
                 self.proxy = None;
                 self.events.push_back(TableEvent::SeatBack {
@@ -352,7 +172,7 @@ impl TableSession {
                 // We started this hand with the computer player: start it again with the player.
                 self.apply_return(&state);
                 self.hand = None;
-                self.deal_again_held(state.seat);
+                self.forget_first_deal();
                 self.hand_no -= 1;
                 self.start_hand();
             }
@@ -361,39 +181,15 @@ impl TableSession {
         Ok(())
     }
 
-    /// The hand under way is dealt again with `returned` given back. Its hand context is the
-    /// same (it hashes the table's state, not the seats' keys), so each seat that kept its key
-    /// sends the new deal the very bytes it sent the first (its messages are deterministic):
-    /// kept as held, they would be refused as copies and answered in a resync with the same
-    /// bytes, and the new deal would wait on that seat until it was voted out. So this hand's
-    /// envelopes are no longer held, and those of the seats that kept their keys (not ours,
-    /// nor a computer player's we run, which the new deal makes again, nor the returned seat's
-    /// old computer player's) go to the new deal as if just received.
-    fn deal_again_held(&mut self, returned: u8) {
+    /// The hand under way is dealt again: the first deal's envelopes are no longer held. The
+    /// new deal has another hand context (the returned seat has another key), so nothing of
+    /// the first deal counts in it; but `held` keeps one envelope per (hand, sender, sequence
+    /// number), and the new deal fills the same slots: kept, the first deal's bytes would
+    /// stand in them, and a seat that asks for what it misses of the new deal would be sent
+    /// those instead.
+    fn forget_first_deal(&mut self) {
         let hand_no = self.hand_no;
-        let own = [
-            self.my_seat_index(),
-            self.proxy.as_ref().map(|p| p.seat),
-            Some(returned),
-        ];
-        let this_hand: Vec<(u8, Vec<u8>)> = self
-            .held
-            .range((hand_no, 0, 0)..=(hand_no, 3, u32::MAX))
-            .map(|(&(_, sender, _), bytes)| (sender, bytes.clone()))
-            .collect();
         self.held.retain(|&(h, _, _), _| h != hand_no);
-        for (sender, bytes) in this_hand {
-            if !own.contains(&Some(sender))
-                && self
-                    .early
-                    .iter()
-                    .filter(|(s, _)| *s == usize::from(sender))
-                    .count()
-                    < MAX_EARLY_PER_SEAT
-            {
-                self.early.push((usize::from(sender), bytes));
-            }
-        }
     }
 
     /// The seat whose client plays `seat` for its away player: the runner this peer knows

@@ -11,7 +11,8 @@
 //! and signed by all four), `play.rs` (hand after hand, computer players, the move clock),
 //! with `pace.rs` (between hands), `absent.rs` (silent or leaving seats), `leaving.rs` (a
 //! person who leaves mid-hand plays the hand out first), `replace.rs` (a
-//! computer player taking a seat over) and `back.rs` (a seat given back, the game over). Also
+//! computer player taking a seat over), `held.rs` (a player told that its seat is held) and
+//! `back.rs` (a seat given back, the game over). Also
 //! `route.rs` (which handler takes each message), `gate.rs` (what is admitted before it is
 //! stored), `publish.rs` (what is sent, and the public transcript), `types.rs` (the public
 //! types), `msg.rs` (the messages), `refusal.rs` (why a message or an action is not taken), `refused.rs` (why the gate refused one), `seat_rules.rs` (why a message about a seat is not taken, one reason for the gate and the handler),
@@ -21,6 +22,7 @@ mod absent;
 mod back;
 pub mod chat;
 mod gate;
+mod held;
 mod leaving;
 mod lobby;
 pub mod msg;
@@ -100,7 +102,9 @@ pub struct TableSession {
     vote_sigs: BTreeMap<([u8; 32], u8), BTreeMap<u8, Sig>>,
     /// For each seat voted out, the deal and the signed votes that put it out: what its
     /// runner shows the player when it comes back (the player takes nobody's word for it).
-    out_proof: [Option<back::OutProof>; 4],
+    out_proof: [Option<held::OutProof>; 4],
+    /// Runner: what it tells the player of each seat it holds, until the player plays again.
+    telling: [Option<held::Telling>; 4],
     /// The votes this peer signed in the current deal.
     voted: BTreeSet<([u8; 32], u8)>,
     /// Seats proven at fault: played by a computer player for the rest of the game.
@@ -118,6 +122,8 @@ pub struct TableSession {
     /// out when it left or saw itself voted out, or as a `SeatHeld`'s evidence showed): the
     /// one seat whose `Return` or `Over` this peer takes.
     held_by: Option<u8>,
+    /// This peer was told that its seat is held (said once, however often the runner tells it).
+    held_told: bool,
     /// The person left during this hand: the seat is played to its end, then quits.
     leave_after: Option<u32>,
     /// Hands void in a row with no seat to blame.
@@ -221,6 +227,7 @@ impl TableSession {
             votes: BTreeMap::new(),
             vote_sigs: BTreeMap::new(),
             out_proof: [const { None }; 4],
+            telling: [const { None }; 4],
             voted: BTreeSet::new(),
             barred: BTreeSet::new(),
             proxy: None,
@@ -229,6 +236,7 @@ impl TableSession {
             gone: BTreeSet::new(),
             left: false,
             held_by: None,
+            held_told: false,
             leave_after: None,
             unexplained: 0,
             last_ask: None,

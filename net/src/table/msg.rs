@@ -7,9 +7,10 @@ use fairdeal_crypto::{ProofMode, PublicKey, Sig};
 use serde::{Deserialize, Serialize};
 
 /// The protocol name on the wire (libp2p stream protocol).
-pub const PROTOCOL: &str = "/fairdeal/table/9";
-/// The version string checked in libp2p identify.
-pub const AGENT_VERSION: &str = concat!("fairdeal/", env!("CARGO_PKG_VERSION"), "/table-8");
+pub const PROTOCOL: &str = "/fairdeal/table/10";
+/// The version string sent in libp2p identify: the package's version and the table
+/// protocol's (kept equal to [`PROTOCOL`]'s number; a unit test holds it).
+pub const AGENT_VERSION: &str = concat!("fairdeal/", env!("CARGO_PKG_VERSION"), "/table-10");
 
 /// What a table is about, as announced and agreed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -449,6 +450,15 @@ pub struct Ack {
 #[cfg(test)]
 mod query_tests {
     use super::*;
+
+    #[test]
+    fn the_agent_version_names_the_protocol_in_use() {
+        let number = PROTOCOL.rsplit('/').next().unwrap_or_default();
+        assert!(
+            AGENT_VERSION.ends_with(&format!("/table-{number}")),
+            "{AGENT_VERSION}"
+        );
+    }
 
     #[test]
     fn a_query_is_told_apart_without_decoding() {

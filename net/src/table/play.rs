@@ -156,6 +156,7 @@ impl TableSession {
         if handled && result.is_ok() {
             // Validly signed for this hand: kept, to pass on to a seat that missed it.
             self.hold(self.hand_no, header.sender, header.seq, bytes);
+            self.seen_playing(header.sender);
         }
         if !handled {
             // Maybe the next hand's (another seat voided or finished this one first): keep it,

@@ -122,7 +122,19 @@ impl TableSession {
             }) if self.hand.as_ref().map(crate::hand::HandSession::hctx) == Some(hctx) => {
                 self.vote_timeout(hand_no, seat);
             }
-            Ok(TableMsg::SeatHeld { seat, .. }) => self.replay_seat_held(seat),
+            Ok(TableMsg::SeatHeld {
+                hand_no,
+                seat,
+                hctx,
+                votes,
+            }) => self.replay_seat_held(
+                seat,
+                super::held::OutProof {
+                    hand_no,
+                    hctx,
+                    votes,
+                },
+            ),
             Ok(TableMsg::Ready { hand_no, .. }) => self.replay_ready(hand_no, bytes),
             Ok(TableMsg::Hand { bytes }) => self.replay_hand_sent(&bytes),
             Ok(TableMsg::Chat { n, .. }) => self.replay_chat(n),

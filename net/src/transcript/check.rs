@@ -170,6 +170,7 @@ impl Game {
                         head.dealer,
                         head.scores,
                         &head.prev_result,
+                        &head.keys,
                     );
                     block = Some(Block {
                         head,

@@ -2,7 +2,7 @@
 //! peer took it, and no secret of anyone; anybody can check it with [`verify`] alone.
 //!
 //! ```text
-//! file   = "FDTRANS\x01" entry*
+//! file   = "FDTRANS\x02" entry*
 //! entry  = u32_le len | bincode(Entry)         (1 ≤ len ≤ MAX_ENTRY)
 //! Entry  = Table { config, accepts[4] }         the co-signed configuration, once, first
 //!        | Hand { hand_no, dealer, scores, prev_result, keys, bots }   a deal begins
@@ -34,8 +34,10 @@ pub(crate) use self::check::seats::{seat_changes, signed_msg};
 pub use self::check::verify;
 pub use self::report::{FaultKind, HandStatus, Report, TranscriptFault};
 
-/// The file's first bytes.
-pub const MAGIC: &[u8; 8] = b"FDTRANS\x01";
+/// The file's first bytes. The last is the format version, which names the rules a file is
+/// checked by (2: every envelope under a hand context that hashes the seats' keys), so that a
+/// file of other rules is refused as such rather than its envelopes reported as badly signed.
+pub const MAGIC: &[u8; 8] = b"FDTRANS\x02";
 /// The file's name in a game folder.
 pub const FILE_NAME: &str = "transcript.fdt";
 /// The largest entry (a hand message is at most 64 KiB; the entry adds a few bytes).
@@ -358,13 +360,13 @@ mod tests {
         assert_eq!(decode(b"FDTRANS"), Err(DecodeError::NotATranscript));
         assert_eq!(decode(MAGIC).unwrap(), Vec::new());
         // Another version is named as one, not as a file of another kind.
-        let mut v2 = b.clone();
-        v2[7] = 2;
-        assert_eq!(decode(&v2), Err(DecodeError::Version(2)));
+        let mut v1 = b.clone();
+        v1[7] = 1;
+        assert_eq!(decode(&v1), Err(DecodeError::Version(1)));
         assert!(
-            DecodeError::Version(2)
+            DecodeError::Version(1)
                 .to_string()
-                .contains("format version 2; this program reads version 1")
+                .contains("format version 1; this program reads version 2")
         );
     }
 

@@ -1,0 +1,300 @@
+//! A player back at a seat a computer player holds: the runner's notice (`SeatHeld`, with the
+//! signed votes that put the seat out), how the player checks it, and how the runner tells it
+//! again. A notice can be lost, or reach the player before it is in the deal whose votes it
+//! carries (it cannot check them yet); a player that missed it refuses its seat back (it
+//! believes it plays it), and would be voted out again at every hand. So once the seat is given
+//! back, the runner tells the player again, the notices and then the `Return`, at most every
+//! [`RESYNC_MS`] while it hears from it, until it sees the player play the seat.
+
+use fairdeal_core::Seat;
+use fairdeal_crypto::{PublicKey, Sig};
+
+use super::msg::{ReturnState, TableMsg};
+use super::presence::RESYNC_MS;
+use super::{Dest, SeatHeldRefused, TableError, TableEvent, TableSession, TimeoutRefused};
+
+/// The deal in which a seat was voted out and the signed votes that did it: the evidence
+/// its runner shows the player when it comes back.
+#[derive(Debug, Clone)]
+pub(crate) struct OutProof {
+    pub(crate) hand_no: u32,
+    pub(crate) hctx: [u8; 32],
+    pub(crate) votes: Vec<(u8, Sig)>,
+}
+
+/// What a held seat's notice does here ([`TableSession::check_seat_held`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SeatHeldEffect {
+    /// This peer knows already that it is out, and that the sender runs its seat.
+    Known,
+    /// The notice proves this peer was voted out of the deal it is in: these votes (its
+    /// signers' seats and signatures), not yet counted here, complete the count.
+    Proved(Vec<(u8, Sig)>),
+}
+
+/// What the runner of a held seat tells its player, told again until the player is seen
+/// playing the seat.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Telling {
+    /// The deals the player was put out of, with their votes: the first told and the latest. A
+    /// player that took neither is still in the first; one that took its seat back, and was put
+    /// out again before it was heard playing, is in the latest.
+    notices: Vec<OutProof>,
+    /// The seat given back (the signed `Return`), once it is: told after the notices, so that a
+    /// player that refused it before it could take a notice takes it then.
+    given: Option<(ReturnState, Sig)>,
+    /// When it was last told.
+    told_at: Option<u64>,
+}
+
+impl Telling {
+    /// Keeps `proof` as the latest notice (the same deal's once).
+    fn note(&mut self, proof: OutProof) {
+        if self.notices.iter().any(|n| n.hctx == proof.hctx) {
+            return;
+        }
+        if self.notices.len() >= 2 {
+            self.notices.pop();
+        }
+        self.notices.push(proof);
+    }
+}
+
+impl TableSession {
+    /// `peer` was heard from at `now`: if it is the player of a seat a computer player took
+    /// over, and this peer runs that computer player, it is told so, and gets the seat back at
+    /// the next hand.
+    pub(crate) fn notice_return(&mut self, peer: PublicKey, now: u64) {
+        let Some(config) = self.stage.config() else {
+            return;
+        };
+        let Some(seat) = config.seat_of(&peer) else {
+            return;
+        };
+        // INVARIANT: seat < 4: a position in the configuration's four seats (`seat_of`).
+        if self.keys[usize::from(seat)] == peer
+            || self.barred.contains(&seat)
+            || self.my_seat_index().is_none()
+            || self.runners[usize::from(seat)] != self.my_seat_index()
+            || !self.returning.insert(seat)
+        {
+            return;
+        }
+        // INVARIANT: seat < 4 (as above).
+        let proof = self.out_proof[usize::from(seat)]
+            .clone()
+            .unwrap_or_else(|| OutProof {
+                hand_no: self.hand_no,
+                hctx: [0; 32],
+                votes: Vec::new(),
+            });
+        let telling = self.telling[usize::from(seat)].get_or_insert_with(Telling::default);
+        // Held again before its player was heard playing: a seat given back before is not its
+        // own now.
+        telling.given = None;
+        telling.told_at = None;
+        telling.note(proof);
+        self.tell(seat, peer, now);
+    }
+
+    /// The seat `seat`'s player `player` was heard from at `now`: if its seat was given back
+    /// and it has not been heard playing it yet, it is told again (at most every
+    /// [`RESYNC_MS`]).
+    pub(crate) fn tell_again(&mut self, seat: u8, player: PublicKey, now: u64) {
+        if self
+            .telling
+            .get(usize::from(seat))
+            .and_then(Option::as_ref)
+            .is_some_and(|t| t.given.is_some())
+        {
+            self.tell(seat, player, now);
+        }
+    }
+
+    /// Tells the player `player` of `seat` what its runner holds for it: every notice, then
+    /// the seat given back if it is for the hand under way.
+    fn tell(&mut self, seat: u8, player: PublicKey, now: u64) {
+        if self.stage.finished().is_some() {
+            return;
+        }
+        let hand_no = self.hand_no;
+        let Some(t) = self
+            .telling
+            .get_mut(usize::from(seat))
+            .and_then(Option::as_mut)
+        else {
+            return;
+        };
+        if t.told_at
+            .is_some_and(|at| now < at.saturating_add(RESYNC_MS))
+        {
+            return;
+        }
+        t.told_at = Some(now);
+        let notices = t.notices.clone();
+        let given = t.given.clone().filter(|(s, _)| s.hand_no == hand_no);
+        for n in notices {
+            self.send(
+                Dest::Peer(player),
+                TableMsg::SeatHeld {
+                    hand_no: n.hand_no,
+                    seat,
+                    hctx: n.hctx,
+                    votes: n.votes,
+                },
+            );
+        }
+        if let Some((state, sig)) = given {
+            self.send(Dest::Peer(player), TableMsg::Return { state, sig });
+        }
+    }
+
+    /// The runner gave `seat` back with `state` signed `sig`: told to its player again
+    /// until it is heard playing.
+    pub(crate) fn told_given(&mut self, seat: u8, state: &ReturnState, sig: &Sig) {
+        if let Some(t) = self.telling.get_mut(usize::from(seat)) {
+            t.get_or_insert_with(Telling::default).given = Some((state.clone(), sig.clone()));
+        }
+    }
+
+    /// A validly signed envelope of the deal under way came from `seat`: if its seat was
+    /// given back, its player plays it, and has nothing more to be told.
+    pub(crate) fn seen_playing(&mut self, seat: u8) {
+        if let Some(t) = self.telling.get_mut(usize::from(seat))
+            && t.as_ref().is_some_and(|t| t.given.is_some())
+        {
+            *t = None;
+        }
+    }
+
+    /// Replaying the runner's own log: it told the player of `seat` that the seat is held
+    /// (the decision came from a liveness signal, which is not logged), so it gives it back at
+    /// the next hand as it did live, and tells it again as it would have.
+    pub(crate) fn replay_seat_held(&mut self, seat: u8, proof: OutProof) {
+        if seat < 4
+            && self.my_seat_index().is_some()
+            && self.runners[usize::from(seat)] == self.my_seat_index()
+        {
+            self.returning.insert(seat);
+            let telling = self.telling[usize::from(seat)].get_or_insert_with(Telling::default);
+            telling.given = None;
+            telling.note(proof);
+        }
+    }
+
+    /// Whether a notice that this peer's seat is held is taken: one decision for the gate
+    /// and the handler.
+    ///
+    /// The notice is unsigned and any seated peer can send one, so the sender's word counts
+    /// for nothing: a peer that knows it is out (it left, or counted the votes that put it
+    /// out) takes it from the runner it worked out itself; a peer that believes it plays its
+    /// seat takes it only with the signed timeout votes against it, in the deal it is in, of
+    /// every other client. Those votes are what put the seat out at every other peer, and no
+    /// single seat can sign the others' votes, so a lying seat cannot make a present player
+    /// drop its hand.
+    pub(crate) fn check_seat_held(
+        &self,
+        from: &PublicKey,
+        hand_no: u32,
+        held: u8,
+        hctx: &[u8; 32],
+        votes: &[(u8, Sig)],
+    ) -> Result<SeatHeldEffect, SeatHeldRefused> {
+        let config = self.stage.config().ok_or(SeatHeldRefused::NotSeated)?;
+        let seat = config
+            .seat_of(&self.me.key)
+            .ok_or(SeatHeldRefused::NotSeated)?;
+        if held != seat {
+            return Err(SeatHeldRefused::OtherSeat);
+        }
+        // Only a seat its player still plays speaks (as the gate hears only those).
+        let sender = self
+            .seat_of_sender(from)
+            .map_err(|_| SeatHeldRefused::NotSeated)?;
+        // INVARIANT: seat < 4: a position in the configuration's four seats (`seat_of`).
+        if let Some(r) = self.runners[usize::from(seat)] {
+            return if r == sender {
+                Ok(SeatHeldEffect::Known)
+            } else {
+                Err(SeatHeldRefused::NotRunner)
+            };
+        }
+        if self.left {
+            return if self.held_by == Some(sender) {
+                Ok(SeatHeldEffect::Known)
+            } else {
+                Err(SeatHeldRefused::NotRunner)
+            };
+        }
+        let here = self.hand.as_ref().map(crate::hand::HandSession::hctx);
+        if hand_no != self.hand_no || here != Some(*hctx) || votes.len() > 3 {
+            return Err(SeatHeldRefused::Unproved);
+        }
+        let mut covered = self.votes.get(&(*hctx, seat)).cloned().unwrap_or_default();
+        let mut fresh: Vec<(u8, Sig)> = Vec::new();
+        for (voter, sig) in votes {
+            let Some(key) = self.keys.get(usize::from(*voter)) else {
+                return Err(SeatHeldRefused::Unproved);
+            };
+            match self.check_timeout(key, hand_no, hctx, seat, sig) {
+                Ok(v) => {
+                    if !fresh.iter().any(|(f, _)| *f == v) {
+                        fresh.push((v, sig.clone()));
+                    }
+                    covered.insert(v);
+                    covered.extend((0..4u8).filter(|&s| self.runners[usize::from(s)] == Some(v)));
+                }
+                Err(TimeoutRefused::Again) => {}
+                Err(_) => return Err(SeatHeldRefused::Unproved),
+            }
+        }
+        if !self.all_voted(seat, &covered) {
+            return Err(SeatHeldRefused::Unproved);
+        }
+        // The seat the votes put out is run by the seat every peer works out from the seating.
+        if self.runner_for(seat) != Some(sender) {
+            return Err(SeatHeldRefused::NotRunner);
+        }
+        Ok(SeatHeldEffect::Proved(fresh))
+    }
+
+    /// The returning player: its seat is held (by the runner it worked out, or as the votes
+    /// the notice carries prove), and is given back from the next hand on.
+    pub(crate) fn on_seat_held(
+        &mut self,
+        from: PublicKey,
+        hand_no: u32,
+        held: u8,
+        hctx: [u8; 32],
+        votes: &[(u8, Sig)],
+    ) -> Result<(), TableError> {
+        let effect = self.check_seat_held(&from, hand_no, held, &hctx, votes)?;
+        if let SeatHeldEffect::Proved(fresh) = effect {
+            // Counted as if they had come from their signers: the seat is out here as it is
+            // at every peer that counted them, and this peer works its runner out itself.
+            for (voter, sig) in fresh {
+                // INVARIANT: voter < 4: `check_timeout` found it among the seats.
+                let key = self.keys[usize::from(voter)];
+                let vote = TableMsg::Timeout {
+                    hand_no,
+                    hctx,
+                    seat: held,
+                    sig: sig.clone(),
+                };
+                // In the transcript as if from its signer: why this deal stops here.
+                let at = self.public.len();
+                self.publish_signed(at, key, &vote.encode());
+                self.count_vote(hand_no, hctx, held, voter, &sig);
+            }
+        }
+        self.hand = None;
+        self.left = true;
+        // Said once: the runner tells a player again until it is heard playing its seat.
+        if !std::mem::replace(&mut self.held_told, true) {
+            self.events.push_back(TableEvent::SeatHeld {
+                seat: Seat::from_index(usize::from(held)),
+            });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,128 @@
+//! A hand dealt again for a player who came back is another deal: its hand context hashes the
+//! seats' keys, so nothing signed in the first deal counts in the second. A timeout vote is an
+//! observation of one deal; were the first deal's votes taken in the second, a seat that
+//! stayed could be voted out of it on what the others saw before it even started.
+//!
+//! The harness (`common/net.rs`) plays the node's part on a simulated clock, one message at a
+//! time in the order sent.
+
+mod common;
+
+use common::net::Net;
+use common::sim::table;
+use fairdeal_core::{Preset, Seat};
+use fairdeal_crypto::Identity;
+use fairdeal_net::table::msg::{TableMsg, timeout_digest};
+use fairdeal_net::table::{TimeoutRefused, Why};
+use fairdeal_net::transcript::{self, MAGIC};
+
+const NORTH: usize = 2;
+const EAST: usize = 3;
+
+/// The seat that stayed and dealt a hand again for East, with that hand's number and the
+/// contexts of its two deals.
+fn redealt(net: &Net) -> Option<(usize, u32, [u8; 32], [u8; 32])> {
+    (0..3).find_map(|i| {
+        net.deals[i]
+            .windows(2)
+            .find(|w| w[0].0 == w[1].0)
+            .map(|w| (i, w[0].0, w[0].1, w[1].1))
+    })
+}
+
+/// East is stopped past the grace period, voted out and replaced, and wakes up; a seat that
+/// stayed starts the next deal with the computer player and deals it again with East. The
+/// genuine votes of every other client against the other seat that stayed, signed over the
+/// first deal, are refused in the second by the gate and the handler; with this seat's own
+/// vote in the second deal the count is still one short, nobody who stayed is voted out, and
+/// the hands go on.
+///
+/// Sabotage caught (checked): the hand context without the seats' keys (both deals under one
+/// context): the gate admits the first deal's votes against the seat that stayed.
+#[test]
+fn a_vote_signed_in_the_first_deal_of_a_hand_dealt_again_never_counts_in_the_second() {
+    let (peers, secrets) = table("redealt", Preset::Samba, 100_000);
+    let mut net = Net::new(peers);
+    net.run(120_000, &|n| n.peers[EAST].view().is_some());
+    net.away[EAST] = true;
+    net.run(120_000, &|n| {
+        (0..3).all(|i| n.peers[i].runners()[EAST] == Some(Seat::W) && n.peers[i].hand().is_some())
+    });
+    net.wake(EAST);
+    net.run(300_000, &|n| redealt(n).is_some());
+    let Some((i, hand_no, first, second)) = redealt(&net) else {
+        net.dump();
+        panic!("no seat that stayed dealt a hand again");
+    };
+    assert_eq!(
+        net.peers[i].hand_no(),
+        hand_no,
+        "peer {i} is in the second deal"
+    );
+    // The other seat that stayed (South or North), and every client but its own.
+    let target = if i == NORTH { 0 } else { NORTH };
+    let sid = net.peers[0].config().unwrap().sid();
+    for voter in (0..4).filter(|&v| v != target && v != i) {
+        let sig = Identity::from_secret(secrets[voter]).sign(&timeout_digest(
+            &sid,
+            hand_no,
+            &first,
+            target as u8,
+        ));
+        let vote = TableMsg::Timeout {
+            hand_no,
+            hctx: first,
+            seat: target as u8,
+            sig,
+        }
+        .encode();
+        let from = net.keys[voter];
+        let refused = net.peers[i].admit(from, &vote).map(|_| ());
+        assert_eq!(
+            refused.map_err(|r| r.why),
+            Err(Why::Timeout(TimeoutRefused::OtherHand)),
+            "peer {i}: seat {voter}'s vote of the first deal"
+        );
+        assert!(net.peers[i].handle_message(from, &vote).is_err());
+    }
+    assert_ne!(first, second, "the two deals have two hand contexts");
+    // This seat's own vote in the second deal (as if it heard nothing from the target).
+    net.peers[i].vote_timeout(hand_no, target as u8);
+    net.collect(i);
+    assert_eq!(net.peers[i].runners(), [None; 4], "peer {i}");
+    assert!(
+        net.voided(i).iter().all(|v| v.0 < hand_no),
+        "peer {i} voided {:?}",
+        net.voided(i)
+    );
+    net.run(900_000, &|n| {
+        n.peers[EAST].hand().is_some() && (0..4).all(|k| n.completed(k) >= 2)
+    });
+    for k in 0..4 {
+        assert!(net.completed(k) >= 2, "peer {k}");
+        assert_eq!(net.peers[k].runners(), [None; 4], "peer {k}");
+        let voided: Vec<_> = net
+            .voided(k)
+            .into_iter()
+            .filter(|v| v.1 != Seat::E)
+            .collect();
+        assert!(voided.is_empty(), "peer {k} voided {voided:?}");
+    }
+    let against: Vec<_> = net
+        .votes
+        .iter()
+        .filter(|(v, h, s)| *h >= hand_no && *s != 3 && *v != i)
+        .collect();
+    assert!(
+        against.is_empty(),
+        "votes against seats that stayed: {against:?}"
+    );
+    for (k, file) in net.files.iter().enumerate() {
+        let mut bytes = MAGIC.to_vec();
+        for e in file {
+            bytes.extend_from_slice(&e.to_record());
+        }
+        let report = transcript::verify(&transcript::decode(&bytes).expect("decodes"));
+        assert!(report.ok(), "peer {k}: {}", report.text());
+    }
+}
