@@ -81,12 +81,28 @@ fn play_a_hand_through_the_window() {
     assert!(shows(&h, "Discard selected (X)"), "still this turn");
     h.get_all_by_label(&one).next().unwrap().click();
     h.step();
-    // A longer plan (four more groups of two): its buttons stay in sight, at the start of
-    // the row (after the groups they scrolled out of it).
-    for _ in 0..4 {
+    // A longer plan (more groups of two, until the row is too short for them): its buttons
+    // stay in sight, at the start of the row (after the groups they scrolled out of it). At
+    // 1024 wide, where the row is shortest, a hand's worth of groups is longer than it.
+    h.set_size(egui::vec2(1024.0, 700.0));
+    h.step();
+    h.step();
+    let moves = h.get_by_label("Moves").rect();
+    let planned_right = |h: &egui_kittest::Harness<'static, fairdeal::gui::app::FairdealApp>| {
+        h.get_all_by_label_contains("planned")
+            .map(|n| n.rect().right())
+            .fold(f32::MIN, f32::max)
+    };
+    let mut groups = 1;
+    while groups < 7 && planned_right(&h) <= moves.left() {
         let two: Vec<String> = hand(&h).into_iter().take(2).collect();
         plan_new_meld(&mut h, &two);
+        groups += 1;
     }
+    assert!(
+        planned_right(&h) > moves.left(),
+        "{groups} planned groups fit the row: nothing to scroll"
+    );
     for button in ["Undo last planned (U)", "Play plan"] {
         let r = h
             .get_all_by_label_contains(button)
@@ -135,7 +151,7 @@ fn play_a_hand_through_the_window() {
         });
         h.step();
     }
-    for _ in 0..5 {
+    for _ in 0..groups {
         h.get_by_label("Undo last planned (U)").click();
         h.step();
         h.step();

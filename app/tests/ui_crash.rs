@@ -143,7 +143,7 @@ fn the_hosts_window_killed_mid_hand_resumes_and_the_guest_is_not_blamed() {
     // back with her.
     wait_for(
         &mut guest,
-        "the computer players Ann (South)'s client runs: back when it is",
+        "No answer from Ann (South), whose client runs West and East",
         Duration::from_secs(15),
     );
     // Ann's window is reopened (as a player would, a few seconds later).
