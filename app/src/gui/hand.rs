@@ -200,14 +200,15 @@ fn card_id(i: usize) -> Id {
 /// without this the first Tab landed on the hints and the chat's quick phrases. From the
 /// first card on, Tab follows the hand, then the move buttons under it, then the melds and
 /// the pile, then the rest. The chat line keeps its keys (a text field has the focus then).
-pub fn keys_into_hand(ui: &Ui, cards: usize) {
+/// With `arrows` false only Tab does.
+pub fn keys_into_hand(ui: &Ui, cards: usize, arrows: bool) {
     let nothing_focused = ui
         .data(|mem| mem.get_temp::<bool>(nothing_focused_id()))
         .unwrap_or(true);
     let pressed = |k: egui::Key| ui.input(|i| i.key_pressed(k) && i.modifiers.is_none());
-    let to = if pressed(egui::Key::Tab) || pressed(egui::Key::ArrowRight) {
+    let to = if pressed(egui::Key::Tab) || (arrows && pressed(egui::Key::ArrowRight)) {
         Some(0)
-    } else if pressed(egui::Key::ArrowLeft) {
+    } else if arrows && pressed(egui::Key::ArrowLeft) {
         Some(cards.saturating_sub(1))
     } else {
         None

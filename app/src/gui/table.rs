@@ -142,7 +142,9 @@ fn table_body(
     // at the end of the last frame.
     let typing_id = egui::Id::unique("typing at the last frame's end");
     let in_chat = ui.data(|mem| mem.get_temp::<bool>(typing_id).unwrap_or(false));
-    super::hand::keys_into_hand(ui, view.hand().len());
+    // At a table only looked at, the arrow keys step the replay (or do nothing): only Tab
+    // goes into the hand there.
+    super::hand::keys_into_hand(ui, view.hand().len(), !m.looks_only());
     // The felt goes under everything but the move list's panel, which has its own fill:
     // with software rendering, filling the window several times over was most of a frame.
     // What is left of the window: a bar drawn above the table (the spectator's, the
