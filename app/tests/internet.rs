@@ -369,11 +369,13 @@ fn play_through_the_relay(net: &Internet, data: &Path) -> Played {
             .unwrap();
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
         assert!(out.status.success(), "{n}'s transcript:\n{text}");
-        let first = text.lines().next().unwrap_or_default();
-        for seat in ["South", "West", "North", "East"] {
-            for m in ["a1", "a2", "b1", "b2"] {
-                if first.contains(&format!("{seat} {}", name(m))) {
-                    seat_of_name.insert(seat.to_owned(), m);
+        // The seating is one of the report's lines, after the players' words.
+        for line in text.lines() {
+            for seat in ["South", "West", "North", "East"] {
+                for m in ["a1", "a2", "b1", "b2"] {
+                    if line.contains(&format!("{seat} {}", name(m))) {
+                        seat_of_name.insert(seat.to_owned(), m);
+                    }
                 }
             }
         }
