@@ -12,8 +12,9 @@
 use fairdeal_core::{HouseRules, Preset, Seat, SplitMix64};
 use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::hand::Event as HandEvent;
-use fairdeal_net::table::msg::{SeatInfo, TableMsg};
+use fairdeal_net::table::msg::{SeatInfo, TableMsg, return_digest};
 use fairdeal_net::table::{Dest, Leaving, TableEvent, TableSession};
+use fairdeal_net::transcript::{Entry, FaultKind, HandStatus, Located};
 
 fn card(i: u8, bot: bool) -> ([u8; 32], SeatInfo) {
     let secret = [i + 101; 32];
@@ -63,6 +64,10 @@ struct Sim {
     events: Vec<Vec<TableEvent>>,
     /// Every `Quit` sent: (peer, its hand number then, hands completed at that peer then).
     quits: Vec<(usize, u32, usize)>,
+    /// Each peer's public transcript entries so far.
+    public: Vec<Vec<Entry>>,
+    /// North's client is running again after it left (the person pressed Resume).
+    north_back: bool,
     now: u64,
     rng: SplitMix64,
 }
@@ -76,6 +81,8 @@ impl Sim {
             keys,
             events: vec![Vec::new(); 4],
             quits: Vec::new(),
+            public: vec![Vec::new(); 4],
+            north_back: false,
             now: 0,
             rng: SplitMix64::new(11),
         }
@@ -106,6 +113,9 @@ impl Sim {
                 while let Some(e) = self.peers[i].poll_event() {
                     self.events[i].push(e);
                 }
+                while let Some(e) = self.peers[i].poll_public() {
+                    self.public[i].push(e);
+                }
             }
             if !moved {
                 return;
@@ -117,7 +127,7 @@ impl Sim {
         self.now += 5_000;
         for i in 0..4 {
             for j in 0..4 {
-                if i != j && !self.peers[j].has_left() {
+                if i != j && (!self.peers[j].has_left() || (j == 2 && self.north_back)) {
                     let k = self.keys[j];
                     self.peers[i].heard(k, self.now);
                 }
@@ -131,6 +141,13 @@ impl Sim {
     /// One step of the people's part: South plays at random; North plays at random until it
     /// leaves, then as its node would.
     fn step(&mut self) {
+        if self.north_back {
+            // Its pings, heard while the others play on without a pause.
+            for i in [0, 1, 3] {
+                let k = self.keys[2];
+                self.peers[i].heard(k, self.now);
+            }
+        }
         self.deliver();
         for i in [0, 2] {
             let p = &mut self.peers[i];
@@ -259,4 +276,128 @@ fn a_person_who_leaves_between_hands_quits_at_once() {
     for i in 0..4 {
         assert_eq!(sim.voided(i), 0, "peer {i}: no hand void");
     }
+}
+
+/// Sabotage caught: a transcript check that takes a seat given back only after a deal left
+/// unfinished refuses the file of a person who left mid-hand (its client played the hand out,
+/// so the deal is complete there) and came back a hand later: "hand 3 comes where hand 2
+/// must".
+#[test]
+fn a_person_who_left_and_came_back_has_a_transcript_that_verifies() {
+    let mut sim = Sim::new();
+    let mut guard = 0;
+    while !(sim.peers[2]
+        .hand()
+        .is_some_and(|h| h.my_turn() && h.turn_count() > 8))
+    {
+        sim.step();
+        guard += 1;
+        assert!(guard < 20_000, "hand 1 never reached North's turn");
+    }
+    sim.peers[2].leave_after_hand().unwrap();
+    while !sim.peers[2].has_left() {
+        sim.step();
+        guard += 1;
+        assert!(guard < 40_000, "North never quit");
+    }
+    while sim.peers[0].hand_no() < 2 || sim.peers[0].hand().is_none() {
+        sim.step();
+        guard += 1;
+        assert!(guard < 40_000, "hand 2 never started");
+    }
+    // North's client runs again during hand 2: it gets its seat back at hand 3.
+    sim.north_back = true;
+    while sim.peers[2].hand_no() < 3 || sim.peers[2].hand().is_none() {
+        sim.step();
+        guard += 1;
+        assert!(
+            guard < 80_000,
+            "North never got its seat back: hands {:?}, runners {:?}, North's events {:?}",
+            sim.peers
+                .iter()
+                .map(TableSession::hand_no)
+                .collect::<Vec<_>>(),
+            sim.peers
+                .iter()
+                .map(TableSession::runners)
+                .collect::<Vec<_>>(),
+            sim.events[2].iter().rev().take(8).collect::<Vec<_>>()
+        );
+    }
+    while sim.completed(2) < 2 {
+        sim.step();
+        guard += 1;
+        assert!(
+            guard < 200_000,
+            "hand 3 never ended at North: hands {:?}, North's last events {:?}",
+            sim.peers
+                .iter()
+                .map(TableSession::hand_no)
+                .collect::<Vec<_>>(),
+            sim.events[2].iter().rev().take(4).collect::<Vec<_>>()
+        );
+    }
+    sim.deliver();
+    let located: Vec<Located> = sim.public[2]
+        .iter()
+        .cloned()
+        .enumerate()
+        .map(|(index, entry)| Located {
+            index,
+            offset: 0,
+            entry,
+        })
+        .collect();
+    let report = fairdeal_net::transcript::verify(&located);
+    assert!(report.faults.is_empty(), "{:?}", report.faults);
+    let verified: Vec<u32> = report
+        .hands
+        .iter()
+        .filter(|h| matches!(h.status, HandStatus::Verified { .. }))
+        .map(|h| h.hand_no)
+        .collect();
+    assert_eq!(verified, [1, 3], "{:?}", report.hands);
+    assert!(
+        report
+            .notes
+            .iter()
+            .any(|n| n.contains("hand 2 was played while North was away")),
+        "{:?}",
+        report.notes
+    );
+    assert_eq!(report.totals, sim.peers[2].totals(), "the table's totals");
+
+    // The runner (South) signs the return again with better totals for its own team, and the
+    // next header follows it: the seats that did not sign it (West and East) signed hand 3
+    // under the true totals, so the file is refused.
+    let sid = sim.peers[0].config().unwrap().sid();
+    let south = Identity::from_secret(card(0, false).0);
+    let mut forged = located;
+    let mut resigned = 0;
+    for at in &mut forged {
+        match &mut at.entry {
+            Entry::Signed { from, msg } if *from == south.public() => {
+                if let Ok(TableMsg::Return { mut state, .. }) = TableMsg::decode(msg) {
+                    state.totals[0] += 1_000;
+                    let sig = south.sign(&return_digest(&sid, &state));
+                    *msg = TableMsg::Return { state, sig }.encode();
+                    resigned += 1;
+                }
+            }
+            Entry::Hand {
+                hand_no: 3, scores, ..
+            } => scores[0] += 1_000,
+            _ => {}
+        }
+    }
+    assert_eq!(resigned, 1, "South's return is in North's file");
+    let report = fairdeal_net::transcript::verify(&forged);
+    assert!(
+        report.faults.iter().any(|f| matches!(
+            f.kind,
+            FaultKind::ReturnUnconfirmed { .. } | FaultKind::BadEnvelope(_)
+        )),
+        "a re-totalled return passed: {:?}",
+        report.hands
+    );
 }

@@ -156,6 +156,8 @@ impl TableSession {
                 self.prev_result = state.prev_result;
                 self.hand_no = state.hand_no.saturating_sub(1);
                 self.left = false;
+                // A person who left and came back plays the seat again: nothing left to quit.
+                self.leave_after = None;
                 self.held_by = None;
                 self.held_told = false;
                 self.hand = None;

@@ -145,77 +145,19 @@ impl Game {
             let out = (0..4u8)
                 .chain([0xff])
                 .find(|&s| marker(s) == next.prev_result);
-            let back = signed.iter().find_map(|(from, m)| match m {
-                TableMsg::Return { state, .. }
-                    if state.hand_no == next.hand_no && state.keys == next.keys =>
-                {
-                    Some((state, from))
-                }
-                _ => None,
-            });
-            if let (None, Some((state, _))) = (out, back)
-                && self.barred.contains(&state.seat)
+            if out.is_none()
+                && let Some(back) = self.taken_back(h, next, signed, at)?
             {
-                return Err(stop(
-                    None,
-                    Some(next.hand_no),
-                    at,
-                    FaultKind::BarredSeatBack(state.seat),
-                ));
-            }
-            if let (None, Some((state, from))) = (out, back) {
-                // The seat's runner gives it back; this file may not record who that was (the
-                // computer player took over while this peer was out), but never the seat
-                // itself: and the next deal's envelopes must confirm the state it states.
-                let runner = h
-                    .bots
-                    .get(usize::from(state.seat))
-                    .copied()
-                    .flatten()
-                    .map(|b| b.runner);
-                let signer = seat_of(&h.keys, from)
-                    .or_else(|| seat_of(&self.config.seats, from))
-                    .unwrap_or(state.seat);
-                if signer == state.seat || runner.is_some_and(|r| r != signer) {
-                    return Err(stop(
-                        None,
-                        Some(next.hand_no),
-                        at,
-                        FaultKind::ReturnNotFromRunner {
-                            seat: state.seat,
-                            signer,
-                            runner,
-                        },
-                    ));
-                }
-                self.confirm = Some((state.seat, signer));
-                // This peer was out of the game and is given its seat back: the deals in
-                // between are not in its file, the table's state is the runner's signed word.
-                let (from, to) = (h.hand_no + 1, state.hand_no.saturating_sub(1));
-                let away = if from >= to {
-                    format!("hand {to} was")
-                } else {
-                    format!("hands {from} to {to} were")
-                };
-                self.report.notes.push(format!(
-                    "{away} played while {} was away; the table's state at hand {} is taken from the signed return",
-                    seat_name(state.seat),
-                    state.hand_no
-                ));
-                after.hand_no = state.hand_no;
-                after.dealer = state.dealer;
-                after.scores = state.totals;
-                after.prev_result = state.prev_result;
                 self.report.hands.push(HandLine {
                     hand_no: h.hand_no,
                     status: HandStatus::Unfinished {
                         why: format!(
                             "{} was out of the game from here (the others went on)",
-                            seat_name(state.seat)
+                            seat_name(back.seat)
                         ),
                     },
                 });
-                return Ok(after);
+                return Ok(back.after);
             }
             let Some(out) = out else {
                 return Err(stop(
@@ -303,8 +245,92 @@ impl Game {
             hand_no: h.hand_no,
             status,
         });
+        // The deal ended here, and this file's peer was out of the game for the next ones
+        // (it left once the deal was scored, or was put out as it ended) until it was given
+        // its seat back.
+        if let Some(next) = next.filter(|x| x.hand_no > after.hand_no)
+            && let Some(back) = self.taken_back(&b.head, next, signed, at)?
+        {
+            after = back.after;
+        }
         self.report.totals = after.scores;
         Ok(after)
+    }
+}
+
+/// A seat given back to this file's peer after deals it was away for.
+struct Back {
+    /// The seat given back.
+    seat: u8,
+    /// What the next header must say: the table's state the return states.
+    after: Header,
+}
+
+impl Game {
+    /// The next header `next` skips deals after deal `h` because this file's peer was out
+    /// of the game and is given its seat back: the signed `Return` among `signed` for that
+    /// hand, by the seat's runner (this file may not record who that was, as the computer
+    /// player took over while its peer was out, but never the seat itself). The table's state
+    /// it carries is the runner's word, so the next deal's envelopes must confirm it.
+    fn taken_back(
+        &mut self,
+        h: &Header,
+        next: &Header,
+        signed: &[(PublicKey, TableMsg)],
+        at: &Located,
+    ) -> Result<Option<Back>, Stop> {
+        let Some((state, from)) = signed.iter().find_map(|(from, m)| match m {
+            TableMsg::Return { state, .. }
+                if state.hand_no == next.hand_no && state.keys == next.keys =>
+            {
+                Some((state, from))
+            }
+            _ => None,
+        }) else {
+            return Ok(None);
+        };
+        let fault = |kind| stop(None, Some(next.hand_no), at, kind);
+        if self.barred.contains(&state.seat) {
+            return Err(fault(FaultKind::BarredSeatBack(state.seat)));
+        }
+        let runner = h
+            .bots
+            .get(usize::from(state.seat))
+            .copied()
+            .flatten()
+            .map(|b| b.runner);
+        let signer = seat_of(&h.keys, from)
+            .or_else(|| seat_of(&self.config.seats, from))
+            .unwrap_or(state.seat);
+        if signer == state.seat || runner.is_some_and(|r| r != signer) {
+            return Err(fault(FaultKind::ReturnNotFromRunner {
+                seat: state.seat,
+                signer,
+                runner,
+            }));
+        }
+        self.confirm = Some((state.seat, signer));
+        let (from, to) = (h.hand_no + 1, state.hand_no.saturating_sub(1));
+        let away = if from >= to {
+            format!("hand {to} was")
+        } else {
+            format!("hands {from} to {to} were")
+        };
+        self.report.notes.push(format!(
+            "{away} played while {} was away; the table's state at hand {} is taken from the signed return",
+            seat_name(state.seat),
+            state.hand_no
+        ));
+        Ok(Some(Back {
+            seat: state.seat,
+            after: Header {
+                hand_no: state.hand_no,
+                dealer: state.dealer,
+                scores: state.totals,
+                prev_result: state.prev_result,
+                ..h.clone()
+            },
+        }))
     }
 }
 
