@@ -327,7 +327,15 @@ impl Game {
             NodeEvent::Refused(why) => m.status = format!("Not allowed: {why}"),
             NodeEvent::Waiting(seats) => m.waiting = seats,
             NodeEvent::Clock { seat, left_ms } => m.clock = Some((seat, left_ms)),
-            NodeEvent::NextHand(next) => m.next = Some(next),
+            NodeEvent::NextHand(Some(next)) => m.next = Some(next),
+            NodeEvent::NextHand(None) => {
+                // Out of the game for now: the sheet of the last hand played here offers no
+                // "Next hand" (and would cover the table and its Leave button).
+                m.next = None;
+                if m.over.is_none() {
+                    d.show_report = false;
+                }
+            }
             NodeEvent::Link { seat, up } => {
                 // A seat taken over is played by its runner's client: the player's own
                 // link says nothing about the table any more.
@@ -421,6 +429,9 @@ impl Game {
                 m.log.push(m.status.clone());
                 m.view = None;
                 m.my_turn = false;
+                // The sheet of the hand before is done with: the next hands are not ours.
+                d.show_report = false;
+                m.next = None;
             }
             TableEvent::SeatBack {
                 seat,

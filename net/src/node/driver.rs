@@ -79,6 +79,8 @@ pub(crate) struct Node {
     guard: guard::Guard,
     /// What the front end was last told the next hand waits for: (hand, seats, ready).
     last_next: Option<(u32, Vec<Seat>, bool)>,
+    /// The front end was told this seat is out of the game (no next hand waits for it).
+    told_out: bool,
     drop_out: DropOut,
     /// Peers found on the LAN (asked again while looking for a table by name).
     lan: BTreeSet<PeerId>,
@@ -276,6 +278,7 @@ impl Node {
             ticks: 0,
             guard: guard::Guard::default(),
             last_next: None,
+            told_out: false,
             logged_sent,
             checker: super::checker::Checker::new(),
             said_unheard: false,

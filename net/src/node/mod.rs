@@ -151,7 +151,10 @@ pub enum NodeEvent {
         left_ms: u64,
     },
     /// Between hands (once a second, and when it changes): what the next hand waits for.
-    NextHand(crate::table::NextHand),
+    /// `None` (once): this seat is out of the game (its player left, or a computer player
+    /// holds it until the next hand), so no hand waits for it, and a score sheet still open
+    /// has no "Next hand" to offer.
+    NextHand(Option<crate::table::NextHand>),
     /// The seats this peer has heard nothing from for a while (see
     /// [`crate::table::UNHEARD_MS`]): once a second while there are any, and once more, empty,
     /// when every seat is heard again.

@@ -20,11 +20,21 @@ impl Node {
     /// (`always`: the countdown too).
     pub(super) async fn report_next_hand(&mut self, always: bool) {
         let next = self.session.next_hand();
+        if next.is_none() && self.session.has_left() {
+            // A resumed log may have ended on a scored hand: the sheet it shows again waits
+            // for nothing this seat can do.
+            if !std::mem::replace(&mut self.told_out, true) {
+                let _ = self.events.send(NodeEvent::NextHand(None)).await;
+            }
+            self.last_next = None;
+            return;
+        }
+        self.told_out = false;
         let key = next.as_ref().map(|n| (n.after, n.waiting.clone(), n.ready));
         if (always || key != self.last_next)
             && let Some(next) = next
         {
-            let _ = self.events.send(NodeEvent::NextHand(next)).await;
+            let _ = self.events.send(NodeEvent::NextHand(Some(next))).await;
         }
         self.last_next = key;
     }
