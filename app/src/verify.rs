@@ -5,12 +5,12 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Result;
-use fairdeal_net::transcript::{self, Report};
+use fairdeal_net::transcript::{self, DecodeError, ReadError, Report};
 
 /// The report on the transcript at `path`, or why it could not be read or decoded (a file that
 /// does not decode is reported as a fault of the file, naming no seat).
 pub fn check(path: &Path) -> Result<Report, String> {
-    let entries = transcript::read(path)?;
+    let entries = transcript::read(path).map_err(|e| e.to_string())?;
     Ok(transcript::verify(&entries))
 }
 
@@ -28,7 +28,8 @@ pub fn run(path: &Path, out: &mut impl Write) -> Result<bool> {
     if fairdeal_net::store::is_game_log(path) {
         return crate::peer::verify(path, out);
     }
-    match check(path) {
+    let read = transcript::read(path).map(|entries| transcript::verify(&entries));
+    match read {
         Ok(report) => {
             // The players' words first, as the window says them (teams by their players);
             // then the report's own lines, for checking by hand, the verdict last.
@@ -42,11 +43,26 @@ pub fn run(path: &Path, out: &mut impl Write) -> Result<bool> {
             }
             Ok(report.ok())
         }
-        Err(e) if e.starts_with("cannot read") => {
+        Err(ReadError::Io(e)) => {
             writeln!(out, "{e}")?;
             Ok(false)
         }
-        Err(e) => {
+        // Nobody's fault: the file is something else, or from another version of fairdeal.
+        Err(ReadError::Decode(DecodeError::NotATranscript)) => {
+            writeln!(
+                out,
+                "not a fairdeal game file: {} is neither a game's transcript (transcript.fdt) nor a game log (GAME.fdlog)",
+                path.display()
+            )?;
+            Ok(false)
+        }
+        Err(ReadError::Decode(e @ DecodeError::Version(_))) => {
+            writeln!(out, "cannot check {}: {e}", path.display())?;
+            Ok(false)
+        }
+        // A transcript cut short, grown past any game's size, or with an entry that does not
+        // decode: damaged or tampered with, by whom the bytes cannot say.
+        Err(ReadError::Decode(e)) => {
             writeln!(out, "FAULT: no seat can be named: {e}")?;
             Ok(false)
         }

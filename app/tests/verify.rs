@@ -108,6 +108,22 @@ fn a_transcript_alone_verifies_and_the_four_seats_agree() {
     // A file that is not there is said so, and is no fault.
     let (ok, text) = verify(&alone.join("missing.fdt"));
     assert!(!ok && text.starts_with("cannot read"), "{text}");
+    // Nor is a file that is something else (text, nothing at all), or a folder: nobody
+    // cheated, and the words say what verify wants.
+    let notes = alone.join("notes.txt");
+    for body in [&b"shopping: milk, cards"[..], b""] {
+        std::fs::write(&notes, body).unwrap();
+        let (ok, text) = verify(&notes);
+        assert!(!ok, "{text}");
+        assert!(!text.contains("FAULT"), "{text}");
+        assert!(text.starts_with("not a fairdeal game file"), "{text}");
+    }
+    let (ok, text) = verify(&alone);
+    assert!(!ok, "{text}");
+    assert!(
+        text.starts_with("cannot read") && text.contains("a folder, not a file"),
+        "{text}"
+    );
 
     // A player's private log alone (no identity.key beside it) is not a fault: the words say
     // what it needs, and point to the transcript.

@@ -134,7 +134,7 @@ pub fn open(path: &Path) -> Result<Playback, OpenError> {
         p.me = session.seat();
         return Ok(p);
     }
-    let entries = transcript::read(path).map_err(OpenError::Transcript)?;
+    let entries = transcript::read(path).map_err(|e| OpenError::Transcript(e.to_string()))?;
     Ok(play(&entries))
 }
 

@@ -270,24 +270,26 @@ pub struct Loaded {
     pub end: u64,
 }
 
-/// Opens a file a person named (a game log, a transcript, a scenario) for reading. A named
-/// pipe or a socket is refused, not opened: opening a pipe waits until something writes to
-/// it, so a command given one would wait for ever. Devices open (each reader stops at its
-/// own size limit).
+/// Opens a file a person named (a game log, a transcript, a scenario) for reading. A folder,
+/// a named pipe or a socket is refused, not opened: a folder opens on some systems and then
+/// fails to read with words of the system's own, and opening a pipe waits until something
+/// writes to it, so a command given one would wait for ever. Devices open (each reader stops
+/// at its own size limit).
 ///
 /// # Errors
 ///
-/// The file cannot be opened, or is a pipe or a socket.
+/// The file cannot be opened, or is a folder, a pipe or a socket.
 pub fn open_named(path: &Path) -> std::io::Result<File> {
+    let refuse = |what: &str| Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, what));
+    let kind = std::fs::metadata(path)?.file_type();
+    if kind.is_dir() {
+        return refuse("a folder, not a file");
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
-        let kind = std::fs::metadata(path)?.file_type();
         if kind.is_fifo() || kind.is_socket() {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                "a named pipe or a socket, not a file",
-            ));
+            return refuse("a named pipe or a socket, not a file");
         }
     }
     File::open(path)

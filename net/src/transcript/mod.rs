@@ -203,27 +203,37 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Located>, DecodeError> {
     Ok(out)
 }
 
+/// Why a transcript file gave no entries: it could not be read, or does not decode.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    /// The file could not be read (the words say which file and why).
+    #[error("{0}")]
+    Io(String),
+    /// Its bytes are not a transcript this program reads.
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+}
+
 /// Reads and decodes `path`.
 ///
 /// # Errors
 ///
-/// The file cannot be read (as text), or does not decode.
-pub fn read(path: &Path) -> Result<Vec<Located>, String> {
-    let size = std::fs::metadata(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
-        .len();
+/// The file cannot be read (a folder, a pipe, no permission), or does not decode.
+pub fn read(path: &Path) -> Result<Vec<Located>, ReadError> {
+    let cannot = |e: std::io::Error| ReadError::Io(format!("cannot read {}: {e}", path.display()));
+    let size = std::fs::metadata(path).map_err(cannot)?.len();
     if size > MAX_FILE {
-        return Err(DecodeError::TooLarge(size).to_string());
+        return Err(DecodeError::TooLarge(size).into());
     }
     // Read at most one byte past the limit: a device (or a file that grows) reports no size.
     let mut bytes = Vec::new();
     crate::store::open_named(path)
         .and_then(|f| f.take(MAX_FILE + 1).read_to_end(&mut bytes))
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        .map_err(cannot)?;
     if bytes.len() as u64 > MAX_FILE {
-        return Err(DecodeError::TooLarge(bytes.len() as u64).to_string());
+        return Err(DecodeError::TooLarge(bytes.len() as u64).into());
     }
-    decode(&bytes).map_err(|e| e.to_string())
+    Ok(decode(&bytes)?)
 }
 
 /// The transcript being written beside a game log.
@@ -307,7 +317,10 @@ mod tests {
     #[test]
     fn an_endless_file_is_refused_after_the_limit_not_read_whole() {
         let e = read(Path::new("/dev/zero")).unwrap_err();
-        assert!(e.contains("larger than any transcript"), "{e}");
+        assert!(
+            matches!(e, ReadError::Decode(DecodeError::TooLarge(_))),
+            "{e}"
+        );
     }
 
     fn sample() -> Vec<Entry> {
