@@ -596,8 +596,15 @@ fn a_guest_who_leaves_mid_game_takes_the_seat_back_at_the_next_hand() {
             .any(|l| l.starts_with("A computer player played your seat while you were away"))
     };
     let mut steps_held = 0;
+    let mut said: Vec<String> = Vec::new();
     let start = Instant::now();
     while back(&guest).is_none() {
+        if let Some(s) = guest.state().status()
+            && said.last().is_none_or(|l| l != s)
+            && said.len() < 40
+        {
+            said.push(s.to_owned());
+        }
         // The resumed log ends on hand 1's score sheet; while the seat is held it offers
         // nothing to do, and must not stay over the table waiting for a "Next hand".
         if held(&guest) {
@@ -609,7 +616,7 @@ fn a_guest_who_leaves_mid_game_takes_the_seat_back_at_the_next_hand() {
         }
         assert!(
             start.elapsed() < Duration::from_secs(300),
-            "\"You have your seat back.\" not said in 300 s; the window shows {:?}; the move list ends {:?}",
+            "\"You have your seat back.\" not said in 300 s; the window shows {:?}; it said {said:?}; the move list ends {:?}",
             labels(&guest),
             guest
                 .state()
