@@ -467,6 +467,7 @@ impl Controller {
                 records::abandon_others(&self.data_dir, Some(&conn.game_dir));
                 records::sweep_unstarted(&self.data_dir, &conn.game_dir);
                 let mut game = Game::new(&conn.record, status);
+                game.model.key = Some(conn.key);
                 // The chat this client kept for the game (a game resumed shows it again).
                 game.model.chat = super::chat_file::load(&conn.game_dir);
                 self.current = Some(Current {

@@ -51,8 +51,10 @@ pub struct Model {
     pub(crate) was_held: bool,
     /// A computer player holds our seat now.
     pub(crate) held: bool,
-    /// Our seat, once known (from a view, or from the runner holding it).
+    /// Our seat, once known (from the configuration, a view, or the runner holding it).
     pub(crate) me: Option<Seat>,
+    /// Our identity at the table (none for a spectator or a replay).
+    pub(crate) key: Option<fairdeal_crypto::PublicKey>,
     pub(crate) waiting: Vec<Seat>,
     /// Seats whose connection is down now, and since when.
     pub(crate) down: BTreeMap<Seat, std::time::Instant>,
@@ -202,6 +204,7 @@ impl Game {
             was_held: false,
             held: false,
             me: None,
+            key: None,
             waiting: Vec::new(),
             down: BTreeMap::new(),
             unheard: Vec::new(),
@@ -386,6 +389,10 @@ impl Game {
                     m.rules_words
                         .push_str(&super::start::clock_words(c.move_clock_ms.div_ceil(60_000)));
                 }
+                // A resumed game replays its hands before the first view: told as ours.
+                if let Some(seat) = m.key.and_then(|k| c.seat_of(&k)) {
+                    m.me = Some(Seat::from_index(usize::from(seat)));
+                }
                 m.config = Some(*c);
                 m.status = "Shuffling: every player shuffles the deck in turn…".to_owned();
             }
@@ -548,8 +555,9 @@ impl Game {
         let Self { model: m, desk: d } = self;
         match event {
             HandEvent::Moved { seat, mv, effect } => {
-                // A resumed window replays the hand before its first view tells it its
-                // seat: until then each move is told in the third person, never as "You".
+                // Before the seat is known (a spectator's window, or a game whose
+                // configuration has not come yet) each move is told in the third person,
+                // never as "You".
                 m.log.push(match m.me {
                     Some(me) => super::move_words::move_line(&mv, seat, me),
                     None => super::move_words::onlooker_line(&mv, seat),

@@ -57,6 +57,8 @@ pub struct Connection {
     pub game_dir: PathBuf,
     /// What it is.
     pub record: GameRecord,
+    /// The player's identity at the table.
+    pub key: fairdeal_crypto::PublicKey,
     runtime: Arc<Runtime>,
     /// Dropped with the connection (or by [`Connection::stop_computers`]): stops the computer
     /// players run here.
@@ -167,6 +169,7 @@ fn spawn_player(
         mut on_listen,
     } = player;
     let relay = opts.relay.clone();
+    let key = fairdeal_crypto::Identity::from_secret(secret).public();
     let (ui_tx, ui_rx) = mpsc::channel(4096);
     let (in_tx, in_rx) = mpsc::channel(64);
     let (ev_tx, mut ev_rx) = mpsc::channel(4096);
@@ -215,6 +218,7 @@ fn spawn_player(
         events: ui_rx,
         game_dir,
         record,
+        key,
         runtime,
         stop: Some(stop),
         secrets,
