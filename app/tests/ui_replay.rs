@@ -213,6 +213,17 @@ fn a_transcript_replays_forward_and_back_as_the_seats_saw_it() {
     );
     let n = h.state().replay().unwrap().playback().hands[0].steps.len();
     assert!(n > 10, "a hand of {n} moves");
+    // At 1024×700 the bar keeps "Move 0 of n" on the screen, and a replay has nothing to
+    // leave but its Back.
+    h.set_size(egui::vec2(1024.0, 700.0));
+    for _ in 0..3 {
+        h.step();
+    }
+    let at = h.get_by_label(&format!("Move 0 of {n}")).rect();
+    assert!(at.right() <= 1024.0, "\"Move 0 of {n}\" cut at {at:?}");
+    assert!(!shows(&h, "Leave the table"), "a replay offers to leave a table");
+    h.set_size(egui::vec2(1180.0, 780.0));
+    h.step();
     let mut compared = 0;
     // Forward, move by move, to the end of the hand.
     for k in 1..=n {

@@ -48,6 +48,10 @@ pub fn what_leaving_does(m: &Model) -> &'static str {
 /// "Leave the table": a small button (the table's header) or a plain one (between hands);
 /// a click, or Enter while it has the focus, asks first.
 pub fn leave_button(ui: &mut Ui, m: &Model, d: &mut Desk, small: bool, out: &mut Vec<Intent>) {
+    if m.replay {
+        // A replay is left by its own Back: nobody sits at a table to leave.
+        return;
+    }
     if m.looks_only() {
         // A spectator plays no cards: nothing stays behind it, so nothing to ask first.
         let button = if small {

@@ -295,7 +295,8 @@ impl Replay {
         let n = self.moves_in(self.hand);
         let hands = self.playback.hands.len();
         let hand_no = self.playback.hands.get(self.hand).map_or(0, |h| h.hand_no);
-        ui.horizontal(|ui| {
+        // Wrapped: at 1024 wide the buttons, the slider and "Move x of n" need two rows.
+        ui.horizontal_wrapped(|ui| {
             if ui.button("Back").clicked() {
                 out.push(Intent::CloseReplay);
             }
@@ -317,7 +318,7 @@ impl Replay {
                 }
             }
             let mut at = self.at;
-            let slider = ui.add(egui::Slider::new(&mut at, 0..=n).text("moves"));
+            let slider = ui.add(egui::Slider::new(&mut at, 0..=n).show_value(false));
             if slider.changed() {
                 self.goto(self.hand, at, false);
             }

@@ -370,10 +370,14 @@ fn header(
             ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
                 if m.onlooker {
                     let team = |t: Team| format!("{} {}", team_names(m, t), scores[t.index()]);
-                    ui.label(
-                        RichText::new(format!("{} · {}", team(Team::A), team(Team::B)))
-                            .strong()
-                            .size(18.0),
+                    // Players' names can be long: cut to the room left by the buttons.
+                    ui.add(
+                        egui::Label::new(
+                            RichText::new(format!("{} · {}", team(Team::A), team(Team::B)))
+                                .strong()
+                                .size(18.0),
+                        )
+                        .truncate(),
                     );
                 } else {
                     ui.label(
