@@ -629,6 +629,19 @@ fn a_guest_who_leaves_mid_game_takes_the_seat_back_at_the_next_hand() {
         );
         step_both(&mut guest, &mut host);
     }
+    // The hand the resumed log replays is told as the guest's own: "You draw", not "West
+    // draws".
+    let said = |start: &str| {
+        guest
+            .state()
+            .move_log()
+            .iter()
+            .any(|l| l.starts_with(start))
+    };
+    assert!(
+        said("You draw") && !said("West draws"),
+        "the guest's own moves told in the third person after Resume"
+    );
     assert!(
         back(&guest).is_some_and(|l| l.contains("While you were away: we")),
         "the guest is told what the hands it missed scored: {:?}",

@@ -221,7 +221,10 @@ fn a_transcript_replays_forward_and_back_as_the_seats_saw_it() {
     }
     let at = h.get_by_label(&format!("Move 0 of {n}")).rect();
     assert!(at.right() <= 1024.0, "\"Move 0 of {n}\" cut at {at:?}");
-    assert!(!shows(&h, "Leave the table"), "a replay offers to leave a table");
+    assert!(
+        !shows(&h, "Leave the table"),
+        "a replay offers to leave a table"
+    );
     h.set_size(egui::vec2(1180.0, 780.0));
     h.step();
     let mut compared = 0;
