@@ -172,6 +172,25 @@ impl Sim {
         self.tick();
     }
 
+    /// Steps until `done`, at most `limit` steps; `what` names what did not happen.
+    fn step_until(&mut self, limit: usize, what: &str, done: impl Fn(&Self) -> bool) {
+        let mut steps = 0;
+        while !done(self) {
+            self.step();
+            steps += 1;
+            assert!(steps < limit, "{what}");
+        }
+    }
+
+    /// Into hand 1, a few turns in, North's turn.
+    fn to_norths_turn(&mut self) {
+        self.step_until(20_000, "hand 1 never reached North's turn", |s| {
+            s.peers[2]
+                .hand()
+                .is_some_and(|h| h.my_turn() && h.turn_count() > 8)
+        });
+    }
+
     fn completed(&self, i: usize) -> usize {
         self.events[i]
             .iter()
@@ -201,16 +220,8 @@ impl Sim {
 #[test]
 fn a_person_who_leaves_mid_hand_has_the_hand_played_out_and_scored() {
     let mut sim = Sim::new();
-    // Into hand 1, a few turns in, North's turn.
+    sim.to_norths_turn();
     let mut guard = 0;
-    while !(sim.peers[2]
-        .hand()
-        .is_some_and(|h| h.my_turn() && h.turn_count() > 8))
-    {
-        sim.step();
-        guard += 1;
-        assert!(guard < 20_000, "hand 1 never reached North's turn");
-    }
     assert_eq!(sim.peers[2].hand_no(), 1);
     assert_eq!(sim.peers[2].leave_after_hand().unwrap(), Leaving::AfterHand);
     assert!(sim.peers[2].leaving_after_hand());
@@ -285,58 +296,20 @@ fn a_person_who_leaves_between_hands_quits_at_once() {
 #[test]
 fn a_person_who_left_and_came_back_has_a_transcript_that_verifies() {
     let mut sim = Sim::new();
-    let mut guard = 0;
-    while !(sim.peers[2]
-        .hand()
-        .is_some_and(|h| h.my_turn() && h.turn_count() > 8))
-    {
-        sim.step();
-        guard += 1;
-        assert!(guard < 20_000, "hand 1 never reached North's turn");
-    }
+    sim.to_norths_turn();
     sim.peers[2].leave_after_hand().unwrap();
-    while !sim.peers[2].has_left() {
-        sim.step();
-        guard += 1;
-        assert!(guard < 40_000, "North never quit");
-    }
-    while sim.peers[0].hand_no() < 2 || sim.peers[0].hand().is_none() {
-        sim.step();
-        guard += 1;
-        assert!(guard < 40_000, "hand 2 never started");
-    }
+    sim.step_until(40_000, "North never quit", |s| s.peers[2].has_left());
+    sim.step_until(40_000, "hand 2 never started", |s| {
+        s.peers[0].hand_no() >= 2 && s.peers[0].hand().is_some()
+    });
     // North's client runs again during hand 2: it gets its seat back at hand 3.
     sim.north_back = true;
-    while sim.peers[2].hand_no() < 3 || sim.peers[2].hand().is_none() {
-        sim.step();
-        guard += 1;
-        assert!(
-            guard < 80_000,
-            "North never got its seat back: hands {:?}, runners {:?}, North's events {:?}",
-            sim.peers
-                .iter()
-                .map(TableSession::hand_no)
-                .collect::<Vec<_>>(),
-            sim.peers
-                .iter()
-                .map(TableSession::runners)
-                .collect::<Vec<_>>(),
-            sim.events[2].iter().rev().take(8).collect::<Vec<_>>()
-        );
-    }
-    while sim.completed(2) < 2 {
-        sim.step();
-        guard += 1;
-        assert!(
-            guard < 200_000,
-            "hand 3 never ended at North: hands {:?}, North's last events {:?}",
-            sim.peers
-                .iter()
-                .map(TableSession::hand_no)
-                .collect::<Vec<_>>(),
-            sim.events[2].iter().rev().take(4).collect::<Vec<_>>()
-        );
-    }
+    sim.step_until(80_000, "North never got its seat back", |s| {
+        s.peers[2].hand_no() >= 3 && s.peers[2].hand().is_some()
+    });
+    sim.step_until(200_000, "hand 3 never ended at North", |s| {
+        s.completed(2) >= 2
+    });
     sim.deliver();
     let located: Vec<Located> = sim.public[2]
         .iter()
