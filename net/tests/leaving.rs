@@ -183,7 +183,7 @@ impl Sim {
     }
 
     /// Into hand 1, a few turns in, North's turn.
-    fn to_norths_turn(&mut self) {
+    fn play_to_norths_turn(&mut self) {
         self.step_until(20_000, "hand 1 never reached North's turn", |s| {
             s.peers[2]
                 .hand()
@@ -220,7 +220,7 @@ impl Sim {
 #[test]
 fn a_person_who_leaves_mid_hand_has_the_hand_played_out_and_scored() {
     let mut sim = Sim::new();
-    sim.to_norths_turn();
+    sim.play_to_norths_turn();
     let mut guard = 0;
     assert_eq!(sim.peers[2].hand_no(), 1);
     assert_eq!(sim.peers[2].leave_after_hand().unwrap(), Leaving::AfterHand);
@@ -296,7 +296,7 @@ fn a_person_who_leaves_between_hands_quits_at_once() {
 #[test]
 fn a_person_who_left_and_came_back_has_a_transcript_that_verifies() {
     let mut sim = Sim::new();
-    sim.to_norths_turn();
+    sim.play_to_norths_turn();
     sim.peers[2].leave_after_hand().unwrap();
     sim.step_until(40_000, "North never quit", |s| s.peers[2].has_left());
     sim.step_until(40_000, "hand 2 never started", |s| {
