@@ -519,8 +519,9 @@ fn what_the_seats_send_before_the_roster_reaches_a_joiner_is_not_held_against_th
 /// closed and its requests with it) starts with the configuration alone, which says who sits
 /// where but not where they listen: it could not dial the seats it never heard from. When
 /// its connection to the host comes up again the host sends the roster with the
-/// configuration, and the joiner takes the seat cards from it (handled, not logged); a roster
-/// after the start from anyone else is refused.
+/// configuration, and the joiner takes the seat cards from it (logged, as it tells the joiner
+/// where seats listen: a client resumed from its log dials them there; the same roster again
+/// is only handled); a roster after the start from anyone else is refused.
 ///
 /// Sabotage caught (checked): `peer_connected` without the roster; the gate refusing every
 /// roster after the start (West never learns the missing seat cards).
@@ -559,10 +560,20 @@ fn a_joiner_that_missed_the_last_roster_learns_the_seat_cards_when_the_host_reco
         peers[1].admit(keys[2], &roster).is_err(),
         "a roster from North"
     );
+    assert_eq!(
+        peers[1].admit(keys[0], &roster),
+        Ok(Admit::Store),
+        "the late seat cards are logged"
+    );
     peers[0].peer_connected(keys[1]);
     deliver(&mut peers, false);
     assert_eq!(peers[1].roster(), peers[0].roster());
     assert_eq!(listening(&peers[1]), 4);
+    assert_eq!(
+        peers[1].admit(keys[0], &roster),
+        Ok(Admit::Show),
+        "the same roster again is not logged again"
+    );
     assert!(
         std::iter::from_fn(|| peers[1].poll_event()).any(|e| matches!(e, TableEvent::Roster(_)))
     );

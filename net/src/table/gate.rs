@@ -71,16 +71,18 @@ impl TableSession {
             None => self.admit_lobby(from, &msg).map(|()| Admit::Store),
             Some(config) => {
                 self.admit_playing(from, config, &msg)?;
-                // A resync asks for copies, and the host's roster sent again only says where
-                // the seats listen: neither changes the game, so both are handled, never
-                // logged.
-                Ok(
-                    if matches!(msg, TableMsg::Resync { .. } | TableMsg::Roster { .. }) {
-                        Admit::Show
-                    } else {
-                        Admit::Store
-                    },
-                )
+                // A resync asks for copies: handled, never logged. The host's roster sent
+                // again only says where the seats listen, which changes nothing in the game;
+                // but when it tells this peer something new it is logged, as it may be the
+                // only place a seat's address was learnt (its seat card came late), and a
+                // client resumed from the log dials the seats at the addresses its roster
+                // holds: without them a returning player cannot reach the computer player
+                // that holds its seat.
+                Ok(match &msg {
+                    TableMsg::Resync { .. } => Admit::Show,
+                    TableMsg::Roster { seats, .. } if *seats == self.roster => Admit::Show,
+                    _ => Admit::Store,
+                })
             }
         }
     }

@@ -298,20 +298,10 @@ impl Node {
                 }
             }
             guard::Gate::Show(key) => {
-                // Table chat and resyncs: shown, never logged (no part of the game). The
-                // host's roster sent again after the start is logged when it tells this peer
-                // something new: it may be the only place a seat's address was learnt (its
-                // seat card came late), and a client resumed from the log dials the seats
-                // at the addresses its roster holds; without them a returning player cannot
-                // reach the computer player that holds its seat.
-                let before = self.session.roster().clone();
+                // Table chat, a resync, a roster sent again that says nothing new: shown,
+                // never logged (no part of the game).
                 if let Err(e) = self.session.handle_message(key, request) {
                     tracing::debug!(%peer, "rejected: {e}");
-                } else if *self.session.roster() != before {
-                    self.log.append(&Record::Recv {
-                        from: key.0,
-                        bytes: request.to_vec(),
-                    })?;
                 }
             }
             // A question about the table: answered, never logged.
