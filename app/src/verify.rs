@@ -9,9 +9,8 @@ use fairdeal_net::transcript::{self, DecodeError, ReadError, Report};
 
 /// The report on the transcript at `path`, or why it could not be read or decoded (a file that
 /// does not decode is reported as a fault of the file, naming no seat).
-pub fn check(path: &Path) -> Result<Report, String> {
-    let entries = transcript::read(path).map_err(|e| e.to_string())?;
-    Ok(transcript::verify(&entries))
+pub fn check(path: &Path) -> Result<Report, ReadError> {
+    Ok(transcript::verify(&transcript::read(path)?))
 }
 
 /// Prints the report on `path`; the last line is `verified: ...` or `FAULT: ...` (or
@@ -28,8 +27,7 @@ pub fn run(path: &Path, out: &mut impl Write) -> Result<bool> {
     if fairdeal_net::store::is_game_log(path) {
         return crate::peer::verify(path, out);
     }
-    let read = transcript::read(path).map(|entries| transcript::verify(&entries));
-    match read {
+    match check(path) {
         Ok(report) => {
             // The players' words first, as the window says them (teams by their players);
             // then the report's own lines, for checking by hand, the verdict last.

@@ -66,7 +66,10 @@ pub struct Controller {
     /// The verify screen: this user's recent transcripts, the last check and where its
     /// outcome comes from (a thread of its own).
     recent: Vec<records::Recent>,
-    check: Option<(Check, std::sync::mpsc::Receiver<Result<Report, String>>)>,
+    check: Option<(
+        Check,
+        std::sync::mpsc::Receiver<Result<Report, fairdeal_net::transcript::ReadError>>,
+    )>,
     /// Play now, a table opened or joined while a game waits to be resumed: held until the
     /// player says what becomes of the waiting game.
     ask_first: Option<Intent>,

@@ -3,7 +3,7 @@
 //! the background and lists the recent games; this screen only shows them.
 
 use eframe::egui::{self, Color32, RichText, Ui};
-use fairdeal_net::transcript::Report;
+use fairdeal_net::transcript::{DecodeError, ReadError, Report};
 
 use super::intent::Intent;
 
@@ -13,7 +13,7 @@ pub struct Check {
     /// The path as given.
     pub path: String,
     /// The report, or why there is none (`cannot read …`, or the fault found).
-    pub outcome: Option<Result<Report, String>>,
+    pub outcome: Option<Result<Report, ReadError>>,
 }
 
 /// The verify screen's form (kept in egui's memory between frames).
@@ -118,15 +118,15 @@ pub fn verify_ui(
 
 /// A file that gave no report: one that cannot be read or is not a game's transcript at all
 /// is said so plainly (nobody cheated); a transcript cut short or damaged does not verify.
-fn not_checked(ui: &mut Ui, e: &str) {
-    if e.starts_with("cannot read") {
+fn not_checked(ui: &mut Ui, e: &ReadError) {
+    if let ReadError::Io(e) = e {
         ui.label(
             RichText::new("The file could not be read.")
                 .strong()
                 .size(18.0),
         );
         ui.colored_label(Color32::RED, e);
-    } else if e.starts_with("not a fairdeal transcript") {
+    } else if matches!(e, ReadError::Decode(DecodeError::NotATranscript)) {
         ui.label(
             RichText::new("This is not a fairdeal game file.")
                 .strong()
