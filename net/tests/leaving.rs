@@ -9,12 +9,14 @@
 
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 
+mod common;
+
 use fairdeal_core::{HouseRules, Preset, Seat, SplitMix64};
 use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::hand::Event as HandEvent;
 use fairdeal_net::table::msg::{SeatInfo, TableMsg, return_digest};
 use fairdeal_net::table::{Dest, Leaving, TableEvent, TableSession};
-use fairdeal_net::transcript::{Entry, FaultKind, HandStatus, Located};
+use fairdeal_net::transcript::{Entry, FaultKind, HandStatus};
 
 fn card(i: u8, bot: bool) -> ([u8; 32], SeatInfo) {
     let secret = [i + 101; 32];
@@ -311,16 +313,7 @@ fn a_person_who_left_and_came_back_has_a_transcript_that_verifies() {
         s.completed(2) >= 2
     });
     sim.deliver();
-    let located: Vec<Located> = sim.public[2]
-        .iter()
-        .cloned()
-        .enumerate()
-        .map(|(index, entry)| Located {
-            index,
-            offset: 0,
-            entry,
-        })
-        .collect();
+    let located = common::located(sim.public[2].iter().cloned());
     let report = fairdeal_net::transcript::verify(&located);
     assert!(report.faults.is_empty(), "{:?}", report.faults);
     let verified: Vec<u32> = report

@@ -8,6 +8,8 @@
 
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 
+mod common;
+
 use fairdeal_core::strategy::{Strategy, by_name};
 use fairdeal_core::{HouseRules, Preset, Seat, SplitMix64};
 use fairdeal_crypto::{Identity, PublicKey};
@@ -469,15 +471,7 @@ fn a_seat_that_leaves_between_hands_keeps_the_scored_hand() {
     for j in [0, 2, 3] {
         assert!(sim.peers[j].hand_no() >= 2, "peer {j} went on to hand 2");
     }
-    let located: Vec<fairdeal_net::transcript::Located> = public
-        .into_iter()
-        .enumerate()
-        .map(|(index, entry)| fairdeal_net::transcript::Located {
-            index,
-            offset: 0,
-            entry,
-        })
-        .collect();
+    let located = common::located(public);
     let report = fairdeal_net::transcript::verify(&located);
     assert!(report.faults.is_empty(), "{:?}", report.faults);
     match &report.hands[0].status {
@@ -539,24 +533,12 @@ fn a_transcript_reads_past_signed_readiness_and_chat() {
         sig: south.sign(&ready_digest(&sid, 1, 2)),
     };
     let check = |extra: &[TableMsg]| {
-        let entries: Vec<fairdeal_net::transcript::Located> = public
-            .iter()
-            .cloned()
-            .chain(
-                extra
-                    .iter()
-                    .map(|m| fairdeal_net::transcript::Entry::Signed {
-                        from: sim.keys[0],
-                        msg: m.encode(),
-                    }),
-            )
-            .enumerate()
-            .map(|(index, entry)| fairdeal_net::transcript::Located {
-                index,
-                offset: 0,
-                entry,
-            })
-            .collect();
+        let entries = common::located(public.iter().cloned().chain(extra.iter().map(|m| {
+            fairdeal_net::transcript::Entry::Signed {
+                from: sim.keys[0],
+                msg: m.encode(),
+            }
+        })));
         fairdeal_net::transcript::verify(&entries)
     };
     let plain = check(&[]);

@@ -285,3 +285,18 @@ pub fn mutate(bytes: &[u8], seat: u8, m: &Mutation) -> Option<Vec<u8>> {
     }
     (env.body != before).then(|| SignedEnvelope::seal(&identity(seat), &env).to_wire())
 }
+
+/// Entries in a file's order (an in-memory transcript), as `transcript::verify` reads them.
+pub fn located(
+    entries: impl IntoIterator<Item = fairdeal_net::transcript::Entry>,
+) -> Vec<fairdeal_net::transcript::Located> {
+    entries
+        .into_iter()
+        .enumerate()
+        .map(|(index, entry)| fairdeal_net::transcript::Located {
+            index,
+            offset: 0,
+            entry,
+        })
+        .collect()
+}
