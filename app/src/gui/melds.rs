@@ -146,76 +146,94 @@ pub fn melds_area(
     // Rows touch (each place has its own margins: the number line above a fan, the room
     // for the card edges above a stack), so that at 1024×700 a second row fits.
     let pitch = UNIT_H;
+    // No spacing in the scroll area's own content either: scrolling a meld into sight adds
+    // that spacing to the offset, which would stop a few points off a row's top.
+    ui.spacing_mut().item_spacing.y = 0.0;
     let rows = (ui.available_height() / pitch).floor().max(1.0);
-    let shown = egui::ScrollArea::vertical()
+    let snap_id = ui.make_persistent_id(("melds snap", team.index()));
+    let mut area = egui::ScrollArea::vertical()
         .id_salt(("melds", team.index()))
         .max_height(rows * pitch)
         .auto_shrink([false, false])
-        .show(ui, |ui| {
-            if melds.is_empty() {
-                ui.weak("none yet");
-            }
-            ui.horizontal_wrapped(|ui| {
-                ui.spacing_mut().item_spacing.y = 0.0;
-                for (i, m) in melds.iter().enumerate() {
-                    let (rect, r) =
-                        ui.allocate_exact_size(Vec2::new(UNIT_W, UNIT_H), Sense::click());
-                    seen.places.insert(Place::Meld(team, i), held_rect(m, rect));
-                    if seen.reveal == Some((team, i)) {
-                        ui.scroll_to_rect(rect, None);
-                        seen.reveal = None;
-                    }
-                    if ui.is_rect_visible(rect) {
-                        let celebrating = seen
-                            .completed
-                            .iter()
-                            .find(|c| c.team == team && c.index == i)
-                            .map(|c| now - c.start.unwrap_or(now));
-                        paint_meld(ui, rect, m, i, seen.touched(team, i), celebrating, motion);
-                    }
-                    let mut name = meld_name(m, i, ours);
-                    if seen
+        // A meld scrolled into sight jumps there: an animation would be taken for a scroll
+        // that stopped between rows and snapped.
+        .animated(false);
+    if let Some(y) = ui.data_mut(|d| d.remove_temp::<f32>(snap_id)) {
+        area = area.vertical_scroll_offset(y);
+    }
+    let shown = area.show(ui, |ui| {
+        if melds.is_empty() {
+            ui.weak("none yet");
+        }
+        ui.horizontal_wrapped(|ui| {
+            for (i, m) in melds.iter().enumerate() {
+                let (rect, r) = ui.allocate_exact_size(Vec2::new(UNIT_W, UNIT_H), Sense::click());
+                seen.places.insert(Place::Meld(team, i), held_rect(m, rect));
+                if seen.reveal == Some((team, i)) {
+                    ui.scroll_to_rect(rect, None);
+                    seen.reveal = None;
+                }
+                if ui.is_rect_visible(rect) {
+                    let celebrating = seen
                         .completed
                         .iter()
-                        .any(|c| c.team == team && c.index == i)
-                    {
-                        name.push_str(&format!(" — just completed: {}", cheer(m)));
-                    }
-                    r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, ours, &name));
-                    if r.has_focus() {
-                        // The keyboard's place: Space or Enter would add the selected cards.
-                        ui.painter().rect_stroke(
-                            rect.expand(2.0),
-                            CornerRadius::same(5),
-                            ui.visuals().selection.stroke,
-                            StrokeKind::Outside,
-                        );
-                    }
-                    // Only while the pointer is on the part in sight: egui keeps an open
-                    // tooltip while the pointer is anywhere in the widget's whole rectangle,
-                    // and a meld cut by the area's edge reaches past it.
-                    let r = if r.hovered() {
-                        r.on_hover_text(&name)
-                    } else {
-                        r
-                    };
-                    if r.clicked() {
-                        out.clicked = Some(i);
-                    }
-                    if let Some(d) = r.dnd_release_payload::<Dragged>() {
-                        out.dropped = Some((i, *d));
-                    }
-                    if ours && r.dnd_hover_payload::<Dragged>().is_some() {
-                        ui.painter().rect_stroke(
-                            rect,
-                            CornerRadius::same(4),
-                            Stroke::new(2.0, Color32::from_rgb(230, 160, 20)),
-                            StrokeKind::Outside,
-                        );
-                    }
+                        .find(|c| c.team == team && c.index == i)
+                        .map(|c| now - c.start.unwrap_or(now));
+                    paint_meld(ui, rect, m, i, seen.touched(team, i), celebrating, motion);
                 }
-            });
+                let mut name = meld_name(m, i, ours);
+                if seen
+                    .completed
+                    .iter()
+                    .any(|c| c.team == team && c.index == i)
+                {
+                    name.push_str(&format!(" — just completed: {}", cheer(m)));
+                }
+                r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, ours, &name));
+                if r.has_focus() {
+                    // The keyboard's place: Space or Enter would add the selected cards.
+                    ui.painter().rect_stroke(
+                        rect.expand(2.0),
+                        CornerRadius::same(5),
+                        ui.visuals().selection.stroke,
+                        StrokeKind::Outside,
+                    );
+                }
+                // Only while the pointer is on the part in sight: egui keeps an open
+                // tooltip while the pointer is anywhere in the widget's whole rectangle,
+                // and a meld cut by the area's edge reaches past it.
+                let r = if r.hovered() {
+                    r.on_hover_text(&name)
+                } else {
+                    r
+                };
+                if r.clicked() {
+                    out.clicked = Some(i);
+                }
+                if let Some(d) = r.dnd_release_payload::<Dragged>() {
+                    out.dropped = Some((i, *d));
+                }
+                if ours && r.dnd_hover_payload::<Dragged>().is_some() {
+                    ui.painter().rect_stroke(
+                        rect,
+                        CornerRadius::same(4),
+                        Stroke::new(2.0, Color32::from_rgb(230, 160, 20)),
+                        StrokeKind::Outside,
+                    );
+                }
+            }
         });
+    });
+    // A wheel or a drag that stopped between rows settles on the nearest row's top, so
+    // that at rest no row shows sliced.
+    let settled = ui.input(|i| i.smooth_scroll_delta.y == 0.0 && !i.pointer.any_down())
+        && shown.state.velocity() == Vec2::ZERO;
+    let y = shown.state.clamped_offset().y;
+    let row = (y / pitch).round() * pitch;
+    if settled && (y - row).abs() > 0.5 {
+        ui.data_mut(|d| d.insert_temp(snap_id, row));
+        ui.ctx().request_repaint();
+    }
     // The viewport (a vertical scroll area's clip rectangle is as wide as the window).
     seen.meld_areas[team.index()] = Some(shown.inner_rect);
     out

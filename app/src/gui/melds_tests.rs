@@ -1,27 +1,31 @@
-//! The meld areas at 1024×700 (egui_kittest): a meld's tooltip shows only while the pointer
-//! is on the part of the meld in sight.
+//! The meld areas at 1024×700 (egui_kittest): whole rows at rest, whole names.
 
 use eframe::egui;
-use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::kittest::Queryable;
 use fairdeal_core::Preset;
 
 use super::tests::{TableHarness, game, table};
 
-/// How many widgets are named `name` (a meld, and its tooltip while one shows).
-fn named(h: &TableHarness, name: &str) -> usize {
-    h.query_all_by(|n| n.label().as_deref() == Some(name) || n.value().as_deref() == Some(name))
-        .count()
+/// The melds cut by `area`'s top or bottom edge (partly in sight).
+fn sliced(h: &TableHarness, area: egui::Rect) -> Vec<egui::Rect> {
+    h.query_all_by(|n| n.label().is_some_and(|l| l.starts_with("Their meld ")))
+        .map(|n| n.rect())
+        .filter(|r| {
+            let inside = r.top() >= area.top() - 0.5 && r.bottom() <= area.bottom() + 0.5;
+            let apart = r.bottom() <= area.top() + 0.5 || r.top() >= area.bottom() - 0.5;
+            !inside && !apart
+        })
+        .collect()
 }
 
-/// Their melds in three rows, the area scrolled so that the first row is cut by the area's
-/// top: the tooltip of a cut meld shows while the pointer is on its part in sight, and goes
-/// when the pointer leaves the area onto the part out of sight.
+/// Their melds in three rows at 1024×700, the area scrolled by the wheel: a scroll that
+/// stops between rows settles on the nearest row, so that at rest no meld shows sliced
+/// (a third of a row back to the first row, two thirds on to the second).
 ///
-/// Sabotage caught (checked): with the tooltip asked for whether or not the meld is hovered,
-/// egui kept it open over the table while the pointer stayed in the meld's whole rectangle,
-/// outside the area.
+/// Sabotage caught (checked): without the settling, the wheel left meld 1 cut by the
+/// area's top.
 #[test]
-fn a_melds_tooltip_goes_when_the_pointer_leaves_the_area() {
+fn a_wheel_scroll_of_the_melds_settles_on_a_row() {
     let mut g = game(Vec::new());
     g.model.view = Some(crate::gui::testkit::view_with_theirs(
         Preset::Samba,
@@ -32,42 +36,38 @@ fn a_melds_tooltip_goes_when_the_pointer_leaves_the_area() {
     ));
     let mut h = table(g);
     let area = h.state().0.desk.seen.meld_areas[1].expect("their melds' area");
-    let meld = |h: &TableHarness| {
+    let meld_1 = |h: &TableHarness| {
         h.query_all_by(|n| n.label().is_some_and(|l| l.starts_with("Their meld 1:")))
             .next()
-            .map(|n| (n.rect(), n.accesskit_node().label().unwrap_or_default()))
+            .map(|n| n.rect())
             .expect("their meld 1")
     };
-    // Scrolled down a little: meld 1's top is above the area's top.
-    let (rect, _) = meld(&h);
-    h.hover_at(rect.center());
-    h.event(egui::Event::MouseWheel {
-        unit: egui::MouseWheelUnit::Point,
-        delta: egui::vec2(0.0, -30.0),
-        modifiers: egui::Modifiers::NONE,
-        phase: egui::TouchPhase::Move,
-        source: egui::MouseWheelSource::Unknown,
-    });
-    for _ in 0..6 {
+    let first = meld_1(&h);
+    let wheel = |h: &mut TableHarness, dy: f32| {
+        h.hover_at(area.center());
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, dy),
+            modifiers: egui::Modifiers::NONE,
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+        });
+        for _ in 0..10 {
+            h.step();
+        }
+        h.hover_at(egui::pos2(1.0, 1.0));
         h.step();
-    }
-    let (rect, name) = meld(&h);
+    };
+    wheel(&mut h, -first.height() / 3.0);
+    assert_eq!(meld_1(&h), first, "back on the first row");
+    assert_eq!(sliced(&h, area), Vec::<egui::Rect>::new());
+    wheel(&mut h, -first.height() * 2.0 / 3.0);
+    let rect = meld_1(&h);
     assert!(
-        rect.top() < area.top(),
-        "meld 1 is cut by the area's top: {rect:?} in {area:?}"
+        rect.bottom() <= area.top() + 0.5,
+        "meld 1's row is above the area: {rect:?} in {area:?}"
     );
-    // The pointer on its part in sight, still: the tooltip shows.
-    h.hover_at(egui::pos2(rect.center().x, area.top() + 10.0));
-    for _ in 0..6 {
-        h.step();
-    }
-    assert_eq!(named(&h, &name), 2, "the tooltip shows over meld 1");
-    // Out of the area, onto the part of meld 1 out of sight.
-    h.hover_at(egui::pos2(rect.center().x, (rect.top() + area.top()) / 2.0));
-    for _ in 0..6 {
-        h.step();
-    }
-    assert_eq!(named(&h, &name), 1, "the tooltip went with the pointer");
+    assert_eq!(sliced(&h, area), Vec::<egui::Rect>::new());
 }
 
 /// At 1024×700, with computer players' names and West playing: each meld area shows two

@@ -462,14 +462,18 @@ fn a_click_on_the_pile_after_the_draw_is_a_discard() {
 /// area shows two rows of five melds, and a new meld past them would be drawn under the
 /// area's edge.
 ///
-/// Sabotage caught (checked): without the scroll, meld 11 stays out of the area.
+/// Sabotage caught (checked): without the scroll, meld 11 stays out of the area; with the
+/// scroll area's own spacing left in, the scroll stopped a few points short of a row and
+/// both rows showed sliced.
 #[test]
 fn the_meld_just_played_onto_is_scrolled_into_sight() {
     let desc = r#"{"dealer": "E", "scores": {"A": 0, "B": 0}, "turn": "W", "phase": "play",
         "hands": {"S": ["2C", "9D"], "W": ["4D"], "N": ["4D"], "E": ["4D"]},
         "melds": {"A": [["4S","5S","6S"], ["5H","5H","5D"], ["6H","6H","6D"], ["7H","7H","7D"],
                         ["8H","8H","8D"], ["9H","9H","9C"], ["TH","TH","TD"], ["JH","JH","JD"],
-                        ["KH","KH","KD"], ["AH","AH","AD"], ["4H","4H","4C"]],
+                        ["KH","KH","KD"], ["AH","AH","AD"], ["4H","4H","4C"],
+                        ["7S","8S","9S"], ["TS","JS","QS"], ["4C","5C","6C"], ["7C","8C","9C"],
+                        ["JD","QD","KD"]],
                   "B": [["QH", "QD", "QS"]]},
         "red_threes": {"A": 0, "B": 0}, "pile": ["5C"], "stock": ["6C", "7C"]}"#;
     let desc: fairdeal_core::PositionDesc = serde_json::from_str(desc).unwrap();
@@ -488,6 +492,16 @@ fn the_meld_just_played_onto_is_scrolled_into_sight() {
             n.label().is_some_and(|l| l.starts_with("Our meld 11"))
         });
         let area = h.state().0.desk.seen.meld_areas[fairdeal_core::Team::A.index()].unwrap();
+        let sliced: Vec<egui::Rect> = h
+            .query_all_by(|n| n.label().is_some_and(|l| l.starts_with("Our meld ")))
+            .map(|n| n.rect())
+            .filter(|r| {
+                let inside = r.top() >= area.top() - 0.5 && r.bottom() <= area.bottom() + 0.5;
+                let apart = r.bottom() <= area.top() + 0.5 || r.top() >= area.bottom() - 0.5;
+                !inside && !apart
+            })
+            .collect();
+        assert!(sliced.is_empty(), "melds cut by {area:?}: {sliced:?}");
         (area.contains_rect(meld), h.state().0.desk.seen.reveal)
     };
     assert_eq!(
