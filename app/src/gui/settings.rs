@@ -49,10 +49,10 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        let name = std::env::var("USER")
-            .ok()
-            .filter(|n| !n.trim().is_empty())
-            .unwrap_or_else(|| "Player".to_owned());
+        let login = ["USER", "LOGNAME", "USERNAME"]
+            .iter()
+            .find_map(|v| std::env::var(v).ok());
+        let name = name_from_login(login.as_deref());
         Self {
             // Empty: named after the player when opened (see `table_name`).
             table: String::new(),
@@ -139,9 +139,33 @@ pub struct Setup {
     pub relay: String,
 }
 
+/// The name a first start offers: the login's, as a person writes it ("ann" → "Ann"); a
+/// system account's is no one's name, so "Player" then.
+fn name_from_login(login: Option<&str>) -> String {
+    let login = login.map(str::trim).unwrap_or_default();
+    if login.is_empty() || ["root", "admin", "administrator", "user"].contains(&login) {
+        return "Player".to_owned();
+    }
+    let mut chars = login.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_first_start_offers_the_login_as_a_name() {
+        assert_eq!(name_from_login(Some("ann")), "Ann");
+        assert_eq!(name_from_login(Some(" édith ")), "Édith");
+        assert_eq!(name_from_login(Some("Bea")), "Bea");
+        assert_eq!(name_from_login(Some("root")), "Player");
+        assert_eq!(name_from_login(Some("")), "Player");
+        assert_eq!(name_from_login(None), "Player");
+    }
 
     #[test]
     fn settings_keep_their_words_and_an_unknown_one_falls_back() {
