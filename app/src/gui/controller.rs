@@ -291,6 +291,8 @@ impl Controller {
             },
             Intent::Resume(dir) => {
                 records::note_left(&dir, false);
+                // Tried afresh: said again if nobody answers this time either.
+                records::note_unanswered(&dir, false);
                 let repaint = self.repaint_fn(ctx);
                 let result = self
                     .runtime()
@@ -588,23 +590,10 @@ impl Controller {
     }
 }
 
-/// The game folder's record follows the game: the table's name once it starts (a guest who
-/// joined by address learns it then), started, over.
+/// The game folder's record follows the game (see `records::follow`).
 fn record_progress(conn: &mut Connection, update: &Update) {
-    let Update::Node(NodeEvent::Table(ev)) = update else {
-        return;
-    };
-    match ev {
-        TableEvent::Started(c) => {
-            let name = fairdeal_net::table::clean_name(&c.name);
-            if conn.record.table != name {
-                records::rename(&conn.game_dir, &name);
-                conn.record.table = name;
-            }
-            records::mark(&conn.game_dir, true, false);
-        }
-        TableEvent::GameOver { .. } => records::mark(&conn.game_dir, true, true),
-        _ => {}
+    if let Update::Node(NodeEvent::Table(ev)) = update {
+        records::follow(&conn.game_dir, &mut conn.record, ev);
     }
 }
 

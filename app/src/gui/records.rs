@@ -9,6 +9,8 @@ use anyhow::{Context, Result};
 use fairdeal_core::Preset;
 use serde::{Deserialize, Serialize};
 
+use fairdeal_net::table::TableEvent;
+
 use super::choices::Difficulty;
 use super::words::preset_title;
 
@@ -56,6 +58,11 @@ pub struct GameRecord {
     /// (closed, or a crash): the start screen says which when it offers the game back.
     #[serde(default)]
     pub left: bool,
+    /// The last time this client was at the table, nobody else answered (the others had
+    /// left, or finished without this seat): the start screen says so when it offers the
+    /// game back, rather than promising a game that may be gone.
+    #[serde(default)]
+    pub unanswered: bool,
 }
 
 /// The pacing of a new game's nodes.
@@ -104,6 +111,7 @@ impl GameRecord {
             pace_ms: 0,
             grace_ms: None,
             left: false,
+            unanswered: false,
         }
     }
 
@@ -153,6 +161,34 @@ pub fn note_left(game_dir: &Path, left: bool) {
         && r.left != left
     {
         r.left = left;
+        let _ = r.write(game_dir);
+    }
+}
+
+/// The game folder's record follows the game: the table's name once it starts (a guest
+/// who joined by address learns it then), started, over, and whether nobody answered.
+pub fn follow(game_dir: &Path, record: &mut GameRecord, ev: &TableEvent) {
+    match ev {
+        TableEvent::Started(c) => {
+            let name = fairdeal_net::table::clean_name(&c.name);
+            if record.table != name {
+                rename(game_dir, &name);
+                record.table = name;
+            }
+            mark(game_dir, true, false);
+        }
+        TableEvent::GameOver { .. } => mark(game_dir, true, true),
+        TableEvent::Alone { .. } => note_unanswered(game_dir, true),
+        _ => {}
+    }
+}
+
+/// Notes whether nobody else answered at the table the last time this client was there.
+pub fn note_unanswered(game_dir: &Path, unanswered: bool) {
+    if let Some(mut r) = GameRecord::read(game_dir)
+        && r.unanswered != unanswered
+    {
+        r.unanswered = unanswered;
         let _ = r.write(game_dir);
     }
 }
@@ -241,7 +277,9 @@ pub fn waiting_game(r: &GameRecord) -> String {
             r.table
         )
     };
-    if r.left {
+    if r.unanswered {
+        format!("Nobody answered when you last came back to your {game}.")
+    } else if r.left {
         format!("You left a {game}.")
     } else {
         format!("Your {game} was interrupted; it can be resumed.")
@@ -313,6 +351,7 @@ mod tests {
             pace_ms: 0,
             grace_ms: None,
             left: false,
+            unanswered: false,
         }
     }
 
@@ -388,5 +427,34 @@ mod tests {
             waiting_game(&r),
             "You left a game of Samba at table \"Friday\"."
         );
+    }
+
+    /// A table where nobody answered is offered back as such, and a try that is answered
+    /// (or a new resume) clears it.
+    ///
+    /// Sabotage caught (checked): with `Alone` not followed, the start screen offered the
+    /// dead game back as "You left a game" every time.
+    #[test]
+    fn a_game_nobody_answered_is_offered_back_as_such() {
+        let root = std::env::temp_dir().join(format!("fairdeal-alone-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let mut r = GameRecord {
+            left: true,
+            ..GameRecord::started(GameKind::Join, "Friday".to_owned())
+        };
+        let dir = game(&root, "001", &r, true);
+        follow(&dir, &mut r, &TableEvent::Alone { secs: 120 });
+        let (_, back) = unfinished(&root).expect("still offered");
+        assert_eq!(
+            waiting_game(&back),
+            "Nobody answered when you last came back to your game of Samba at table \"Friday\"."
+        );
+        note_unanswered(&dir, false);
+        let (_, back) = unfinished(&root).expect("still offered");
+        assert_eq!(
+            waiting_game(&back),
+            "You left a game of Samba at table \"Friday\"."
+        );
+        let _ = std::fs::remove_dir_all(&root);
     }
 }

@@ -98,7 +98,12 @@ pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>, out: &mut V
                         if let Some(a) = centred_row(ui, |ui| {
                             ui.strong(text);
                             let mut action = None;
-                            if ui.button("Resume it").clicked() {
+                            let resume = if r.unanswered {
+                                "Try again"
+                            } else {
+                                "Resume it"
+                            };
+                            if ui.button(resume).clicked() {
                                 action = Some(Intent::Resume(dir.clone()));
                             }
                             if ui.button("Abandon it").clicked() {

@@ -45,6 +45,7 @@ fn table_record(setup: &Setup, kind: GameKind, bots: Vec<String>) -> GameRecord 
         pace_ms: setup.timing.pace_ms,
         grace_ms: setup.timing.grace_ms,
         left: false,
+        unanswered: false,
     }
 }
 
@@ -167,6 +168,7 @@ pub fn join(
         pace_ms: timing.pace_ms,
         grace_ms: timing.grace_ms,
         left: false,
+        unanswered: false,
     };
     let (game_dir, secret) = new_folder(data_dir, &record, None)?;
     let role = Role::Join {
