@@ -269,7 +269,8 @@ impl Model {
     /// that it does so for them.
     pub fn seat_name(&self, seat: Seat) -> String {
         if self.taken[seat.index()] {
-            format!("Computer player for {}", self.name(seat))
+            // Short: a seat box at 1024 px holds it with "(partner)" after it.
+            format!("Computer for {}", self.name(seat))
         } else {
             self.name(seat)
         }

@@ -70,8 +70,9 @@ fn a_wheel_scroll_of_the_melds_settles_on_a_row() {
     assert_eq!(sliced(&h, area), Vec::<egui::Rect>::new());
 }
 
-/// At 1024×700, with computer players' names and West playing: each meld area shows two
-/// whole rows of melds, and no seat box's name is cut.
+/// At 1024×700, with computer players' names, a computer player holding a person's seat
+/// and West playing: each meld area shows two whole rows of melds, no seat box's name is
+/// cut, and neither is the top line's opening minimum.
 ///
 /// Sabotage caught (checked): with a number line over each stack and spacing between rows,
 /// each area showed one row (the second hidden below it); with the hints' long title (the
@@ -80,24 +81,39 @@ fn a_wheel_scroll_of_the_melds_settles_on_a_row() {
 #[test]
 fn two_rows_of_melds_and_whole_names_at_1024() {
     let mut g = game(Vec::new());
-    for (i, n) in ["Ann", "Computer West", "Computer North", "Computer East"]
+    for (i, n) in ["Ann", "Computer West", "Beatrice", "Computer East"]
         .iter()
         .enumerate()
     {
         g.model.roster[i] = Some(fairdeal_net::table::msg::SeatInfo {
             key: fairdeal_crypto::Identity::from_secret([i as u8 + 1; 32]).public(),
             name: (*n).to_owned(),
-            bot: i > 0,
+            bot: n.starts_with("Computer"),
             addrs: Vec::new(),
         });
     }
+    // Beatrice left: a computer player holds her seat.
+    g.model.taken[2] = true;
     let theirs = [
         "QH QD QS", "8H 8S 8H", "9H 9S 9H", "TH TS TH", "JH JS JH", "7H 7S 7H", "6H 6S 6H",
     ];
-    g.model.view = Some(crate::gui::testkit::view_with_theirs(
-        Preset::Samba,
-        &theirs,
-    ));
+    // We have not opened: the top line says what we need.
+    let json = format!(
+        r#"{{"dealer": "E", "scores": {{"A": 0, "B": 0}}, "turn": "W", "phase": "play",
+        "hands": {{"S": ["2C", "JC", "7S", "KS", "9D"], "W": ["4D"], "N": ["4D"], "E": ["4D"]}},
+        "melds": {{"A": [], "B": {:?}}},
+        "red_threes": {{"A": 0, "B": 0}}, "pile": ["5D"], "stock": ["6D", "7D"]}}"#,
+        theirs
+            .iter()
+            .map(|m| m.split_whitespace().collect::<Vec<_>>())
+            .collect::<Vec<_>>()
+    );
+    let desc: fairdeal_core::PositionDesc = serde_json::from_str(&json).unwrap();
+    g.model.view = Some(
+        fairdeal_core::Position::from_desc(fairdeal_core::Rules::preset(Preset::Samba), &desc)
+            .unwrap()
+            .view(fairdeal_core::Seat::S),
+    );
     let h = table(g);
     let area = h.state().0.desk.seen.meld_areas[1].expect("their melds' area");
     let melds: Vec<egui::Rect> = h
@@ -123,4 +139,12 @@ fn two_rows_of_melds_and_whole_names_at_1024() {
         .filter_map(|n| n.value())
         .collect();
     assert!(cut.is_empty(), "cut: {cut:?}");
+    for whole in ["Computer for Beatrice (partner)", "we need 50 to open"] {
+        assert!(
+            h.query_all_by(|n| n.value().is_some_and(|v| v.contains(whole)))
+                .next()
+                .is_some(),
+            "{whole:?} shown"
+        );
+    }
 }

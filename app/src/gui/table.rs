@@ -392,36 +392,39 @@ fn header(
                 if m.hand_no > 0 {
                     ui.label(format!("Hand {}", m.hand_no));
                 }
-                let dealer = view.dealer();
                 // What does not fit is cut ("…", the whole in the tooltip), never drawn under
-                // the buttons.
-                let mut notes = format!(
-                    "{} · dealer {} ({})",
-                    view.rules().preset,
-                    m.name(dealer),
-                    dealer.name()
-                );
+                // the buttons; what a player needs to know to play (the opening minimum)
+                // comes first, the game and the dealer after it.
+                let mut notes: Vec<String> = Vec::new();
                 let need = view.minimum_needed(us);
                 let them_need = view.minimum_needed(them);
                 if m.onlooker {
                     for t in [Team::A, Team::B] {
                         let n = view.minimum_needed(t);
                         if n > 0 {
-                            notes.push_str(&format!(" · {} need {n} to open", team_names(m, t)));
+                            notes.push(format!("{} need {n} to open", team_names(m, t)));
                         }
                     }
                 } else {
                     match (need > 0, them_need > 0) {
                         (true, true) => {
-                            notes.push_str(&format!(" · we need {need} to open, they {them_need}"));
+                            notes.push(format!("we need {need} to open, they {them_need}"))
                         }
-                        (true, false) => notes.push_str(&format!(" · we need {need} to open")),
-                        (false, true) => {
-                            notes.push_str(&format!(" · they need {them_need} to open"))
-                        }
+                        (true, false) => notes.push(format!("we need {need} to open")),
+                        (false, true) => notes.push(format!("they need {them_need} to open")),
                         (false, false) => {}
                     }
                 }
+                notes.push(view.rules().preset.to_string());
+                // "Computer East" says its seat already.
+                let dealer = view.dealer();
+                let name = m.name(dealer);
+                notes.push(if name.contains(dealer.name()) {
+                    format!("dealer {name}")
+                } else {
+                    format!("dealer {name} ({})", dealer.name())
+                });
+                let notes = notes.join(" · ");
                 ui.add(egui::Label::new(notes).truncate());
             });
         });
