@@ -89,10 +89,12 @@ fn a_whole_hand_played_with_keys_alone() {
 
 /// On a fresh table the arrow keys go along the hand at once, with no Tab first (nothing
 /// has the focus when a table comes on screen), and Space selects the card they are on;
-/// while the chat line has the keys, an arrow stays in the line.
+/// Esc clears the selection but keeps the place; the hand is one Tab stop; while the chat
+/// line has the keys, an arrow stays in the line.
 ///
 /// Sabotage caught (checked): with only Tab leading into the hand, → left the focus on
-/// nothing.
+/// nothing; with every card a Tab stop, Tab went to the next card; with egui's Esc, the
+/// focus was let go and ← started again from the hand's last card.
 #[test]
 fn the_arrow_keys_move_along_a_fresh_tables_hand_without_a_tab() {
     let mut h = harness(73);
@@ -115,16 +117,30 @@ fn the_arrow_keys_move_along_a_fresh_tables_hand_without_a_tab() {
         .get_all_by_label(&on)
         .any(|n| n.accesskit_node().toggled() == Some(egui::accesskit::Toggled::True));
     assert!(selected, "Space selected the card under the focus ({on:?})");
-    // Esc lets go of the focus (and the selection); ← goes to the hand's last card.
+    // Esc clears the selection and keeps the place in the hand: ← goes one card back.
     press(&mut h, egui::Key::Escape);
-    press(&mut h, egui::Key::ArrowLeft);
-    assert_eq!(
-        focused(&h).as_ref(),
-        cards.last(),
-        "← went to the last card"
+    assert_eq!(focused(&h).as_ref(), cards.get(1), "Esc kept the place");
+    assert!(
+        !h.get_all_by_label(&on)
+            .any(|n| n.accesskit_node().toggled() == Some(egui::accesskit::Toggled::True)),
+        "Esc cleared the selection"
     );
+    press(&mut h, egui::Key::ArrowLeft);
+    assert_eq!(focused(&h).as_ref(), cards.first(), "← went one card back");
+    // The hand is one Tab stop: Tab leaves it for the move buttons, Shift+Tab comes back
+    // to the card it left.
+    press(&mut h, egui::Key::Tab);
+    let out = focused(&h).unwrap_or_default();
+    assert!(
+        !out.ends_with("in your hand"),
+        "one Tab left the hand: {out:?}"
+    );
+    h.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::Tab);
+    for _ in 0..3 {
+        h.step();
+    }
+    assert_eq!(focused(&h).as_ref(), cards.first(), "Shift+Tab came back");
     // The chat line keeps its keys.
-    press(&mut h, egui::Key::Escape);
     h.get_by_role(egui::accesskit::Role::TextInput).focus();
     for _ in 0..3 {
         h.step();

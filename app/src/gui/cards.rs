@@ -209,7 +209,29 @@ pub fn card_marked(ui: &mut Ui, card: Card, size: Vec2, marks: Marks, place: &st
         ..marks
     };
     paint(ui.painter(), lifted, card, marks);
+    if response.has_focus() {
+        focus_ring(ui, lifted);
+    }
     described(response, card, marks.selected, place)
+}
+
+/// The keyboard's place, drawn around `rect` (a card, a meld, the pile): Space or Enter
+/// would act on what it rings, so it shows before they are pressed.
+pub fn focus_ring(ui: &Ui, rect: Rect) {
+    ui.painter().rect_stroke(
+        rect.expand(3.0),
+        CornerRadius::same(6),
+        ui.visuals().selection.stroke,
+        StrokeKind::Outside,
+    );
+}
+
+/// Draws `card` to be seen only (a red three laid out): named for assistive technology,
+/// but no Tab stop, since there is nothing to do with it.
+pub fn card_seen(ui: &mut Ui, card: Card, size: Vec2, place: &str) -> Response {
+    let (rect, response) = ui.allocate_exact_size(size, Sense::hover());
+    paint(ui.painter(), rect, card, Marks::default());
+    described(response, card, false, place)
 }
 
 /// `cards` overlapping in a fan `step` apart (each still named and hovered on the part

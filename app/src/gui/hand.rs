@@ -2,12 +2,11 @@
 //! cards moved by hand), overlapping when there are many, the cards just drawn marked. Click
 //! to select; drag onto a meld, the plan or the pile to play, or along the hand to reorder.
 
-use eframe::egui::{
-    self, Color32, CornerRadius, Id, Pos2, Rect, Sense, Stroke, StrokeKind, Ui, Vec2,
-};
+use eframe::egui::{self, Color32, Id, Pos2, Rect, Sense, Stroke, Ui, Vec2};
 use fairdeal_core::Card;
 
 use super::cards::{self, HAND, LIFT, Marks};
+use super::hand_keys::{card_id, card_sense};
 use super::prefs::SortBy;
 
 /// A card being dragged (from the hand: its place in the row, for reordering).
@@ -186,58 +185,6 @@ fn offsets(n: usize, width: f32, group: &dyn Fn(usize) -> u8) -> Vec<f32> {
     }
 }
 
-/// The id of the hand's card at position `i` (the same every frame: the keyboard's focus
-/// stays on a place in the hand).
-fn card_id(i: usize) -> Id {
-    Id::unique(("hand-card", i))
-}
-
-/// Tab or an arrow key with nothing focused goes into the hand (Tab and → to its first card,
-/// ← to its last), so that a fresh table is played by keys without a Tab first: egui moves
-/// the focus by arrows only from a focused widget, and nothing is focused when a table comes
-/// on screen. egui's Tab order is the order the widgets are made in, and the move list and
-/// the chat are made before the hand (a side panel comes before the panels it borders):
-/// without this the first Tab landed on the hints and the chat's quick phrases. From the
-/// first card on, Tab follows the hand, then the move buttons under it, then the melds and
-/// the pile, then the rest. The chat line keeps its keys (a text field has the focus then).
-/// With `arrows` false only Tab does.
-pub fn keys_into_hand(ui: &Ui, cards: usize, arrows: bool) {
-    let nothing_focused = ui
-        .data(|mem| mem.get_temp::<bool>(nothing_focused_id()))
-        .unwrap_or(true);
-    let pressed = |k: egui::Key| ui.input(|i| i.key_pressed(k) && i.modifiers.is_none());
-    let to = if pressed(egui::Key::Tab) || (arrows && pressed(egui::Key::ArrowRight)) {
-        Some(0)
-    } else if arrows && pressed(egui::Key::ArrowLeft) {
-        Some(cards.saturating_sub(1))
-    } else {
-        None
-    };
-    if let Some(to) = to
-        && nothing_focused
-        && cards > 0
-        && !ui.ctx().text_edit_focused()
-        && !super::leave::asking(ui.ctx())
-    {
-        ui.memory_mut(|mem| {
-            // egui's own move (Tab's next widget, an arrow's neighbour) is not taken as well.
-            mem.move_focus(egui::FocusDirection::None);
-            mem.request_focus(card_id(to));
-        });
-    }
-}
-
-/// Keeps, at the frame's end, whether nothing had the keyboard's focus (for
-/// [`keys_into_hand`] in the next frame, before any widget takes a Tab).
-pub fn note_focus(ui: &Ui) {
-    let none = ui.memory(|mem| mem.focused().is_none());
-    ui.data_mut(|mem| mem.insert_temp(nothing_focused_id(), none));
-}
-
-fn nothing_focused_id() -> Id {
-    Id::unique("nothing focused at the last frame's end")
-}
-
 /// Draws the hand `shown` in a row of fixed height; `selected` lift, `drawn` are marked.
 pub fn hand_row(
     ui: &mut Ui,
@@ -298,7 +245,7 @@ pub fn hand_row(
             Pos2::new(x, rect.top()),
             Pos2::new(next.min(x + HAND.x), top + HAND.y),
         );
-        let r = ui.interact(hit, card_id(i), Sense::click_and_drag());
+        let r = ui.interact(hit, card_id(i), card_sense(ui, i));
         r.dnd_set_drag_payload(Dragged {
             card,
             index: Some(i),
@@ -320,14 +267,8 @@ pub fn hand_row(
         }
         cards::paint(&painter, lifted, card, marks);
         if r.has_focus() {
-            // The keyboard's place in the hand: Space or Enter would select this card, so
-            // it shows before they are pressed.
-            ui.painter().rect_stroke(
-                lifted.expand(3.0),
-                CornerRadius::same(6),
-                ui.visuals().selection.stroke,
-                StrokeKind::Outside,
-            );
+            // The keyboard's place in the hand: Space or Enter would select this card.
+            cards::focus_ring(ui, lifted);
         }
         let place = if new[i] {
             "just drawn, in your hand"

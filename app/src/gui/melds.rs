@@ -119,7 +119,7 @@ pub fn melds_area(
             ui.label(format!("· red threes ({}):", threes.len()));
             let start = ui.cursor().min;
             for &c in threes {
-                cards::card(ui, c, SMALL * 0.6, false, "laid out (red three)");
+                cards::card_seen(ui, c, SMALL * 0.6, "laid out (red three)");
             }
             let end = ui.min_rect().right_bottom();
             seen.places.insert(
@@ -192,12 +192,7 @@ pub fn melds_area(
                 r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, ours, &name));
                 if r.has_focus() {
                     // The keyboard's place: Space or Enter would add the selected cards.
-                    ui.painter().rect_stroke(
-                        rect.expand(2.0),
-                        CornerRadius::same(5),
-                        ui.visuals().selection.stroke,
-                        StrokeKind::Outside,
-                    );
+                    cards::focus_ring(ui, rect);
                 }
                 // Only while the pointer is on the part in sight: egui keeps an open
                 // tooltip while the pointer is anywhere in the widget's whole rectangle,

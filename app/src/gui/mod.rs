@@ -14,6 +14,7 @@ pub mod controller;
 pub mod frames;
 pub mod game;
 pub mod hand;
+pub mod hand_keys;
 pub mod help;
 pub mod intent;
 pub mod last_turn;

@@ -295,6 +295,9 @@ pub fn stock_and_pile(
                         Stroke::new(1.0, Color32::from_gray(120)),
                         egui::StrokeKind::Inside,
                     );
+                    if r.has_focus() {
+                        cards::focus_ring(ui, rect);
+                    }
                     r
                 }
             };

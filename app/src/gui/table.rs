@@ -144,7 +144,10 @@ fn table_body(
     let in_chat = ui.data(|mem| mem.get_temp::<bool>(typing_id).unwrap_or(false));
     // At a table only looked at, the arrow keys step the replay (or do nothing): only Tab
     // goes into the hand there.
-    super::hand::keys_into_hand(ui, view.hand().len(), !m.looks_only());
+    super::hand_keys::keys_into_hand(ui, view.hand().len(), !m.looks_only());
+    // Esc that closes a menu (the table settings) is the menu's: it does not also clear
+    // the selection. The menu closes while the top line is drawn, so asked now.
+    let menu_open = egui::Popup::is_any_open(ui.ctx());
     // The felt goes under everything but the move list's panel, which has its own fill:
     // with software rendering, filling the window several times over was most of a frame.
     // What is left of the window: a bar drawn above the table (the spectator's, the
@@ -252,7 +255,7 @@ fn table_body(
     }) {
         d.seen.say = None;
     }
-    if !in_chat && !m.looks_only() && actions::key(ui, egui::Key::Escape) {
+    if !in_chat && !menu_open && !m.looks_only() && actions::key(ui, egui::Key::Escape) {
         if d.selected.is_empty() {
             d.seen.say = Some("Esc clears the selection: nothing is selected.".to_owned());
         }
@@ -264,7 +267,7 @@ fn table_body(
     feedback_line(ui, m, d, asked.verdict.as_deref(), feedback);
     let typing = ui.ctx().text_edit_focused();
     ui.data_mut(|mem| mem.insert_temp(typing_id, typing));
-    super::hand::note_focus(ui);
+    super::hand_keys::note_focus(ui, view.hand().len());
     // Cards in flight and a canasta's celebration are painted over everything, so not while
     // the score sheet covers the table (they were drawn on top of it).
     if !d.show_report {
