@@ -1,7 +1,9 @@
 //! A hand dealt again for a player who came back is another deal: its hand context hashes the
 //! seats' keys, so nothing signed in the first deal counts in the second. A timeout vote is an
 //! observation of one deal; were the first deal's votes taken in the second, a seat that
-//! stayed could be voted out of it on what the others saw before it even started.
+//! stayed could be voted out of it on what the others saw before it even started. And the
+//! envelopes a seat passes on to one that asks for what it lacks are the second deal's, never
+//! the first deal's in the same places.
 //!
 //! The harness (`common/net.rs`) plays the node's part on a simulated clock, one message at a
 //! time in the order sent.
@@ -11,9 +13,10 @@ mod common;
 use common::net::Net;
 use common::sim::table;
 use fairdeal_core::{Preset, Seat};
-use fairdeal_crypto::Identity;
+use fairdeal_crypto::encoding::decode;
+use fairdeal_crypto::{Envelope, Identity, SignedEnvelope};
 use fairdeal_net::table::msg::{TableMsg, timeout_digest};
-use fairdeal_net::table::{TimeoutRefused, Why};
+use fairdeal_net::table::{Dest, TimeoutRefused, Why};
 use fairdeal_net::transcript::{self, MAGIC};
 
 const NORTH: usize = 2;
@@ -30,6 +33,22 @@ fn redealt(net: &Net) -> Option<(usize, u32, [u8; 32], [u8; 32])> {
     })
 }
 
+/// East is stopped past the grace period, voted out and replaced, and wakes up; the table runs
+/// until a seat that stayed has started the next deal with the computer player and dealt it
+/// again with East (`TableSession::on_return`'s `Restart`).
+fn east_back_and_a_hand_dealt_again() -> (Net, Vec<[u8; 32]>) {
+    let (peers, secrets) = table("redealt", Preset::Samba, 100_000);
+    let mut net = Net::new(peers);
+    net.run(120_000, &|n| n.peers[EAST].view().is_some());
+    net.away[EAST] = true;
+    net.run(120_000, &|n| {
+        (0..3).all(|i| n.peers[i].runners()[EAST] == Some(Seat::W) && n.peers[i].hand().is_some())
+    });
+    net.wake(EAST);
+    net.run(300_000, &|n| redealt(n).is_some());
+    (net, secrets)
+}
+
 /// East is stopped past the grace period, voted out and replaced, and wakes up; a seat that
 /// stayed starts the next deal with the computer player and deals it again with East. The
 /// genuine votes of every other client against the other seat that stayed, signed over the
@@ -41,15 +60,7 @@ fn redealt(net: &Net) -> Option<(usize, u32, [u8; 32], [u8; 32])> {
 /// context): the gate admits the first deal's votes against the seat that stayed.
 #[test]
 fn a_vote_signed_in_the_first_deal_of_a_hand_dealt_again_never_counts_in_the_second() {
-    let (peers, secrets) = table("redealt", Preset::Samba, 100_000);
-    let mut net = Net::new(peers);
-    net.run(120_000, &|n| n.peers[EAST].view().is_some());
-    net.away[EAST] = true;
-    net.run(120_000, &|n| {
-        (0..3).all(|i| n.peers[i].runners()[EAST] == Some(Seat::W) && n.peers[i].hand().is_some())
-    });
-    net.wake(EAST);
-    net.run(300_000, &|n| redealt(n).is_some());
+    let (mut net, secrets) = east_back_and_a_hand_dealt_again();
     let Some((i, hand_no, first, second)) = redealt(&net) else {
         net.dump();
         panic!("no seat that stayed dealt a hand again");
@@ -124,5 +135,74 @@ fn a_vote_signed_in_the_first_deal_of_a_hand_dealt_again_never_counts_in_the_sec
         }
         let report = transcript::verify(&transcript::decode(&bytes).expect("decodes"));
         assert!(report.ok(), "peer {k}: {}", report.text());
+    }
+}
+
+/// The seat that dealt the hand again is asked by East, through the gate as a node asks, for
+/// everything it holds of that hand (`Resync` from sequence number 0 of every seat). What it
+/// sends back is the second deal's: every envelope under the second deal's hand context, its
+/// own first message of the second deal among them; East takes each one.
+///
+/// Sabotage caught (checked): `forget_first_deal` (`table/back.rs`) emptied: the first deal's
+/// envelopes stay in the places (hand, sender, sequence number) the second deal fills, and a
+/// place keeps the envelope put in it first, so the answer carries the first deal's commitment
+/// of the seat that dealt again (South: sender 0, sequence 0, under the first deal's context)
+/// in place of the second deal's.
+#[test]
+fn a_seat_that_asks_for_a_hand_dealt_again_is_sent_the_second_deal() {
+    let (mut net, _) = east_back_and_a_hand_dealt_again();
+    let Some((i, hand_no, first, second)) = redealt(&net) else {
+        net.dump();
+        panic!("no seat that stayed dealt a hand again");
+    };
+    assert_ne!(first, second, "the two deals have two hand contexts");
+    net.run(60_000, &|n| {
+        n.peers[EAST].hand().map(|h| h.hctx()) == Some(second)
+    });
+    assert_eq!(
+        net.peers[EAST].hand().map(|h| h.hctx()),
+        Some(second),
+        "East plays the second deal"
+    );
+    let east = net.keys[EAST];
+    let ask = TableMsg::Resync {
+        hand_no,
+        have: [0; 4],
+    }
+    .encode();
+    net.peers[i].admit(east, &ask).unwrap();
+    net.peers[i].handle_message(east, &ask).unwrap();
+    let mut answer = Vec::new();
+    while let Some((dest, bytes)) = net.peers[i].poll_transmit() {
+        if dest == Dest::Peer(east)
+            && let Ok(TableMsg::Hand { bytes }) = TableMsg::decode(&bytes)
+        {
+            answer.push(bytes);
+        }
+    }
+    let headers: Vec<Envelope> = answer
+        .iter()
+        .map(|b| decode(&SignedEnvelope::from_wire(b).unwrap().bytes).unwrap())
+        .collect();
+    let of_first: Vec<(u8, u32)> = headers
+        .iter()
+        .filter(|h| h.sid != second)
+        .map(|h| (h.sender, h.seq))
+        .collect();
+    assert!(
+        of_first.is_empty(),
+        "peer {i} passed on envelopes (sender, seq) of another deal: {of_first:?}"
+    );
+    assert!(
+        headers
+            .iter()
+            .any(|h| usize::from(h.sender) == i && h.seq == 0),
+        "peer {i} did not pass on its own first message of the second deal: {} sent",
+        headers.len()
+    );
+    let from = net.keys[i];
+    for bytes in answer {
+        let msg = TableMsg::Hand { bytes }.encode();
+        net.peers[EAST].handle_message(from, &msg).unwrap();
     }
 }

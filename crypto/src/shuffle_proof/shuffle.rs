@@ -10,8 +10,10 @@
 //! with `ρ = −Σ_j b_j·ρ_j`, which for a random `x` holds only for a permutation and
 //! re-encryption.
 
+use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
 
+use super::ProofError;
 use super::msm::Msm;
 use super::multiexp::{self, MultiExpStatement, MultiExpWitness};
 use super::params::ShuffleParams;
@@ -19,7 +21,37 @@ use super::product::{self, Columns};
 use super::transcript::{Nonces, Transcript};
 use super::vector::powers;
 use super::wire::{Reader, Writer, proof_len};
-use super::{ProofError, Statement, Witness};
+use crate::group::{Ciphertext, CtBytes};
+
+/// What a shuffle proof is about: everything public about one shuffle step.
+#[derive(Debug, Clone, Copy)]
+pub struct Statement<'a> {
+    /// The hand context.
+    pub hctx: &'a [u8; 32],
+    /// The shuffling seat.
+    pub seat: u8,
+    /// The step (1..=4).
+    pub step: u8,
+    /// The hash of the input deck as sent (`deck_hash`); `input` must be that deck.
+    pub input_hash: &'a [u8; 32],
+    /// The input deck.
+    pub input: &'a [Ciphertext],
+    /// The output deck as sent.
+    pub output_bytes: &'a [CtBytes],
+    /// The output deck, decompressed (the same ciphertexts as `output_bytes`).
+    pub output: &'a [Ciphertext],
+    /// The joint key `H`.
+    pub joint: &'a RistrettoPoint,
+}
+
+/// What only the shuffler knows: `output[j] = input[perm[j]] + Enc(0; rho[j])`.
+#[derive(Debug, Clone, Copy)]
+pub struct Witness<'a> {
+    /// The permutation.
+    pub perm: &'a [u16],
+    /// The re-randomisers.
+    pub rho: &'a [Scalar],
+}
 
 /// Checks that the statement fits the parameters.
 fn check_statement(params: &ShuffleParams, st: &Statement<'_>) -> Result<(), ProofError> {

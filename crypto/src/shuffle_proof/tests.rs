@@ -6,7 +6,7 @@ use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
 
 use super::*;
-use crate::group::{CardTable, compress_deck, open_deck};
+use crate::group::{CardTable, Ciphertext, CtBytes, compress_deck, open_deck};
 use crate::hash::hash_scalar;
 use crate::stream::shuffle_plan;
 

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use fairdeal_crypto::{Body, Court, Fault, Head, SignedEnvelope, adjudicate};
 
-use super::session::{Inbound, MAX_FUTURE};
+use super::session::link::{Inbound, MAX_FUTURE};
 use super::{Blame, HandBug, HandSession};
 
 /// A seat's audit message as received.

@@ -1,7 +1,8 @@
 //! [`Deck`]: the shuffled deck and what has been opened of it, from the deal to the end of the
 //! play. Every decryption share checked and kept, each position's face once it opens (to all,
 //! or to its holder alone), who holds each position still face down, and the red threes each
-//! seat showed. Also [`Round`], a round of shares the script waits for.
+//! seat showed. Also [`Round`], a round of shares the script waits for, and [`card_of_id`], the
+//! core card a card id stands for.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -10,12 +11,18 @@ use fairdeal_core::Card;
 use fairdeal_crypto::hand::{open_public, verify_share, verify_shares};
 use fairdeal_crypto::proofs::Proof;
 use fairdeal_crypto::{
-    AuditInput, Ciphertext, Fault, HandCommit, HandKeys, ShareItem, SharePoint, ShuffleMsg,
+    AuditInput, CardTable, Ciphertext, Fault, HandCommit, HandKeys, ShareItem, SharePoint,
+    ShuffleMsg,
 };
 
+use super::Ctx;
 use super::shuffle::Shuffling;
 use super::wire::WireAction;
-use super::{Ctx, card_of_id};
+
+/// The core card of a card id (face `id % 54`; both jokers are the joker).
+pub fn card_of_id(id: u16) -> Card {
+    Card::from_index(usize::from(CardTable::face_index(id))).unwrap_or(Card::JOKER)
+}
 
 /// A declaration of red threes, kept for the audit.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -24,19 +24,23 @@
 //! (every seed in, an audit's included) nothing stops the hand: a false result names its
 //! signer and the audited scores stand.
 //!
-//! Where things are: `types.rs` (the public types), `session.rs` (bytes in and out, each
-//! sender's chain and queue, the loop that feeds the script), `stage.rs` (the [`Phase`] enum
-//! and what each stage expects), `shuffle.rs` (commitments and the four shuffle steps),
-//! `checks.rs` (the steps' proof checks, run here or handed out), `cards.rs` (the shuffled
-//! deck and every card opened from it), `deal.rs` (the deal, following core's `DealScript`),
-//! `play.rs` (moves and stock draws), `reveal.rs` (seeds, the audit of a finished hand, the
-//! signed results), `replay.rs` (that audit's rules replay), `audit.rs` (the audit at a fault
-//! and its verdict), `watch.rs` (a spectator's session: no seat, no secret that counts, nothing
-//! sent), `wire.rs` (a move's action on the wire).
+//! Where things are: `types.rs` (the public types), `ctx.rs` (what the whole hand is fixed
+//! by, and the test knobs), `session.rs` (starting and restoring a seat, bytes in and out, the
+//! loop that feeds the script) with `session/link.rs` (each sender's chain and queue, the
+//! outbox, the transcript), `stage.rs` (the [`Phase`] enum, what each stage expects, and this
+//! seat's own move), `shuffle.rs` (commitments and the four shuffle steps), `checks.rs` (the
+//! steps' proof checks, run here or handed out), `cards.rs` (the shuffled deck and every card
+//! opened from it), `deal.rs` (the deal, following core's `DealScript`), `play.rs` (moves and
+//! stock draws), `board.rs` (the position as played), `reveal.rs` (seeds, the audit of a
+//! finished hand, the signed results), `replay.rs` (that audit's rules replay), `audit.rs`
+//! (the audit at a fault and its verdict), `watch.rs` (a spectator's session: no seat, no
+//! secret that counts, nothing sent), `wire.rs` (a move's action on the wire).
 
 mod audit;
+mod board;
 mod cards;
 mod checks;
+mod ctx;
 mod deal;
 mod play;
 mod replay;
@@ -49,11 +53,8 @@ mod watch;
 pub mod wire;
 
 use std::collections::VecDeque;
-use std::sync::Arc;
 
-use fairdeal_core::Card;
-use fairdeal_crypto::{CardTable, HandSecret};
-
+pub use self::cards::card_of_id;
 pub use self::checks::{CheckDone, CheckId, ProofCheck};
 pub use self::types::{
     Awaiting, Blame, Event, HandBug, HandConfig, HandReport, MoveEffect, REPLACEMENT_STRATEGY,
@@ -62,36 +63,10 @@ pub use self::types::{
 
 use self::audit::Audit;
 use self::checks::Checks;
-use self::session::Link;
+use self::ctx::{Cheats, Ctx};
+use self::session::link::Link;
 use self::stage::Phase;
 pub use self::watch::WATCHER;
-
-/// What a seat's session is fixed by for the whole hand.
-struct Ctx {
-    cfg: HandConfig,
-    /// This seat.
-    me: u8,
-    /// The hand context every message is bound to.
-    hctx: [u8; 32],
-    secret: HandSecret,
-    table: Arc<CardTable>,
-    /// The seats in shuffle order (the dealer's left first).
-    order: [u8; 4],
-}
-
-/// Test knobs (feature `cheats`) that make this seat cheat, for tests of the audit.
-#[derive(Debug, Default)]
-struct Cheats {
-    /// Hide red threes instead of showing them.
-    conceal: bool,
-    /// In our shuffle step, overwrite position `.1` with a re-randomised copy of position `.0`.
-    copy_card: Option<(u16, u16)>,
-    /// In our shuffle step, position `.0` becomes a fresh encryption of card id `.1`.
-    plant_card: Option<(u16, u16)>,
-    /// At the end-of-hand audit, a card we opened is remembered as another (our own state
-    /// broken, not a cheat).
-    misremember: bool,
-}
 
 /// One seat's side of one hand.
 pub struct HandSession {
@@ -116,11 +91,6 @@ impl std::fmt::Debug for HandSession {
             .field("awaiting", &self.awaiting())
             .finish_non_exhaustive()
     }
-}
-
-/// The core card of a card id (face `id % 54`; both jokers are the joker).
-pub fn card_of_id(id: u16) -> Card {
-    Card::from_index(usize::from(CardTable::face_index(id))).unwrap_or(Card::JOKER)
 }
 
 impl HandSession {

@@ -1,96 +1,20 @@
 //! The play stage: [`Playing`] checks each move on the replica and opens the cards it shows;
 //! a stock draw deals the next stock positions privately to the drawer (with automatic red
-//! threes, shown and replaced in turn) before the draw is applied. [`Board`] is the position
-//! as played, kept to the end of the hand. This seat's own moves go out by
-//! [`HandSession::submit`].
+//! threes, shown and replaced in turn) before the draw is applied. Moves are applied to the
+//! [`Board`] (`board.rs`). This seat's own move is checked and its shown cards opened here
+//! ([`Playing::my_move`]); `stage.rs` takes it from the session.
 
 use std::collections::VecDeque;
 
-use fairdeal_core::{Card, Cards, Move, Position, PublicState, RedThreeMode, Refusal, Seat};
+use fairdeal_core::{Card, Move, Position, RedThreeMode, Refusal, Seat};
 use fairdeal_crypto::proofs::Proof;
 use fairdeal_crypto::{Body, Fault, ShareItem, SharePoint};
 
+use super::board::Board;
 use super::cards::{Deck, Round};
 use super::reveal::Revealing;
-use super::stage::Phase;
 use super::wire::WireAction;
-use super::{Awaiting, Cheats, Ctx, Event, HandSession, MoveEffect};
-
-/// The position as played: the replica (hidden cards unknown), and what the audit checks
-/// against the true hands.
-pub(super) struct Board {
-    replica: Position,
-    /// The public state right after the deal.
-    deal_public: PublicState,
-    /// Every move, in order.
-    log: Vec<(Seat, Move)>,
-    /// The public state after each move.
-    publics: Vec<PublicState>,
-}
-
-impl Board {
-    /// The replica.
-    pub(super) fn replica(&self) -> &Position {
-        &self.replica
-    }
-
-    /// How many moves were played.
-    pub(super) fn turns(&self) -> usize {
-        self.log.len()
-    }
-
-    /// The public state right after the deal.
-    pub(super) fn deal_public(&self) -> &PublicState {
-        &self.deal_public
-    }
-
-    /// Every move, in order.
-    pub(super) fn log(&self) -> &[(Seat, Move)] {
-        &self.log
-    }
-
-    /// The public state after move `i`.
-    pub(super) fn public_after(&self, i: usize) -> Option<&PublicState> {
-        self.publics.get(i)
-    }
-
-    /// What a move by `seat` starts from that its event reports: `me`'s hand if it is `me`'s
-    /// move, the pile, and the red threes beside the mover's team.
-    fn before(&self, seat: Seat, me: u8) -> Before {
-        Before {
-            hand: (seat.index() == usize::from(me)).then(|| self.replica.hand(seat).clone()),
-            pile: self.replica.pile().to_vec(),
-            red_threes: self.replica.red_threes(seat.team()).to_vec(),
-        }
-    }
-
-    /// Notes `mv` by `seat` as played, from `before`; returns whether the hand is over.
-    fn record(
-        &mut self,
-        seat: Seat,
-        mv: Move,
-        before: Before,
-        events: &mut VecDeque<Event>,
-    ) -> bool {
-        self.publics.push(self.replica.public_state());
-        let effect = MoveEffect::of(
-            &mv,
-            before.hand.as_ref().map(|h| (h, self.replica.hand(seat))),
-            &before.pile,
-            (&before.red_threes, self.replica.red_threes(seat.team())),
-        );
-        self.log.push((seat, mv.clone()));
-        events.push_back(Event::Moved { seat, mv, effect });
-        self.replica.is_over()
-    }
-}
-
-/// What a move's event needs from the position before it (see [`Board::before`]).
-struct Before {
-    hand: Option<Cards>,
-    pile: Vec<Card>,
-    red_threes: Vec<Card>,
-}
+use super::{Awaiting, Cheats, Ctx, Event};
 
 /// What a stock draw waits for.
 enum DrawNeed {
@@ -127,12 +51,7 @@ impl Playing {
             deck,
             len: ctx.table.len() as u16,
             cursor,
-            board: Board {
-                deal_public: replica.public_state(),
-                replica,
-                log: Vec::new(),
-                publics: Vec::new(),
-            },
+            board: Board::new(replica),
             draw: None,
         }
     }
@@ -151,7 +70,7 @@ impl Playing {
     pub(super) fn expects(&self, s: u8) -> Option<Awaiting> {
         match &self.draw {
             None => {
-                (self.board.replica.actor().index() == usize::from(s)).then_some(Awaiting::Move)
+                (self.board.replica().actor().index() == usize::from(s)).then_some(Awaiting::Move)
             }
             Some(d) => match &d.need {
                 DrawNeed::Shares(round) => round.expects(s).then_some(Awaiting::Shares),
@@ -182,7 +101,7 @@ impl Playing {
         opened: &[ShareItem],
         events: &mut VecDeque<Event>,
     ) -> Result<bool, Fault> {
-        if turn as usize != self.board.log.len() {
+        if turn as usize != self.board.turns() {
             return Err(Fault::OutOfOrder);
         }
         let Ok(WireAction::Play(mv)) = WireAction::decode(action) else {
@@ -191,11 +110,11 @@ impl Playing {
         let seat = Seat::from_index(usize::from(s));
         for item in opened {
             let face = self.deck.open_held(ctx, s, item)?;
-            if s != ctx.me && !self.board.replica.reveal_in_hand(seat, face) {
+            if s != ctx.me && !self.board.replica_mut().reveal_in_hand(seat, face) {
                 return Err(Fault::IllegalMove);
             }
         }
-        let replica = &mut self.board.replica;
+        let replica = self.board.replica_mut();
         if mv == (Move::Draw {}) && replica.stock_len() > 0 {
             replica
                 .validate(seat, &mv)
@@ -210,7 +129,7 @@ impl Playing {
         }
         let before = self.board.before(seat, ctx.me);
         self.board
-            .replica
+            .replica_mut()
             .apply(seat, &mv)
             .map_err(|_| Fault::IllegalMove)?;
         Ok(self.board.record(seat, mv, before, events))
@@ -290,7 +209,7 @@ impl Playing {
         let faces: Vec<Card> = consumed.iter().map(|&p| self.deck.known_face(p)).collect();
         let who = Seat::from_index(usize::from(seat));
         let had = self.board.before(who, me);
-        let replica = &mut self.board.replica;
+        let replica = self.board.replica_mut();
         let before = replica.stock_len();
         replica.prime_stock(&faces);
         replica
@@ -317,22 +236,22 @@ impl Playing {
             }
             DrawNeed::Declare { candidates } => {
                 let candidates = candidates.clone();
-                let turn = self.board.log.len() as u32;
+                let turn = self.board.turns() as u32;
                 Some(self.deck.my_declare(ctx, cheats.conceal, &candidates, turn))
             }
         }
     }
 
     /// Whether it waits for seat `me` to move.
-    fn turn_of(&self, me: u8) -> bool {
-        self.draw.is_none() && self.board.replica.actor().index() == usize::from(me)
+    pub(super) fn turn_of(&self, me: u8) -> bool {
+        self.draw.is_none() && self.board.replica().actor().index() == usize::from(me)
     }
 
     /// This seat's move `mv`, checked on the replica, with the shares that open the cards it
     /// shows that the others cannot see.
-    fn my_move(&self, ctx: &Ctx, mv: Move) -> Result<Body, Refusal> {
+    pub(super) fn my_move(&self, ctx: &Ctx, mv: Move) -> Result<Body, Refusal> {
         let me = Seat::from_index(usize::from(ctx.me));
-        let replica = &self.board.replica;
+        let replica = self.board.replica();
         replica.validate(me, &mv)?;
         let mut public_part = replica.hand(me).clone();
         let mut mine = self.deck.mine(ctx.me);
@@ -351,41 +270,9 @@ impl Playing {
         }
         Ok(Body::Move {
             hctx: ctx.hctx,
-            turn: self.board.log.len() as u32,
+            turn: self.board.turns() as u32,
             action: WireAction::Play(mv).encode(),
             opened,
         })
-    }
-}
-
-impl HandSession {
-    /// Whether the hand waits for this seat to move.
-    pub fn my_turn(&self) -> bool {
-        !self.audit.auditing() && matches!(&self.stage, Phase::Play(p) if p.turn_of(self.ctx.me))
-    }
-
-    /// Plays `mv` for this seat: validated on the replica, then signed and sent with the shares
-    /// that open the cards it shows.
-    ///
-    /// # Errors
-    ///
-    /// The rules' refusal (or `not_your_turn` / `wrong_phase` outside this seat's turn).
-    pub fn submit(&mut self, mv: Move) -> Result<(), Refusal> {
-        if !self.my_turn() {
-            return Err(Refusal::new(
-                fairdeal_core::Code::NotYourTurn,
-                "it is not your turn to act",
-            ));
-        }
-        let Phase::Play(p) = &self.stage else {
-            return Err(Refusal::new(
-                fairdeal_core::Code::WrongPhase,
-                "the deal is not complete",
-            ));
-        };
-        let body = p.my_move(&self.ctx, mv)?;
-        self.send(body);
-        self.pump();
-        Ok(())
     }
 }

@@ -5,8 +5,8 @@
 use fairdeal_core::TeamScore;
 use fairdeal_crypto::Body;
 
+use super::board::Board;
 use super::cards::Deck;
-use super::play::Board;
 use super::{Awaiting, Ctx, HandReport};
 
 /// Waiting for the four seeds.

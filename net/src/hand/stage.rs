@@ -1,14 +1,16 @@
 //! The stages of a hand as types: [`Phase`] holds, for each stage, only what that stage needs
 //! (commitments, then the shuffle, the deal, the play, the seeds, the signed results), and a
 //! stage hands what the next one needs on when it ends. This file routes what the session
-//! asks of the hand (what it expects of a seat, what to do with a message, what to send) to
-//! the stage's own file; the public [`Stage`] is the stage's name without its data.
+//! asks of the hand (what it expects of a seat, what to do with a message, what to send, this
+//! seat's own move: [`HandSession::submit`]) to the stage's own file; the public [`Stage`] is
+//! the stage's name without its data.
 
-use fairdeal_core::{PlayerView, Position};
+use fairdeal_core::{Move, PlayerView, Position, Refusal};
 use fairdeal_crypto::{Body, Fault};
 
+use super::board::Board;
 use super::deal::Dealing;
-use super::play::{Board, Playing};
+use super::play::Playing;
 use super::replay::Finding;
 use super::reveal::{Revealing, Signing};
 use super::shuffle::{Committing, Shuffling};
@@ -427,5 +429,35 @@ impl HandSession {
             }
             Err(Finding::Bug(bug)) => self.broken(bug),
         }
+    }
+
+    /// Whether the hand waits for this seat to move.
+    pub fn my_turn(&self) -> bool {
+        !self.audit.auditing() && matches!(&self.stage, Phase::Play(p) if p.turn_of(self.ctx.me))
+    }
+
+    /// Plays `mv` for this seat: validated on the replica, then signed and sent with the shares
+    /// that open the cards it shows.
+    ///
+    /// # Errors
+    ///
+    /// The rules' refusal (or `not_your_turn` / `wrong_phase` outside this seat's turn).
+    pub fn submit(&mut self, mv: Move) -> Result<(), Refusal> {
+        if !self.my_turn() {
+            return Err(Refusal::new(
+                fairdeal_core::Code::NotYourTurn,
+                "it is not your turn to act",
+            ));
+        }
+        let Phase::Play(p) = &self.stage else {
+            return Err(Refusal::new(
+                fairdeal_core::Code::WrongPhase,
+                "the deal is not complete",
+            ));
+        };
+        let body = p.my_move(&self.ctx, mv)?;
+        self.send(body);
+        self.pump();
+        Ok(())
     }
 }

@@ -1,9 +1,12 @@
-//! Length-prefixed bytes for the request-response protocol (requests and replies alike).
+//! Length-prefixed bytes for the request-response protocols (requests and replies alike): the
+//! table's ([`TableCodec`]) and the spectators' ([`WatchCodec`] on [`WATCH_PROTOCOL`]).
 
 use async_trait::async_trait;
 use futures::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use libp2p::StreamProtocol;
 use libp2p::request_response::Codec;
+
+use crate::watch::WIRE_LIMIT;
 
 /// The largest frame read or written: no table message or reply decodes beyond this size, so
 /// a longer frame is refused from its length alone, before any of it is read.
@@ -123,6 +126,59 @@ impl Codec for TableCodec {
         T: AsyncWrite + Unpin + Send,
     {
         write_frame(io, &res).await
+    }
+}
+
+/// The spectators' protocol, apart from the table's: nothing sent on it reaches a table
+/// session.
+pub const WATCH_PROTOCOL: &str = "/fairdeal/watch/1";
+
+/// Frames of at most [`WIRE_LIMIT`] bytes, `u32_be length ‖ bytes`.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct WatchCodec;
+
+#[async_trait]
+impl Codec for WatchCodec {
+    type Protocol = StreamProtocol;
+    type Request = Vec<u8>;
+    type Response = Vec<u8>;
+
+    async fn read_request<T>(&mut self, _: &StreamProtocol, io: &mut T) -> std::io::Result<Vec<u8>>
+    where
+        T: AsyncRead + Unpin + Send,
+    {
+        read_frame_max(io, WIRE_LIMIT).await
+    }
+
+    async fn read_response<T>(&mut self, _: &StreamProtocol, io: &mut T) -> std::io::Result<Vec<u8>>
+    where
+        T: AsyncRead + Unpin + Send,
+    {
+        read_frame_max(io, WIRE_LIMIT).await
+    }
+
+    async fn write_request<T>(
+        &mut self,
+        _: &StreamProtocol,
+        io: &mut T,
+        req: Vec<u8>,
+    ) -> std::io::Result<()>
+    where
+        T: AsyncWrite + Unpin + Send,
+    {
+        write_frame_max(io, &req, WIRE_LIMIT).await
+    }
+
+    async fn write_response<T>(
+        &mut self,
+        _: &StreamProtocol,
+        io: &mut T,
+        res: Vec<u8>,
+    ) -> std::io::Result<()>
+    where
+        T: AsyncWrite + Unpin + Send,
+    {
+        write_frame_max(io, &res, WIRE_LIMIT).await
     }
 }
 

@@ -12,7 +12,7 @@ use libp2p::{
     memory_connection_limits, noise, ping, relay, request_response, tcp, yamux,
 };
 
-use super::codec::TableCodec;
+use super::codec::{TableCodec, WATCH_PROTOCOL, WatchCodec};
 use super::{NetError, NodeError};
 use crate::table::msg::{AGENT_VERSION, PROTOCOL};
 
@@ -78,7 +78,7 @@ pub(crate) struct Behaviour {
     pub(crate) memory: memory_connection_limits::Behaviour,
     pub(crate) rr: request_response::Behaviour<TableCodec>,
     /// Spectators (`/fairdeal/watch/1`), apart from the table's protocol.
-    pub(crate) watch: request_response::Behaviour<super::watch::WatchCodec>,
+    pub(crate) watch: request_response::Behaviour<WatchCodec>,
     pub(crate) identify: identify::Behaviour,
     pub(crate) ping: ping::Behaviour,
     pub(crate) mdns: Toggle<mdns::tokio::Behaviour>,
@@ -138,9 +138,9 @@ pub(crate) fn build_with(
                     .with_max_concurrent_streams(MAX_STREAMS),
             );
             let watch = request_response::Behaviour::with_codec(
-                super::watch::WatchCodec,
+                WatchCodec,
                 [(
-                    StreamProtocol::new(super::watch::WATCH_PROTOCOL),
+                    StreamProtocol::new(WATCH_PROTOCOL),
                     request_response::ProtocolSupport::Full,
                 )],
                 request_response::Config::default()

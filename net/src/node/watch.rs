@@ -1,27 +1,22 @@
-//! Watching a table over the network: the `/fairdeal/watch/1` protocol (its codec) and the
-//! spectator's event loop ([`watch`]). A spectator asks one seat for the entries it lacks
+//! Watching a table over the network: the spectator's event loop ([`watch`]) on the
+//! `/fairdeal/watch/1` protocol ([`WATCH_PROTOCOL`], its codec in `codec.rs`). A spectator asks one seat for the entries it lacks
 //! (`Watch { from }`); the seat answers when it has new ones, or after [`HOLD`] with none, and
 //! the spectator asks again at once. Everything is checked by [`crate::watch::Watch`] before
 //! it is reported. The seat's side is `driver/watchers.rs`.
 
 use std::time::Duration;
 
-use async_trait::async_trait;
 use fairdeal_core::{GameResult, game_result};
-use futures::{AsyncRead, AsyncWrite, StreamExt};
-use libp2p::request_response::{self, Codec, Message};
+use futures::StreamExt;
+use libp2p::request_response::{self, Message};
 use libp2p::swarm::SwarmEvent;
-use libp2p::{Multiaddr, PeerId, StreamProtocol};
+use libp2p::{Multiaddr, PeerId};
 use tokio::sync::mpsc;
 
-use super::codec::{read_frame_max, write_frame_max};
+pub use super::codec::WATCH_PROTOCOL;
 use super::swarm::{BehaviourEvent, build};
 use super::{NetError, NodeError};
-use crate::watch::{FromSeat, FromWatcher, WIRE_LIMIT, Watch, WatchError, WatchEvent};
-
-/// The spectators' protocol, apart from the table's: nothing sent on it reaches a table
-/// session.
-pub const WATCH_PROTOCOL: &str = "/fairdeal/watch/1";
+use crate::watch::{FromSeat, FromWatcher, Watch, WatchError, WatchEvent};
 
 /// How long a seat holds a spectator's request when it has nothing new (well under the
 /// request timeout, so that an idle table's spectator is answered, not timed out).
@@ -32,55 +27,6 @@ const REDIAL: Duration = Duration::from_secs(1);
 
 /// How long a spectator keeps trying to reach a seat it never reached.
 const FIRST_REACH: Duration = Duration::from_secs(15);
-
-/// Frames of at most [`WIRE_LIMIT`] bytes, `u32_be length ‖ bytes`.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct WatchCodec;
-
-#[async_trait]
-impl Codec for WatchCodec {
-    type Protocol = StreamProtocol;
-    type Request = Vec<u8>;
-    type Response = Vec<u8>;
-
-    async fn read_request<T>(&mut self, _: &StreamProtocol, io: &mut T) -> std::io::Result<Vec<u8>>
-    where
-        T: AsyncRead + Unpin + Send,
-    {
-        read_frame_max(io, WIRE_LIMIT).await
-    }
-
-    async fn read_response<T>(&mut self, _: &StreamProtocol, io: &mut T) -> std::io::Result<Vec<u8>>
-    where
-        T: AsyncRead + Unpin + Send,
-    {
-        read_frame_max(io, WIRE_LIMIT).await
-    }
-
-    async fn write_request<T>(
-        &mut self,
-        _: &StreamProtocol,
-        io: &mut T,
-        req: Vec<u8>,
-    ) -> std::io::Result<()>
-    where
-        T: AsyncWrite + Unpin + Send,
-    {
-        write_frame_max(io, &req, WIRE_LIMIT).await
-    }
-
-    async fn write_response<T>(
-        &mut self,
-        _: &StreamProtocol,
-        io: &mut T,
-        res: Vec<u8>,
-    ) -> std::io::Result<()>
-    where
-        T: AsyncWrite + Unpin + Send,
-    {
-        write_frame_max(io, &res, WIRE_LIMIT).await
-    }
-}
 
 /// What a spectator's loop reports.
 #[derive(Debug, Clone, PartialEq, Eq)]

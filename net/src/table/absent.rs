@@ -11,7 +11,9 @@ use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{TableConfig, TableMsg, quit_digest, timeout_digest};
 use super::presence::{QUIET_MS, RESYNC_MS};
-use super::{Dest, NotNow, QuitRefused, TableError, TableEvent, TableSession, TimeoutRefused};
+use super::{
+    Dest, Gone, NotNow, QuitRefused, TableError, TableEvent, TableSession, TimeoutRefused,
+};
 use crate::hand::{HandSession, Stage};
 
 /// The default grace period before a silent seat's hand is voided.
@@ -20,17 +22,6 @@ pub const DEFAULT_GRACE_MS: u64 = 60_000;
 /// The shortest grace period: three of the node's pings (one a second), so that a connected
 /// peer is always heard from well within it.
 pub const MIN_GRACE_MS: u64 = 3_000;
-
-/// Why a seat's hand was void.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Gone {
-    /// Silent past the grace period (voted out by the other three).
-    Silent,
-    /// Left the table (its signed `Quit`).
-    Left,
-    /// Named as a cheat by the hand.
-    Cheated,
-}
 
 impl TableSession {
     /// Sets the grace period (default one minute; never under [`MIN_GRACE_MS`], so that a

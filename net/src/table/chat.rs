@@ -11,6 +11,9 @@
 //! rate allows, as a chat is expected to deliver what it shows. Past that, [`NotNow::ChatTooFast`].
 //! The others take a line from a peer within [`CHAT_HEARD_BURST`] at once: the network may
 //! bunch lines sent at the rate, and a line the sender saw go must not be lost on the way.
+//!
+//! A line as shown is a [`ChatLine`], defined with the table's public types (`types.rs`,
+//! whose [`TableEvent::Chat`] carries it) and named here too.
 
 use std::collections::VecDeque;
 
@@ -18,6 +21,7 @@ use fairdeal_core::Seat;
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{TableMsg, chat_digest};
+pub use super::types::ChatLine;
 use super::{ChatRefused, Dest, NotNow, TableError, TableEvent, TableSession, Unexpected};
 
 /// The longest chat line (characters).
@@ -42,15 +46,6 @@ pub fn clean_chat(text: &str) -> String {
     let visible: String = text.chars().filter(|c| !c.is_control()).collect();
     let cut: String = visible.trim().chars().take(MAX_CHAT).collect();
     cut.trim_end().to_owned()
-}
-
-/// A line of table chat.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ChatLine {
-    /// Who said it.
-    pub seat: Seat,
-    /// What.
-    pub text: String,
 }
 
 /// The chat's state at one peer.

@@ -40,7 +40,7 @@ mod stage;
 mod types;
 mod verdict;
 
-pub use self::absent::{DEFAULT_GRACE_MS, Gone, MIN_GRACE_MS};
+pub use self::absent::{DEFAULT_GRACE_MS, MIN_GRACE_MS};
 pub use self::gate::Admit;
 pub use self::leaving::Leaving;
 pub use self::pace::{NEXT_HAND_MS, NextHand};
@@ -52,10 +52,10 @@ pub use self::seat_rules::{
 };
 pub(crate) use self::types::MAX_EARLY_PER_SEAT;
 pub use self::types::{
-    Dest, MAX_NAME, MAX_UNEXPLAINED_VOIDS, RESYNC_ANSWER_MS, StopReason, TableError, TableEvent,
-    clean_name,
+    Dest, Gone, MAX_NAME, MAX_UNEXPLAINED_VOIDS, RESYNC_ANSWER_MS, StopReason, TableError,
+    TableEvent, clean_name,
 };
-use self::types::{MAX_ADDRS, MAX_HELD, MAX_PUBLIC};
+use self::types::{MAX_ADDRS, MAX_HELD, MAX_PUBLIC, derive};
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -191,11 +191,6 @@ impl std::fmt::Debug for TableSession {
             .field("totals", &self.totals)
             .finish_non_exhaustive()
     }
-}
-
-/// Derives a 32-byte value from the peer's master secret (hand seeds, nonces, the bot's rng).
-fn derive(master: &[u8; 32], what: &[u8], extra: &[u8]) -> [u8; 32] {
-    hash256(b"fairdeal/v1/derive", &[master, what, extra])
 }
 
 impl TableSession {

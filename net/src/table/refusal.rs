@@ -241,22 +241,6 @@ impl std::error::Error for ReadyRefused {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::TableError;
-
-    #[test]
-    fn the_words_name_the_message_and_the_reason() {
-        let e = TableError::from(Unexpected::AfterStart(MsgKind::Join));
-        assert_eq!(e.to_string(), "a join after the game started");
-        let e = TableError::from(Unexpected::NotRunner(MsgKind::Return));
-        assert_eq!(
-            e.to_string(),
-            "a seat given back from a seat that does not run its computer player"
-        );
-        let e = TableError::from(Unexpected::from(ChatRefused::TooFast));
-        assert_eq!(e.to_string(), "chat lines too fast");
-        let e = TableError::from(NotNow::OnlyHostStarts);
-        assert_eq!(e.to_string(), "only the host can start the game");
-    }
 
     #[test]
     fn only_leftover_readies_are_stale() {

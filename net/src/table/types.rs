@@ -1,13 +1,15 @@
 //! The public types of a table: where a message goes ([`Dest`]), what it reports
-//! ([`TableEvent`]), what it refuses ([`TableError`]), its limits, and names as it accepts
-//! them.
+//! ([`TableEvent`], with why a seat's hand was void, [`Gone`], and a line of chat,
+//! [`ChatLine`]), what it refuses ([`TableError`]), its limits, names as it accepts them, and
+//! the values derived from the peer's master secret ([`derive`]). The handlers above it name
+//! these; it names none of them.
 
 use fairdeal_core::{GameResult, Seat};
 use fairdeal_crypto::PublicKey;
+use fairdeal_crypto::hash::hash256;
 
 use super::msg::{SeatInfo, TableConfig};
 use super::refusal::{NotNow, Unexpected};
-use super::{Gone, chat};
 use crate::hand::Event as HandEvent;
 
 /// Where a message goes.
@@ -91,7 +93,7 @@ pub enum TableEvent {
     /// The host closed the table before the game started.
     Closed,
     /// A line of table chat (this peer's own too).
-    Chat(chat::ChatLine),
+    Chat(ChatLine),
     /// Nobody else at the table has been heard from for `secs` seconds (every other seat and
     /// every client running one): the others left, or ended the game while this peer was
     /// away. Said once per such stretch; the node stops, keeping its log for a later resume.
@@ -118,6 +120,26 @@ pub enum TableEvent {
         /// The result.
         result: GameResult,
     },
+}
+
+/// Why a seat's hand was void.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gone {
+    /// Silent past the grace period (voted out by the other three).
+    Silent,
+    /// Left the table (its signed `Quit`).
+    Left,
+    /// Named as a cheat by the hand.
+    Cheated,
+}
+
+/// A line of table chat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatLine {
+    /// Who said it.
+    pub seat: Seat,
+    /// What.
+    pub text: String,
 }
 
 /// Why a table stopped before the end of the game ([`TableEvent::Stopped`]).
@@ -198,5 +220,31 @@ pub fn clean_name(name: &str) -> String {
     match cut.trim_end() {
         "" => "Player".to_owned(),
         kept => kept.to_owned(),
+    }
+}
+
+/// Derives a 32-byte value from the peer's master secret (hand seeds, nonces, the bot's rng).
+pub(super) fn derive(master: &[u8; 32], what: &[u8], extra: &[u8]) -> [u8; 32] {
+    hash256(b"fairdeal/v1/derive", &[master, what, extra])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::refusal::{ChatRefused, MsgKind};
+
+    #[test]
+    fn the_words_name_the_message_and_the_reason() {
+        let e = TableError::from(Unexpected::AfterStart(MsgKind::Join));
+        assert_eq!(e.to_string(), "a join after the game started");
+        let e = TableError::from(Unexpected::NotRunner(MsgKind::Return));
+        assert_eq!(
+            e.to_string(),
+            "a seat given back from a seat that does not run its computer player"
+        );
+        let e = TableError::from(Unexpected::from(ChatRefused::TooFast));
+        assert_eq!(e.to_string(), "chat lines too fast");
+        let e = TableError::from(NotNow::OnlyHostStarts);
+        assert_eq!(e.to_string(), "only the host can start the game");
     }
 }

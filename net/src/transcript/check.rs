@@ -15,6 +15,7 @@ use fairdeal_core::{Rules, game_result};
 use fairdeal_crypto::hand::hand_context;
 use fairdeal_crypto::{CardTable, PublicKey, SignedEnvelope};
 
+use self::seats::seat_of;
 use super::evidence::claimed_seat;
 use super::report::{FaultKind, Report, TranscriptFault};
 use super::{Entry, Located, Stand};
@@ -301,9 +302,4 @@ impl Game {
         self.report.notes.extend(notes);
         Ok(())
     }
-}
-
-/// The seat `key` holds in `keys`, if any.
-pub(super) fn seat_of(keys: &[PublicKey; 4], key: &PublicKey) -> Option<u8> {
-    keys.iter().position(|k| k == key).map(|s| s as u8)
 }

@@ -15,8 +15,13 @@
 //! node writes them beside the game log, bounded by [`MAX_FILE`]. The file is private to its
 //! user like every file of the data folder (`0600`), but nothing in it is secret: it may be
 //! handed to anybody.
+//!
+//! This file holds the file's bounds, its decoder and its writer. The entries are in
+//! `entry.rs`; `check.rs` checks a whole file ([`verify`]), `replay.rs` each deal's envelopes,
+//! `evidence.rs` what signed messages prove, and `report.rs` says what the check found.
 
 mod check;
+mod entry;
 mod evidence;
 mod replay;
 pub mod report;
@@ -24,14 +29,13 @@ pub mod report;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use fairdeal_crypto::{PublicKey, Sig, SignedEnvelope, encoding};
-use serde::{Deserialize, Serialize};
+use fairdeal_crypto::encoding;
 
 use crate::store::StoreError;
-use crate::table::msg::TableConfig;
 
 pub(crate) use self::check::seats::{seat_changes, signed_msg};
 pub use self::check::verify;
+pub use self::entry::{Entry, Located, Stand, is_evidence};
 pub use self::report::{FaultKind, HandStatus, Report, TranscriptFault};
 
 /// The file's first bytes. The last is the format version, which names the rules a file is
@@ -44,81 +48,6 @@ pub const FILE_NAME: &str = "transcript.fdt";
 pub const MAX_ENTRY: usize = encoding::MAX_MESSAGE_BYTES + 1024;
 /// The largest transcript written or read (a long game takes a few MiB).
 pub const MAX_FILE: u64 = 256 << 20;
-
-/// A computer player that took a seat over, as a hand header states it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Stand {
-    /// The seat whose client runs it.
-    pub runner: u8,
-    /// The seed of its decisions.
-    pub seed: [u8; 32],
-}
-
-/// One entry of the transcript.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Entry {
-    /// The configuration every seat signed, with the four signatures over its id.
-    Table {
-        /// The configuration.
-        config: Box<TableConfig>,
-        /// Each seat's signature over [`TableConfig::sid`], S W N E.
-        accepts: Box<[Sig; 4]>,
-    },
-    /// A deal begins (each of its fields is checked: the hand context binds the first three,
-    /// the envelopes' signatures the keys, the verifier's own sums the scores).
-    Hand {
-        /// Its number in the game (from 1; a redeal takes the next number).
-        hand_no: u32,
-        /// The dealer.
-        dealer: u8,
-        /// Team totals before it.
-        scores: [i32; 2],
-        /// The previous hand's result hash (its transcript root, or the void marker).
-        prev_result: [u8; 32],
-        /// The identities that sign this hand's envelopes.
-        keys: Box<[PublicKey; 4]>,
-        /// Seats played by a computer player that took them over.
-        bots: Box<[Option<Stand>; 4]>,
-    },
-    /// A signed envelope of hand `hand_no`, as sent.
-    Envelope {
-        /// The hand.
-        hand_no: u32,
-        /// The envelope.
-        signed: SignedEnvelope,
-    },
-    /// A signed table message (`Timeout`, `Quit`, `Replace`, `Return`) from `from`.
-    Signed {
-        /// The signer's identity.
-        from: PublicKey,
-        /// The encoded `TableMsg`.
-        msg: Vec<u8>,
-    },
-}
-
-impl Entry {
-    /// The entry as written in the file (length prefix included).
-    pub fn to_record(&self) -> Vec<u8> {
-        let body = encoding::encode(self);
-        let mut out = Vec::with_capacity(body.len() + 4);
-        out.extend_from_slice(&(body.len() as u32).to_le_bytes());
-        out.extend_from_slice(&body);
-        out
-    }
-}
-
-/// Whether a table message is evidence kept in the transcript (a signed reason for a void or
-/// a change of seat).
-pub fn is_evidence(msg: &crate::table::msg::TableMsg) -> bool {
-    use crate::table::msg::TableMsg;
-    matches!(
-        msg,
-        TableMsg::Timeout { .. }
-            | TableMsg::Quit { .. }
-            | TableMsg::Replace { .. }
-            | TableMsg::Return { .. }
-    )
-}
 
 /// Why a transcript file could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -145,17 +74,6 @@ pub enum DecodeError {
         /// What is wrong.
         why: String,
     },
-}
-
-/// An entry and where it is in the file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Located {
-    /// Entry number (from 0).
-    pub index: usize,
-    /// Byte offset of its length prefix.
-    pub offset: usize,
-    /// The entry.
-    pub entry: Entry,
 }
 
 /// Decodes a whole transcript. Never panics; memory is bounded by the input's size (entries
@@ -310,6 +228,7 @@ impl Writer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fairdeal_crypto::PublicKey;
     use proptest::prelude::*;
 
     /// A device reports no size: it is read only up to the limit, then refused.

@@ -425,3 +425,22 @@ impl Watch {
         &self.entries
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whatever a hostile seat claims as the first entry's number, a spectator takes it
+    /// without panicking: a gap, or entries it holds already.
+    #[test]
+    fn any_claimed_position_is_a_gap_or_skipped() {
+        let mut w = Watch::new();
+        for from in [1, u64::MAX] {
+            assert!(matches!(
+                w.take_from(from, Vec::new()),
+                Err(WatchError::Gap { .. })
+            ));
+        }
+        assert_eq!(w.take_from(0, Vec::new()), Ok(()));
+    }
+}

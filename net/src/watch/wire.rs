@@ -185,20 +185,6 @@ mod tests {
         }
     }
 
-    /// Whatever a hostile seat claims as the first entry's number, a spectator takes it
-    /// without panicking: a gap, or entries it holds already.
-    #[test]
-    fn any_claimed_position_is_a_gap_or_skipped() {
-        let mut w = crate::watch::Watch::new();
-        for from in [1, u64::MAX] {
-            assert!(matches!(
-                w.take_from(from, Vec::new()),
-                Err(crate::watch::WatchError::Gap { .. })
-            ));
-        }
-        assert_eq!(w.take_from(0, Vec::new()), Ok(()));
-    }
-
     #[test]
     fn messages_round_trip_and_names_are_cut() {
         let m = FromSeat::Entries {

@@ -1,11 +1,11 @@
 //! Two checks that the whole-file check and a live spectator ([`crate::watch::Watch`]) share,
 //! so that a spectator shows a deal only on the grounds the file's check would accept: a
 //! signed table message's signature, and a header's changes of keys or computer players,
-//! each backed by a signed `Replace` or `Return` from the seat entitled to sign it.
+//! each backed by a signed `Replace` or `Return` from the seat entitled to sign it. Also the
+//! seat a key holds ([`seat_of`]), which they and the file's check look signers up by.
 
 use fairdeal_crypto::PublicKey;
 
-use super::seat_of;
 use crate::table::msg::{
     TableMsg, chat_digest, quit_digest, ready_digest, replace_digest, return_digest, timeout_digest,
 };
@@ -172,4 +172,9 @@ pub(crate) fn seat_changes(
             }
     }
     Ok(notes)
+}
+
+/// The seat `key` holds in `keys`, if any.
+pub(super) fn seat_of(keys: &[PublicKey; 4], key: &PublicKey) -> Option<u8> {
+    keys.iter().position(|k| k == key).map(|s| s as u8)
 }
