@@ -1,5 +1,6 @@
-//! Length-prefixed bytes for the request-response protocols (requests and replies alike): the
-//! table's ([`TableCodec`]) and the spectators' ([`WatchCodec`] on [`WATCH_PROTOCOL`]).
+//! Length-prefixed bytes for the request-response protocols (requests and replies alike): one
+//! [`FrameCodec`], with the table's frame limit ([`FrameCodec::TABLE`]) or the spectators'
+//! ([`FrameCodec::WATCH`] on [`WATCH_PROTOCOL`]).
 
 use async_trait::async_trait;
 use futures::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -8,19 +9,28 @@ use libp2p::request_response::Codec;
 
 use crate::watch::WIRE_LIMIT;
 
-/// The largest frame read or written: no table message or reply decodes beyond this size, so
-/// a longer frame is refused from its length alone, before any of it is read.
+/// The largest table frame read or written: no table message or reply decodes beyond this
+/// size, so a longer frame is refused from its length alone, before any of it is read.
 const MAX_FRAME: usize = fairdeal_crypto::encoding::MAX_MESSAGE_BYTES;
 
 /// How much a frame's buffer grows at a time.
 const READ_CHUNK: usize = 8 * 1024;
 
-/// `u32_be length ‖ bytes`.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct TableCodec;
+/// The spectators' protocol, apart from the table's: nothing sent on it reaches a table
+/// session.
+pub const WATCH_PROTOCOL: &str = "/fairdeal/watch/1";
 
-async fn read_frame<T: AsyncRead + Unpin + Send>(io: &mut T) -> std::io::Result<Vec<u8>> {
-    read_frame_max(io, MAX_FRAME).await
+/// `u32_be length ‖ bytes`, refusing any frame longer than `max` in either direction.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FrameCodec {
+    max: usize,
+}
+
+impl FrameCodec {
+    /// The table's protocol: frames up to the largest table message.
+    pub(crate) const TABLE: Self = Self { max: MAX_FRAME };
+    /// The spectators' protocol: frames up to [`WIRE_LIMIT`].
+    pub(crate) const WATCH: Self = Self { max: WIRE_LIMIT };
 }
 
 /// Reads one frame of at most `max` bytes.
@@ -60,13 +70,6 @@ pub(crate) async fn read_frame_max<T: AsyncRead + Unpin + Send>(
     Ok(buf)
 }
 
-async fn write_frame<T: AsyncWrite + Unpin + Send>(
-    io: &mut T,
-    bytes: &[u8],
-) -> std::io::Result<()> {
-    write_frame_max(io, bytes, MAX_FRAME).await
-}
-
 /// Writes one frame of at most `max` bytes.
 pub(crate) async fn write_frame_max<T: AsyncWrite + Unpin + Send>(
     io: &mut T,
@@ -85,7 +88,7 @@ pub(crate) async fn write_frame_max<T: AsyncWrite + Unpin + Send>(
 }
 
 #[async_trait]
-impl Codec for TableCodec {
+impl Codec for FrameCodec {
     type Protocol = StreamProtocol;
     type Request = Vec<u8>;
     type Response = Vec<u8>;
@@ -94,14 +97,14 @@ impl Codec for TableCodec {
     where
         T: AsyncRead + Unpin + Send,
     {
-        read_frame(io).await
+        read_frame_max(io, self.max).await
     }
 
     async fn read_response<T>(&mut self, _: &StreamProtocol, io: &mut T) -> std::io::Result<Vec<u8>>
     where
         T: AsyncRead + Unpin + Send,
     {
-        read_frame(io).await
+        read_frame_max(io, self.max).await
     }
 
     async fn write_request<T>(
@@ -113,7 +116,7 @@ impl Codec for TableCodec {
     where
         T: AsyncWrite + Unpin + Send,
     {
-        write_frame(io, &req).await
+        write_frame_max(io, &req, self.max).await
     }
 
     async fn write_response<T>(
@@ -125,60 +128,7 @@ impl Codec for TableCodec {
     where
         T: AsyncWrite + Unpin + Send,
     {
-        write_frame(io, &res).await
-    }
-}
-
-/// The spectators' protocol, apart from the table's: nothing sent on it reaches a table
-/// session.
-pub const WATCH_PROTOCOL: &str = "/fairdeal/watch/1";
-
-/// Frames of at most [`WIRE_LIMIT`] bytes, `u32_be length ‖ bytes`.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct WatchCodec;
-
-#[async_trait]
-impl Codec for WatchCodec {
-    type Protocol = StreamProtocol;
-    type Request = Vec<u8>;
-    type Response = Vec<u8>;
-
-    async fn read_request<T>(&mut self, _: &StreamProtocol, io: &mut T) -> std::io::Result<Vec<u8>>
-    where
-        T: AsyncRead + Unpin + Send,
-    {
-        read_frame_max(io, WIRE_LIMIT).await
-    }
-
-    async fn read_response<T>(&mut self, _: &StreamProtocol, io: &mut T) -> std::io::Result<Vec<u8>>
-    where
-        T: AsyncRead + Unpin + Send,
-    {
-        read_frame_max(io, WIRE_LIMIT).await
-    }
-
-    async fn write_request<T>(
-        &mut self,
-        _: &StreamProtocol,
-        io: &mut T,
-        req: Vec<u8>,
-    ) -> std::io::Result<()>
-    where
-        T: AsyncWrite + Unpin + Send,
-    {
-        write_frame_max(io, &req, WIRE_LIMIT).await
-    }
-
-    async fn write_response<T>(
-        &mut self,
-        _: &StreamProtocol,
-        io: &mut T,
-        res: Vec<u8>,
-    ) -> std::io::Result<()>
-    where
-        T: AsyncWrite + Unpin + Send,
-    {
-        write_frame_max(io, &res, WIRE_LIMIT).await
+        write_frame_max(io, &res, self.max).await
     }
 }
 
@@ -217,10 +167,10 @@ mod tests {
     #[test]
     fn a_frame_read_byte_by_byte_is_whole_and_holds_no_more_than_it_needs() {
         let body: Vec<u8> = (0..3 * READ_CHUNK + 17).map(|i| (i % 251) as u8).collect();
-        let got = block_on(read_frame(&mut Trickle(
-            framed(body.len() as u32, &body),
-            0,
-        )))
+        let got = block_on(read_frame_max(
+            &mut Trickle(framed(body.len() as u32, &body), 0),
+            MAX_FRAME,
+        ))
         .unwrap();
         assert_eq!(got, body);
         assert_eq!(got.capacity(), body.len());
@@ -229,13 +179,32 @@ mod tests {
     #[test]
     fn frames_too_long_or_cut_short_are_refused() {
         let long = framed(MAX_FRAME as u32 + 1, &[0; 8]);
-        let e = block_on(read_frame(&mut Trickle(long, 0))).unwrap_err();
+        let e = block_on(read_frame_max(&mut Trickle(long, 0), MAX_FRAME)).unwrap_err();
         assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
         let short = framed(100, &[1; 99]);
-        let e = block_on(read_frame(&mut Trickle(short, 0))).unwrap_err();
+        let e = block_on(read_frame_max(&mut Trickle(short, 0), MAX_FRAME)).unwrap_err();
         assert_eq!(e.kind(), std::io::ErrorKind::UnexpectedEof);
         let exact = framed(MAX_FRAME as u32, &vec![2; MAX_FRAME]);
-        let got = block_on(read_frame(&mut Trickle(exact, 0))).unwrap();
+        let got = block_on(read_frame_max(&mut Trickle(exact, 0), MAX_FRAME)).unwrap();
         assert_eq!(got.len(), MAX_FRAME);
+    }
+
+    #[test]
+    fn each_protocol_refuses_frames_past_its_own_limit() {
+        let protocol = StreamProtocol::new(WATCH_PROTOCOL);
+        for codec in [FrameCodec::TABLE, FrameCodec::WATCH] {
+            let mut codec = codec;
+            let at_limit = framed(codec.max as u32, &vec![3; codec.max]);
+            let got = block_on(codec.read_request(&protocol, &mut Trickle(at_limit, 0))).unwrap();
+            assert_eq!(got.len(), codec.max);
+            let past = framed(codec.max as u32 + 1, &[0; 8]);
+            let e = block_on(codec.read_response(&protocol, &mut Trickle(past, 0))).unwrap_err();
+            assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+            let mut sink = futures::io::Cursor::new(Vec::new());
+            let e = block_on(codec.write_request(&protocol, &mut sink, vec![0; codec.max + 1]))
+                .unwrap_err();
+            assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+        }
+        assert_ne!(FrameCodec::TABLE.max, FrameCodec::WATCH.max);
     }
 }

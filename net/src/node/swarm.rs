@@ -12,7 +12,7 @@ use libp2p::{
     memory_connection_limits, noise, ping, relay, request_response, tcp, yamux,
 };
 
-use super::codec::{TableCodec, WATCH_PROTOCOL, WatchCodec};
+use super::codec::{FrameCodec, WATCH_PROTOCOL};
 use super::{NetError, NodeError};
 use crate::table::msg::{AGENT_VERSION, PROTOCOL};
 
@@ -76,9 +76,9 @@ pub(crate) struct Behaviour {
     pub(crate) banned: allow_block_list::Behaviour<allow_block_list::BlockedPeers>,
     pub(crate) limits: connection_limits::Behaviour,
     pub(crate) memory: memory_connection_limits::Behaviour,
-    pub(crate) rr: request_response::Behaviour<TableCodec>,
+    pub(crate) rr: request_response::Behaviour<FrameCodec>,
     /// Spectators (`/fairdeal/watch/1`), apart from the table's protocol.
-    pub(crate) watch: request_response::Behaviour<WatchCodec>,
+    pub(crate) watch: request_response::Behaviour<FrameCodec>,
     pub(crate) identify: identify::Behaviour,
     pub(crate) ping: ping::Behaviour,
     pub(crate) mdns: Toggle<mdns::tokio::Behaviour>,
@@ -128,7 +128,7 @@ pub(crate) fn build_with(
         .map_err(|e| NetError::Setup(Box::new(e)))?
         .with_behaviour(|key, relay| {
             let rr = request_response::Behaviour::with_codec(
-                TableCodec,
+                FrameCodec::TABLE,
                 [(
                     StreamProtocol::new(PROTOCOL),
                     request_response::ProtocolSupport::Full,
@@ -138,7 +138,7 @@ pub(crate) fn build_with(
                     .with_max_concurrent_streams(MAX_STREAMS),
             );
             let watch = request_response::Behaviour::with_codec(
-                WatchCodec,
+                FrameCodec::WATCH,
                 [(
                     StreamProtocol::new(WATCH_PROTOCOL),
                     request_response::ProtocolSupport::Full,
