@@ -117,14 +117,18 @@ pub fn melds_area(
         let threes = view.red_threes(team);
         if !threes.is_empty() {
             ui.label(format!("· red threes ({}):", threes.len()));
+            // No taller than the title's line: a taller line takes its height from the
+            // rows below, and at 1024×700 that is the second row of melds.
+            let tall = ui.spacing().interact_size.y;
+            let size = Vec2::new(tall * SMALL.x / SMALL.y, tall);
             let start = ui.cursor().min;
             for &c in threes {
-                cards::card_seen(ui, c, SMALL * 0.6, "laid out (red three)");
+                cards::card_seen(ui, c, size, "laid out (red three)");
             }
             let end = ui.min_rect().right_bottom();
             seen.places.insert(
                 Place::RedThrees(team),
-                Rect::from_min_max(start, Pos2::new(end.x, start.y + SMALL.y * 0.6)),
+                Rect::from_min_max(start, Pos2::new(end.x, start.y + size.y)),
             );
         } else {
             seen.places.insert(
@@ -154,6 +158,9 @@ pub fn melds_area(
     let mut area = egui::ScrollArea::vertical()
         .id_salt(("melds", team.index()))
         .max_height(rows * pitch)
+        // egui's least height for a scrolling area (64 points) is more than one row: the
+        // area would show a sliver of the row above the one scrolled to.
+        .min_scrolled_height(rows * pitch)
         .auto_shrink([false, false])
         // A meld scrolled into sight jumps there: an animation would be taken for a scroll
         // that stopped between rows and snapped.
@@ -223,8 +230,11 @@ pub fn melds_area(
     // that at rest no row shows sliced.
     let settled = ui.input(|i| i.smooth_scroll_delta.y == 0.0 && !i.pointer.any_down())
         && shown.state.velocity() == Vec2::ZERO;
+    // Aimed only where the area can scroll to: a row's top past the end (the content short
+    // of whole rows) would be asked for again on every frame.
     let y = shown.state.clamped_offset().y;
-    let row = (y / pitch).round() * pitch;
+    let most = (shown.content_size.y - shown.inner_rect.height()).max(0.0);
+    let row = ((y / pitch).round() * pitch).min(most);
     if settled && (y - row).abs() > 0.5 {
         ui.data_mut(|d| d.insert_temp(snap_id, row));
         ui.ctx().request_repaint();

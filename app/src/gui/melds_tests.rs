@@ -4,7 +4,7 @@ use eframe::egui;
 use egui_kittest::kittest::Queryable;
 use fairdeal_core::Preset;
 
-use super::tests::{TableHarness, game, table};
+use super::tests::{TableHarness, game, table, table_sized};
 
 /// The melds cut by `area`'s top or bottom edge (partly in sight).
 fn sliced(h: &TableHarness, area: egui::Rect) -> Vec<egui::Rect> {
@@ -147,4 +147,95 @@ fn two_rows_of_melds_and_whole_names_at_1024() {
             "{whole:?} shown"
         );
     }
+}
+
+/// Our melds in two rows and five red threes laid out, at 1024×700, the last meld just
+/// played (scrolled into sight): the area still shows both rows whole, and it comes to rest
+/// (no frame asks for another).
+///
+/// Sabotage caught (checked): with the red threes drawn taller than the title's line, the
+/// area lost its second row.
+#[test]
+fn red_threes_and_a_reveal_keep_our_two_rows_whole_and_at_rest() {
+    let mut g = ours_in_two_rows(5);
+    g.desk.seen.reveal = Some((fairdeal_core::Team::A, 5));
+    let mut h = table(g);
+    for _ in 0..5 {
+        h.step();
+    }
+    let area = h.state().0.desk.seen.meld_areas[0].expect("our melds' area");
+    let ours: Vec<egui::Rect> = h
+        .query_all_by(|n| n.label().is_some_and(|l| l.starts_with("Our meld ")))
+        .map(|n| n.rect())
+        .collect();
+    assert_eq!(ours.len(), 6);
+    for r in &ours {
+        assert!(
+            r.top() >= area.top() - 0.5 && r.bottom() <= area.bottom() + 0.5,
+            "{r:?} whole in our area {area:?}"
+        );
+    }
+    h.run_ok().expect("the table comes to rest");
+}
+
+/// In a window too low for two rows (one row in each area), the last of our melds just
+/// played: it is scrolled into sight whole, no meld shows sliced, and the table comes to
+/// rest.
+///
+/// Sabotage caught (checked): with egui's least scrolling height (64 points, more than a
+/// row) the area showed a sliver of the first row above the second, and the settling,
+/// aiming at a row's top the area could not reach, asked for a frame on every frame.
+#[test]
+fn one_row_in_sight_scrolls_to_a_whole_row_and_rests() {
+    let mut g = ours_in_two_rows(0);
+    let ours = 6;
+    g.desk.seen.reveal = Some((fairdeal_core::Team::A, ours - 1));
+    let mut h = table_sized(g, [1024.0, 560.0]);
+    for _ in 0..5 {
+        h.step();
+    }
+    let area = h.state().0.desk.seen.meld_areas[0].expect("our melds' area");
+    let last = h
+        .query_all_by(|n| {
+            n.label()
+                .is_some_and(|l| l.starts_with(&format!("Our meld {ours}:")))
+        })
+        .next()
+        .map(|n| n.rect())
+        .expect("our last meld");
+    assert!(
+        last.top() >= area.top() - 0.5 && last.bottom() <= area.bottom() + 0.5,
+        "{last:?} whole in our area {area:?}"
+    );
+    let cut: Vec<egui::Rect> = h
+        .query_all_by(|n| n.label().is_some_and(|l| l.starts_with("Our meld ")))
+        .map(|n| n.rect())
+        .filter(|r| {
+            let inside = r.top() >= area.top() - 0.5 && r.bottom() <= area.bottom() + 0.5;
+            let apart = r.bottom() <= area.top() + 0.5 || r.top() >= area.bottom() - 0.5;
+            !inside && !apart
+        })
+        .collect();
+    assert_eq!(cut, Vec::<egui::Rect>::new(), "sliced in {area:?}");
+    h.run_ok().expect("the table comes to rest");
+}
+
+/// West to play; we have six melds (two rows at 1024 wide) and `threes` red threes laid out.
+fn ours_in_two_rows(threes: usize) -> crate::gui::game::Game {
+    let mut g = game(Vec::new());
+    let json = format!(
+        r#"{{"dealer": "E", "scores": {{"A": 0, "B": 0}}, "turn": "W", "phase": "play",
+        "hands": {{"S": ["2C", "JC", "7S"], "W": ["4D"], "N": ["4D"], "E": ["4D"]}},
+        "melds": {{"A": [["QH", "QD", "QS"], ["8H", "8S", "8H"], ["9H", "9S", "9H"],
+                        ["TH", "TS", "TH"], ["JH", "JS", "JH"], ["7H", "7S", "7H"]],
+                  "B": [["KH", "KS", "KD"]]}},
+        "red_threes": {{"A": {threes}, "B": 0}}, "pile": ["5D"], "stock": ["6D", "7D"]}}"#
+    );
+    let desc: fairdeal_core::PositionDesc = serde_json::from_str(&json).unwrap();
+    g.model.view = Some(
+        fairdeal_core::Position::from_desc(fairdeal_core::Rules::preset(Preset::Samba), &desc)
+            .unwrap()
+            .view(fairdeal_core::Seat::S),
+    );
+    g
 }

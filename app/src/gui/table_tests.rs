@@ -30,23 +30,26 @@ pub(super) type TableHarness = Harness<'static, (Game, bool)>;
 
 /// The table of `g` at 1024×700, its fonts installed.
 pub(super) fn table(g: Game) -> TableHarness {
-    let mut h = Harness::builder()
-        .with_size([1024.0, 700.0])
-        .build_ui_state(
-            |ui, (g, fonts): &mut (Game, bool)| {
-                // The suit symbols need the bundled font, which applies from the next frame.
-                if !*fonts {
-                    crate::gui::install_fonts(ui.ctx());
-                    *fonts = true;
-                    return;
-                }
-                let mut prefs = TablePrefs::default();
-                let mut out = Vec::new();
-                let Game { model, desk } = g;
-                table_ui(ui, model, desk, &mut prefs, &mut out);
-            },
-            (g, false),
-        );
+    table_sized(g, [1024.0, 700.0])
+}
+
+/// The table of `g` in a window of `size` points, its fonts installed.
+pub(super) fn table_sized(g: Game, size: [f32; 2]) -> TableHarness {
+    let mut h = Harness::builder().with_size(size).build_ui_state(
+        |ui, (g, fonts): &mut (Game, bool)| {
+            // The suit symbols need the bundled font, which applies from the next frame.
+            if !*fonts {
+                crate::gui::install_fonts(ui.ctx());
+                *fonts = true;
+                return;
+            }
+            let mut prefs = TablePrefs::default();
+            let mut out = Vec::new();
+            let Game { model, desk } = g;
+            table_ui(ui, model, desk, &mut prefs, &mut out);
+        },
+        (g, false),
+    );
     for _ in 0..3 {
         h.step();
     }
