@@ -243,8 +243,12 @@ fn play_a_hand_through_the_window() {
         "the score sheet shows its breakdown"
     );
     assert!(
-        shows(&h, "shuffles recomputed"),
+        shows(&h, "shuffles recomputed") && shows(&h, "card openings by the other players"),
         "the score sheet shows the fairness check"
+    );
+    assert!(
+        !shows(&h, "decryption shares"),
+        "the score sheet speaks a player's words"
     );
     // The game is deterministic for its seed: with this deal the hints offer a meld, which was
     // played and accepted (checked right after the click, above).

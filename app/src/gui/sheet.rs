@@ -78,7 +78,7 @@ pub fn report_window(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>
                     )
                 } else {
                     format!(
-                        "✔ Deal verified: all {} shuffles recomputed, {} decryption shares from the others checked by this computer.",
+                        "✔ Deal verified: all {} shuffles recomputed, {} card openings by the other players checked by this computer.",
                         r.shuffles_checked, r.openings_checked
                     )
                 },
