@@ -11,7 +11,7 @@ use common::sim::{Sim, table};
 use fairdeal_core::{Preset, Seat};
 use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::hand::Stage;
-use fairdeal_net::table::msg::{ReturnState, TableMsg, return_digest};
+use fairdeal_net::table::msg::{ReturnState, Statement, TableMsg};
 use fairdeal_net::table::{
     DEFAULT_GRACE_MS, ReturnRefused, TableError, TableEvent, TableSession, Unexpected, Why,
 };
@@ -56,7 +56,8 @@ fn east_gives_west_back(peers: &[TableSession], secrets: &[[u8; 32]]) -> TableMs
         keys: config.seats,
         runners: [None; 4],
     };
-    let sig = Identity::from_secret(secrets[3]).sign(&return_digest(&config.sid(), &state));
+    let sig =
+        Identity::from_secret(secrets[3]).sign(&Statement::Return(&state).digest(&config.sid()));
     TableMsg::Return { state, sig }
 }
 
@@ -156,7 +157,8 @@ fn a_transcript_that_gives_a_barred_seat_back_is_refused() {
         keys: config.seats,
         runners: [None; 4],
     };
-    let sig = Identity::from_secret(secrets[3]).sign(&return_digest(&config.sid(), &state));
+    let sig =
+        Identity::from_secret(secrets[3]).sign(&Statement::Return(&state).digest(&config.sid()));
     let east: PublicKey = sim.keys[3];
     let mut forged: Vec<Entry> = head
         .iter()

@@ -8,7 +8,7 @@ use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::table::chat::{
     CHAT_BURST, CHAT_HEARD_BURST, CHAT_HELD, CHAT_LINES, CHAT_REFILL_MS, MAX_CHAT, clean_chat,
 };
-use fairdeal_net::table::msg::{SeatInfo, TableMsg, chat_digest};
+use fairdeal_net::table::msg::{SeatInfo, Statement, TableMsg};
 use fairdeal_net::table::{
     Admit, ChatRefused, Dest, NotNow, TableError, TableEvent, TableSession, Unexpected,
 };
@@ -144,7 +144,7 @@ fn chat_from_peers_is_shown_only_clean_signed_new_and_within_the_rate() {
             while st.peer.poll_event().is_some() {}
             let n = l.n.unwrap_or(st.next_n[usize::from(l.from)]);
             let sig = Identity::from_secret(secret(l.signer))
-                .sign(&chat_digest(&sid, l.seat, n, &l.text));
+                .sign(&Statement::Chat { seat: l.seat, n, text: &l.text }.digest(&sid));
             let bytes = TableMsg::Chat { n, text: l.text.clone(), sig }.encode();
             let from = keys[usize::from(l.from)];
             let admitted = st.peer.admit(from, &bytes);

@@ -27,7 +27,7 @@ use fairdeal_core::{HouseRules, Preset, SplitMix64};
 use fairdeal_crypto::Identity;
 use fairdeal_net::node::{self, NodeEvent, NodeOptions, Role};
 use fairdeal_net::table::TableEvent;
-use fairdeal_net::table::msg::{SeatInfo, TableMsg, timeout_digest};
+use fairdeal_net::table::msg::{SeatInfo, Statement, TableMsg};
 use futures::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, StreamExt};
 use libp2p::request_response::{self as rr, Codec, ProtocolSupport};
 use libp2p::swarm::SwarmEvent;
@@ -241,7 +241,14 @@ fn attack(rng: &mut SplitMix64, pool: &[u8], me: &Identity) -> Attack {
                     hand_no: 1,
                     hctx: sid,
                     seat: 1,
-                    sig: me.sign(&timeout_digest(&sid, 1, &sid, 1)),
+                    sig: me.sign(
+                        &Statement::Timeout {
+                            hand_no: 1,
+                            hctx: &sid,
+                            seat: 1,
+                        }
+                        .digest(&sid),
+                    ),
                 },
                 1 => TableMsg::Accept {
                     sid,

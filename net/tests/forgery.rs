@@ -10,9 +10,7 @@
 use fairdeal_core::Preset;
 use fairdeal_crypto::{Envelope, Identity, PublicKey, encoding};
 use fairdeal_net::table::TableSession;
-use fairdeal_net::table::msg::{
-    ReturnState, TableMsg, over_digest, quit_digest, replace_digest, return_digest,
-};
+use fairdeal_net::table::msg::{ReturnState, Statement, TableMsg};
 use fairdeal_net::transcript::{self, Entry, FaultKind, MAGIC, Report};
 
 mod common;
@@ -176,7 +174,7 @@ fn self_totalled(peers: &[TableSession], file: &[Entry], seat: u8) -> (Vec<Entry
         keys: **keys,
         runners: [None; 4],
     };
-    let sig = Identity::from_secret(secret(1)).sign(&return_digest(&sid(peers), &state));
+    let sig = Identity::from_secret(secret(1)).sign(&Statement::Return(&state).digest(&sid(peers)));
     let mut forged = join(&head, &deals[..2]);
     // The end of hand 2 cut off: the signed results and seeds are gone.
     forged.truncate(forged.len() - deals[1].len() / 2);
@@ -267,7 +265,7 @@ fn a_quit_or_replace_signed_by_the_wrong_seat_is_refused() {
     let Some((from, TableMsg::Quit { hand_no, .. })) = table_msg(&file[at]) else {
         unreachable!()
     };
-    let sig = west.sign(&quit_digest(&sid, hand_no, 2));
+    let sig = west.sign(&Statement::Quit { hand_no, seat: 2 }.digest(&sid));
     forged[at] = Entry::Signed {
         from,
         msg: TableMsg::Quit { hand_no, sig }.encode(),
@@ -291,7 +289,15 @@ fn a_quit_or_replace_signed_by_the_wrong_seat_is_refused() {
     else {
         unreachable!()
     };
-    let sig = west.sign(&replace_digest(&sid, hand_no, seat, &key, &seed));
+    let sig = west.sign(
+        &Statement::Replace {
+            hand_no,
+            seat,
+            key: &key,
+            seed: &seed,
+        }
+        .digest(&sid),
+    );
     let mut forged = file.clone();
     forged[at] = signed(
         1,
@@ -340,7 +346,8 @@ fn given_back(peers: &[TableSession], file: &[Entry], signer: u8) -> Vec<Entry> 
         keys: **keys,
         runners: [None; 4],
     };
-    let sig = Identity::from_secret(secret(signer)).sign(&return_digest(&sid(peers), &state));
+    let sig =
+        Identity::from_secret(secret(signer)).sign(&Statement::Return(&state).digest(&sid(peers)));
     deals[1].push(signed(signer, &TableMsg::Return { state, sig }));
     // The bot's envelopes no longer verify under North's key: left out, with every deal after.
     deals.truncate(3);
@@ -407,11 +414,11 @@ fn a_held_seats_player_takes_its_return_and_the_games_end_only_from_its_runner()
     };
     let ret = |by: &Identity| TableMsg::Return {
         state: state.clone(),
-        sig: by.sign(&return_digest(&sid, &state)),
+        sig: by.sign(&Statement::Return(&state).digest(&sid)),
     };
     let over = |by: &Identity, totals: [i32; 2]| TableMsg::Over {
         totals,
-        sig: by.sign(&over_digest(&sid, 2, totals)),
+        sig: by.sign(&Statement::Over { seat: 2, totals }.digest(&sid)),
     };
     // West never ran North's computer player: its word on the table's state is refused.
     assert!(

@@ -15,7 +15,7 @@
 use fairdeal_core::{HouseRules, Preset, Seat};
 use fairdeal_crypto::encoding;
 use fairdeal_crypto::{Body, Envelope, Identity, PublicKey, SignedEnvelope};
-use fairdeal_net::table::msg::{SeatInfo, TableConfig, TableMsg, replace_digest, timeout_digest};
+use fairdeal_net::table::msg::{SeatInfo, Statement, TableConfig, TableMsg};
 use fairdeal_net::table::{Admit, Dest, RESYNC_ANSWER_MS, TableEvent, TableSession, Why};
 
 fn seat(i: u8) -> ([u8; 32], SeatInfo) {
@@ -80,7 +80,14 @@ fn forged(
                 hand_no,
                 hctx,
                 seat: vote_seat,
-                sig: who.sign(&timeout_digest(&sid, hand_no, &hctx, vote_seat)),
+                sig: who.sign(
+                    &Statement::Timeout {
+                        hand_no,
+                        hctx: &hctx,
+                        seat: vote_seat,
+                    }
+                    .digest(&sid),
+                ),
             },
         ),
         (
@@ -89,7 +96,14 @@ fn forged(
                 hand_no: hand_no + 3,
                 hctx,
                 seat: 1,
-                sig: who.sign(&timeout_digest(&sid, hand_no + 3, &hctx, 1)),
+                sig: who.sign(
+                    &Statement::Timeout {
+                        hand_no: hand_no + 3,
+                        hctx: &hctx,
+                        seat: 1,
+                    }
+                    .digest(&sid),
+                ),
             },
         ),
         (
@@ -99,7 +113,15 @@ fn forged(
                 seat: 3,
                 key,
                 seed: [0; 32],
-                sig: who.sign(&replace_digest(&sid, hand_no, 3, &key, &[0; 32])),
+                sig: who.sign(
+                    &Statement::Replace {
+                        hand_no,
+                        seat: 3,
+                        key: &key,
+                        seed: &[0; 32],
+                    }
+                    .digest(&sid),
+                ),
             },
         ),
         (
@@ -297,7 +319,15 @@ fn the_handlers_refuse_a_forged_replacement_even_without_the_gate() {
         seat: 3,
         key,
         seed: [0; 32],
-        sig: north.sign(&replace_digest(&sid, hand_no, 3, &key, &[0; 32])),
+        sig: north.sign(
+            &Statement::Replace {
+                hand_no,
+                seat: 3,
+                key: &key,
+                seed: &[0; 32],
+            }
+            .digest(&sid),
+        ),
     };
     assert!(peers[1].handle_message(keys[2], &msg.encode()).is_err());
     // A hand message from a peer that is not seated is not even routed (one for a hand not

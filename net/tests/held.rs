@@ -13,7 +13,7 @@ mod common;
 use common::sim::{Sim, table};
 use fairdeal_core::{Preset, Seat};
 use fairdeal_crypto::{Identity, Sig};
-use fairdeal_net::table::msg::{ReturnState, TableMsg, return_digest, timeout_digest};
+use fairdeal_net::table::msg::{ReturnState, Statement, TableMsg};
 use fairdeal_net::table::{DEFAULT_GRACE_MS, SeatHeldRefused, TableEvent, TableSession, Why};
 use fairdeal_net::transcript::{self, Entry, MAGIC, Report};
 
@@ -52,7 +52,7 @@ fn forged_return(peers: &[TableSession], by: &Identity, seat: u8, hand_no: u32) 
         keys: config.seats,
         runners: [None; 4],
     };
-    let sig = by.sign(&return_digest(&config.sid(), &state));
+    let sig = by.sign(&Statement::Return(&state).digest(&config.sid()));
     TableMsg::Return { state, sig }.encode()
 }
 
@@ -92,7 +92,14 @@ fn a_lying_seat_cannot_make_a_present_player_drop_its_hand() {
     let west = Identity::from_secret(secrets[WEST]);
     let hand_no = sim.peers[NORTH].hand_no();
     let hctx = sim.peers[NORTH].hand().unwrap().hctx();
-    let vote = west.sign(&timeout_digest(&sid, hand_no, &hctx, NORTH as u8));
+    let vote = west.sign(
+        &Statement::Timeout {
+            hand_no,
+            hctx: &hctx,
+            seat: NORTH as u8,
+        }
+        .digest(&sid),
+    );
     // West's word alone; its own vote; its own signature as South's and East's votes too.
     for votes in [
         Vec::new(),
@@ -236,7 +243,17 @@ fn the_votes_of_an_earlier_deal_and_an_old_runners_return_change_nothing() {
     let votes = (0..3u8)
         .map(|v| {
             let by = Identity::from_secret(secrets[usize::from(v)]);
-            (v, by.sign(&timeout_digest(&sid, out_at, &hctx, 3)))
+            (
+                v,
+                by.sign(
+                    &Statement::Timeout {
+                        hand_no: out_at,
+                        hctx: &hctx,
+                        seat: 3,
+                    }
+                    .digest(&sid),
+                ),
+            )
         })
         .collect();
     let notice = held(out_at, 3, hctx, votes);

@@ -14,7 +14,7 @@ mod common;
 use fairdeal_core::{HouseRules, Preset, Seat, SplitMix64};
 use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::hand::Event as HandEvent;
-use fairdeal_net::table::msg::{SeatInfo, TableMsg, return_digest};
+use fairdeal_net::table::msg::{SeatInfo, Statement, TableMsg};
 use fairdeal_net::table::{Dest, Leaving, TableEvent, TableSession};
 use fairdeal_net::transcript::{Entry, FaultKind, HandStatus};
 
@@ -345,7 +345,7 @@ fn a_person_who_left_and_came_back_has_a_transcript_that_verifies() {
             Entry::Signed { from, msg } if *from == south.public() => {
                 if let Ok(TableMsg::Return { mut state, .. }) = TableMsg::decode(msg) {
                     state.totals[0] += 1_000;
-                    let sig = south.sign(&return_digest(&sid, &state));
+                    let sig = south.sign(&Statement::Return(&state).digest(&sid));
                     *msg = TableMsg::Return { state, sig }.encode();
                     resigned += 1;
                 }

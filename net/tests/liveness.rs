@@ -12,7 +12,7 @@ use common::sim::Sim;
 use fairdeal_core::{Preset, Seat, SplitMix64};
 use fairdeal_crypto::{Body, Fault, Identity};
 use fairdeal_net::hand::{Event as HandEvent, Stage};
-use fairdeal_net::table::msg::{TableMsg, timeout_digest};
+use fairdeal_net::table::msg::{Statement, TableMsg};
 use fairdeal_net::table::{
     DEFAULT_GRACE_MS, Gone, StopReason, TableError, TableEvent, TableSession, Unexpected,
 };
@@ -162,8 +162,14 @@ fn a_timeout_vote_of_another_deal_never_adds_up() {
             hand_no,
             hctx,
             seat: 0,
-            sig: Identity::from_secret(secrets[voter])
-                .sign(&timeout_digest(&sid, hand_no, &hctx, 0)),
+            sig: Identity::from_secret(secrets[voter]).sign(
+                &Statement::Timeout {
+                    hand_no,
+                    hctx: &hctx,
+                    seat: 0,
+                }
+                .digest(&sid),
+            ),
         }
         .encode()
     };

@@ -14,7 +14,7 @@ use fairdeal_core::strategy::{Strategy, by_name};
 use fairdeal_core::{HouseRules, Preset, Seat, SplitMix64};
 use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::store::{Meta, Record};
-use fairdeal_net::table::msg::{SeatInfo, TableMsg, ready_digest};
+use fairdeal_net::table::msg::{SeatInfo, Statement, TableMsg};
 use fairdeal_net::table::{
     Dest, MsgKind, NEXT_HAND_MS, NotNow, ReadyRefused, ReturnRefused, TableError, TableSession,
     Unexpected, Why,
@@ -299,7 +299,7 @@ fn without_a_countdown_the_table_waits_for_the_person() {
 /// runner 9 as its seat's return).
 #[test]
 fn a_seat_given_back_that_names_no_seat_is_refused_for_that() {
-    use fairdeal_net::table::msg::{ReturnState, return_digest};
+    use fairdeal_net::table::msg::{ReturnState, Statement};
     let mut sim = Sim::new();
     sim.play_to_the_first_score_sheet();
     let sid = sim.peers[0].config().unwrap().sid();
@@ -338,7 +338,7 @@ fn a_seat_given_back_that_names_no_seat_is_refused_for_that() {
     ];
     for (bad, n) in cases {
         let msg = TableMsg::Return {
-            sig: west.sign(&return_digest(&sid, &bad)),
+            sig: west.sign(&Statement::Return(&bad).digest(&sid)),
             state: bad,
         }
         .encode();
@@ -370,7 +370,7 @@ fn a_ready_for_another_seat_or_another_hand_is_refused() {
     let ready = |id: &Identity, hand_no: u32, seat: u8| {
         TableMsg::Ready {
             hand_no,
-            sig: id.sign(&ready_digest(&sid, hand_no, seat)),
+            sig: id.sign(&Statement::Ready { hand_no, seat }.digest(&sid)),
         }
         .encode()
     };
@@ -516,21 +516,35 @@ fn a_transcript_reads_past_signed_readiness_and_chat() {
         std::iter::from_fn(|| sim.peers[0].poll_public()).collect();
     let ready = TableMsg::Ready {
         hand_no: 1,
-        sig: south.sign(&ready_digest(&sid, 1, 0)),
+        sig: south.sign(
+            &Statement::Ready {
+                hand_no: 1,
+                seat: 0,
+            }
+            .digest(&sid),
+        ),
     };
     let chat = TableMsg::Chat {
         n: 1,
         text: "Good game".into(),
-        sig: south.sign(&fairdeal_net::table::msg::chat_digest(
-            &sid,
-            0,
-            1,
-            "Good game",
-        )),
+        sig: south.sign(
+            &Statement::Chat {
+                seat: 0,
+                n: 1,
+                text: "Good game",
+            }
+            .digest(&sid),
+        ),
     };
     let forged = TableMsg::Ready {
         hand_no: 1,
-        sig: south.sign(&ready_digest(&sid, 1, 2)),
+        sig: south.sign(
+            &Statement::Ready {
+                hand_no: 1,
+                seat: 2,
+            }
+            .digest(&sid),
+        ),
     };
     let check = |extra: &[TableMsg]| {
         let entries = common::located(public.iter().cloned().chain(extra.iter().map(|m| {

@@ -11,7 +11,7 @@ use fairdeal_core::{HouseRules, Preset, Seat, SplitMix64};
 use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::hand::Event as HandEvent;
 use fairdeal_net::store::{Meta, Record};
-use fairdeal_net::table::msg::{SeatInfo, TableMsg, timeout_digest};
+use fairdeal_net::table::msg::{SeatInfo, Statement, TableMsg};
 use fairdeal_net::table::{
     ALONE_MS, DEFAULT_GRACE_MS, Dest, Gone, QUIET_MS, TableEvent, TableSession,
 };
@@ -326,7 +326,14 @@ fn a_silent_seats_vote_against_an_honest_thinker_removes_nobody() {
     let hand_no = sim.peers[1].hand_no();
     let sid = sim.peers[1].config().unwrap().sid();
     let hctx = sim.peers[1].hand().unwrap().hctx();
-    let sig = Identity::from_secret(secrets[3]).sign(&timeout_digest(&sid, hand_no, &hctx, 0));
+    let sig = Identity::from_secret(secrets[3]).sign(
+        &Statement::Timeout {
+            hand_no,
+            hctx: &hctx,
+            seat: 0,
+        }
+        .digest(&sid),
+    );
     let accusation = TableMsg::Timeout {
         hand_no,
         hctx,

@@ -15,7 +15,7 @@ use common::sim::table;
 use fairdeal_core::{Preset, Seat};
 use fairdeal_crypto::encoding::decode;
 use fairdeal_crypto::{Envelope, Identity, SignedEnvelope};
-use fairdeal_net::table::msg::{TableMsg, timeout_digest};
+use fairdeal_net::table::msg::{Statement, TableMsg};
 use fairdeal_net::table::{Dest, TimeoutRefused, Why};
 use fairdeal_net::transcript::{self, MAGIC};
 
@@ -74,12 +74,14 @@ fn a_vote_signed_in_the_first_deal_of_a_hand_dealt_again_never_counts_in_the_sec
     let target = if i == NORTH { 0 } else { NORTH };
     let sid = net.peers[0].config().unwrap().sid();
     for voter in (0..4).filter(|&v| v != target && v != i) {
-        let sig = Identity::from_secret(secrets[voter]).sign(&timeout_digest(
-            &sid,
-            hand_no,
-            &first,
-            target as u8,
-        ));
+        let sig = Identity::from_secret(secrets[voter]).sign(
+            &Statement::Timeout {
+                hand_no,
+                hctx: &first,
+                seat: target as u8,
+            }
+            .digest(&sid),
+        );
         let vote = TableMsg::Timeout {
             hand_no,
             hctx: first,

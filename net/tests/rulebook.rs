@@ -12,10 +12,7 @@ mod common;
 use common::sim::{Sim, table};
 use fairdeal_core::{Preset, SplitMix64};
 use fairdeal_crypto::{Identity, PublicKey};
-use fairdeal_net::table::msg::{
-    ReturnState, TableMsg, over_digest, quit_digest, ready_digest, replace_digest, return_digest,
-    timeout_digest,
-};
+use fairdeal_net::table::msg::{ReturnState, Statement, TableMsg};
 use fairdeal_net::table::{DEFAULT_GRACE_MS, TableSession};
 
 /// One random signed table message from seat `from`: its fields near the truth (this hand,
@@ -47,11 +44,18 @@ fn hostile(
             hand_no,
             hctx,
             seat,
-            sig: id.sign(&timeout_digest(&sid, hand_no, &hctx, seat)),
+            sig: id.sign(
+                &Statement::Timeout {
+                    hand_no,
+                    hctx: &hctx,
+                    seat,
+                }
+                .digest(&sid),
+            ),
         },
         1 => TableMsg::Quit {
             hand_no,
-            sig: id.sign(&quit_digest(&sid, hand_no, me)),
+            sig: id.sign(&Statement::Quit { hand_no, seat: me }.digest(&sid)),
         },
         2 => {
             let key = if rng.below(3) == 0 {
@@ -65,7 +69,15 @@ fn hostile(
                 seat,
                 key,
                 seed,
-                sig: id.sign(&replace_digest(&sid, hand_no, seat, &key, &seed)),
+                sig: id.sign(
+                    &Statement::Replace {
+                        hand_no,
+                        seat,
+                        key: &key,
+                        seed: &seed,
+                    }
+                    .digest(&sid),
+                ),
             }
         }
         3 => {
@@ -78,18 +90,18 @@ fn hostile(
                 keys: config.seats,
                 runners: [None; 4],
             };
-            let sig = id.sign(&return_digest(&sid, &state));
+            let sig = id.sign(&Statement::Return(&state).digest(&sid));
             TableMsg::Return { state, sig }
         }
         4 => TableMsg::Ready {
             hand_no,
-            sig: id.sign(&ready_digest(&sid, hand_no, me)),
+            sig: id.sign(&Statement::Ready { hand_no, seat: me }.digest(&sid)),
         },
         5 => {
             let totals = [rng.below(3) as i32 * 4000, 0];
             TableMsg::Over {
                 totals,
-                sig: id.sign(&over_digest(&sid, seat, totals)),
+                sig: id.sign(&Statement::Over { seat, totals }.digest(&sid)),
             }
         }
         _ => {
@@ -99,7 +111,17 @@ fn hostile(
                 .map(|_| {
                     let voter = rng.below(5) as u8;
                     let by = Identity::from_secret(secrets[rng.below(4)]);
-                    (voter, by.sign(&timeout_digest(&sid, hand_no, &hctx, seat)))
+                    (
+                        voter,
+                        by.sign(
+                            &Statement::Timeout {
+                                hand_no,
+                                hctx: &hctx,
+                                seat,
+                            }
+                            .digest(&sid),
+                        ),
+                    )
                 })
                 .collect();
             TableMsg::SeatHeld {

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use common::table::{secret, table};
 use fairdeal_core::{Card, Cards, Position, Preset, PublicState};
 use fairdeal_crypto::{Body, Head, Identity, Outbox, PublicKey};
-use fairdeal_net::table::msg::{TableMsg, timeout_digest};
+use fairdeal_net::table::msg::{Statement, TableMsg};
 use fairdeal_net::table::{Dest, TableSession};
 use fairdeal_net::transcript::Entry;
 use fairdeal_net::watch::{Door, FromSeat, FromWatcher, MAX_WATCHERS, Refused, Watch, WatchEvent};
@@ -377,7 +377,14 @@ fn a_spectators_moves_votes_and_audits_are_refused_and_change_nothing() {
             hand_no,
             hctx,
             seat: 1,
-            sig: spy.sign(&timeout_digest(&sid, hand_no, &hctx, 1)),
+            sig: spy.sign(
+                &Statement::Timeout {
+                    hand_no,
+                    hctx: &hctx,
+                    seat: 1,
+                }
+                .digest(&sid),
+            ),
         }
         .encode(),
     ];

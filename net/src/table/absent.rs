@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use fairdeal_core::{GameResult, Seat, TeamScore, game_result};
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
-use super::msg::{TableConfig, TableMsg, quit_digest, timeout_digest};
+use super::msg::{Statement, TableConfig, TableMsg};
 use super::presence::{QUIET_MS, RESYNC_MS};
 use super::{
     Dest, Gone, NotNow, QuitRefused, TableError, TableEvent, TableSession, TimeoutRefused,
@@ -182,8 +182,12 @@ impl TableSession {
         if hand_no != self.hand_no || !self.voted.insert((hctx, seat)) {
             return;
         }
-        let sig =
-            Identity::from_secret(self.secret).sign(&timeout_digest(&sid, hand_no, &hctx, seat));
+        let sig = Statement::Timeout {
+            hand_no,
+            hctx: &hctx,
+            seat,
+        }
+        .sign(&Identity::from_secret(self.secret), &sid);
         self.send(
             Dest::Seats,
             TableMsg::Timeout {
@@ -240,9 +244,12 @@ impl TableSession {
         if hand_no != self.hand_no || self.hand.as_ref().map(HandSession::hctx) != Some(*hctx) {
             return Err(TimeoutRefused::OtherHand);
         }
-        if from
-            .verify(&timeout_digest(&sid, hand_no, hctx, seat), sig)
-            .is_err()
+        if !(Statement::Timeout {
+            hand_no,
+            hctx,
+            seat,
+        })
+        .signed_by(from, &sid, sig)
         {
             return Err(TimeoutRefused::BadSignature);
         }
@@ -398,7 +405,7 @@ impl TableSession {
             return Err(NotNow::GameOver.into());
         }
         let hand_no = self.hand_no;
-        let sig = Identity::from_secret(self.secret).sign(&quit_digest(&sid, hand_no, seat));
+        let sig = Statement::Quit { hand_no, seat }.sign(&Identity::from_secret(self.secret), &sid);
         self.send(Dest::Seats, TableMsg::Quit { hand_no, sig });
         self.held_by = self.runner_for(seat);
         self.left = true;
@@ -431,7 +438,7 @@ impl TableSession {
         if hand_no != self.hand_no || self.hand.is_none() {
             return Err(QuitRefused::OtherHand);
         }
-        if from.verify(&quit_digest(&sid, hand_no, seat), sig).is_err() {
+        if !(Statement::Quit { hand_no, seat }).signed_by(from, &sid, sig) {
             return Err(QuitRefused::BadSignature);
         }
         Ok(seat)

@@ -6,7 +6,7 @@
 use fairdeal_core::{GameResult, Seat, game_result};
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
-use super::msg::{ReturnState, TableConfig, TableMsg, over_digest, return_digest};
+use super::msg::{ReturnState, Statement, TableConfig, TableMsg};
 use super::{Dest, OverRefused, ReturnRefused, TableError, TableEvent, TableSession};
 
 /// What a seat given back does here ([`TableSession::check_return`]).
@@ -64,7 +64,7 @@ impl TableSession {
                 keys: self.keys,
                 runners: self.runners,
             };
-            let sig = Identity::from_secret(self.secret).sign(&return_digest(&sid, &state));
+            let sig = Statement::Return(&state).sign(&Identity::from_secret(self.secret), &sid);
             self.told_given(seat, &state, &sig);
             self.send(
                 Dest::Seats,
@@ -105,10 +105,7 @@ impl TableSession {
         {
             return Err(ReturnRefused::NotASeat(n));
         }
-        if from
-            .verify(&return_digest(&config.sid(), state), sig)
-            .is_err()
-        {
+        if !Statement::Return(state).signed_by(from, &config.sid(), sig) {
             return Err(ReturnRefused::BadSignature);
         }
         if self.barred.contains(&state.seat) {
@@ -258,7 +255,8 @@ impl TableSession {
             .collect();
         for (seat, key) in held {
             let totals = self.totals;
-            let sig = Identity::from_secret(self.secret).sign(&over_digest(&sid, seat, totals));
+            let sig =
+                Statement::Over { seat, totals }.sign(&Identity::from_secret(self.secret), &sid);
             self.send(Dest::Peer(key), TableMsg::Over { totals, sig });
         }
     }
@@ -282,10 +280,7 @@ impl TableSession {
         if self.holder_of(mine) != Some(sender) {
             return Err(OverRefused::NotRunner);
         }
-        if from
-            .verify(&over_digest(&config.sid(), mine, totals), sig)
-            .is_err()
-        {
+        if !(Statement::Over { seat: mine, totals }).signed_by(from, &config.sid(), sig) {
             return Err(OverRefused::BadSignature);
         }
         let rules = config.rules();

@@ -20,7 +20,7 @@ use std::collections::VecDeque;
 use fairdeal_core::Seat;
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
-use super::msg::{TableMsg, chat_digest};
+use super::msg::{Statement, TableMsg};
 pub use super::types::ChatLine;
 use super::{ChatRefused, Dest, NotNow, TableError, TableEvent, TableSession, Unexpected};
 
@@ -155,7 +155,12 @@ impl TableSession {
         self.chat.spend(seat, now, true);
         self.chat.my_n += 1;
         let n = self.chat.my_n;
-        let sig = Identity::from_secret(self.secret).sign(&chat_digest(&sid, me, n, &text));
+        let sig = Statement::Chat {
+            seat: me,
+            n,
+            text: &text,
+        }
+        .sign(&Identity::from_secret(self.secret), &sid);
         self.send(Dest::Seats, TableMsg::Chat { n, text, sig });
     }
 
@@ -203,9 +208,12 @@ impl TableSession {
         if self.chat.left(seat, self.presence.now, false) == 0 {
             return Err(ChatRefused::TooFast);
         }
-        if from
-            .verify(&chat_digest(&sid, seat as u8, n, text), sig)
-            .is_err()
+        if !(Statement::Chat {
+            seat: seat as u8,
+            n,
+            text,
+        })
+        .signed_by(from, &sid, sig)
         {
             return Err(ChatRefused::BadSignature);
         }

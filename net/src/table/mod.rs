@@ -37,6 +37,7 @@ mod route;
 mod seat_rules;
 mod signing;
 mod stage;
+pub mod statement;
 mod types;
 mod verdict;
 

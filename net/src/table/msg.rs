@@ -6,6 +6,8 @@ use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{ProofMode, PublicKey, Sig};
 use serde::{Deserialize, Serialize};
 
+pub use super::statement::Statement;
+
 /// The protocol name on the wire (libp2p stream protocol).
 pub const PROTOCOL: &str = "/fairdeal/table/10";
 /// The version string sent in libp2p identify: the package's version and the table
@@ -311,67 +313,6 @@ pub struct ReturnState {
     pub keys: [PublicKey; 4],
     /// Who runs a computer player in each of the other seats.
     pub runners: [Option<u8>; 4],
-}
-
-/// What the runner signs when it gives a seat back.
-pub fn return_digest(sid: &[u8; 32], state: &ReturnState) -> [u8; 32] {
-    hash256(b"fairdeal/v1/return", &[sid, &encoding::encode(state)])
-}
-
-/// What the runner of a held seat signs when it tells that seat's player the game is over.
-pub fn over_digest(sid: &[u8; 32], seat: u8, totals: [i32; 2]) -> [u8; 32] {
-    hash256(
-        b"fairdeal/v1/over",
-        &[
-            sid,
-            &[seat],
-            &totals[0].to_le_bytes(),
-            &totals[1].to_le_bytes(),
-        ],
-    )
-}
-
-/// What a player signs when ready for the hand after `hand_no`.
-pub fn ready_digest(sid: &[u8; 32], hand_no: u32, seat: u8) -> [u8; 32] {
-    hash256(
-        b"fairdeal/v1/ready",
-        &[sid, &hand_no.to_le_bytes(), &[seat]],
-    )
-}
-
-/// What a player signs for chat line `n`.
-pub fn chat_digest(sid: &[u8; 32], seat: u8, n: u32, text: &str) -> [u8; 32] {
-    hash256(
-        b"fairdeal/v1/chat",
-        &[sid, &[seat], &n.to_le_bytes(), text.as_bytes()],
-    )
-}
-
-/// What a leaver signs.
-pub fn quit_digest(sid: &[u8; 32], hand_no: u32, seat: u8) -> [u8; 32] {
-    hash256(b"fairdeal/v1/quit", &[sid, &hand_no.to_le_bytes(), &[seat]])
-}
-
-/// What a timeout vote signs: the deal it was observed in (its hand context) with the seat.
-pub fn timeout_digest(sid: &[u8; 32], hand_no: u32, hctx: &[u8; 32], seat: u8) -> [u8; 32] {
-    hash256(
-        b"fairdeal/v1/timeout",
-        &[sid, &hand_no.to_le_bytes(), hctx, &[seat]],
-    )
-}
-
-/// What a replacement signs.
-pub fn replace_digest(
-    sid: &[u8; 32],
-    hand_no: u32,
-    seat: u8,
-    key: &PublicKey,
-    seed: &[u8; 32],
-) -> [u8; 32] {
-    hash256(
-        b"fairdeal/v1/replace",
-        &[sid, &hand_no.to_le_bytes(), &[seat], &key.0, seed],
-    )
 }
 
 /// What a table announces to the LAN.

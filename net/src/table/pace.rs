@@ -13,7 +13,7 @@
 use fairdeal_core::Seat;
 use fairdeal_crypto::{Envelope, Identity, PublicKey, Sig, SignedEnvelope};
 
-use super::msg::{TableMsg, ready_digest};
+use super::msg::{Statement, TableMsg};
 use super::presence::{RESYNC_MAX_MS, RESYNC_MS};
 use super::{Dest, NotNow, ReadyRefused, TableError, TableSession, Unexpected};
 
@@ -132,8 +132,8 @@ impl TableSession {
             // Every seat counts a computer player ready: nothing to say.
             return;
         }
-        let sig =
-            Identity::from_secret(self.secret).sign(&ready_digest(&config.sid(), hand_no, me));
+        let sig = Statement::Ready { hand_no, seat: me }
+            .sign(&Identity::from_secret(self.secret), &config.sid());
         let msg = TableMsg::Ready { hand_no, sig };
         self.my_ready = Some((hand_no, msg.encode()));
         self.send(Dest::Seats, msg);
@@ -238,9 +238,11 @@ impl TableSession {
         if hand_no < self.hand_no || self.readies[seat] >= hand_no {
             return Err(ReadyRefused::Again);
         }
-        if from
-            .verify(&ready_digest(&sid, hand_no, seat as u8), sig)
-            .is_err()
+        if !(Statement::Ready {
+            hand_no,
+            seat: seat as u8,
+        })
+        .signed_by(from, &sid, sig)
         {
             return Err(ReadyRefused::BadSignature);
         }

@@ -8,7 +8,7 @@ use fairdeal_core::{Seat, SplitMix64};
 use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
-use super::msg::{TableMsg, replace_digest};
+use super::msg::{Statement, TableMsg};
 use super::{Dest, Gone, ReplaceRefused, TableError, TableEvent, TableSession, derive};
 use crate::hand::{HandSession, REPLACEMENT_STRATEGY, replacement_rng};
 
@@ -98,8 +98,13 @@ impl TableSession {
         let secret = derive(&self.master, b"proxy", &at);
         let seed = derive(&self.master, b"proxy-bot", &at);
         let key = Identity::from_secret(secret).public();
-        let sig = Identity::from_secret(self.secret)
-            .sign(&replace_digest(&sid, hand_no, seat, &key, &seed));
+        let sig = Statement::Replace {
+            hand_no,
+            seat,
+            key: &key,
+            seed: &seed,
+        }
+        .sign(&Identity::from_secret(self.secret), &sid);
         self.send(
             Dest::Seats,
             TableMsg::Replace {
@@ -174,9 +179,13 @@ impl TableSession {
         {
             return Err(ReplaceRefused::OtherSeat);
         }
-        if from
-            .verify(&replace_digest(&sid, hand_no, seat, key, seed), sig)
-            .is_err()
+        if !(Statement::Replace {
+            hand_no,
+            seat,
+            key,
+            seed,
+        })
+        .signed_by(from, &sid, sig)
         {
             return Err(ReplaceRefused::BadSignature);
         }

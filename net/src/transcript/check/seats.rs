@@ -6,9 +6,7 @@
 
 use fairdeal_crypto::PublicKey;
 
-use crate::table::msg::{
-    TableMsg, chat_digest, quit_digest, ready_digest, replace_digest, return_digest, timeout_digest,
-};
+use crate::table::msg::{Statement, TableMsg};
 use crate::transcript::Stand;
 use crate::transcript::report::{FaultKind, seat_name};
 
@@ -43,29 +41,40 @@ pub(crate) fn signed_msg(
             hctx,
             seat: s,
             sig,
-        } => from
-            .verify(&timeout_digest(sid, *hand_no, hctx, *s), sig)
-            .is_ok(),
-        TableMsg::Quit { hand_no, sig } => {
-            from.verify(&quit_digest(sid, *hand_no, seat), sig).is_ok()
+        } => Statement::Timeout {
+            hand_no: *hand_no,
+            hctx,
+            seat: *s,
         }
+        .signed_by(from, sid, sig),
+        TableMsg::Quit { hand_no, sig } => Statement::Quit {
+            hand_no: *hand_no,
+            seat,
+        }
+        .signed_by(from, sid, sig),
         TableMsg::Replace {
             hand_no,
             seat: s,
             key,
             seed,
             sig,
-        } => from
-            .verify(&replace_digest(sid, *hand_no, *s, key, seed), sig)
-            .is_ok(),
-        TableMsg::Return { state, sig } => from.verify(&return_digest(sid, state), sig).is_ok(),
+        } => Statement::Replace {
+            hand_no: *hand_no,
+            seat: *s,
+            key,
+            seed,
+        }
+        .signed_by(from, sid, sig),
+        TableMsg::Return { state, sig } => Statement::Return(state).signed_by(from, sid, sig),
         // Signed, but no part of a deal or its result (peers do not write them here; a
         // file that has them is read past them once their signatures check).
-        TableMsg::Ready { hand_no, sig } => {
-            from.verify(&ready_digest(sid, *hand_no, seat), sig).is_ok()
+        TableMsg::Ready { hand_no, sig } => Statement::Ready {
+            hand_no: *hand_no,
+            seat,
         }
+        .signed_by(from, sid, sig),
         TableMsg::Chat { n, text, sig } => {
-            from.verify(&chat_digest(sid, seat, *n, text), sig).is_ok()
+            Statement::Chat { seat, n: *n, text }.signed_by(from, sid, sig)
         }
         _ => return Err(FaultKind::NotEvidence(seat)),
     };
