@@ -4,19 +4,7 @@ use eframe::egui;
 use egui_kittest::kittest::Queryable;
 use fairdeal_core::Preset;
 
-use super::tests::{TableHarness, game, table, table_sized};
-
-/// The melds cut by `area`'s top or bottom edge (partly in sight).
-fn sliced(h: &TableHarness, area: egui::Rect) -> Vec<egui::Rect> {
-    h.query_all_by(|n| n.label().is_some_and(|l| l.starts_with("Their meld ")))
-        .map(|n| n.rect())
-        .filter(|r| {
-            let inside = r.top() >= area.top() - 0.5 && r.bottom() <= area.bottom() + 0.5;
-            let apart = r.bottom() <= area.top() + 0.5 || r.top() >= area.bottom() - 0.5;
-            !inside && !apart
-        })
-        .collect()
-}
+use super::tests::{TableHarness, game, sliced, table, table_sized};
 
 /// Their melds in three rows at 1024×700, the area scrolled by the wheel: a scroll that
 /// stops between rows settles on the nearest row, so that at rest no meld shows sliced
@@ -60,14 +48,14 @@ fn a_wheel_scroll_of_the_melds_settles_on_a_row() {
     };
     wheel(&mut h, -first.height() / 3.0);
     assert_eq!(meld_1(&h), first, "back on the first row");
-    assert_eq!(sliced(&h, area), Vec::<egui::Rect>::new());
+    assert_eq!(sliced(&h, area, "Their meld "), Vec::<egui::Rect>::new());
     wheel(&mut h, -first.height() * 2.0 / 3.0);
     let rect = meld_1(&h);
     assert!(
         rect.bottom() <= area.top() + 0.5,
         "meld 1's row is above the area: {rect:?} in {area:?}"
     );
-    assert_eq!(sliced(&h, area), Vec::<egui::Rect>::new());
+    assert_eq!(sliced(&h, area, "Their meld "), Vec::<egui::Rect>::new());
 }
 
 /// At 1024×700, with computer players' names, a computer player holding a person's seat
@@ -207,16 +195,11 @@ fn one_row_in_sight_scrolls_to_a_whole_row_and_rests() {
         last.top() >= area.top() - 0.5 && last.bottom() <= area.bottom() + 0.5,
         "{last:?} whole in our area {area:?}"
     );
-    let cut: Vec<egui::Rect> = h
-        .query_all_by(|n| n.label().is_some_and(|l| l.starts_with("Our meld ")))
-        .map(|n| n.rect())
-        .filter(|r| {
-            let inside = r.top() >= area.top() - 0.5 && r.bottom() <= area.bottom() + 0.5;
-            let apart = r.bottom() <= area.top() + 0.5 || r.top() >= area.bottom() - 0.5;
-            !inside && !apart
-        })
-        .collect();
-    assert_eq!(cut, Vec::<egui::Rect>::new(), "sliced in {area:?}");
+    assert_eq!(
+        sliced(&h, area, "Our meld "),
+        Vec::<egui::Rect>::new(),
+        "sliced in {area:?}"
+    );
     h.run_ok().expect("the table comes to rest");
 }
 

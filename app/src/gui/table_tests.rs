@@ -56,6 +56,19 @@ pub(super) fn table_sized(g: Game, size: [f32; 2]) -> TableHarness {
     h
 }
 
+/// The melds named from `prefix` ("Our meld ", "Their meld ") cut by `area`'s top or bottom
+/// edge (partly in sight).
+pub(super) fn sliced(h: &TableHarness, area: egui::Rect, prefix: &str) -> Vec<egui::Rect> {
+    h.query_all_by(|n| n.label().is_some_and(|l| l.starts_with(prefix)))
+        .map(|n| n.rect())
+        .filter(|r| {
+            let inside = r.top() >= area.top() - 0.5 && r.bottom() <= area.bottom() + 0.5;
+            let apart = r.bottom() <= area.top() + 0.5 || r.top() >= area.bottom() - 0.5;
+            !inside && !apart
+        })
+        .collect()
+}
+
 /// Drags the card at `from` and drops it at `to`, a frame for each step of the gesture.
 fn drag(h: &mut TableHarness, from: egui::Pos2, to: egui::Pos2) {
     h.drag_at(from);
@@ -495,15 +508,7 @@ fn the_meld_just_played_onto_is_scrolled_into_sight() {
             n.label().is_some_and(|l| l.starts_with("Our meld 11"))
         });
         let area = h.state().0.desk.seen.meld_areas[fairdeal_core::Team::A.index()].unwrap();
-        let sliced: Vec<egui::Rect> = h
-            .query_all_by(|n| n.label().is_some_and(|l| l.starts_with("Our meld ")))
-            .map(|n| n.rect())
-            .filter(|r| {
-                let inside = r.top() >= area.top() - 0.5 && r.bottom() <= area.bottom() + 0.5;
-                let apart = r.bottom() <= area.top() + 0.5 || r.top() >= area.bottom() - 0.5;
-                !inside && !apart
-            })
-            .collect();
+        let sliced = sliced(&h, area, "Our meld ");
         assert!(sliced.is_empty(), "melds cut by {area:?}: {sliced:?}");
         (area.contains_rect(meld), h.state().0.desk.seen.reveal)
     };
