@@ -3,7 +3,7 @@
 
 use fairdeal_core::Seat;
 use fairdeal_net::node::Unheard;
-use fairdeal_net::table::{Gone, TableEvent};
+use fairdeal_net::table::{AfterGrace, Gone, TableEvent};
 
 /// "A", "A and B", "A, B and C".
 fn and_list(items: &[String]) -> String {
@@ -15,7 +15,8 @@ fn and_list(items: &[String]) -> String {
 }
 
 /// The outage line, for the terminal and the window's band: who this seat hears nothing from,
-/// for how long, that the hand waits and nothing is lost; a computer player's seat says whose
+/// for how long, how long the hand still waits for them and what then becomes of it (between
+/// hands: that nothing is lost); a computer player's seat says whose
 /// client runs it (it comes back with that client). `name` names a seat. Empty when `list` is.
 /// Kept short (one line of the band where it can be): a computer player is named by its seat
 /// alone, and said with the person whose client runs it when that person is unheard too.
@@ -57,11 +58,36 @@ pub fn unheard_line(list: &[Unheard], name: impl Fn(Seat) -> String) -> String {
         ));
     }
     let comma = if clause { "," } else { "" };
-    format!(
-        "No answer from {}{comma} for {secs} s — is the network down? The hand waits for them; \
-         nothing is lost",
-        and_list(&parts)
-    )
+    match grace_words(list) {
+        Some(then) => format!(
+            "No answer from {}{comma} for {secs} s: {then}",
+            and_list(&parts)
+        ),
+        None => format!(
+            "No answer from {}{comma} for {secs} s — is the network down? The hand waits for \
+             them; nothing is lost",
+            and_list(&parts)
+        ),
+    }
+}
+
+/// In a hand, how long the table still waits and what then becomes of the hand (for the
+/// seat whose grace period ends first); `None` between hands, where nothing is at stake.
+fn grace_words(list: &[Unheard]) -> Option<String> {
+    let (ms, after) = list
+        .iter()
+        .filter_map(|u| u.grace_left)
+        .min_by_key(|g| g.0)?;
+    let then = match after {
+        AfterGrace::DealtAgain => "the hand is dealt again",
+        AfterGrace::Counts => "the hand is scored without them",
+    };
+    Some(match ms.div_ceil(1000) {
+        0 => format!("the wait is over; a computer player takes the seat and {then}"),
+        secs => format!(
+            "the hand waits {secs} s more, then a computer player takes the seat and {then}"
+        ),
+    })
 }
 
 /// The line when seats this seat heard nothing from answer again.
@@ -132,7 +158,12 @@ mod tests {
     use super::*;
 
     fn u(seat: Seat, ms: u64, client: Option<Seat>) -> Unheard {
-        Unheard { seat, ms, client }
+        Unheard {
+            seat,
+            ms,
+            client,
+            grace_left: None,
+        }
     }
 
     #[test]
@@ -161,6 +192,30 @@ mod tests {
              waits for them; nothing is lost"
         );
         assert_eq!(unheard_line(&[], name), "");
+        // In a hand, the line says how long it still waits and what happens then.
+        let waiting = |left: u64, after| Unheard {
+            grace_left: Some((left, after)),
+            ..u(Seat::N, 31_000, None)
+        };
+        assert_eq!(
+            unheard_line(
+                &[
+                    waiting(28_200, AfterGrace::DealtAgain),
+                    Unheard {
+                        seat: Seat::E,
+                        ..waiting(40_000, AfterGrace::Counts)
+                    }
+                ],
+                name
+            ),
+            "No answer from North and East for 31 s: the hand waits 29 s more, then a computer \
+             player takes the seat and the hand is dealt again"
+        );
+        assert_eq!(
+            unheard_line(&[waiting(0, AfterGrace::Counts)], name),
+            "No answer from North for 31 s: the wait is over; a computer player takes the seat \
+             and the hand is scored without them"
+        );
         assert_eq!(
             back_line(&[Seat::N, Seat::E], name),
             "North and East answer again; the hand goes on"

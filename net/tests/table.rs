@@ -390,6 +390,7 @@ fn a_silent_seat_pauses_the_table_then_a_computer_player_takes_it() {
     let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
     let mut events = vec![Vec::new(); 4];
     let mut silent = false;
+    let mut waiting = None;
     let mut now = 0u64;
     for _ in 0..200_000 {
         let mut moved = false;
@@ -438,8 +439,19 @@ fn a_silent_seat_pauses_the_table_then_a_computer_player_takes_it() {
             for p in &mut peers[..3] {
                 p.handle_timeout(now);
             }
+            if silent && waiting.is_none() {
+                waiting = peers[0].grace_left(fairdeal_core::Seat::E);
+            }
         }
     }
+    // While East was quiet in the hand, the table said how long it would still wait, and that
+    // the hand would then be dealt again.
+    let (left, after) = waiting.expect("a grace period left while East was quiet");
+    assert!(
+        left < fairdeal_net::table::DEFAULT_GRACE_MS,
+        "{left} ms left"
+    );
+    assert_eq!(after, fairdeal_net::table::AfterGrace::DealtAgain);
     for (i, p) in peers[..3].iter().enumerate() {
         assert!(p.finished().is_some(), "peer {i} did not finish");
         assert!(

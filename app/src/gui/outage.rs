@@ -96,6 +96,7 @@ mod tests {
             seat,
             ms: 12_300,
             client,
+            grace_left: Some((47_700, fairdeal_net::table::AfterGrace::DealtAgain)),
         };
         let (_, one_height) = band_and_height(game(vec![unheard(Seat::N, None)])).unwrap();
         let (host, height) = band_and_height(game(vec![
@@ -119,11 +120,13 @@ mod tests {
                 seat: Seat::W,
                 ms: 12_300,
                 client: Some(Seat::N),
+                grace_left: None,
             },
             Unheard {
                 seat: Seat::N,
                 ms: 12_300,
                 client: None,
+                grace_left: None,
             },
         ];
         let said = band(game(unheard)).expect("the band is shown");

@@ -151,6 +151,9 @@ pub struct Unheard {
     /// A computer player's seat: whose client runs it, as far as this peer can tell (see
     /// [`crate::table::TableSession::client_of`]).
     pub client: Option<Seat>,
+    /// While a hand is dealt or played: how long (ms) before the table votes the seat out if
+    /// it stays silent (the grace period left), and what then becomes of the hand.
+    pub grace_left: Option<(u64, crate::table::AfterGrace)>,
 }
 
 /// What a front end can ask of a node.

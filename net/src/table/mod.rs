@@ -53,8 +53,8 @@ pub use self::seat_rules::{
 };
 pub(crate) use self::types::MAX_EARLY_PER_SEAT;
 pub use self::types::{
-    Dest, Gone, MAX_NAME, MAX_UNEXPLAINED_VOIDS, RESYNC_ANSWER_MS, StopReason, TableError,
-    TableEvent, clean_name,
+    AfterGrace, Dest, Gone, MAX_NAME, MAX_UNEXPLAINED_VOIDS, RESYNC_ANSWER_MS, StopReason,
+    TableError, TableEvent, clean_name,
 };
 use self::types::{MAX_ADDRS, MAX_HELD, MAX_PUBLIC, derive};
 

@@ -221,6 +221,22 @@ impl TableSession {
             .collect()
     }
 
+    /// How long `seat` may stay silent before this peer votes it out, and what then becomes of
+    /// the hand: only while a hand is on (`None` between hands and once it is over).
+    pub fn grace_left(&self, seat: Seat) -> Option<(u64, super::AfterGrace)> {
+        let hand = self.hand.as_ref()?;
+        let after = match hand.stage() {
+            crate::hand::Stage::Done | crate::hand::Stage::Void => return None,
+            crate::hand::Stage::Reveal | crate::hand::Stage::Result => super::AfterGrace::Counts,
+            _ => super::AfterGrace::DealtAgain,
+        };
+        let s = seat as u8;
+        Some((
+            self.grace_ms.saturating_sub(self.presence.absence(s)),
+            after,
+        ))
+    }
+
     /// Whose client runs the computer player in `seat`, as far as this peer can tell: the seat
     /// that took it over, else the one person whose announced addresses are on the same
     /// machine (the window runs the computer players its player seats, on the same

@@ -12,6 +12,16 @@ use super::msg::{SeatInfo, TableConfig};
 use super::refusal::{NotNow, Unexpected};
 use crate::hand::Event as HandEvent;
 
+/// What becomes of the hand when a silent seat is voted out ([`TableSession::grace_left`](super::TableSession::grace_left)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfterGrace {
+    /// The hidden cards cannot all be opened yet: the hand is void and dealt again.
+    DealtAgain,
+    /// The play is over: the hand counts, with forfeit scores if the silent seat's seed is
+    /// missing.
+    Counts,
+}
+
 /// Where a message goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Dest {

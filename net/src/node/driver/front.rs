@@ -213,6 +213,7 @@ impl Node {
                 seat,
                 ms,
                 client: self.session.client_of(seat, &seats),
+                grace_left: self.session.grace_left(seat),
             })
             .collect();
         let _ = self.events.send(NodeEvent::Unheard(list)).await;
