@@ -80,3 +80,41 @@ fn play_now_with_a_game_waiting_asks_first() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A mistyped address with a game waiting: the start screen says what is wrong with it and
+/// asks nothing, and the waiting game is still offered (a typo never costs it).
+///
+/// Sabotage caught (checked): with the address parsed only after the question, "Leave it for
+/// good" gave the waiting game up and then said the address was none.
+#[test]
+fn a_mistyped_address_is_refused_before_a_waiting_game_is_touched() {
+    let dir = std::env::temp_dir().join(format!("fairdeal-ui-waiting-typo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut h = harness_in(dir.clone(), 45);
+    h.step();
+    h.get_by_label("Play now").click();
+    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    drop(h);
+    let mut h = harness_in(dir.clone(), 46);
+    h.step();
+    h.state_mut().settings.address = "/ip4/999.1.1.1/tcp/abc".to_owned();
+    h.step();
+    h.get_by_label("Join").click();
+    for _ in 0..3 {
+        h.step();
+    }
+    assert!(!shows(&h, "A game is waiting for you"), "nothing is asked");
+    assert!(shows(&h, "that is not an address"), "the typo is named");
+    assert!(!h.state().in_game());
+    assert!(
+        shows(&h, "was interrupted; it can be resumed"),
+        "the game is still offered"
+    );
+    drop(h);
+    let h = harness_in(dir.clone(), 47);
+    assert!(
+        shows(&h, "was interrupted; it can be resumed"),
+        "and still there after a restart"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

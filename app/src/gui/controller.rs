@@ -256,6 +256,11 @@ impl Controller {
 
     /// Carries out what a screen asked for (`settings`: the start screen's choices).
     pub fn handle(&mut self, ctx: &egui::Context, intent: Intent, settings: &Settings) {
+        if let Some(wrong) = typed_wrong(&intent) {
+            // Said before anything is asked or given up: a typo never costs a waiting game.
+            self.error = Some(wrong);
+            return;
+        }
         if intent.starts_a_game() && self.waiting_game().is_some() {
             // Starting another game gives the waiting one up: never without asking.
             self.ask_first = Some(intent);
@@ -274,20 +279,16 @@ impl Controller {
                     settings,
                 );
             }
-            Intent::JoinInvite(text) => match node::invite::Invitation::parse(&text) {
+            Intent::JoinInvite(text) => match invitation(&text) {
                 Ok(inv) => {
                     let relay = inv.relay();
                     self.join_via(ctx, inv.address, None, settings.join_seat, relay, settings);
                 }
-                Err(e) => self.error = Some(format!("That is not an invitation: {e}.")),
+                Err(e) => self.error = Some(e),
             },
-            Intent::JoinAddress(text) => match text.parse::<Multiaddr>() {
+            Intent::JoinAddress(text) => match address(&text) {
                 Ok(a) => self.join(ctx, a, None, settings.join_seat, settings),
-                Err(e) => {
-                    self.error = Some(format!(
-                        "that is not an address ({e}); it looks like /ip4/192.168.1.20/tcp/40123/p2p/12D3Koo…"
-                    ));
-                }
+                Err(e) => self.error = Some(e),
             },
             Intent::Resume(dir) => {
                 records::note_left(&dir, false);
@@ -637,5 +638,28 @@ fn to_node(conn: &mut Connection, game: &mut Game, intent: Intent) {
             }
         }
         _ => {}
+    }
+}
+
+/// A typed address, or what is wrong with it in words.
+fn address(text: &str) -> Result<Multiaddr, String> {
+    text.parse::<Multiaddr>().map_err(|e| {
+        format!(
+            "that is not an address ({e}); it looks like /ip4/192.168.1.20/tcp/40123/p2p/12D3Koo…"
+        )
+    })
+}
+
+/// A pasted invitation, or what is wrong with it in words.
+fn invitation(text: &str) -> Result<node::invite::Invitation, String> {
+    node::invite::Invitation::parse(text).map_err(|e| format!("That is not an invitation: {e}."))
+}
+
+/// What is wrong with an address or invitation the player typed, if anything.
+fn typed_wrong(intent: &Intent) -> Option<String> {
+    match intent {
+        Intent::JoinAddress(text) => address(text).err(),
+        Intent::JoinInvite(text) => invitation(text).err(),
+        _ => None,
     }
 }
