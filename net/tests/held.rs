@@ -282,3 +282,40 @@ fn the_votes_of_an_earlier_deal_and_an_old_runners_return_change_nothing() {
     }
     sim.same_totals(&[0, 1, 2, 3]);
 }
+
+/// A player whose seat a computer player holds is still at the table for its friends: a line
+/// it says (before and after it learns it is out) is shown by every other seat, from its seat.
+///
+/// Sabotage caught (checked): with chat taken only from the keys that play the seats, the
+/// others refused East's lines as "not seated" while East's window showed them sent.
+#[test]
+fn a_player_whose_seat_is_held_still_chats() {
+    let (mut sim, _, _, _) = east_replaced();
+    let said = |sim: &Sim, i: usize, text: &str| {
+        sim.has(
+            i,
+            &|e| matches!(e, TableEvent::Chat(line) if line.seat == Seat::E && line.text == text),
+        )
+    };
+    sim.peers[EAST].say("sorry, my wifi").unwrap();
+    while sim.round() {}
+    for i in 0..3 {
+        assert!(
+            said(&sim, i, "sorry, my wifi"),
+            "peer {i} shows East's line"
+        );
+    }
+    sim.run(sim.now + 200 * DEFAULT_GRACE_MS, &|s| {
+        s.has(EAST, &|e| {
+            matches!(e, TableEvent::SeatHeld { seat: Seat::E })
+        })
+    });
+    sim.peers[EAST].say("I am back next hand").unwrap();
+    while sim.round() {}
+    for i in 0..3 {
+        assert!(
+            said(&sim, i, "I am back next hand"),
+            "peer {i} shows East's line while its seat is held"
+        );
+    }
+}

@@ -114,7 +114,7 @@ impl TableSession {
     /// Before the start, nothing left to say once cleaned, or [`CHAT_HELD`] lines already
     /// waiting for the rate.
     pub fn say(&mut self, text: &str) -> Result<(), TableError> {
-        let (Some(_), Some(me)) = (self.stage.config(), self.my_seat_index()) else {
+        let Some(me) = self.chat_seat() else {
             return Err(NotNow::NotStarted.into());
         };
         let text = clean_chat(text);
@@ -135,7 +135,7 @@ impl TableSession {
     pub(crate) fn send_held_chat(&mut self) {
         let (Some(sid), Some(me)) = (
             self.stage.config().map(super::msg::TableConfig::sid),
-            self.my_seat_index(),
+            self.chat_seat(),
         ) else {
             return;
         };
@@ -164,6 +164,17 @@ impl TableSession {
         self.send(Dest::Seats, TableMsg::Chat { n, text, sig });
     }
 
+    /// The seat this peer talks from: the one it plays, else the one it was dealt into while a
+    /// computer player holds it (not once proven at fault); `None` before the start.
+    fn chat_seat(&self) -> Option<u8> {
+        let config = self.stage.config()?;
+        self.my_seat_index().or_else(|| {
+            config
+                .seat_of(&self.me.key)
+                .filter(|s| !self.barred.contains(s))
+        })
+    }
+
     /// The lines said here and not yet sent (the rate holds them).
     pub fn chat_held(&self) -> usize {
         self.chat.held.len()
@@ -181,7 +192,10 @@ impl TableSession {
     }
 
     /// Whether a chat line from `from` is one to show (the gate's and the handler's check):
-    /// a seated sender, a clean line, a new number, signed, and not past the rate.
+    /// a seated sender, a clean line, a new number, signed, and not past the rate. A player
+    /// whose seat a computer player holds while they are away still talks from that seat
+    /// (friends waiting for their seat back are still at the table); one proven at fault does
+    /// not.
     pub(crate) fn check_chat(
         &self,
         from: &PublicKey,
@@ -189,14 +203,19 @@ impl TableSession {
         text: &str,
         sig: &Sig,
     ) -> Result<u8, ChatRefused> {
-        let Some(sid) = self.stage.config().map(super::msg::TableConfig::sid) else {
+        let Some(config) = self.stage.config() else {
             return Err(ChatRefused::BeforeStart);
         };
-        let Some(seat) = self
-            .keys
-            .iter()
-            .position(|k| k == from && *k != self.me.key)
-        else {
+        let sid = config.sid();
+        if *from == self.me.key {
+            return Err(ChatRefused::NotSeated);
+        }
+        let playing = self.keys.iter().position(|k| k == from);
+        let away = config
+            .seat_of(from)
+            .filter(|s| !self.barred.contains(s))
+            .map(usize::from);
+        let Some(seat) = playing.or(away) else {
             return Err(ChatRefused::NotSeated);
         };
         if text.is_empty() || clean_chat(text) != text {
