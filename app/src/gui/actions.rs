@@ -114,6 +114,11 @@ pub fn capitalised(text: &str) -> String {
         .unwrap_or_default()
 }
 
+/// Whether taking the pile this way also melds cards beyond the top card's own meld.
+pub(super) fn melds_more(take: &Move) -> bool {
+    matches!(take, Move::Pickup { also, .. } if !also.is_empty())
+}
+
 /// The legal ways to take the pile (every legal move of the draw phase but the draw).
 pub fn pile_takes(legal: &[Move]) -> Vec<&Move> {
     legal
@@ -233,17 +238,21 @@ pub fn actions_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView, out:
 /// a click on the scrolling row scrolled it instead of taking). T takes the only way, or
 /// opens the list.
 fn take_buttons(ui: &mut Ui, me: Seat, takes: &[&Move], out: &mut Asked) {
-    if let [only] = takes {
+    if let [only] = takes
+        && !melds_more(only)
+    {
         let words = take_words(only, me);
         if ui.button(format!("{words} (T)")).clicked() || key(ui, Key::T) {
             out.mv = Some((*only).clone());
         }
         return;
     }
-    let menu = egui::containers::menu::MenuButton::new(format!(
-        "Take the pile (T): {} ways…",
-        takes.len()
-    ));
+    // One way that melds more cards from the hand (to make the opening minimum, say) is
+    // shown before it is played, as several are: a key alone never lays down a joker.
+    let menu = egui::containers::menu::MenuButton::new(match takes.len() {
+        1 => "Take the pile (T): 1 way…".to_owned(),
+        n => format!("Take the pile (T): {n} ways…"),
+    });
     let (r, _) = menu.ui(ui, |ui| {
         for mv in takes {
             if ui.button(take_words(mv, me)).clicked() {

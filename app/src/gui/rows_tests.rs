@@ -147,3 +147,58 @@ fn a_plan_of_three_melds_fits_the_row() {
         );
     }
 }
+
+/// The one way to take the pile, as the legal moves offer it, `also` melding more.
+fn one_way(also: &str) -> Rows {
+    let mut h = south("KS KD 7S 7H 7D JK 9D", "draw", "5D KC");
+    let card = |c: &str| c.parse::<fairdeal_core::Card>().unwrap();
+    let also: Vec<fairdeal_core::Card> = also.split_whitespace().map(card).collect();
+    let take = Move::Pickup {
+        with: vec![card("KS"), card("KD")],
+        onto: None,
+        also: fairdeal_core::Plan {
+            new: if also.is_empty() {
+                Vec::new()
+            } else {
+                vec![also]
+            },
+            ..Default::default()
+        },
+    };
+    h.state_mut().0.model.moves.legal = vec![Move::Draw {}, take];
+    h.step();
+    h
+}
+
+fn press_t(h: &mut Rows) {
+    h.key_press(egui::Key::T);
+    for _ in 0..3 {
+        h.step();
+    }
+}
+
+/// T takes the pile at once when its one way melds only the top card's meld; when that way
+/// also lays down more of the hand (a joker, say), T shows it first and a click plays it.
+///
+/// Sabotage caught (checked): with T taking the only way whatever it melded, a press laid
+/// down the joker with nothing shown.
+#[test]
+fn t_shows_a_way_that_melds_more_before_it_is_played() {
+    let played = |h: &Rows| {
+        h.state()
+            .2
+            .iter()
+            .any(|i| matches!(i, Intent::Play(Move::Pickup { .. })))
+    };
+    let mut h = one_way("");
+    press_t(&mut h);
+    assert!(played(&h), "T takes the plain way at once");
+    let mut h = one_way("7S 7H 7D JK");
+    press_t(&mut h);
+    assert!(!played(&h), "a key alone does not meld the joker");
+    h.get_by_label_contains("Take the pile with").click();
+    for _ in 0..3 {
+        h.step();
+    }
+    assert!(played(&h), "the way shown is played with a click");
+}

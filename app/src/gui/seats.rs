@@ -320,11 +320,16 @@ pub fn stock_and_pile(
                         "To discard, select only one card, then click the pile (or press X)."
                             .to_owned()
                     }
-                } else if let [only] = takes.as_slice() {
+                } else if let [only] = takes.as_slice()
+                    && !super::actions::melds_more(only)
+                {
                     asked.mv = Some((*only).clone());
                     String::new()
                 } else if takes.is_empty() {
                     format!("Take the pile (T): {}", pile_refusal(view))
+                } else if let [_] = takes.as_slice() {
+                    "Take the pile (T): that way also melds cards from your hand; see it under \"Take the pile (T): 1 way…\" below your hand, and click it there"
+                        .to_owned()
                 } else {
                     "Take the pile (T): there are several ways; choose one under \"Take the pile (T): … ways\" below your hand"
                         .to_owned()
