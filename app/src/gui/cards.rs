@@ -235,8 +235,9 @@ pub fn card_seen(ui: &mut Ui, card: Card, size: Vec2, place: &str) -> Response {
 }
 
 /// `cards` overlapping in a fan `step` apart (each still named and hovered on the part
-/// that shows), taking the width of one card and the steps.
-pub fn fan(ui: &mut Ui, cards: &[Card], size: Vec2, step: f32, place: &str) {
+/// that shows), taking the width of one card and the steps; whether a card of it was clicked.
+pub fn fan(ui: &mut Ui, cards: &[Card], size: Vec2, step: f32, place: &str) -> bool {
+    let mut clicked = false;
     let n = cards.len();
     let width = size.x + step * n.saturating_sub(1) as f32;
     let (rect, fan) = ui.allocate_exact_size(Vec2::new(width, size.y), Sense::hover());
@@ -249,7 +250,8 @@ pub fn fan(ui: &mut Ui, cards: &[Card], size: Vec2, step: f32, place: &str) {
         };
         // Each card's id from its fan's own: two fans in one scope (the plan's groups) must
         // not name the same widgets.
-        let r = ui.interact(shows, fan.id.with(("fan", place, k)), Sense::hover());
+        let r = ui.interact(shows, fan.id.with(("fan", place, k)), Sense::click());
+        clicked |= r.clicked();
         paint(
             ui.painter(),
             at,
@@ -261,6 +263,7 @@ pub fn fan(ui: &mut Ui, cards: &[Card], size: Vec2, step: f32, place: &str) {
         );
         described(r, c, false, place);
     }
+    clicked
 }
 
 /// Gives `response` the card's accessible name and hover text.

@@ -36,6 +36,7 @@ pub(crate) fn plan_row(
 ) -> Option<(Drop, Dragged)> {
     let mut dropped = None;
     let mut undo = None;
+    let mut clicked = None;
     let (rect, _) = ui.allocate_exact_size(Vec2::new(ui.available_width(), 56.0), Sense::hover());
     let mut row = ui.new_child(egui::UiBuilder::new().max_rect(rect));
     // A mouse wheel (up and down) scrolls the row sideways, as the only way it scrolls.
@@ -61,7 +62,9 @@ pub(crate) fn plan_row(
                 for (i, m) in d.plan.iter().enumerate() {
                     let r = Frame::group(ui.style()).show(ui, |ui| {
                         // Overlapping as on the table: side by side, two groups filled the row.
-                        cards::fan(ui, m, SMALL, PLAN_STEP, "planned");
+                        if cards::fan(ui, m, SMALL, PLAN_STEP, "planned") {
+                            clicked = Some(Drop::Group(i));
+                        }
                         if ui
                             .small_button("✖")
                             .on_hover_text("Undo this group")
@@ -76,7 +79,9 @@ pub(crate) fn plan_row(
                 }
                 for (to, cards_) in &d.plan_adds {
                     ui.label(format!("onto our meld {}:", to + 1));
-                    cards::fan(ui, cards_, SMALL, PLAN_STEP, "planned");
+                    if cards::fan(ui, cards_, SMALL, PLAN_STEP, "planned") {
+                        clicked = Some(Drop::Meld(*to));
+                    }
                 }
                 let zone = Frame::group(ui.style()).show(ui, |ui| {
                     // Small, as the row's words are: at 1024 wide the zone fits after three
@@ -86,10 +91,28 @@ pub(crate) fn plan_row(
                 if let Some(dragged) = zone.response.dnd_release_payload::<Dragged>() {
                     dropped = Some((Drop::NewMeld, *dragged));
                 }
+                if zone.response.interact(Sense::click()).clicked() {
+                    clicked = Some(Drop::NewMeld);
+                }
             });
         });
     if let Some(i) = undo {
         d.plan.remove(i);
+    }
+    // A click adds the selection, as a drop of it does (the row's words say "a click or
+    // drop"); with nothing selected it says how.
+    if let Some(to) = clicked {
+        match d.selected.first() {
+            Some(&card) => {
+                dropped = Some((to, Dragged { card, index: None }));
+            }
+            None => {
+                asked.say = Some(
+                    "Select cards in your hand first, then click the planned group (or the new meld zone) to add them."
+                        .to_owned(),
+                );
+            }
+        }
     }
     dropped
 }

@@ -565,6 +565,56 @@ fn a_card_planned_leaves_its_gap_under_the_pointer() {
     assert!(closed.left() < next_rect.left(), "closed up: {closed:?}");
 }
 
+/// A click on a planned group adds the selected cards to it, as dropping them there does, and
+/// a click on the "new meld" zone plans them as a new group; with nothing selected, the click
+/// says how.
+///
+/// Sabotage caught (checked): with the plan's cards taking hovers only, a click on the group
+/// did nothing.
+#[test]
+fn a_click_on_a_planned_group_adds_the_selection() {
+    let mut h = south_after_the_draw();
+    let click_card = |h: &mut Harness<'static, (Game, bool, Vec<crate::gui::intent::Intent>)>,
+                      name: &str| {
+        h.get_by_label(name).click();
+        for _ in 0..3 {
+            h.step();
+        }
+    };
+    click_card(&mut h, "K♠ in your hand");
+    h.key_press(egui::Key::P);
+    for _ in 0..3 {
+        h.step();
+    }
+    assert_eq!(h.state().0.desk.plan, vec![vec![card("KS")]]);
+    // Nothing selected: the click says how.
+    click_card(&mut h, "K♠ planned");
+    assert!(
+        h.state()
+            .0
+            .desk
+            .seen
+            .say
+            .as_deref()
+            .is_some_and(|s| s.starts_with("Select cards in your hand first")),
+        "{:?}",
+        h.state().0.desk.seen.say
+    );
+    click_card(&mut h, "2♣ in your hand");
+    click_card(&mut h, "K♠ planned");
+    assert_eq!(h.state().0.desk.plan, vec![vec![card("KS"), card("2C")]]);
+    assert!(h.state().0.desk.selected.is_empty());
+    click_card(&mut h, "9♦ in your hand");
+    h.get_by_label_contains("drop here: new meld").click();
+    for _ in 0..3 {
+        h.step();
+    }
+    assert_eq!(
+        h.state().0.desk.plan,
+        vec![vec![card("KS"), card("2C")], vec![card("9D")]]
+    );
+}
+
 /// A resumed window replays the hand before its first view tells it its seat: those moves
 /// are told in the third person, never as the player's own.
 ///
@@ -590,4 +640,8 @@ fn a_move_seen_before_the_seat_is_known_is_not_said_as_yours() {
     )));
     let line = g.model.log.last().cloned().unwrap_or_default();
     assert!(line.starts_with("West draws"), "{line:?}");
+}
+
+fn card(c: &str) -> fairdeal_core::Card {
+    c.parse().unwrap()
 }
