@@ -436,6 +436,15 @@ fn hints_settling(ui: &Ui, legal: &[Move]) -> bool {
     now - at < super::hand::SETTLE
 }
 
+/// The legal moves as the hints list them: what builds the table first (melds, going out,
+/// taking the pile), the discards last, each kind in the engine's order. A player looking for
+/// what they can meld found only discards in sight.
+fn hint_order(legal: &[Move]) -> Vec<&Move> {
+    let mut order: Vec<&Move> = legal.iter().collect();
+    order.sort_by_key(|mv| matches!(mv, Move::Discard(_)));
+    order
+}
+
 fn hint_list(ui: &mut Ui, m: &Model, view: &PlayerView, out: &mut Asked) {
     let me = view.seat();
     let words = |mv: &Move| super::move_words::move_line(mv, me, me);
@@ -474,14 +483,42 @@ fn hint_list(ui: &mut Ui, m: &Model, view: &PlayerView, out: &mut Asked) {
     ui.label(RichText::new("Every legal move:").strong());
     egui::ScrollArea::vertical()
         .id_salt("hint-moves")
-        .max_height(140.0)
+        .max_height(200.0)
         .show(ui, |ui| {
             // Wrapped: a long move would otherwise widen the panel over the table.
-            for mv in legal {
+            for mv in hint_order(legal) {
                 let text = RichText::new(words(mv)).small();
                 if hint_clicked(&ui.add(egui::Button::new(text).wrap()), settling, out) {
                     out.mv = Some(mv.clone());
                 }
             }
         });
+}
+
+#[cfg(test)]
+mod hint_tests {
+    use fairdeal_core::{Card, Move, Plan};
+
+    use super::hint_order;
+
+    #[test]
+    fn the_hints_list_melds_before_discards_each_in_the_engines_order() {
+        let c = |s: &str| s.parse::<Card>().unwrap();
+        let meld = |s: &str| {
+            Move::Meld(Plan {
+                new: vec![s.split_whitespace().map(c).collect()],
+                ..Plan::default()
+            })
+        };
+        let legal = vec![
+            Move::Discard(c("7S")),
+            meld("6C 6H 6S"),
+            Move::Discard(c("KD")),
+            meld("9C 9D 9H"),
+        ];
+        assert_eq!(
+            hint_order(&legal),
+            vec![&legal[1], &legal[3], &legal[0], &legal[2]]
+        );
+    }
 }
