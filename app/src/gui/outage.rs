@@ -1,7 +1,7 @@
 //! The outage band over the table: who this seat hears nothing from, for how long, that the
 //! hand waits and nothing is lost (the node's `Unheard`, in the words the terminal prints).
 
-use eframe::egui::{Color32, Frame, Ui};
+use eframe::egui::{self, Color32, Frame, Ui};
 use fairdeal_core::Seat;
 
 use super::cards::WARN;
@@ -23,19 +23,36 @@ pub(crate) fn band(ui: &mut Ui, m: &Model) -> bool {
         return false;
     }
     let line = crate::table_words::unheard_line(&m.unheard, |s| seat_words(m, s));
-    Frame::new()
-        .fill(Color32::from_rgba_unmultiplied(200, 120, 0, 40))
-        .inner_margin(6.0)
-        .show(ui, |ui| {
-            ui.colored_label(WARN, format!("⚠ {line}."));
-        });
+    warning(ui, "outage band", &format!("⚠ {line}."));
     true
+}
+
+/// A warning laid over the table where the turn band is, in the table's width: it takes no
+/// room of its own, so nothing under the pointer moves when it comes or goes (a band that
+/// pushed the table down made a click meant for a button land beside it).
+pub(crate) fn warning(ui: &Ui, id: &str, text: &str) {
+    let at = ui.cursor().min;
+    let width = ui.available_width();
+    let fill = ui
+        .visuals()
+        .panel_fill
+        .lerp_to_gamma(Color32::from_rgb(200, 120, 0), 0.3);
+    egui::Area::new(egui::Id::unique(id))
+        .fixed_pos(at)
+        .order(egui::Order::Middle)
+        .interactable(false)
+        .show(ui.ctx(), |ui| {
+            Frame::new().fill(fill).inner_margin(6.0).show(ui, |ui| {
+                ui.set_width(width - 12.0);
+                ui.colored_label(WARN, text);
+            });
+        });
 }
 
 #[cfg(test)]
 mod tests {
     use egui_kittest::Harness;
-    use egui_kittest::kittest::Queryable;
+    use egui_kittest::kittest::{NodeT, Queryable};
     use fairdeal_core::{Preset, Seat};
     use fairdeal_net::node::Unheard;
 
@@ -60,6 +77,14 @@ mod tests {
 
     /// The band's text and the height of its line, if the table shows one.
     fn band_and_height(g: Game) -> Option<(String, f32)> {
+        let h = harness(g);
+        h.query_all_by(|n| n.value().is_some_and(|v| v.contains("No answer from")))
+            .next()
+            .and_then(|n| Some((n.value()?, n.rect().height())))
+    }
+
+    /// The table of `g` at 1024×700, drawn.
+    fn harness(g: Game) -> Harness<'static, (Game, bool)> {
         let mut h = Harness::builder()
             .with_size([1024.0, 700.0])
             .build_ui_state(
@@ -80,9 +105,36 @@ mod tests {
         for _ in 0..3 {
             h.step();
         }
-        h.query_all_by(|n| n.value().is_some_and(|v| v.contains("No answer from")))
-            .next()
-            .and_then(|n| Some((n.value()?, n.rect().height())))
+        h
+    }
+
+    /// The band comes and goes without moving the table under the pointer: the hand's cards
+    /// and the seat boxes stay where they were.
+    ///
+    /// Sabotage caught (checked): with the band laid out above the turn band, everything
+    /// under it moved down by the band's height.
+    #[test]
+    fn the_band_moves_nothing_under_the_pointer() {
+        let places = |g: Game| -> Vec<(String, egui::Rect)> {
+            let h = harness(g);
+            h.get_all_by(|n| {
+                n.label()
+                    .is_some_and(|l| l.ends_with("in your hand") || l.starts_with("Our meld "))
+            })
+            .map(|n| (n.accesskit_node().label().unwrap_or_default(), n.rect()))
+            .collect()
+        };
+        let calm = places(game(Vec::new()));
+        let unheard = vec![Unheard {
+            seat: Seat::N,
+            ms: 31_000,
+            client: None,
+            grace_left: Some((29_000, fairdeal_net::table::AfterGrace::DealtAgain)),
+        }];
+        assert!(band(game(unheard.clone())).is_some(), "the band is shown");
+        let stormy = places(game(unheard));
+        assert!(!calm.is_empty());
+        assert_eq!(calm, stormy);
     }
 
     /// The host's client unheard, with the two computer players it runs: the line the other

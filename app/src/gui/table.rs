@@ -455,18 +455,14 @@ fn banner(ui: &mut Ui, m: &Model, view: &PlayerView) -> Option<String> {
                 )
             })
             .collect();
-        Frame::new()
-            .fill(Color32::from_rgba_unmultiplied(200, 120, 0, 40))
-            .inner_margin(6.0)
-            .show(ui, |ui| {
-                ui.colored_label(
-                    WARN,
-                    format!(
-                        "⚠ {}. The table waits for them to come back; if they stay away past the grace period, the hand is void and a computer player takes the seat.",
-                        who.join(", ")
-                    ),
-                );
-            });
+        super::outage::warning(
+            ui,
+            "lost connection band",
+            &format!(
+                "⚠ {}. The table waits for them to come back; if they stay away past the grace period, the hand is void and a computer player takes the seat.",
+                who.join(", ")
+            ),
+        );
         return None;
     }
     // The seat to play is awaited as a matter of course (the turn band says so): only the
