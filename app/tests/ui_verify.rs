@@ -92,6 +92,21 @@ fn the_verify_screen_checks_a_recent_game_and_explains_a_missing_file() {
         Duration::from_secs(10),
     );
     assert!(!shows(&h, "FAULT"), "nobody is at fault");
+    // Nor is a file larger than any game's (a sparse one: it takes no room on the disk).
+    let huge = root.join("huge.bin");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(fairdeal_net::transcript::MAX_FILE + 1)
+        .unwrap();
+    verify_path(&mut h, &huge);
+    wait_for(
+        &mut h,
+        "larger than any transcript",
+        Duration::from_secs(10),
+    );
+    assert!(shows(&h, "This is not a fairdeal game file."));
+    assert!(!shows(&h, "damaged or cut short"));
+    let _ = std::fs::remove_file(&huge);
     // A transcript cut short does not verify, and says so in its headline.
     let cut = root.join("cut.fdt");
     let bytes = std::fs::read(&file).unwrap();

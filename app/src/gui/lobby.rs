@@ -17,7 +17,13 @@ pub fn lobby_ui(ui: &mut Ui, g: &Model, out: &mut Vec<Intent>) {
         ui.heading(format!("Table \"{}\"", g.table));
     }
     if let Some(e) = &g.stopped {
-        ui.colored_label(egui::Color32::RED, format!("The game stopped: {e}"));
+        // Nothing was played yet: a guest's try failed, or the host's table closed.
+        let what = if hosting {
+            "The table stopped"
+        } else {
+            "Could not join the table"
+        };
+        ui.colored_label(egui::Color32::RED, format!("{what}: {e}"));
     }
     if g.closed {
         ui.colored_label(

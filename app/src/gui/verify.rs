@@ -126,12 +126,18 @@ fn not_checked(ui: &mut Ui, e: &ReadError) {
                 .size(18.0),
         );
         ui.colored_label(Color32::RED, e);
-    } else if matches!(e, ReadError::Decode(DecodeError::NotATranscript)) {
+    } else if matches!(
+        e,
+        ReadError::Decode(DecodeError::NotATranscript | DecodeError::TooLarge(_))
+    ) {
         ui.label(
             RichText::new("This is not a fairdeal game file.")
                 .strong()
                 .size(18.0),
         );
+        if matches!(e, ReadError::Decode(DecodeError::TooLarge(_))) {
+            ui.label(e.to_string());
+        }
         ui.label(
             "A game's file is transcript.fdt in the game's folder (pick one of your recent games above).",
         );
