@@ -270,6 +270,10 @@ fn a_person_who_leaves_mid_hand_has_the_hand_played_out_and_scored() {
             "peer {i}: South runs North"
         );
     }
+    // The LAN list (the host's answer) says a computer player holds North now.
+    let seated = sim.peers[0].info().expect("the host answers").seated;
+    assert_eq!(seated[2].as_deref(), Some("Computer for p2"));
+    assert_eq!(seated[0].as_deref(), Some("p0"));
 }
 
 /// Sabotage caught: leaving between hands that waits for a hand that never comes.

@@ -422,7 +422,17 @@ impl TableSession {
             name: self.name.clone(),
             preset: self.preset,
             house: self.house.clone(),
-            seated: self.roster.clone().map(|s| s.map(|s| s.name)),
+            // A person's seat a computer player holds is listed as such: the LAN list must
+            // not say a friend is playing who is not.
+            seated: std::array::from_fn(|i| {
+                self.roster[i].as_ref().map(|s| {
+                    if !s.bot && self.runners[i].is_some() {
+                        format!("Computer for {}", s.name)
+                    } else {
+                        s.name.clone()
+                    }
+                })
+            }),
             version: msg::AGENT_VERSION.to_owned(),
             move_clock_ms: self.move_clock_ms,
         })
