@@ -179,7 +179,7 @@ fn left(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>) -> Option<Intent> {
         if play.clicked() {
             action = Some(Intent::PlayNow);
         }
-        ui.small("You against three computer players, dealt by the full fair-deal protocol.");
+        ui.weak("You against three computer players, dealt by the full fair-deal protocol.");
         if ui.button("How to play (F1)").clicked() {
             action = Some(Intent::Help);
         }
