@@ -175,5 +175,30 @@ async fn browsed_table_joined_filled_and_started() {
         _ => None,
     })
     .await;
+
+    // A fifth comes to the table once its game has started: the host answers it nothing (it
+    // seats nobody now), and the guest is told why it may have no seat rather than left to
+    // wait in silence.
+    let late = options(
+        &dir.join("late"),
+        Role::Join {
+            address: Some(address.clone()),
+            table: None,
+        },
+        None,
+        "Cy",
+    );
+    let (ltx, mut late_rx) = mpsc::channel(4096);
+    let (_lin, lin_rx) = mpsc::channel(16);
+    tokio::spawn(node::run(late, [40; 32], [41; 32], ltx, lin_rx));
+    let said = wait_for(&mut late_rx, |e| match e {
+        NodeEvent::Status(s) if s.starts_with("no seat yet") => Some(s.clone()),
+        _ => None,
+    })
+    .await;
+    assert!(
+        said.contains("may be full, or its game started without you"),
+        "{said}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

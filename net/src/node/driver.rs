@@ -92,6 +92,8 @@ pub(crate) struct Node {
     pub(crate) checker: super::checker::Checker,
     /// Whether the front end was last told of seats it hears nothing from.
     said_unheard: bool,
+    /// Whether the front end was told that the host has not seated this joiner yet.
+    said_unseated: bool,
     /// How each peer is reached (directly or through the relay).
     paths: paths::Paths,
     /// The listener at the relay while its circuit stands (asked again when it falls).
@@ -282,6 +284,7 @@ impl Node {
             logged_sent,
             checker: super::checker::Checker::new(),
             said_unheard: false,
+            said_unseated: false,
             paths: paths::Paths::default(),
             circuit,
             watchers,

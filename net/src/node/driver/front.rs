@@ -15,6 +15,10 @@ use crate::table::TableSession;
 /// The most moves a person who left plays in one tick (a turn has a few).
 const PLAY_OUT_MOVES: usize = 16;
 
+/// How long (in the node's one-second ticks) a guest waits for a seat before it is told why
+/// there may be none.
+const UNSEATED_SECS: u64 = 15;
+
 impl Node {
     /// Between hands: tells the front end what the next hand waits for when that changed
     /// (`always`: the countdown too).
@@ -196,6 +200,30 @@ impl Node {
         self.retry_relay(self.ticks);
         self.guard_tick();
         self.report_unheard().await;
+        self.note_unseated().await;
+    }
+
+    /// A guest the host has not seated after [`UNSEATED_SECS`] of ticks is told why that
+    /// may be, once: a full table, or a game started without it, refuses a stranger without
+    /// a word (the host answers no one it does not seat), and a silent wait looks broken.
+    async fn note_unseated(&mut self) {
+        let me = self.session.key();
+        let seated = self.session.roster().iter().flatten().any(|s| s.key == me);
+        if self.said_unseated
+            || self.ticks < UNSEATED_SECS
+            || self.session.is_host()
+            || self.session.config().is_some()
+            || seated
+            || self.unreached.is_some()
+        {
+            return;
+        }
+        self.said_unseated = true;
+        let line = format!(
+            "no seat yet after {UNSEATED_SECS} s: the table may be full, or its game started \
+             without you; still asking"
+        );
+        let _ = self.events.send(NodeEvent::Status(line)).await;
     }
 
     /// Tells the front end who this peer hears nothing from (every second while anyone),
