@@ -472,6 +472,7 @@ impl Controller {
             Ok(conn) => {
                 records::abandon_others(&self.data_dir, Some(&conn.game_dir));
                 records::sweep_unstarted(&self.data_dir, &conn.game_dir);
+                records::prune_over(&self.data_dir, &conn.game_dir);
                 let mut game = Game::new(&conn.record, status);
                 game.model.key = Some(conn.key);
                 // The chat this client kept for the game (a game resumed shows it again).

@@ -234,6 +234,28 @@ pub fn sweep_unstarted(data_dir: &Path, keep: &Path) {
     }
 }
 
+/// Removes the computer players' folders (`bot-0`, `bot-1`, `bot-2`) of the games that are over
+/// (finished, or left for good), but `keep`'s: they serve only to resume a game and hold three
+/// quarters of its size, about a megabyte a hand. The player's own folder, with the game's
+/// transcript to verify or replay, stays. Only real folders of exactly those names are
+/// removed, whatever a game's record says.
+pub fn prune_over(data_dir: &Path, keep: &Path) {
+    let Ok(entries) = std::fs::read_dir(data_dir.join("games")) else {
+        return;
+    };
+    for dir in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        if dir == keep || !GameRecord::read(&dir).is_some_and(|r| r.over) {
+            continue;
+        }
+        for name in ["bot-0", "bot-1", "bot-2"] {
+            let bot = dir.join(name);
+            if std::fs::symlink_metadata(&bot).is_ok_and(|m| m.is_dir()) {
+                let _ = std::fs::remove_dir_all(&bot);
+            }
+        }
+    }
+}
+
 /// The transcripts of this user's games, newest first (at most 8).
 pub fn recent(data_dir: &Path) -> Vec<Recent> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(data_dir.join("games"))
@@ -400,6 +422,42 @@ mod tests {
                 ..record(true, false)
             }
         );
+    }
+
+    /// Sabotage caught (checked): with the record's over flag not looked at, the computer
+    /// players of a game still to be resumed went too.
+    #[test]
+    fn the_computer_players_folders_of_games_over_are_pruned_and_nothing_else() {
+        let root = std::env::temp_dir().join(format!("fairdeal-prune-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let over = game(&root, "001", &record(true, true), true);
+        let waiting = game(&root, "002", &record(true, false), true);
+        let current = game(&root, "003", &record(true, true), true);
+        for dir in [&over, &waiting, &current] {
+            for bot in ["bot-0", "bot-1", "bot-2"] {
+                std::fs::create_dir_all(dir.join(bot)).unwrap();
+                std::fs::write(dir.join(bot).join("GAME.fdlog"), b"x").unwrap();
+            }
+        }
+        // A file of that name is not a folder to remove.
+        std::fs::remove_dir_all(over.join("bot-2")).unwrap();
+        std::fs::write(over.join("bot-2"), b"a file").unwrap();
+        prune_over(&root, &current);
+        assert!(!over.join("bot-0").exists() && !over.join("bot-1").exists());
+        assert!(over.join("bot-2").is_file(), "only folders go");
+        assert!(
+            over.join("me").join("GAME.fdlog").exists(),
+            "the player's own stays"
+        );
+        assert!(over.join("game.json").exists());
+        for bot in ["bot-0", "bot-1", "bot-2"] {
+            assert!(waiting.join(bot).is_dir(), "a game to resume keeps {bot}");
+            assert!(
+                current.join(bot).is_dir(),
+                "the game being opened keeps {bot}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&root);
     }
 
     #[test]
