@@ -146,7 +146,7 @@ fn help_says_that_no_command_opens_the_window() {
 
 /// `fairdeal play` (three computer players by default) shows South's hand and asks for a move.
 ///
-/// Sabotage it is meant to catch (the bug of issue 10, not re-made): the host's events dropped
+/// Sabotage it is meant to catch (not checked by re-making it): the host's events dropped
 /// in local play, so nothing is shown and no move is ever asked for.
 #[test]
 fn play_shows_the_hand_and_asks_south_for_a_move() {

@@ -43,7 +43,7 @@ fn nothing_sits_under_the_move_list() {
             pace_ms: 0,
             grace_ms: None,
         });
-        // Canasta at 1180 (where a trial saw the melds under the move list), samba elsewhere.
+        // Canasta at 1180 (where the melds can slip under the move list), samba elsewhere.
         app.settings.preset = if n == 1 {
             Preset::Canasta
         } else {
@@ -151,8 +151,8 @@ fn wait_for_enabled(h: &mut Harness<'static, FairdealApp>, label: &str) {
 }
 
 /// At 1024×700 the box of the seat playing shows "◀ playing" whole, right of the seat's name
-/// and inside its box (a trial saw "Computer East (opponent) ◀ pl…": the name and the marker
-/// were one label, cut at the box's edge).
+/// and inside its box (with the name and the marker as one label, it is cut at the box's
+/// edge: "Computer East (opponent) ◀ pl…").
 #[test]
 fn the_seat_playing_says_so_whole_at_1024() {
     let dir = std::env::temp_dir().join(format!("fairdeal-seat-mark-{}", std::process::id()));

@@ -24,8 +24,10 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// What every process of these tests gets: the grace period of the trial that found the
-/// trouble, and computer players slow enough that a hand lasts through the faults.
+/// What every process of these tests gets: a 30 s grace period, the setting under which
+/// these faults make trouble (the 20 s outage falls within it, the 60 s one and the seat cut
+/// off for 90 s past it), and computer players slow enough that a hand lasts through the
+/// faults.
 const EXTRA: &[&str] = &["--grace-secs", "30", "--think-ms", "150"];
 
 /// The whole network goes down for `outage` in the middle of hand 1, then comes back; every

@@ -384,8 +384,8 @@ fn log_bytes(dir: &std::path::Path) -> Vec<(std::path::PathBuf, u64)> {
 fn a_local_game_left_mid_turn_resumes_at_the_same_turn() {
     let (mut h, dir) = local_game("leave", 33);
     let before = hand(&h);
-    // Enter on "Leave the table" (the keyboard focus there, as a trial's Tab put it) asks
-    // first; Enter again, or Esc, stays: a trial's Tab and Enter left the game at once.
+    // Enter on "Leave the table" (the keyboard focus there, as Tab puts it) asks first;
+    // Enter again, or Esc, stays: otherwise Tab and Enter leave the game at once.
     for stay in [egui::Key::Enter, egui::Key::Escape] {
         h.get_by_label("Leave the table").focus();
         h.step();
@@ -402,7 +402,8 @@ fn a_local_game_left_mid_turn_resumes_at_the_same_turn() {
         assert!(!shows(&h, "Leave the table?"), "{stay:?} answered it");
         assert!(h.state().in_game(), "{stay:?} stays at the table");
     }
-    // Something said before leaving is there after Resume (a trial found the chat empty).
+    // Something said before leaving is there after Resume (the chat does not come back
+    // empty).
     h.get_by_label("Good luck").click();
     let start = Instant::now();
     while !shows(&h, "Good luck") || shows(&h, "Nothing said yet.") {
@@ -727,9 +728,9 @@ fn plan_new_meld(
     h.step();
 }
 
-/// A quick double click on a hint makes one move. A trial's double click on "takes the
-/// pile" took it, and the second click landed on "discards Q♣", which the new list of moves
-/// had put under the pointer: the turn was gone.
+/// A quick double click on a hint makes one move. Otherwise a double click on "takes the
+/// pile" takes it, and the second click lands on "discards Q♣", which the new list of moves
+/// has put under the pointer: the turn is gone.
 ///
 /// Sabotage caught (checked): the second click of a double click taken as a click.
 #[test]
@@ -781,8 +782,9 @@ fn a_double_click_on_a_hint_makes_one_move() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// F12 shows the frame times over the table, and nothing on the table moves: a trial's F12
-/// gave an empty strip (the felt painted over the line) that pushed the whole table down.
+/// F12 shows the frame times over the table, and nothing on the table moves: written above
+/// the table, the line gives an empty strip (the felt painted over it) that pushes the whole
+/// table down.
 /// Zoom is held back where the window could not hold the table any more.
 ///
 /// Sabotage caught (checked): the line written above the table again; zoom not held back.

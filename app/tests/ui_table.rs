@@ -13,12 +13,12 @@ use common::{
     wait_for_with,
 };
 
-/// Sabotage caught: dealing at once after the score (the table not waiting for `Ready`)
-/// shows hand 2 while the sheet of hand 1 is still up; a "Next hand" that sends nothing
-/// leaves the sheet up (past the limit below). A local game has no countdown (one person,
-/// whom nobody waits for: a trial's sheet went while the player read it); checked: with
-/// the countdown on there, the sheet counts down. The sheet sits over the table (checked:
-/// centred in the window, its last line reached the move list).
+/// Sabotage caught: dealing at once after the score (the table not waiting for `Ready`) shows
+/// hand 2 while the sheet of hand 1 is still up; a "Next hand" that sends nothing leaves the
+/// sheet up (past the limit below). A local game has no countdown (one person, whom nobody
+/// waits for: a countdown takes the sheet away while the player reads it); checked: with the
+/// countdown on there, the sheet counts down. The sheet sits over the table (checked: centred
+/// in the window, its last line reached the move list).
 #[test]
 fn the_next_hand_waits_for_next_hand() {
     let mut h = harness(81);
@@ -46,8 +46,8 @@ fn the_next_hand_waits_for_next_hand() {
         ),
         "the sheet says it waits"
     );
-    // Over the table, not the move list and the chat (a trial's at 1024×700 covered the
-    // chat's top).
+    // Over the table, not the move list and the chat (at 1024×700 a sheet not kept to the
+    // table covers the chat's top).
     h.set_size(egui::vec2(1024.0, 700.0));
     for _ in 0..3 {
         h.step();

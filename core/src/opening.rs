@@ -147,7 +147,7 @@ impl Position {
     /// A legal plan that opens for the seat to act, if the simple search finds one (a hint).
     ///
     /// Naturals alone first: a player shown an opening that spends a joker and a deuce on
-    /// pairs, when the hand's natural groups open as well, is shown a poor move (a trial).
+    /// pairs, when the hand's natural groups open as well, is shown a poor move.
     pub fn opening_hint(&self) -> Option<Move> {
         let seat = self.turn;
         if self.has_opened(seat.team()) {
@@ -188,9 +188,9 @@ mod tests {
         Position::from_desc(Rules::preset(preset), &desc).unwrap()
     }
 
-    /// The opening hint spends no wild card when naturals open on their own (a trial was
-    /// shown an opening with a joker and a deuce on pairs though its aces and fours opened),
-    /// and uses them when they are needed.
+    /// The opening hint spends no wild card when naturals open on their own (no opening with
+    /// a joker and a deuce on pairs when the hand's aces and fours open), and uses them when
+    /// they are needed.
     #[test]
     fn the_opening_hint_keeps_the_wild_cards_when_naturals_open() {
         let pos = south_holding(Preset::Canasta, "AC AD AH 4C 4D 4H JK 2H 9C 9D 7S 8D");

@@ -471,8 +471,8 @@ fn decoding_arbitrary_bytes_never_panics() {
     });
 }
 
-/// Equivocation shown by a broken link (issue 12 item 3): seat 2's third envelope links to
-/// another second envelope than the one in evidence, so it signed two versions of that slot
+/// Equivocation shown by a broken link, from the evidence alone: seat 2's third envelope links
+/// to another second envelope than the one in evidence, so it signed two versions of that slot
 /// even though only one is at hand. The intact link convicts nobody (not vacuous).
 ///
 /// Sabotage caught (checked): `adjudicate` without the link check (nobody is then named).

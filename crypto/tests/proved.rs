@@ -1,6 +1,6 @@
-//! Proved shuffles (issue 12 item 1): at a table that asks for proofs, every cheat on the deck
-//! is refused when the step arrives, and `adjudicate` names the shuffler from the signed
-//! messages alone (commitments and shuffle steps, no seed); honest steps always pass.
+//! Proved shuffles: at a table that asks for proofs, every cheat on the deck is refused when
+//! the step arrives, and `adjudicate` names the shuffler from the signed messages alone
+//! (commitments and shuffle steps, no seed); honest steps always pass.
 
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 

@@ -1,9 +1,9 @@
-//! Blame from evidence only (issue 12 item 3), at session level: a card that fails to open or
-//! opens twice never names the seat whose share came last, any fault stops the hand and starts
-//! an audit (seeds and heads from every seat, every envelope passed on), and every honest seat
-//! reaches the same verdict from the signed messages alone. At a covert table (no shuffle
-//! proofs) the deck cheats reach the play, so that is where these attacks are made; at a proved
-//! table they are refused with the step (net/tests/proved.rs).
+//! Blame from evidence only, at session level: a card that fails to open or opens twice never
+//! names the seat whose share came last, any fault stops the hand and starts an audit (seeds
+//! and heads from every seat, every envelope passed on), and every honest seat reaches the same
+//! verdict from the signed messages alone. At a covert table (no shuffle proofs) the deck
+//! cheats reach the play, so that is where these attacks are made; at a proved table they are
+//! refused with the step (net/tests/proved.rs).
 
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 

@@ -1,4 +1,4 @@
-//! A shuffle step is taken before its proof is checked (issue 12: the proof checks of the
+//! A shuffle step is taken before its proof is checked (so that the proof checks of the
 //! chain are not in series with the proofs). What must still hold, the checks run in the
 //! session or handed out to the caller (`set_offload`): the next shuffler builds on a step
 //! before its proof is checked, no share of any card is sent before every step's proof

@@ -6,9 +6,9 @@
 //! And a seated peer repeating valid messages cannot grow another peer's game log: an exact
 //! copy of a hand message held already is refused as stale (not logged), a resync is handled
 //! but never logged and is answered at most once a second, while a different message in the
-//! same slot (equivocation, which is evidence) still goes through. Found in a window trial:
-//! four nodes resumed from their logs sent what they had sent again, each peer logged every
-//! copy, and a log of 135 KB became 1.27 MB after one resume.
+//! same slot (equivocation, which is evidence) still goes through. Without that, four nodes
+//! resumed from their logs send again what they had sent, each peer logs every copy, and one
+//! resume can turn a log of 135 KB into 1.27 MB.
 
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 

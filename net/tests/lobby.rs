@@ -386,13 +386,13 @@ fn names_are_cleaned_and_unreadable_seat_cards_refused() {
     }
 }
 
-/// A host replays an old game's configuration (issue 12 item 4): the same four players sit
-/// down again for a new game (fresh master secrets), and the host sends them, as its proposal,
-/// the signed configuration of their first game, whose hand contexts and acceptances they
-/// produced before. No honest player signs it or starts under it: each refuses a
-/// configuration without its own fresh nonce, so no hand context of the old game can repeat
-/// and no old commitment can be passed off as an equivocation. Nobody is blamed (nothing was
-/// played). The honest proposal of the new game then starts, under a new table id.
+/// A host replays an old game's configuration: the same four players sit down again for a new
+/// game (fresh master secrets), and the host sends them, as its proposal, the signed
+/// configuration of their first game, whose hand contexts and acceptances they produced before.
+/// No honest player signs it or starts under it: each refuses a configuration without its own
+/// fresh nonce, so no hand context of the old game can repeat and no old commitment can be
+/// passed off as an equivocation. Nobody is blamed (nothing was played). The honest proposal of
+/// the new game then starts, under a new table id.
 ///
 /// Sabotage caught (checked): `on_start` without the nonce check (the players then sign the
 /// old configuration and the old game starts again).

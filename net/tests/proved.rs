@@ -1,7 +1,7 @@
-//! Proved shuffles at session level (issue 12 item 1): the cheats on the deck that the covert
-//! scheme only catches at the audit are refused when the step arrives, every honest seat names
-//! the shuffler, and `adjudicate` reaches the same verdict from each seat's evidence alone. And
-//! card identities (item 2): at a covert table a card that opens twice is a fault at once.
+//! Proved shuffles at session level: the cheats on the deck that the covert scheme only
+//! catches at the audit are refused when the step arrives, every honest seat names the
+//! shuffler, and `adjudicate` reaches the same verdict from each seat's evidence alone. And
+//! card identities: at a covert table a card that opens twice is a fault at once.
 
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 

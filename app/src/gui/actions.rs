@@ -407,8 +407,8 @@ pub fn hints(ui: &mut Ui, m: &Model, view: &PlayerView, out: &mut Asked) {
 
 /// Whether a hint's button `r` was clicked for real: not the second or third click of a
 /// quick double click, and not in the [`SETTLE`](super::hand::SETTLE) after the hints changed.
-/// A trial's double click on "takes the pile" took the pile, and its second click landed
-/// on "discards Q♣", which the new list had put under the pointer.
+/// Otherwise a double click on "takes the pile" takes the pile, and its second click lands
+/// on "discards Q♣", which the new list has put under the pointer.
 fn hint_clicked(r: &egui::Response, settling: bool, out: &mut Asked) -> bool {
     if !r.clicked() || r.double_clicked() || r.triple_clicked() {
         return false;

@@ -334,8 +334,9 @@ pub fn fit_zoom(ctx: &egui::Context, fitted: &mut Option<f32>) {
 }
 
 /// Keeps zoom (Ctrl and +) within what the window holds: at least [`TABLE_MIN`] points, or
-/// 100 % in a smaller window. A trial's zoom laid the move list over the table and pushed
-/// the chat out of the window. Returns words for the player when it held the zoom back.
+/// 100 % in a smaller window. Without the limit, a zoom lays the move list over the table
+/// and pushes the chat out of the window. Returns words for the player when it held the zoom
+/// back.
 pub fn limit_zoom(ctx: &egui::Context) -> Option<String> {
     let zoom = ctx.zoom_factor();
     let at_100 = ctx.content_rect().size() * zoom;

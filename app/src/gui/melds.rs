@@ -25,8 +25,8 @@ pub fn seat_colour(seat: Seat) -> Color32 {
 
 /// The size of a completed canasta's stack.
 pub const STACK: Vec2 = Vec2::new(38.0, 51.0);
-/// How far the cards of a fan are apart: room for a corner's "10" (at 13 a trial's 10♦
-/// showed as "1").
+/// How far the cards of a fan are apart: room for a corner's "10" (at 13 a 10♦ shows as
+/// "1").
 const FAN_STEP: f32 = 14.5;
 /// Where an unfinished meld's fan starts below its place's top: under its number line.
 const FAN_TOP: f32 = 16.0;
@@ -62,8 +62,9 @@ fn meld_name(m: &Meld, i: usize, ours: bool) -> String {
 const MOST_UNFINISHED: usize = 6;
 
 /// The width of every meld's place: room for the longest unfinished fan, whatever this
-/// meld holds now. A meld that grew, or became a stack, pushed the melds to its right
-/// sideways (a trial's click meant for meld 3 landed on meld 4): now no meld moves.
+/// meld holds now, so that no meld moves: a place as wide as its meld would push the melds
+/// to its right sideways whenever the meld grows or becomes a stack, and a click meant for
+/// meld 3 could land on meld 4.
 const UNIT_W: f32 = SMALL.x + FAN_STEP * (MOST_UNFINISHED - 1) as f32 + 6.0;
 
 /// The card shown on top of a completed meld: a red natural on a natural canasta, a black
@@ -138,8 +139,8 @@ pub fn melds_area(
         }
     });
     let melds = view.melds(team);
-    // A bar always in sight while rows are hidden below (a trial at 1024×700 found the rows
-    // cut at the hand with nothing to say there were more).
+    // A bar always in sight while rows are hidden below: without it, at 1024×700 the rows
+    // are cut at the hand with nothing to say there are more.
     let mut bar = egui::style::ScrollStyle::thin();
     // In the text's colour: the theme's bar colours hardly showed on the felt.
     bar.foreground_color = true;

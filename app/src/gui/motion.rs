@@ -73,14 +73,14 @@ pub fn paint(ui: &Ui, seen: &mut Seen, view: &PlayerView, motion: bool) {
         let t = ((now - start) / CELEBRATION).clamp(0.0, 1.0) as f32;
         let (rise, margin, alpha) = cheer_style(t, motion);
         // Over the meld's own cards, rising from their middle to near their top: from above
-        // the meld it covered the "Our melds" heading (a trial).
+        // the meld it would cover the "Our melds" heading.
         let at = rect.center() + Vec2::new(0.0, 12.0 - rise);
         let text = cheer(m);
         let font = FontId::proportional(CHEER_SIZE);
         let galley = painter.layout_no_wrap(text.clone(), font.clone(), Color32::WHITE);
         let mut back = Rect::from_center_size(at, galley.size() + margin);
         // Wider than a meld: kept inside the meld area, so it covers no pile or stock words
-        // (a trial's covered "Blocked for the next player").
+        // (such as "Blocked for the next player").
         if let Some(area) = seen.meld_areas[c.team.index()] {
             back = inside(back, area);
         }

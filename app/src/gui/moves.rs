@@ -5,9 +5,9 @@ use eframe::egui::{self, Ui};
 
 use super::game::{Desk, Model};
 
-/// How many of the newest lines the move list shows unless asked for all. A trial's
-/// slowest frames came late in long games, the list laying out every line of the game
-/// (566 at hand 6) in every frame; this many hold more than a hand.
+/// How many of the newest lines the move list shows unless asked for all. Laying out every
+/// line of the game (566 at hand 6) in every frame makes the slowest frames come late in
+/// long games; this many hold more than a hand.
 pub(crate) const LOG_RECENT: usize = 200;
 
 /// The move list, in what is left of the column but `below` (the chat under it).

@@ -212,8 +212,8 @@ impl Seen {
         let moves = std::mem::take(&mut self.pending);
         let animate = before.is_some() && moves.len() <= MAX_ANIMATED_MOVES;
         // A resume replays every hand's moves before one view: each hand numbers its melds
-        // from its own start, and only this hand's turns stay (a trial found hand 2's melds
-        // numbered on from hand 1's, and hand 2's last turns in hand 3's seat boxes).
+        // from its own start, and only this hand's turns stay (otherwise hand 2's melds are
+        // numbered on from hand 1's, and hand 2's last turns show in hand 3's seat boxes).
         let mut hand = moves.first().map_or(self.hands, |p| p.hand);
         let mut count = match before {
             _ if hand < self.hands => self.shown_before,

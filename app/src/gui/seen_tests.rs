@@ -363,7 +363,7 @@ fn new_meld_notes(lines: &[String]) -> Vec<String> {
 ///
 /// Sabotage caught (checked): meld numbers not restarted at a hand's deal in a replay (hand
 /// 2's melds went on from hand 1's), an earlier hand's turns kept after the replay, and a
-/// canasta made by a merge not said (a trial's resume lost "meld 4 is a mixed canasta").
+/// canasta made by a merge not said (a resume then loses "meld 4 is a mixed canasta").
 #[test]
 fn a_resumed_game_numbers_each_hands_melds_and_keeps_only_this_hands_turns() {
     let (mut compared, mut by_merge) = (0, 0);

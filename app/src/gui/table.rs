@@ -200,7 +200,7 @@ fn table_body(
         egui::pos2(log_panel.min.x, table.max.y),
     );
     // The score sheets are placed over the table, not over the move list and the chat
-    // (a trial's sheet covered the chat's heading and first lines).
+    // (otherwise a sheet can cover the chat's heading and first lines).
     super::sheet::set_table_area(ui.ctx(), left);
     for (idx, rect) in felt_shapes.into_iter().zip([above, left]) {
         ui.painter()

@@ -199,8 +199,8 @@ fn a_meld_that_grows_moves_no_other_meld() {
 
 /// The move list shows its newest line when a game comes back on screen (a resume) though
 /// the player had scrolled it up, after many lines at once, and after its height changed
-/// (F12, a resize): a trial found the newest moves out of sight after each, though the list
-/// sticks to its bottom (a list scrolled up by hand stays up, and kept its scroll).
+/// (F12, a resize): the list sticks to its bottom, but that alone leaves the newest moves out
+/// of sight after each (a list scrolled up by hand stays up, and keeps its scroll).
 ///
 /// Sabotage caught (checked): without the jump, the resumed game's last line was below the
 /// list's bottom.
@@ -320,8 +320,8 @@ fn a_long_game_shows_its_newest_lines_and_the_rest_on_request() {
 }
 
 /// Each team's meld area, where a celebration is kept, lies between the pile and the move
-/// list: a trial saw "Mixed canasta! +300" over the pile's words, the area taken from the
-/// scroll area's clip rectangle, which runs the window's width.
+/// list: taken from the scroll area's clip rectangle, which runs the window's width, the area
+/// lets "Mixed canasta! +300" cover the pile's words.
 ///
 /// Sabotage caught (checked): with the clip rectangle again, the area starts at the window's
 /// left edge.

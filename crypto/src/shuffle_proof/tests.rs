@@ -300,7 +300,7 @@ fn every_word_of_a_proof_matters() {
 
 #[test]
 fn a_cheating_prover_with_a_copied_card_is_refused() {
-    // The attack of issue 12: the shuffler puts a re-randomised copy of one card into a second
+    // The copied-card attack: the shuffler puts a re-randomised copy of one card into a second
     // position (dropping another). Its "witness" maps two outputs to one input; playing the
     // prover honestly on it gives a proof that must fail.
     for (cards, m) in [(5u16, 1), (12, 1), (12, 3), (162, 1), (162, 3)] {

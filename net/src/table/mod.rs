@@ -314,7 +314,9 @@ impl TableSession {
     }
 
     /// This peer's nonce for this game: fresh with every game's master secret, the same after
-    /// a restart. The configuration must carry it in this peer's seat (issue 12 item 4).
+    /// a restart. The configuration must carry it in this peer's seat, so that a host cannot
+    /// replay an old game's configuration: no hand context of the old game can repeat, and no
+    /// old commitment can be passed off as an equivocation.
     pub fn nonce(&self) -> [u8; 32] {
         derive(&self.master, b"nonce", &[])
     }
