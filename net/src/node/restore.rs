@@ -8,7 +8,7 @@ use fairdeal_crypto::{Fault, PublicKey};
 use crate::hand::{Event as HandEvent, HandBug};
 use crate::store::{Meta, Record, read};
 use crate::table::msg::house_from_json;
-use crate::table::{TableEvent, TableSession};
+use crate::table::{Replayed, TableEvent, TableSession};
 
 /// The session a log's first record describes.
 pub fn session_from_meta(secret: [u8; 32], meta: &Meta) -> TableSession {
@@ -51,23 +51,17 @@ pub fn rebuild(secret: [u8; 32], records: &[Record]) -> Result<(TableSession, Me
         return Err(RestoreError::NoDescription);
     };
     let mut session = session_from_meta(secret, meta);
-    session.replaying = true;
-    for r in &records[1..] {
-        match r {
-            Record::Recv { from, bytes } => {
-                let _ = session.handle_message(PublicKey(*from), bytes);
-            }
-            Record::Joined { host } => session.join(PublicKey(*host)),
-            Record::Intent { json } => {
-                if let Ok(mv) = serde_json::from_str::<Move>(json) {
-                    let _ = session.submit(mv);
-                }
-            }
-            Record::Sent { bytes } => session.replay_sent(bytes),
-            Record::Meta(_) => {}
-        }
-    }
-    session.replaying = false;
+    session.replay(records[1..].iter().filter_map(|r| match r {
+        Record::Recv { from, bytes } => Some(Replayed::Received {
+            from: PublicKey(*from),
+            bytes,
+        }),
+        Record::Joined { host } => Some(Replayed::Joined(PublicKey(*host))),
+        // A move the log cannot read back was never played.
+        Record::Intent { json } => serde_json::from_str::<Move>(json).ok().map(Replayed::Move),
+        Record::Sent { bytes } => Some(Replayed::Sent(bytes)),
+        Record::Meta(_) => None,
+    }));
     Ok((session, (**meta).clone()))
 }
 

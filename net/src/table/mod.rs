@@ -48,6 +48,7 @@ pub use self::pace::{NEXT_HAND_MS, NextHand};
 pub use self::presence::{ALONE_MS, QUIET_MS, RESYNC_MAX_MS, RESYNC_MS, UNHEARD_MS};
 pub use self::refusal::{ChatRefused, MsgKind, NotNow, ReadyRefused, Unexpected};
 pub use self::refused::{Refused, Why};
+pub use self::route::Replayed;
 pub use self::seat_rules::{
     OverRefused, QuitRefused, ReplaceRefused, ReturnRefused, SeatHeldRefused, TimeoutRefused,
 };
@@ -180,8 +181,9 @@ pub struct TableSession {
     recent_hctx: VecDeque<[u8; 32]>,
     /// Table chat.
     chat: chat::Chat,
-    /// A log is being replayed: what this peer said by itself is in the log, not said again.
-    pub(crate) replaying: bool,
+    /// A log is being replayed ([`TableSession::replay`]): what this peer said by itself is in
+    /// the log, not said again.
+    replaying: bool,
 }
 
 impl std::fmt::Debug for TableSession {

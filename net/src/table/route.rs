@@ -1,10 +1,29 @@
 //! Which handler takes each table message from a peer, and what a message this peer sent
 //! does when its log is replayed.
 
+use fairdeal_core::Move;
 use fairdeal_crypto::PublicKey;
 
 use super::msg::TableMsg;
 use super::{MsgKind, TableError, TableEvent, TableSession, Unexpected};
+
+/// One record of a game log as a session takes it back ([`TableSession::replay`]).
+#[derive(Debug, Clone)]
+pub enum Replayed<'a> {
+    /// A message received from `from`.
+    Received {
+        /// Its sender.
+        from: PublicKey,
+        /// The message.
+        bytes: &'a [u8],
+    },
+    /// This joiner's host.
+    Joined(PublicKey),
+    /// A move of this seat's person.
+    Move(Move),
+    /// A message this peer sent.
+    Sent(&'a [u8]),
+}
 
 impl TableSession {
     /// Takes a message from `from` (authenticated by the transport).
@@ -96,9 +115,31 @@ impl TableSession {
         }
     }
 
+    /// Rebuilds this session from its game log, an input like any other: what it received,
+    /// the host it joined, the person's moves and what it sent, in the log's order. While it
+    /// replays, what this peer would say by itself (that it is ready, a countdown's end) is
+    /// not said again: the log holds it already.
+    pub fn replay<'a>(&mut self, log: impl IntoIterator<Item = Replayed<'a>>) {
+        self.replaying = true;
+        for record in log {
+            match record {
+                Replayed::Received { from, bytes } => {
+                    // Refused then, refused again: the log keeps what arrived, not what counted.
+                    let _ = self.handle_message(from, bytes);
+                }
+                Replayed::Joined(host) => self.join(host),
+                Replayed::Move(mv) => {
+                    let _ = self.submit(mv);
+                }
+                Replayed::Sent(bytes) => self.replay_sent(bytes),
+            }
+        }
+        self.replaying = false;
+    }
+
     /// Replays a message this peer sent (rebuilding from the log): the host's seating and
     /// start, and timeout votes, are decisions the received messages cannot re-derive.
-    pub fn replay_sent(&mut self, bytes: &[u8]) {
+    fn replay_sent(&mut self, bytes: &[u8]) {
         match TableMsg::decode(bytes) {
             Ok(TableMsg::Roster { seats, nonces, .. })
                 if self.is_host && self.stage.config().is_none() =>
