@@ -176,6 +176,13 @@ impl ShuffleParams {
 mod tests {
     use super::*;
 
+    /// The parameters in a log line say their size (the points would be kilobytes of noise).
+    #[test]
+    fn parameters_debug_as_their_size() {
+        let p = ShuffleParams::with_rows(12, 2).unwrap();
+        assert_eq!(format!("{p:?}"), "ShuffleParams(12 cards = 2 × 6)");
+    }
+
     #[test]
     fn splits() {
         assert_eq!(split(162), Some((1, 162)));
