@@ -230,6 +230,23 @@ fn a_cheating_witness_cannot_be_proved() {
         prove(&params, &case.statement(), &case.witness(), &[1; 32]),
         Err(ProofError::Witness)
     );
+    // Nor a witness with a re-randomiser too few or too many (its permutation whole).
+    let case = Case::new(12, 8);
+    for rho in [
+        &case.rho[..11],
+        &[case.rho.clone(), vec![Scalar::ONE]].concat()[..],
+    ] {
+        let wit = Witness {
+            perm: &case.perm,
+            rho,
+        };
+        assert_eq!(
+            prove(&params, &case.statement(), &wit, &[1; 32]),
+            Err(ProofError::Witness),
+            "{} re-randomisers",
+            rho.len()
+        );
+    }
     // A deck that is not the witness's output: the proof made for it fails.
     let mut case = Case::new(12, 8);
     let mut out = case.output.clone();
@@ -353,5 +370,88 @@ fn two_errors_that_cancel_under_equal_batch_weights_are_refused() {
         let mut one = proof.clone();
         shift_scalar(&mut one, at_r, &delta);
         assert!(verify(&params, &case.statement(), &one).is_err());
+    }
+}
+
+/// The product argument on its own: it holds for the columns' true product and fails for any
+/// other. (Through `verify`, a deck that is no permutation is refused by the multi-exponentiation
+/// already when the prover plays honestly on a bad witness; a prover who forges `b` to satisfy
+/// that argument is stopped by this one alone.)
+///
+/// Sabotage caught (checked): `ProductProof::check` adding nothing (every shuffle-proof test
+/// but this one still passed).
+#[test]
+fn the_product_argument_holds_for_its_product_only() {
+    use super::msm::Msm;
+    use super::product::{self, Columns};
+    use super::transcript::{Nonces, Transcript};
+    use super::wire::{Reader, Writer};
+    let sc = |i: usize| Scalar::from(u64::try_from(i).unwrap() * 7_919 + 13);
+    for (cards, rows) in [(12usize, 1usize), (12, 3)] {
+        let params = ShuffleParams::with_rows(cards, rows).unwrap();
+        let (m, n) = params.split();
+        let a: Vec<Vec<Scalar>> = (0..m)
+            .map(|k| (0..n).map(|i| sc(k * n + i)).collect())
+            .collect();
+        let b: Vec<Vec<Scalar>> = (0..m)
+            .map(|k| (0..n).map(|i| sc(500 + k * n + i)).collect())
+            .collect();
+        let r: Vec<Scalar> = (0..m).map(|k| sc(900 + k)).collect();
+        let s: Vec<Scalar> = (0..m).map(|k| sc(950 + k)).collect();
+        let (y, z) = (sc(1_001), sc(2_002));
+        let c_a: Vec<RistrettoPoint> = a
+            .iter()
+            .zip(&r)
+            .map(|(v, rk)| params.commit(v, rk))
+            .collect();
+        let c_b: Vec<RistrettoPoint> = b
+            .iter()
+            .zip(&s)
+            .map(|(v, sk)| params.commit(v, sk))
+            .collect();
+        let cols: Vec<Vec<Scalar>> = a
+            .iter()
+            .zip(&b)
+            .map(|(ar, br)| ar.iter().zip(br).map(|(a, b)| y * a + b - z).collect())
+            .collect();
+        let t: Vec<Scalar> = r.iter().zip(&s).map(|(r, s)| y * r + s).collect();
+        let product: Scalar = cols.iter().flatten().product();
+        let mut w = Writer::with_capacity(0);
+        let mut nonces = Nonces::new(&[5; 32], [6; 64]);
+        product::prove(
+            &params,
+            &mut Transcript::new(),
+            &mut nonces,
+            &mut w,
+            &cols,
+            &t,
+        );
+        let bytes = w.finish();
+        let holds = |target: Scalar| {
+            let mut reader = Reader::new(&bytes, bytes.len()).unwrap();
+            let proof = product::read(&mut reader, &mut Transcript::new(), m, n).unwrap();
+            let mut msm = Msm::new(&params, 64);
+            let columns = Columns {
+                c_a: &c_a,
+                c_b: &c_b,
+                y,
+                z,
+            };
+            proof.check(
+                &mut msm,
+                &columns,
+                &target,
+                &[sc(3), sc(4), sc(5), sc(6), sc(7)],
+            );
+            msm.sums_to_identity()
+        };
+        assert!(
+            holds(product),
+            "{cards} cards in {m} rows: the true product"
+        );
+        assert!(
+            !holds(product + Scalar::ONE),
+            "{cards} cards in {m} rows: another"
+        );
     }
 }
