@@ -289,25 +289,10 @@ fn a_quit_or_replace_signed_by_the_wrong_seat_is_refused() {
     else {
         unreachable!()
     };
-    let sig = west.sign(
-        &Statement::Replace {
-            hand_no,
-            seat,
-            key: &key,
-            seed: &seed,
-        }
-        .digest(&sid),
-    );
     let mut forged = file.clone();
     forged[at] = signed(
         1,
-        &TableMsg::Replace {
-            hand_no,
-            seat,
-            key,
-            seed,
-            sig,
-        },
+        &common::replace_msg(&west, &sid, hand_no, seat, key, seed),
     );
     assert_eq!(
         refused(&forged),

@@ -12,6 +12,8 @@
 
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 
+mod common;
+
 use fairdeal_core::{HouseRules, Preset, Seat};
 use fairdeal_crypto::encoding;
 use fairdeal_crypto::{Body, Envelope, Identity, PublicKey, SignedEnvelope};
@@ -108,21 +110,7 @@ fn forged(
         ),
         (
             "replace",
-            TableMsg::Replace {
-                hand_no,
-                seat: 3,
-                key,
-                seed: [0; 32],
-                sig: who.sign(
-                    &Statement::Replace {
-                        hand_no,
-                        seat: 3,
-                        key: &key,
-                        seed: &[0; 32],
-                    }
-                    .digest(&sid),
-                ),
-            },
+            common::replace_msg(who, &sid, hand_no, 3, key, [0; 32]),
         ),
         (
             "accept of another table",
@@ -314,21 +302,7 @@ fn the_handlers_refuse_a_forged_replacement_even_without_the_gate() {
     let hand_no = peers[1].hand_no();
     let north = Identity::from_secret(seat(2).0);
     let key = Identity::from_secret([5; 32]).public();
-    let msg = TableMsg::Replace {
-        hand_no,
-        seat: 3,
-        key,
-        seed: [0; 32],
-        sig: north.sign(
-            &Statement::Replace {
-                hand_no,
-                seat: 3,
-                key: &key,
-                seed: &[0; 32],
-            }
-            .digest(&sid),
-        ),
-    };
+    let msg = common::replace_msg(&north, &sid, hand_no, 3, key, [0; 32]);
     assert!(peers[1].handle_message(keys[2], &msg.encode()).is_err());
     // A hand message from a peer that is not seated is not even routed (one for a hand not
     // started here would otherwise wait in the buffer of early messages).

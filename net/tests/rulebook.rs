@@ -64,21 +64,7 @@ fn hostile(
                 Identity::from_secret([rng.below(200) as u8 + 1; 32]).public()
             };
             let seed = [rng.below(256) as u8; 32];
-            TableMsg::Replace {
-                hand_no,
-                seat,
-                key,
-                seed,
-                sig: id.sign(
-                    &Statement::Replace {
-                        hand_no,
-                        seat,
-                        key: &key,
-                        seed: &seed,
-                    }
-                    .digest(&sid),
-                ),
-            }
+            common::replace_msg(&id, &sid, hand_no, seat, key, seed)
         }
         3 => {
             let state = ReturnState {

@@ -14,6 +14,32 @@ use fairdeal_crypto::encoding;
 use fairdeal_crypto::{Body, CardTable, Envelope, Identity, SignedEnvelope};
 use fairdeal_net::hand::{Blame, Event, HandConfig, HandSession, SessionError, Stage};
 
+/// `by`'s signed `Replace` at table `sid`: seat `seat`'s computer player takes `key` and
+/// `seed` from hand `hand_no`.
+pub fn replace_msg(
+    by: &Identity,
+    sid: &[u8; 32],
+    hand_no: u32,
+    seat: u8,
+    key: fairdeal_crypto::PublicKey,
+    seed: [u8; 32],
+) -> fairdeal_net::table::msg::TableMsg {
+    let sig = fairdeal_net::table::msg::Statement::Replace {
+        hand_no,
+        seat,
+        key: &key,
+        seed: &seed,
+    }
+    .sign(by, sid);
+    fairdeal_net::table::msg::TableMsg::Replace {
+        hand_no,
+        seat,
+        key,
+        seed,
+        sig,
+    }
+}
+
 pub fn identity(seat: u8) -> Identity {
     Identity::from_secret([seat + 1; 32])
 }
