@@ -14,7 +14,7 @@ pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
 /// Why bytes could not be decoded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DecodeError {
-    /// Longer than [`MAX_MESSAGE_BYTES`].
+    /// Longer than the limit ([`MAX_MESSAGE_BYTES`] for a message).
     #[error("message of {0} bytes is over the limit")]
     TooLong(usize),
     /// Not a valid encoding.
@@ -28,15 +28,21 @@ pub enum DecodeError {
     NotCanonical,
 }
 
-fn config() -> impl bincode::config::Config {
-    bincode::config::standard().with_limit::<MAX_MESSAGE_BYTES>()
+fn config<const LIMIT: usize>() -> impl bincode::config::Config {
+    bincode::config::standard().with_limit::<LIMIT>()
 }
 
 /// Encodes `value`.
 pub fn encode<T: Serialize>(value: &T) -> Vec<u8> {
+    encode_within::<T, MAX_MESSAGE_BYTES>(value)
+}
+
+/// Encodes `value`, which may take up to `LIMIT` bytes (a record that wraps a whole message
+/// and a few bytes more, say).
+pub fn encode_within<T: Serialize, const LIMIT: usize>(value: &T) -> Vec<u8> {
     // INVARIANT: encoding into a Vec only fails for values over the limit, and every type we
-    // encode is bounded well below it; an empty result then fails to decode, never panics.
-    bincode::serde::encode_to_vec(value, config()).unwrap_or_default()
+    // encode is bounded below it; an empty result then fails to decode, never panics.
+    bincode::serde::encode_to_vec(value, config::<LIMIT>()).unwrap_or_default()
 }
 
 /// Decodes exactly one `T` from all of `bytes`, which must be its canonical encoding.
@@ -45,15 +51,26 @@ pub fn encode<T: Serialize>(value: &T) -> Vec<u8> {
 ///
 /// Too long, malformed, trailing bytes, or not the canonical encoding.
 pub fn decode<T: Serialize + DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
-    if bytes.len() > MAX_MESSAGE_BYTES {
+    decode_within::<T, MAX_MESSAGE_BYTES>(bytes)
+}
+
+/// [`decode`] for a value of up to `LIMIT` bytes.
+///
+/// # Errors
+///
+/// As [`decode`], with `LIMIT` for the length.
+pub fn decode_within<T: Serialize + DeserializeOwned, const LIMIT: usize>(
+    bytes: &[u8],
+) -> Result<T, DecodeError> {
+    if bytes.len() > LIMIT {
         return Err(DecodeError::TooLong(bytes.len()));
     }
-    let (value, used) = bincode::serde::decode_from_slice(bytes, config())
+    let (value, used) = bincode::serde::decode_from_slice(bytes, config::<LIMIT>())
         .map_err(|e| DecodeError::Malformed(e.to_string()))?;
     if used != bytes.len() {
         return Err(DecodeError::Trailing(bytes.len() - used));
     }
-    if encode(&value) != bytes {
+    if encode_within::<T, LIMIT>(&value) != bytes {
         return Err(DecodeError::NotCanonical);
     }
     Ok(value)

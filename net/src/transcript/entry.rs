@@ -62,7 +62,8 @@ pub enum Entry {
 impl Entry {
     /// The entry as written in the file (length prefix included).
     pub fn to_record(&self) -> Vec<u8> {
-        let body = encoding::encode(self);
+        // An entry wraps a whole message and a few bytes more.
+        let body = encoding::encode_within::<_, { super::MAX_ENTRY }>(self);
         let mut out = Vec::with_capacity(body.len() + 4);
         out.extend_from_slice(&(body.len() as u32).to_le_bytes());
         out.extend_from_slice(&body);

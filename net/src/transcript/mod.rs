@@ -109,7 +109,8 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Located>, DecodeError> {
             return Err(bad(format!("cut short ({} of {len} bytes)", tail.len())));
         }
         let (body, next) = tail.split_at(len);
-        let entry: Entry = encoding::decode(body).map_err(|e| bad(e.to_string()))?;
+        let entry: Entry =
+            encoding::decode_within::<_, MAX_ENTRY>(body).map_err(|e| bad(e.to_string()))?;
         out.push(Located {
             index,
             offset,
@@ -299,6 +300,27 @@ mod tests {
             DecodeError::Version(1)
                 .to_string()
                 .contains("format version 1; this program reads version 2")
+        );
+    }
+
+    /// An entry holds the largest message a peer may send, with its framing; a length of
+    /// two messages is refused (each entry's memory is bounded by one message).
+    #[test]
+    fn an_entry_holds_the_largest_message_and_no_more() {
+        let largest = Entry::Signed {
+            from: PublicKey([3; 32]),
+            msg: vec![7; encoding::MAX_MESSAGE_BYTES],
+        };
+        let entries = decode(&file(std::slice::from_ref(&largest))).unwrap();
+        assert_eq!(entries.len(), 1);
+        assert_eq!(entries[0].entry, largest);
+        let mut b = MAGIC.to_vec();
+        let two = u32::try_from(2 * encoding::MAX_MESSAGE_BYTES).unwrap();
+        b.extend_from_slice(&two.to_le_bytes());
+        b.extend_from_slice(&vec![0; 2 * encoding::MAX_MESSAGE_BYTES]);
+        assert!(
+            matches!(decode(&b), Err(DecodeError::Bad { why, .. }) if why.starts_with("impossible length")),
+            "refused from its length alone"
         );
     }
 
