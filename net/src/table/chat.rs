@@ -140,7 +140,7 @@ impl TableSession {
             return;
         };
         let now = self.presence.now;
-        // INVARIANT: me < 4: `my_seat_index` is a position in the four keys.
+        // INVARIANT: me < 4: `talking_seat` is a position in the four keys or in the four seats.
         let seat = usize::from(me);
         while self.chat.left(seat, now, true) > 0 {
             let Some(text) = self.chat.held.pop_front() else {
@@ -164,15 +164,17 @@ impl TableSession {
         self.send(Dest::Seats, TableMsg::Chat { n, text, sig });
     }
 
-    /// The seat this peer talks from: the one it plays, else the one it was dealt into while a
-    /// computer player holds it (not once proven at fault); `None` before the start.
+    /// The seat this peer talks from ([`Self::talking_seat`]).
     fn chat_seat(&self) -> Option<u8> {
+        self.talking_seat(&self.me.key)
+    }
+
+    /// The seat `key` talks from: the one it plays, else the one it was dealt into while a
+    /// computer player holds it (not once proven at fault); `None` before the start.
+    fn talking_seat(&self, key: &PublicKey) -> Option<u8> {
         let config = self.stage.config()?;
-        self.my_seat_index().or_else(|| {
-            config
-                .seat_of(&self.me.key)
-                .filter(|s| !self.barred.contains(s))
-        })
+        let playing = self.keys.iter().position(|k| k == key).map(|i| i as u8);
+        playing.or_else(|| config.seat_of(key).filter(|s| !self.barred.contains(s)))
     }
 
     /// The lines said here and not yet sent (the rate holds them).
@@ -207,15 +209,11 @@ impl TableSession {
             return Err(ChatRefused::BeforeStart);
         };
         let sid = config.sid();
-        if *from == self.me.key {
-            return Err(ChatRefused::NotSeated);
-        }
-        let playing = self.keys.iter().position(|k| k == from);
-        let away = config
-            .seat_of(from)
-            .filter(|s| !self.barred.contains(s))
-            .map(usize::from);
-        let Some(seat) = playing.or(away) else {
+        let Some(seat) = self
+            .talking_seat(from)
+            .filter(|_| *from != self.me.key)
+            .map(usize::from)
+        else {
             return Err(ChatRefused::NotSeated);
         };
         if text.is_empty() || clean_chat(text) != text {
