@@ -114,9 +114,14 @@ pub fn capitalised(text: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Whether taking the pile this way also melds cards beyond the top card's own meld.
-pub(super) fn melds_more(take: &Move) -> bool {
-    matches!(take, Move::Pickup { also, .. } if !also.is_empty())
+/// The way to take the pile that a key or a click on the pile plays at once: the only one,
+/// unless it also melds cards beyond the top card's own meld (to make the opening minimum,
+/// say), which is shown before it is played, as several ways are.
+pub(super) fn taken_at_once<'a>(takes: &[&'a Move]) -> Option<&'a Move> {
+    match takes {
+        [only] if !matches!(only, Move::Pickup { also, .. } if !also.is_empty()) => Some(only),
+        _ => None,
+    }
 }
 
 /// The legal ways to take the pile (every legal move of the draw phase but the draw).
@@ -238,17 +243,13 @@ pub fn actions_row(ui: &mut Ui, m: &Model, d: &mut Desk, view: &PlayerView, out:
 /// a click on the scrolling row scrolled it instead of taking). T takes the only way, or
 /// opens the list.
 fn take_buttons(ui: &mut Ui, me: Seat, takes: &[&Move], out: &mut Asked) {
-    if let [only] = takes
-        && !melds_more(only)
-    {
+    if let Some(only) = taken_at_once(takes) {
         let words = take_words(only, me);
         if ui.button(format!("{words} (T)")).clicked() || key(ui, Key::T) {
-            out.mv = Some((*only).clone());
+            out.mv = Some(only.clone());
         }
         return;
     }
-    // One way that melds more cards from the hand (to make the opening minimum, say) is
-    // shown before it is played, as several are: a key alone never lays down a joker.
     let menu = egui::containers::menu::MenuButton::new(match takes.len() {
         1 => "Take the pile (T): 1 way…".to_owned(),
         n => format!("Take the pile (T): {n} ways…"),

@@ -320,10 +320,8 @@ pub fn stock_and_pile(
                         "To discard, select only one card, then click the pile (or press X)."
                             .to_owned()
                     }
-                } else if let [only] = takes.as_slice()
-                    && !super::actions::melds_more(only)
-                {
-                    asked.mv = Some((*only).clone());
+                } else if let Some(only) = super::actions::taken_at_once(&takes) {
+                    asked.mv = Some(only.clone());
                     String::new()
                 } else if takes.is_empty() {
                     format!("Take the pile (T): {}", pile_refusal(view))
