@@ -472,7 +472,9 @@ impl Controller {
             Ok(conn) => {
                 records::abandon_others(&self.data_dir, Some(&conn.game_dir));
                 records::sweep_unstarted(&self.data_dir, &conn.game_dir);
-                records::prune_over(&self.data_dir, &conn.game_dir);
+                // Off the window's thread: the first time, many games' folders may go.
+                let (data_dir, keep) = (self.data_dir.clone(), conn.game_dir.clone());
+                std::thread::spawn(move || records::prune_over(&data_dir, &keep));
                 let mut game = Game::new(&conn.record, status);
                 game.model.key = Some(conn.key);
                 // The chat this client kept for the game (a game resumed shows it again).

@@ -134,16 +134,20 @@ impl GameRecord {
 
 /// The newest game that started and did not end, if any: (its folder, what it is).
 pub fn unfinished(data_dir: &Path) -> Option<(PathBuf, GameRecord)> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(data_dir.join("games"))
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
+    let mut dirs = game_dirs(data_dir);
     dirs.sort();
     dirs.into_iter().rev().find_map(|d| {
         GameRecord::read(&d)
             .filter(|r| r.started && !r.over && d.join("me").join("GAME.fdlog").exists())
             .map(|r| (d, r))
     })
+}
+
+/// What `data_dir/games` holds (none if it cannot be read), in no order.
+fn game_dirs(data_dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(data_dir.join("games"))
+        .map(|r| r.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default()
 }
 
 /// Marks a game folder started or over.
@@ -207,10 +211,7 @@ pub fn rename(game_dir: &Path, table: &str) {
 /// Marks every game that started and did not end over, but `keep`: only the newest game is
 /// ever offered back, so the older ones would otherwise come back one after another.
 pub fn abandon_others(data_dir: &Path, keep: Option<&Path>) {
-    let Ok(entries) = std::fs::read_dir(data_dir.join("games")) else {
-        return;
-    };
-    for dir in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+    for dir in game_dirs(data_dir) {
         if keep.is_some_and(|k| k == dir) {
             continue;
         }
@@ -224,10 +225,7 @@ pub fn abandon_others(data_dir: &Path, keep: Option<&Path>) {
 /// out of reach), but `keep`: nothing in them was signed by the table, and they would
 /// otherwise pile up, one per try.
 pub fn sweep_unstarted(data_dir: &Path, keep: &Path) {
-    let Ok(entries) = std::fs::read_dir(data_dir.join("games")) else {
-        return;
-    };
-    for dir in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+    for dir in game_dirs(data_dir) {
         if dir != keep && GameRecord::read(&dir).is_some_and(|r| !r.started) {
             let _ = std::fs::remove_dir_all(&dir);
         }
@@ -236,14 +234,11 @@ pub fn sweep_unstarted(data_dir: &Path, keep: &Path) {
 
 /// Removes the computer players' folders (`bot-0`, `bot-1`, `bot-2`) of the games that are over
 /// (finished, or left for good), but `keep`'s: they serve only to resume a game and hold three
-/// quarters of its size, about a megabyte a hand. The player's own folder, with the game's
+/// of its four seats' logs, each some hundreds of KiB a hand. The player's own folder, with the game's
 /// transcript to verify or replay, stays. Only real folders of exactly those names are
 /// removed, whatever a game's record says.
 pub fn prune_over(data_dir: &Path, keep: &Path) {
-    let Ok(entries) = std::fs::read_dir(data_dir.join("games")) else {
-        return;
-    };
-    for dir in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+    for dir in game_dirs(data_dir) {
         if dir == keep || !GameRecord::read(&dir).is_some_and(|r| r.over) {
             continue;
         }
@@ -258,9 +253,7 @@ pub fn prune_over(data_dir: &Path, keep: &Path) {
 
 /// The transcripts of this user's games, newest first (at most 8).
 pub fn recent(data_dir: &Path) -> Vec<Recent> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(data_dir.join("games"))
-        .map(|r| r.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
+    let mut dirs = game_dirs(data_dir);
     dirs.sort();
     dirs.into_iter()
         .rev()
