@@ -43,6 +43,20 @@ impl Columns<'_> {
     }
 }
 
+/// The columns the product argument multiplies: `y·a + b − z`, entry by entry of the rows of
+/// `a` and `b`.
+pub(crate) fn columns(
+    a: &[Vec<Scalar>],
+    b: &[Vec<Scalar>],
+    y: Scalar,
+    z: Scalar,
+) -> Vec<Vec<Scalar>> {
+    a.iter()
+        .zip(b)
+        .map(|(ar, br)| ar.iter().zip(br).map(|(a, b)| y * a + b - z).collect())
+        .collect()
+}
+
 /// Proves that the columns `cols` (committed with randomness `rand`) multiply to their product.
 pub(crate) fn prove(
     params: &ShuffleParams,

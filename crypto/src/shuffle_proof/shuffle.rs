@@ -161,11 +161,7 @@ pub(super) fn prove_unchecked(
     let y = tr.challenge(b"y");
     let z = tr.challenge(b"z");
 
-    let cols: Vec<Vec<Scalar>> = a_rows
-        .iter()
-        .zip(&b_rows)
-        .map(|(ar, br)| ar.iter().zip(br).map(|(a, b)| y * a + b - z).collect())
-        .collect();
+    let cols = product::columns(&a_rows, &b_rows, y, z);
     let t: Vec<Scalar> = r.iter().zip(&s).map(|(r, s)| y * r + s).collect();
     product::prove(params, &mut tr, &mut nonces, &mut w, &cols, &t);
 

@@ -409,11 +409,7 @@ fn the_product_argument_holds_for_its_product_only() {
             .zip(&s)
             .map(|(v, sk)| params.commit(v, sk))
             .collect();
-        let cols: Vec<Vec<Scalar>> = a
-            .iter()
-            .zip(&b)
-            .map(|(ar, br)| ar.iter().zip(br).map(|(a, b)| y * a + b - z).collect())
-            .collect();
+        let cols = product::columns(&a, &b, y, z);
         let t: Vec<Scalar> = r.iter().zip(&s).map(|(r, s)| y * r + s).collect();
         let product: Scalar = cols.iter().flatten().product();
         let mut w = Writer::with_capacity(0);
