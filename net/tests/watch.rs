@@ -254,6 +254,7 @@ fn feed(entries: &[Entry]) -> (usize, Option<fairdeal_net::watch::WatchError>) {
 
 #[test]
 fn a_stream_that_does_not_check_stops_where_it_goes_wrong() {
+    use fairdeal_net::transcript::{FaultKind, TranscriptFault};
     use fairdeal_net::watch::WatchError;
     let game = short_game("forged");
     assert_eq!(feed(&game), (game.len(), None));
@@ -266,13 +267,19 @@ fn a_stream_that_does_not_check_stops_where_it_goes_wrong() {
     if let Entry::Hand { scores, .. } = &mut g[second] {
         scores[0] += 10;
     }
-    assert_eq!(feed(&g), (second, Some(WatchError::Header(2))));
+    assert!(matches!(
+        feed(&g),
+        (i, Some(WatchError::Refused(TranscriptFault { kind: FaultKind::Retotalled { .. }, .. }))) if i == second
+    ));
     // Nor its previous result the first deal's root.
     let mut g = game.clone();
     if let Entry::Hand { prev_result, .. } = &mut g[second] {
         prev_result[0] ^= 1;
     }
-    assert_eq!(feed(&g), (second, Some(WatchError::Header(2))));
+    assert!(matches!(
+        feed(&g),
+        (i, Some(WatchError::Refused(TranscriptFault { kind: FaultKind::WrongPrevious { .. }, .. }))) if i == second
+    ));
     // An envelope whose signature does not check.
     let at = game
         .iter()
@@ -284,20 +291,44 @@ fn a_stream_that_does_not_check_stops_where_it_goes_wrong() {
         let last = signed.bytes.len() - 1;
         signed.bytes[last] ^= 1;
     }
-    assert!(matches!(feed(&g), (i, Some(WatchError::Envelope(1)))  if i == at));
+    assert!(matches!(
+        feed(&g),
+        (i, Some(WatchError::Refused(TranscriptFault { kind: FaultKind::BadEnvelope(_), hand_no: Some(1), .. }))) if i == at
+    ));
     // An envelope of the first deal offered during the second.
     let mut g = game.clone();
     let old = g[at].clone();
     g.insert(second + 1, old);
-    assert_eq!(feed(&g), (second + 1, Some(WatchError::OtherHand(1))));
+    assert!(matches!(
+        feed(&g),
+        (i, Some(WatchError::Refused(TranscriptFault { kind: FaultKind::EnvelopeOutOfDeal(_), hand_no: Some(1), .. }))) if i == second + 1
+    ));
     // A configuration whose signatures do not check.
     let mut g = game.clone();
     if let Entry::Table { accepts, .. } = &mut g[0] {
         accepts[2] = accepts[1].clone();
     }
-    assert_eq!(feed(&g), (0, Some(WatchError::ConfigSignature(2))));
+    assert!(matches!(
+        feed(&g),
+        (
+            0,
+            Some(WatchError::Refused(TranscriptFault {
+                kind: FaultKind::ConfigSignature(2),
+                ..
+            }))
+        )
+    ));
     // Nothing before the configuration.
-    assert_eq!(feed(&game[1..]), (0, Some(WatchError::NoConfiguration)));
+    assert!(matches!(
+        feed(&game[1..]),
+        (
+            0,
+            Some(WatchError::Refused(TranscriptFault {
+                kind: FaultKind::NoConfiguration,
+                ..
+            }))
+        )
+    ));
     // A key changed in the second header, "backed" by a table message under a seat's name
     // that is no signed message at all: the spectator stops at that message, before the
     // header (and any move signed under the new key) is shown.
@@ -317,7 +348,7 @@ fn a_stream_that_does_not_check_stops_where_it_goes_wrong() {
         },
     );
     assert!(
-        matches!(feed(&g), (i, Some(WatchError::Signed(_))) if i == second),
+        matches!(feed(&g), (i, Some(WatchError::Refused(TranscriptFault { kind: FaultKind::Undecodable(_), .. }))) if i == second),
         "{:?}",
         feed(&g)
     );
@@ -465,4 +496,53 @@ fn the_door_admits_at_most_max_watchers() {
     door.handle(key(3), &FromWatcher::Leave.encode()).unwrap();
     assert!(door.handle(key(MAX_WATCHERS), &ask).is_ok());
     assert_eq!(door.watching().len(), MAX_WATCHERS);
+}
+
+/// A deal void because a player left: the next header must deal again on the same totals by
+/// the same dealer, chained to the void. A seat that streams another header is refused at
+/// that header, so the spectator never shows a deal on totals or a dealer the file's check
+/// would refuse (before, a spectator held headers to the deal before only once it was scored).
+#[test]
+fn after_a_void_deal_a_header_with_other_totals_or_dealer_is_refused_at_once() {
+    use fairdeal_net::transcript::{FaultKind, TranscriptFault};
+    use fairdeal_net::watch::WatchError;
+    let mut peers = table("void", Preset::Canasta, 100);
+    let mut files: Vec<Vec<Entry>> = vec![Vec::new(); 4];
+    common::table::run(&mut peers, &mut files, &[], &|p| p[2].view().is_some());
+    peers[2].quit().unwrap();
+    common::table::run(&mut peers, &mut files, &[], &|p| p[0].hand_no() > 1);
+    files[0].extend(std::iter::from_fn(|| peers[0].poll_public()));
+    let game = files.swap_remove(0);
+    let second = game
+        .iter()
+        .position(|e| matches!(e, Entry::Hand { hand_no: 2, .. }))
+        .expect("the deal after the void one");
+    let upto = &game[..=second];
+    assert_eq!(feed(upto), (second + 1, None), "as the seats wrote it");
+    let refused = |g: &[Entry]| match feed(g) {
+        (i, Some(WatchError::Refused(TranscriptFault { kind, .. }))) if i == second => kind,
+        other => panic!("taken past the header: {other:?}"),
+    };
+    let mut g = upto.to_vec();
+    if let Entry::Hand { scores, .. } = &mut g[second] {
+        scores[1] += 500;
+    }
+    let kind = refused(&g);
+    assert!(
+        matches!(
+            kind,
+            FaultKind::ForfeitTotals | FaultKind::Retotalled { .. }
+        ),
+        "{kind:?}"
+    );
+    let mut g = upto.to_vec();
+    if let Entry::Hand { dealer, .. } = &mut g[second] {
+        *dealer = (*dealer + 1) % 4;
+    }
+    assert!(matches!(refused(&g), FaultKind::WrongDealer { .. }));
+    let mut g = upto.to_vec();
+    if let Entry::Hand { prev_result, .. } = &mut g[second] {
+        prev_result[0] ^= 1;
+    }
+    assert!(matches!(refused(&g), FaultKind::UnexplainedNext));
 }

@@ -30,7 +30,8 @@
 //! outbox, the transcript), `stage.rs` (the [`Phase`] enum, what each stage expects, and this
 //! seat's own move), `shuffle.rs` (commitments and the four shuffle steps), `checks.rs` (the
 //! steps' proof checks, run here or handed out), `cards.rs` (the shuffled deck and every card
-//! opened from it), `deal.rs` (the deal, following core's `DealScript`), `play.rs` (moves and
+//! opened from it), `deal.rs` (the deal, following core's `DealScript`), `head.rs` (where the game stands at
+//! a deal's start, and the one rule for the next deal's head), `play.rs` (moves and
 //! stock draws), `board.rs` (the position as played), `reveal.rs` (seeds, the audit of a
 //! finished hand, the signed results), `replay.rs` (that audit's rules replay), `audit.rs`
 //! (the audit at a fault and its verdict), `watch.rs` (a spectator's session: no seat, no
@@ -42,6 +43,7 @@ mod cards;
 mod checks;
 mod ctx;
 mod deal;
+mod head;
 mod play;
 mod replay;
 mod reveal;
@@ -56,6 +58,7 @@ use std::collections::VecDeque;
 
 pub use self::cards::card_of_id;
 pub use self::checks::{CheckDone, CheckId, ProofCheck};
+pub use self::head::{DealHead, Ending, add_scores, void_marker};
 pub use self::types::{
     Awaiting, Blame, Event, HandBug, HandConfig, HandReport, MoveEffect, REPLACEMENT_STRATEGY,
     Replacement, SessionError, Stage, replacement_rng,

@@ -14,7 +14,7 @@ use super::presence::{QUIET_MS, RESYNC_MS};
 use super::{
     Dest, Gone, NotNow, QuitRefused, TableError, TableEvent, TableSession, TimeoutRefused,
 };
-use crate::hand::{HandSession, Stage};
+use crate::hand::{Ending, HandSession, Stage};
 
 /// The default grace period before a silent seat's hand is voided.
 pub const DEFAULT_GRACE_MS: u64 = 60_000;
@@ -365,17 +365,24 @@ impl TableSession {
         breakdown: Option<[TeamScore; 2]>,
     ) {
         let hand_no = self.hand_no;
-        self.totals = [
-            self.totals[0].saturating_add(scores[0]),
-            self.totals[1].saturating_add(scores[1]),
-        ];
+        let hctx = self
+            .hand
+            .as_ref()
+            .map(HandSession::hctx)
+            .unwrap_or_default();
+        if let Ok(s) = Seat::try_from(seat) {
+            self.advance(Ending::Forfeited {
+                hctx,
+                seat: s,
+                scores,
+            });
+        }
         self.events.push_back(TableEvent::HandForfeited {
             hand_no,
             seat: Seat::from_index(usize::from(seat)),
             scores,
             breakdown,
         });
-        self.dealer = self.dealer.next();
         let result = self.stage.config().map_or(GameResult::Continue, |c| {
             let r = c.rules();
             game_result(self.totals, r.target, r.tie_rule)

@@ -203,7 +203,7 @@ pub enum TableMsg {
     /// What table is this? (LAN discovery: answered with [`Reply::info`]).
     Query,
     /// The sender has waited past the grace period for `seat` in hand `hand_no` and votes to
-    /// void the hand (signed over [`timeout_digest`]).
+    /// void the hand (signed over [`Statement::Timeout`]).
     Timeout {
         /// The hand.
         hand_no: u32,
@@ -216,7 +216,7 @@ pub enum TableMsg {
         sig: Sig,
     },
     /// After a voided hand, a computer player takes `seat` with the identity `key`; sent by the
-    /// seat that runs it (signed over [`replace_digest`]).
+    /// seat that runs it (signed over [`Statement::Replace`]).
     Replace {
         /// The voided hand.
         hand_no: u32,
@@ -233,7 +233,7 @@ pub enum TableMsg {
     /// Before the start: a joiner gives up its seat, or the host closes the table.
     Leave,
     /// During the game: the sender leaves the table; hand `hand_no` is void and a computer
-    /// player takes its seat at once (signed over [`quit_digest`]).
+    /// player takes its seat at once (signed over [`Statement::Quit`]).
     Quit {
         /// The hand being played.
         hand_no: u32,
@@ -254,11 +254,11 @@ pub enum TableMsg {
         /// The hand context of that deal (zero when the seat was not voted out: it left).
         hctx: [u8; 32],
         /// The signed timeout votes against the seat in that deal, by voter seat (each over
-        /// [`timeout_digest`]), at most one per other seat.
+        /// [`Statement::Timeout`]), at most one per other seat.
         votes: Vec<(u8, Sig)>,
     },
     /// The game is over: sent to a player whose seat a computer player held at the end, by
-    /// that computer player's runner (signed over [`over_digest`]: the totals are its word,
+    /// that computer player's runner (signed over [`Statement::Over`]: the totals are its word,
     /// and only the seat that played for the player may give it).
     Over {
         /// Final totals, team A and B.
@@ -267,7 +267,7 @@ pub enum TableMsg {
         sig: Sig,
     },
     /// The runner gives a seat back at the start of hand `state.hand_no` (signed over
-    /// [`return_digest`]); sent to every seat and to the returning player.
+    /// [`Statement::Return`]); sent to every seat and to the returning player.
     Return {
         /// The table's state at that hand.
         state: ReturnState,
@@ -275,14 +275,14 @@ pub enum TableMsg {
         sig: Sig,
     },
     /// Between hands: the sender's player has seen the score of hand `hand_no` and is ready
-    /// for the next one (signed over [`ready_digest`]; the sender's own seat only).
+    /// for the next one (signed over [`Statement::Ready`]; the sender's own seat only).
     Ready {
         /// The hand just scored.
         hand_no: u32,
         /// The sender's signature.
         sig: Sig,
     },
-    /// A line of table chat (signed over [`chat_digest`]): shown beside the move log, never
+    /// A line of table chat (signed over [`Statement::Chat`]): shown beside the move log, never
     /// part of the rules, the hand audit, the log or the result.
     Chat {
         /// The sender's line number (each line numbered from 1; a number not above the last

@@ -13,7 +13,10 @@ use super::{
     Dest, MAX_EARLY_PER_SEAT, MAX_HELD, RESYNC_ANSWER_MS, TableError, TableEvent, TableSession,
     derive, pace,
 };
-use crate::hand::{CheckDone, Event as HandEvent, HandConfig, HandReport, HandSession, ProofCheck};
+use crate::hand::{
+    CheckDone, DealHead, Ending, Event as HandEvent, HandConfig, HandReport, HandSession,
+    ProofCheck,
+};
 
 impl TableSession {
     /// Plays a move for this seat (a person's move; computer players play by themselves).
@@ -280,11 +283,10 @@ impl TableSession {
     }
 
     pub(super) fn finish_hand(&mut self, report: HandReport) {
-        self.totals = [
-            self.totals[0] + report.scores[0],
-            self.totals[1] + report.scores[1],
-        ];
-        self.prev_result = report.transcript_root;
+        self.advance(Ending::Scored {
+            scores: report.scores,
+            root: report.transcript_root,
+        });
         self.reports.push(report);
         let rules = self.stage.config().map(TableConfig::rules);
         let result = rules.map_or(GameResult::Continue, |r| {
@@ -292,11 +294,30 @@ impl TableSession {
         });
         self.unexplained = 0;
         if result == GameResult::Continue {
-            self.dealer = self.dealer.next();
             self.between_hands();
         } else {
             self.game_over(result);
         }
+    }
+
+    /// The head of the deal under way, or of the last one started.
+    pub(super) fn head(&self) -> DealHead {
+        DealHead {
+            hand_no: self.hand_no,
+            dealer: self.dealer,
+            totals: self.totals,
+            prev_result: self.prev_result,
+        }
+    }
+
+    /// The deal under way ended so: the dealer, totals and previous result the next deal
+    /// starts from, by the rule the transcript checker holds every header to (the number
+    /// moves on when the next deal starts). Called once per deal.
+    pub(super) fn advance(&mut self, ending: Ending) {
+        let next = self.head().after(ending);
+        self.dealer = next.dealer;
+        self.totals = next.totals;
+        self.prev_result = next.prev_result;
     }
 
     /// Computer players (this seat's, and a seat it runs) wait `ms` before each move, so that

@@ -5,12 +5,11 @@
 
 use fairdeal_core::strategy::{Strategy, by_name};
 use fairdeal_core::{Seat, SplitMix64};
-use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{Statement, TableMsg};
 use super::{Dest, Gone, ReplaceRefused, TableError, TableEvent, TableSession, derive};
-use crate::hand::{HandSession, REPLACEMENT_STRATEGY, replacement_rng};
+use crate::hand::{Ending, HandSession, REPLACEMENT_STRATEGY, replacement_rng};
 
 /// A computer player this peer runs for a seat whose player left.
 pub(crate) struct Proxy {
@@ -36,11 +35,22 @@ impl TableSession {
     /// `seat` is out of this hand: the hand is void and redealt, with a computer player in the
     /// seat.
     pub(crate) fn void_hand(&mut self, seat: u8, why: Gone) {
+        // A hand already scored (the seat left between hands) stands, and the table still
+        // waits for the people at it; a hand in play is void.
         if self.between.is_none() {
             self.events.push_back(TableEvent::HandVoided {
                 hand_no: self.hand_no,
                 seat: Seat::from_index(usize::from(seat)),
                 why,
+            });
+            let hctx = self
+                .hand
+                .as_ref()
+                .map(HandSession::hctx)
+                .unwrap_or_default();
+            self.advance(Ending::Void {
+                hctx,
+                seat: Seat::try_from(seat).ok(),
             });
         }
         self.put_out(seat);
@@ -50,21 +60,11 @@ impl TableSession {
     /// player takes the seat (the runner says so, the others wait for its word).
     pub(super) fn put_out(&mut self, seat: u8) {
         let hand_no = self.hand_no;
-        let hctx = self
-            .hand
-            .as_ref()
-            .map(HandSession::hctx)
-            .unwrap_or_default();
         self.hand = None;
         if let Some(p) = &mut self.proxy {
             p.hand = None;
         }
         self.presence.reported.clear();
-        // A hand already scored (the seat left between hands) stands, and the table still
-        // waits for the people at it; a hand in play is void.
-        if self.between.is_none() {
-            self.prev_result = hash256(b"fairdeal/v1/void", &[&hctx, &[seat]]);
-        }
         self.gone.insert(seat);
         let runner = self.runner_for(seat);
         if runner.is_some() && runner == self.my_seat_index() {

@@ -5,10 +5,9 @@
 
 use fairdeal_core::Seat;
 use fairdeal_crypto::Fault;
-use fairdeal_crypto::hash::hash256;
 
 use super::{Gone, MAX_UNEXPLAINED_VOIDS, StopReason, TableEvent, TableSession};
-use crate::hand::HandSession;
+use crate::hand::{Ending, HandSession};
 
 impl TableSession {
     /// A hand stopped on a fault: the table goes on. The offender's seat goes to a computer
@@ -42,7 +41,7 @@ impl TableSession {
             _ => {
                 self.unexplained += 1;
                 let hctx = self.hand.take().map(|h| h.hctx()).unwrap_or_default();
-                self.prev_result = hash256(b"fairdeal/v1/void", &[&hctx, &[0xff]]);
+                self.advance(Ending::Void { hctx, seat: None });
                 if self.unexplained <= MAX_UNEXPLAINED_VOIDS {
                     self.start_hand();
                 } else {

@@ -11,28 +11,27 @@ pub(crate) mod seats;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use fairdeal_core::{Rules, game_result};
-use fairdeal_crypto::hand::hand_context;
+use fairdeal_core::{Rules, Seat, game_result};
 use fairdeal_crypto::{CardTable, PublicKey, SignedEnvelope};
 
 use self::seats::seat_of;
 use super::evidence::claimed_seat;
 use super::report::{FaultKind, Report, TranscriptFault};
 use super::{Entry, Located, Stand};
+use crate::hand::DealHead;
 use crate::table::msg::{TableConfig, TableMsg};
 
-/// A deal's header.
+/// A deal's header: where the game stands, who is seated, and which seats computer players
+/// hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Header {
-    hand_no: u32,
-    dealer: u8,
-    scores: [i32; 2],
-    prev_result: [u8; 32],
+    head: DealHead,
     keys: [PublicKey; 4],
     bots: [Option<Stand>; 4],
 }
 
 /// A deal and what the file holds of it.
+#[derive(Clone)]
 struct Block {
     head: Header,
     hctx: [u8; 32],
@@ -48,6 +47,7 @@ struct Block {
 /// A fault that stops the check (the rest of the file cannot be trusted to mean anything).
 type Stop = TranscriptFault;
 
+#[derive(Clone)]
 struct Game {
     config: TableConfig,
     sid: [u8; 32],
@@ -58,171 +58,289 @@ struct Game {
     confirm: Option<(u8, u8)>,
     /// Seats a deal proved at fault: a computer player keeps them for the rest of the game.
     barred: BTreeSet<u8>,
+    /// The deal under way.
+    block: Option<Block>,
+    /// What the next header must say (number, dealer, totals, previous result, seats).
+    expect: Header,
+    /// Signed table messages before the first deal.
+    loose: Vec<(PublicKey, TableMsg)>,
+    /// Where the last entry taken is.
+    last: Pos,
 }
 
-fn stop(seat: Option<u8>, hand_no: Option<u32>, at: &Located, kind: FaultKind) -> Stop {
+/// Where an entry is in the file: its index and its byte offset.
+type Pos = (usize, usize);
+
+fn stop(seat: Option<u8>, hand_no: Option<u32>, at: Pos, kind: FaultKind) -> Stop {
     TranscriptFault {
         seat,
         hand_no,
         kind,
-        at: Some((at.index, at.offset)),
+        at: Some(at),
+    }
+}
+
+/// A transcript checked entry by entry, as a file is read or a spectator receives it: the
+/// same rules either way, so a spectator never shows a deal the file's check would refuse.
+#[derive(Clone, Default)]
+pub struct Checker {
+    /// The game, once its configuration checked.
+    game: Option<Game>,
+    /// Entries taken.
+    entries: usize,
+    /// The fault that stopped the check, if one did: nothing is taken after it.
+    stopped: Option<Stop>,
+}
+
+impl std::fmt::Debug for Checker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Checker")
+            .field("entries", &self.entries)
+            .field("stopped", &self.stopped)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Checker {
+    /// A check that has taken nothing.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Takes the next entry. A header first decides how the deal before it ended (replaying
+    /// it) and checks that the header follows.
+    ///
+    /// # Errors
+    ///
+    /// The fault that stops the check; it is kept, and every later entry is refused with it.
+    pub fn take(&mut self, at: &Located) -> Result<(), TranscriptFault> {
+        if let Some(f) = &self.stopped {
+            return Err(f.clone());
+        }
+        let taken = match self.game.as_mut() {
+            None => Self::open(at).map(|g| self.game = Some(g)),
+            Some(game) => game.take(at),
+        };
+        match taken {
+            Ok(()) => {
+                self.entries += 1;
+                Ok(())
+            }
+            Err(f) => {
+                self.stopped = Some(f.clone());
+                Err(f)
+            }
+        }
+    }
+
+    /// The configuration the first entry holds, once checked.
+    pub fn config(&self) -> Option<&TableConfig> {
+        self.game.as_ref().map(|g| &g.config)
+    }
+
+    /// The dealer of the deal under way, once a header checked.
+    pub fn dealer(&self) -> Option<Seat> {
+        self.game
+            .as_ref()
+            .and_then(|g| g.block.as_ref())
+            .map(|b| b.head.head.dealer)
+    }
+
+    /// The card table of the configuration's deck, once checked.
+    pub fn table(&self) -> Option<&Arc<CardTable>> {
+        self.game.as_ref().map(|g| &g.table)
+    }
+
+    /// The report on everything taken: the last deal decided as the file ends there.
+    pub fn report(&self) -> Report {
+        let mut report = match &self.game {
+            Some(game) => {
+                let mut game = game.clone();
+                if self.stopped.is_none()
+                    && let Err(f) = game.end()
+                {
+                    game.report.faults.push(f);
+                }
+                game.report
+            }
+            None => Report::default(),
+        };
+        report.entries = self.entries + usize::from(self.stopped.is_some());
+        if self.entries == 0 && self.stopped.is_none() {
+            report.faults.push(TranscriptFault {
+                seat: None,
+                hand_no: None,
+                kind: FaultKind::Empty,
+                at: None,
+            });
+        }
+        report.faults.extend(self.stopped.clone());
+        report
+    }
+
+    /// The game a configuration entry opens, once its four signatures check.
+    fn open(first: &Located) -> Result<Game, Stop> {
+        let at = (first.index, first.offset);
+        let Entry::Table { config, accepts } = &first.entry else {
+            return Err(stop(None, None, at, FaultKind::NoConfiguration));
+        };
+        let sid = config.sid();
+        for (seat, key) in config.seats.iter().enumerate() {
+            if key.verify(&sid, &accepts[seat]).is_err() {
+                return Err(stop(None, None, at, FaultKind::ConfigSignature(seat as u8)));
+            }
+        }
+        let rules = config.rules();
+        let Ok(table) = CardTable::new(rules.deck_size() as u16) else {
+            return Err(stop(None, None, at, FaultKind::NoCardTable));
+        };
+        let Ok(dealer) = Seat::try_from(config.first_dealer) else {
+            return Err(stop(None, None, at, FaultKind::NoCardTable));
+        };
+        Ok(Game {
+            config: (**config).clone(),
+            sid,
+            rules,
+            table: Arc::new(table),
+            report: Report {
+                table: Some((config.name.clone(), config.names.clone())),
+                ..Report::default()
+            },
+            confirm: None,
+            barred: BTreeSet::new(),
+            block: None,
+            expect: Header {
+                head: DealHead::first(dealer),
+                keys: config.seats,
+                bots: [None; 4],
+            },
+            loose: Vec::new(),
+            last: (first.index, first.offset),
+        })
     }
 }
 
 /// Checks a decoded transcript; the report says what passed and every fault found.
 pub fn verify(entries: &[Located]) -> Report {
-    let mut report = Report {
-        entries: entries.len(),
-        ..Report::default()
-    };
-    let Some((first, rest)) = entries.split_first() else {
-        report.faults.push(TranscriptFault {
-            seat: None,
-            hand_no: None,
-            kind: FaultKind::Empty,
-            at: None,
-        });
-        return report;
-    };
-    let Entry::Table { config, accepts } = &first.entry else {
-        report
-            .faults
-            .push(stop(None, None, first, FaultKind::NoConfiguration));
-        return report;
-    };
-    let sid = config.sid();
-    for (seat, key) in config.seats.iter().enumerate() {
-        if key.verify(&sid, &accepts[seat]).is_err() {
-            report.faults.push(stop(
-                None,
-                None,
-                first,
-                FaultKind::ConfigSignature(seat as u8),
-            ));
-            return report;
+    let mut checker = Checker::new();
+    for at in entries {
+        if checker.take(at).is_err() {
+            break;
         }
     }
-    report.table = Some((config.name.clone(), config.names.clone()));
-    let rules = config.rules();
-    let Ok(table) = CardTable::new(rules.deck_size() as u16) else {
-        report
-            .faults
-            .push(stop(None, None, first, FaultKind::NoCardTable));
-        return report;
-    };
-    let mut game = Game {
-        config: (**config).clone(),
-        sid,
-        rules,
-        table: Arc::new(table),
-        report,
-        confirm: None,
-        barred: BTreeSet::new(),
-    };
-    if let Err(f) = game.run(rest) {
-        game.report.faults.push(f);
-    }
-    game.report
+    let mut report = checker.report();
+    report.entries = entries.len();
+    report
 }
 
 impl Game {
-    fn run(&mut self, entries: &[Located]) -> Result<(), Stop> {
-        let mut block: Option<Block> = None;
-        // What the next header must say (number, dealer, totals, previous result).
-        let mut expect = Header {
-            hand_no: 1,
-            dealer: self.config.first_dealer,
-            scores: [0, 0],
-            prev_result: [0; 32],
-            keys: self.config.seats,
-            bots: [None; 4],
-        };
-        let mut loose: Vec<(PublicKey, TableMsg)> = Vec::new();
-        for at in entries {
-            match &at.entry {
-                Entry::Table { .. } => {
-                    return Err(stop(None, None, at, FaultKind::SecondConfiguration));
-                }
-                Entry::Hand {
-                    hand_no,
-                    dealer,
-                    scores,
-                    prev_result,
-                    keys,
-                    bots,
-                } => {
-                    let head = Header {
+    /// Takes an entry after the configuration.
+    fn take(&mut self, entry: &Located) -> Result<(), Stop> {
+        let at = (entry.index, entry.offset);
+        self.last = at;
+        match &entry.entry {
+            Entry::Table { .. } => Err(stop(None, None, at, FaultKind::SecondConfiguration)),
+            Entry::Hand {
+                hand_no,
+                dealer,
+                scores,
+                prev_result,
+                keys,
+                bots,
+            } => {
+                let Ok(dealer) = Seat::try_from(*dealer) else {
+                    return Err(stop(
+                        None,
+                        Some(*hand_no),
+                        at,
+                        FaultKind::WrongDealer {
+                            expected: self.expect.head.dealer.index() as u8,
+                            found: *dealer,
+                        },
+                    ));
+                };
+                let head = Header {
+                    head: DealHead {
                         hand_no: *hand_no,
-                        dealer: *dealer,
-                        scores: *scores,
+                        dealer,
+                        totals: *scores,
                         prev_result: *prev_result,
-                        keys: **keys,
-                        bots: **bots,
-                    };
-                    let mut signed = std::mem::take(&mut loose);
-                    if let Some(b) = block.take() {
-                        signed.splice(0..0, b.signed.iter().cloned());
-                        expect = self.finish(b, Some(&head), &signed, at)?;
-                    }
-                    self.check_header(&head, &expect, &signed, at)?;
-                    let hctx = hand_context(
-                        &self.sid,
-                        head.hand_no,
-                        head.dealer,
-                        head.scores,
-                        &head.prev_result,
-                        &head.keys,
-                    );
-                    block = Some(Block {
-                        head,
-                        hctx,
-                        envelopes: Vec::new(),
-                        signed: Vec::new(),
-                        confirm: self.confirm.take(),
-                    });
+                    },
+                    keys: **keys,
+                    bots: **bots,
+                };
+                let mut signed = std::mem::take(&mut self.loose);
+                if let Some(b) = self.block.take() {
+                    signed.splice(0..0, b.signed.iter().cloned());
+                    self.expect = self.finish(b, Some(&head), &signed, at)?;
                 }
-                Entry::Envelope { hand_no, signed } => {
-                    let Some(b) = block.as_mut().filter(|b| b.head.hand_no == *hand_no) else {
-                        // Its signature may be good: the seat signed it for another deal, and
-                        // who put it here cannot be told.
-                        return Err(stop(
-                            None,
-                            Some(*hand_no),
-                            at,
-                            FaultKind::EnvelopeOutOfDeal(claimed_seat(signed)),
-                        ));
-                    };
-                    if signed.verify(&b.hctx, &b.head.keys).is_err() {
-                        // A signature that does not verify is nobody's statement: no seat is
-                        // blamed for bytes anyone could have written.
-                        return Err(stop(
-                            None,
-                            Some(*hand_no),
-                            at,
-                            FaultKind::BadEnvelope(claimed_seat(signed)),
-                        ));
-                    }
-                    if !b.envelopes.contains(signed) {
-                        b.envelopes.push(signed.clone());
-                    }
+                let expect = self.expect.clone();
+                self.check_header(&head, &expect, &signed, at)?;
+                let hctx = head.head.hctx(&self.sid, &head.keys);
+                self.block = Some(Block {
+                    head,
+                    hctx,
+                    envelopes: Vec::new(),
+                    signed: Vec::new(),
+                    confirm: self.confirm.take(),
+                });
+                Ok(())
+            }
+            Entry::Envelope { hand_no, signed } => {
+                let Some(b) = self
+                    .block
+                    .as_mut()
+                    .filter(|b| b.head.head.hand_no == *hand_no)
+                else {
+                    // Its signature may be good: the seat signed it for another deal, and
+                    // who put it here cannot be told.
+                    return Err(stop(
+                        None,
+                        Some(*hand_no),
+                        at,
+                        FaultKind::EnvelopeOutOfDeal(claimed_seat(signed)),
+                    ));
+                };
+                if signed.verify(&b.hctx, &b.head.keys).is_err() {
+                    // A signature that does not verify is nobody's statement: no seat is
+                    // blamed for bytes anyone could have written.
+                    return Err(stop(
+                        None,
+                        Some(*hand_no),
+                        at,
+                        FaultKind::BadEnvelope(claimed_seat(signed)),
+                    ));
                 }
-                Entry::Signed { from, msg } => {
-                    let keys = block.as_ref().map_or(self.config.seats, |b| b.head.keys);
-                    let msg = self.check_signed(from, msg, &keys, at)?;
-                    match block.as_mut() {
-                        Some(b) => b.signed.push((*from, msg)),
-                        None => loose.push((*from, msg)),
-                    }
+                if !b.envelopes.contains(signed) {
+                    b.envelopes.push(signed.clone());
                 }
+                Ok(())
+            }
+            Entry::Signed { from, msg } => {
+                let keys = self
+                    .block
+                    .as_ref()
+                    .map_or(self.config.seats, |b| b.head.keys);
+                let msg = self.check_signed(from, msg, &keys, at)?;
+                match self.block.as_mut() {
+                    Some(b) => b.signed.push((*from, msg)),
+                    None => self.loose.push((*from, msg)),
+                }
+                Ok(())
             }
         }
-        if let (Some(b), Some(last)) = (block.take(), entries.last()) {
+    }
+
+    /// The file ends here: the last deal is decided, and the game's result follows from the
+    /// totals.
+    fn end(&mut self) -> Result<(), Stop> {
+        if let Some(b) = self.block.take() {
             let signed = b.signed.clone();
-            expect = self.finish(b, None, &signed, last)?;
+            self.expect = self.finish(b, None, &signed, self.last)?;
         }
-        self.report.totals = expect.scores;
+        self.report.totals = self.expect.head.totals;
         self.report.result = Some(game_result(
-            expect.scores,
+            self.expect.head.totals,
             self.rules.target,
             self.rules.tie_rule,
         ));
@@ -236,7 +354,7 @@ impl Game {
         from: &PublicKey,
         msg: &[u8],
         keys: &[PublicKey; 4],
-        at: &Located,
+        at: Pos,
     ) -> Result<TableMsg, Stop> {
         seats::signed_msg(&self.sid, &self.config.seats, from, msg, keys)
             .map_err(|kind| stop(None, None, at, kind))
@@ -250,28 +368,29 @@ impl Game {
         head: &Header,
         expect: &Header,
         signed: &[(PublicKey, TableMsg)],
-        at: &Located,
+        at: Pos,
     ) -> Result<(), Stop> {
-        let n = Some(head.hand_no);
-        let kind = if head.hand_no != expect.hand_no {
+        let (found, expected) = (&head.head, &expect.head);
+        let n = Some(found.hand_no);
+        let kind = if found.hand_no != expected.hand_no {
             Some(FaultKind::OutOfSequence {
-                expected: expect.hand_no,
-                found: head.hand_no,
+                expected: expected.hand_no,
+                found: found.hand_no,
             })
-        } else if head.dealer != expect.dealer {
+        } else if found.dealer != expected.dealer {
             Some(FaultKind::WrongDealer {
-                expected: expect.dealer,
-                found: head.dealer,
+                expected: expected.dealer.index() as u8,
+                found: found.dealer.index() as u8,
             })
-        } else if head.scores != expect.scores {
+        } else if found.totals != expected.totals {
             Some(FaultKind::Retotalled {
-                expected: expect.scores,
-                found: head.scores,
+                expected: expected.totals,
+                found: found.totals,
             })
-        } else if head.prev_result != expect.prev_result {
+        } else if found.prev_result != expected.prev_result {
             Some(FaultKind::WrongPrevious {
-                expected: expect.prev_result,
-                found: head.prev_result,
+                expected: expected.prev_result,
+                found: found.prev_result,
             })
         } else {
             None
@@ -291,7 +410,7 @@ impl Game {
             return Err(stop(None, n, at, FaultKind::BarredSeatBack(s)));
         }
         let notes = seats::seat_changes(
-            head.hand_no,
+            found.hand_no,
             &head.keys,
             &head.bots,
             &expect.keys,

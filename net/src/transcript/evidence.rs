@@ -61,10 +61,6 @@ pub(super) fn void_reason(
     )
 }
 
-pub(super) fn add(a: [i32; 2], b: [i32; 2]) -> [i32; 2] {
-    [a[0].saturating_add(b[0]), a[1].saturating_add(b[1])]
-}
-
 /// The seat an envelope claims (without trusting it), for naming a message in a fault that
 /// names no seat.
 pub(super) fn claimed_seat(env: &SignedEnvelope) -> Option<u8> {

@@ -33,8 +33,7 @@ use fairdeal_crypto::encoding;
 
 use crate::store::StoreError;
 
-pub(crate) use self::check::seats::{seat_changes, signed_msg};
-pub use self::check::verify;
+pub use self::check::{Checker, verify};
 pub use self::entry::{Entry, Located, Stand, is_evidence};
 pub use self::report::{FaultKind, HandStatus, Report, TranscriptFault};
 

@@ -4,9 +4,11 @@
 //! A seat streams its public transcript (the entries of [`crate::transcript::Entry`], the
 //! same ones it writes to `transcript.fdt`) to the spectators it admits; nothing a spectator
 //! sends reaches the table's sessions, and no table message changes for it. The spectator
-//! takes the entries in order and checks each before it shows anything: the configuration's
-//! four signatures, each deal's header against the deal before it, and every envelope through
-//! a spectator's [`HandSession`] ([`HandSession::watch`]), which checks signatures, chains,
+//! feeds each entry to the whole file's own check ([`Checker`]) before it shows anything, so
+//! it holds a live stream to exactly the rules `verify` holds a file to: the configuration's
+//! four signatures, each deal's header against how the deal before it ended, every signed
+//! table message and seat change, every envelope's signature. It also plays every envelope
+//! through a spectator's [`HandSession`] ([`HandSession::watch`]), which checks chains,
 //! shuffle proofs and every share, applies each move to a public replica, and audits the hand
 //! once its seeds are revealed. A move is reported only by that session, so a spectator never
 //! shows a move it has not checked; a card opens to it only when all four shares are public.
@@ -17,14 +19,12 @@ pub mod door;
 mod wire;
 
 use std::collections::VecDeque;
-use std::sync::Arc;
 
 use fairdeal_core::{Move, PlayerView, Position, Seat};
-use fairdeal_crypto::{CardTable, PublicKey};
 
 use crate::hand::{Blame, Event, HandConfig, HandReport, HandSession, MoveEffect, Replacement};
-use crate::table::msg::{TableConfig, TableMsg};
-use crate::transcript::{self, Entry, FaultKind, Located, Report};
+use crate::table::msg::TableConfig;
+use crate::transcript::{self, Checker, Entry, Located, Report, TranscriptFault};
 
 pub use self::door::{Door, MAX_WATCHERS, Refused};
 pub use self::wire::{FromSeat, FromWatcher, WIRE_LIMIT, WireError};
@@ -67,30 +67,13 @@ pub enum WatchEvent {
     Fault(Blame),
 }
 
-/// Why an entry was not taken (nothing changes; the stream cannot go on past it).
+/// Why an entry was not taken (the stream cannot go on past it).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WatchError {
-    /// The first entry is not the table's configuration.
-    #[error("the stream does not start with the table's configuration")]
-    NoConfiguration,
-    /// A second, different configuration.
-    #[error("a second configuration in the stream")]
-    SecondConfiguration,
-    /// A configuration signature that does not check.
-    #[error("seat {0}'s signature on the configuration does not check")]
-    ConfigSignature(u8),
-    /// A rule set with no card table.
-    #[error("the configuration's deck cannot be built")]
-    NoCardTable,
-    /// A deal header that does not follow from the deal before it.
-    #[error("deal {0}'s header does not follow from the deal before it")]
-    Header(u32),
-    /// An envelope of a deal other than the current one.
-    #[error("an envelope of deal {0}, which is not the deal under way")]
-    OtherHand(u32),
-    /// An envelope that does not check (signature, hand, encoding).
-    #[error("an envelope of deal {0} does not check")]
-    Envelope(u32),
+    /// The entry breaks a rule the whole file's check holds it to (the same check, entry by
+    /// entry: signatures, each header against the deal before it, seat changes).
+    #[error("{0}")]
+    Refused(TranscriptFault),
     /// Entries that do not continue from what is held.
     #[error("entries from {got} when {want} are held")]
     Gap {
@@ -99,9 +82,6 @@ pub enum WatchError {
         /// The entries held.
         want: u64,
     },
-    /// A signed table message whose signature or signer does not check.
-    #[error("a signed table message does not check: {0}")]
-    Signed(FaultKind),
     /// More entries than any transcript holds.
     #[error("the stream is longer than any transcript")]
     TooLong,
@@ -110,8 +90,6 @@ pub enum WatchError {
 /// The deal under way.
 struct Deal {
     cfg: HandConfig,
-    /// The computer players its header names.
-    bots: [Option<transcript::Stand>; 4],
     session: HandSession,
     report: Option<HandReport>,
     void: bool,
@@ -119,12 +97,9 @@ struct Deal {
 
 /// A spectator's side of a live table.
 pub struct Watch {
-    config: Option<TableConfig>,
-    table: Option<Arc<CardTable>>,
+    /// The whole file's check, fed entry by entry: an entry is shown only once it passed.
+    checker: Checker,
     deal: Option<Deal>,
-    /// The signed table messages (checked) since the last header: what backs a change of
-    /// seat in the next one.
-    signed_since: Vec<(PublicKey, TableMsg)>,
     /// Every entry taken, as a transcript (for the whole file's check at the end).
     entries: Vec<Located>,
     size: u64,
@@ -149,10 +124,8 @@ impl Watch {
     /// A spectator that holds nothing yet.
     pub fn new() -> Self {
         Self {
-            config: None,
-            table: None,
+            checker: Checker::new(),
             deal: None,
-            signed_since: Vec::new(),
             entries: Vec::new(),
             size: transcript::MAGIC.len() as u64,
             events: VecDeque::new(),
@@ -183,32 +156,30 @@ impl Watch {
         Ok(())
     }
 
-    /// Takes the next entry of the stream.
+    /// Takes the next entry of the stream, once the transcript's own check takes it.
     ///
     /// # Errors
     ///
-    /// The entry does not check; nothing changes.
+    /// The entry does not check; the stream stops there.
     pub fn take(&mut self, entry: Entry) -> Result<(), WatchError> {
         let len = entry.to_record().len() as u64;
         if self.size + len > transcript::MAX_FILE {
             return Err(WatchError::TooLong);
         }
-        match &entry {
-            Entry::Table { config, accepts } => {
-                match &self.config {
-                    Some(c) if c == &**config => return Ok(()),
-                    Some(_) => return Err(WatchError::SecondConfiguration),
-                    None => {}
-                }
-                let sid = config.sid();
-                for (seat, key) in config.seats.iter().enumerate() {
-                    key.verify(&sid, &accepts[seat])
-                        .map_err(|_| WatchError::ConfigSignature(seat as u8))?;
-                }
-                let table = CardTable::new(config.rules().deck_size() as u16)
-                    .map_err(|_| WatchError::NoCardTable)?;
-                self.table = Some(Arc::new(table));
-                self.config = Some((**config).clone());
+        if let Entry::Table { config, .. } = &entry
+            && self.checker.config() == Some(&**config)
+        {
+            // Sent again as it was (a seat starts a returning spectator's stream with it).
+            return Ok(());
+        }
+        let at = Located {
+            index: self.entries.len(),
+            offset: self.size as usize,
+            entry,
+        };
+        self.checker.take(&at).map_err(WatchError::Refused)?;
+        match &at.entry {
+            Entry::Table { config, .. } => {
                 self.events.push_back(WatchEvent::Table {
                     name: config.name.clone(),
                     names: config.names.clone(),
@@ -216,21 +187,24 @@ impl Watch {
             }
             Entry::Hand {
                 hand_no,
-                dealer,
                 scores,
                 prev_result,
                 keys,
                 bots,
+                ..
             } => {
-                let (Some(config), Some(table)) = (&self.config, &self.table) else {
-                    return Err(WatchError::NoConfiguration);
+                let (Some(config), Some(table), Some(dealer)) = (
+                    self.checker.config(),
+                    self.checker.table(),
+                    self.checker.dealer(),
+                ) else {
+                    return Ok(());
                 };
-                self.check_header(*hand_no, *scores, prev_result, keys, bots)?;
                 let cfg = HandConfig {
                     sid: config.sid(),
                     keys: **keys,
                     rules: config.rules(),
-                    dealer: Seat::from_index(usize::from(*dealer % 4)),
+                    dealer,
                     scores: *scores,
                     hand_no: *hand_no,
                     prev_result: *prev_result,
@@ -250,103 +224,24 @@ impl Watch {
                 let session = HandSession::watch(cfg.clone(), table.clone());
                 self.deal = Some(Deal {
                     cfg,
-                    bots: **bots,
                     session,
                     report: None,
                     void: false,
                 });
-                self.signed_since.clear();
                 self.drain();
             }
-            Entry::Envelope { hand_no, signed } => {
-                let Some(deal) = self.deal.as_mut() else {
-                    return Err(WatchError::OtherHand(*hand_no));
-                };
-                if deal.cfg.hand_no != *hand_no {
-                    return Err(WatchError::OtherHand(*hand_no));
-                }
-                let hctx = deal.session.hctx();
-                if signed.verify(&hctx, &deal.cfg.keys).is_err() {
-                    return Err(WatchError::Envelope(*hand_no));
-                }
-                // A void hand takes nothing more; its envelopes still belong to the file.
-                if !deal.void {
+            Entry::Envelope { signed, .. } => {
+                // The check verified it for the deal under way. A void hand takes nothing
+                // more; its envelopes still belong to the file.
+                if let Some(deal) = self.deal.as_mut().filter(|d| !d.void) {
                     let _ = deal.session.handle_message(&signed.to_wire());
                 }
                 self.drain();
             }
-            Entry::Signed { from, msg } => {
-                let Some(config) = &self.config else {
-                    return Err(WatchError::NoConfiguration);
-                };
-                let keys = self.deal.as_ref().map_or(config.seats, |d| d.cfg.keys);
-                let msg = transcript::signed_msg(&config.sid(), &config.seats, from, msg, &keys)
-                    .map_err(WatchError::Signed)?;
-                // Bounded as the stream is: each one counts towards `transcript::MAX_FILE`.
-                self.signed_since.push((*from, msg));
-            }
+            Entry::Signed { .. } => {}
         }
-        let offset = self.size as usize;
-        self.entries.push(Located {
-            index: self.entries.len(),
-            offset,
-            entry,
-        });
+        self.entries.push(at);
         self.size += len;
-        Ok(())
-    }
-
-    /// A header against the deal before it: a later number, after a completed deal its
-    /// result and totals, and the keys and computer players of the deal before it (or the
-    /// configuration's) unless a signed `Replace` or `Return` from the seat entitled to it
-    /// came between, as the whole file's check requires.
-    fn check_header(
-        &self,
-        hand_no: u32,
-        scores: [i32; 2],
-        prev_result: &[u8; 32],
-        keys: &[PublicKey; 4],
-        bots: &[Option<transcript::Stand>; 4],
-    ) -> Result<(), WatchError> {
-        let bad = Err(WatchError::Header(hand_no));
-        let Some(config) = &self.config else {
-            return Err(WatchError::NoConfiguration);
-        };
-        let (expect_keys, expect_bots) = self
-            .deal
-            .as_ref()
-            .map_or((config.seats, [None; 4]), |d| (d.cfg.keys, d.bots));
-        if transcript::seat_changes(
-            hand_no,
-            keys,
-            bots,
-            &expect_keys,
-            &expect_bots,
-            &self.signed_since,
-        )
-        .is_err()
-        {
-            return bad;
-        }
-        let Some(deal) = &self.deal else {
-            return if hand_no == 1 && scores == [0, 0] {
-                Ok(())
-            } else {
-                bad
-            };
-        };
-        if hand_no <= deal.cfg.hand_no {
-            return bad;
-        }
-        if let Some(r) = &deal.report {
-            let sum = [
-                deal.cfg.scores[0] + r.scores[0],
-                deal.cfg.scores[1] + r.scores[1],
-            ];
-            if *prev_result != r.transcript_root || scores != sum {
-                return bad;
-            }
-        }
         Ok(())
     }
 
@@ -382,7 +277,7 @@ impl Watch {
 
     /// The configuration, once taken.
     pub fn config(&self) -> Option<&TableConfig> {
-        self.config.as_ref()
+        self.checker.config()
     }
 
     /// The public table of the deal under way (every hand masked), once dealt.
@@ -414,10 +309,10 @@ impl Watch {
         d.report.as_ref().map(|r| (d.cfg.hand_no, r))
     }
 
-    /// The whole stream checked as a transcript ([`transcript::verify`]): the same report a
-    /// seat's `transcript.fdt` gives.
+    /// The whole stream checked as a transcript: the same report a seat's `transcript.fdt`
+    /// gives ([`transcript::verify`]).
     pub fn verify(&self) -> Report {
-        transcript::verify(&self.entries)
+        self.checker.report()
     }
 
     /// The entries held, as a transcript.

@@ -3,19 +3,16 @@
 //! unfinished; and what the next deal's header must say.
 
 use fairdeal_core::Seat;
-use fairdeal_crypto::PublicKey;
-use fairdeal_crypto::hash::hash256;
-
 use fairdeal_crypto::Fault;
+use fairdeal_crypto::PublicKey;
 
-use crate::hand::{HandConfig, Replacement};
+use crate::hand::{DealHead, Ending, HandConfig, Replacement, void_marker};
 use crate::table::msg::TableMsg;
-use crate::transcript::Located;
-use crate::transcript::evidence::{add, root_of, sender_seq, void_reason};
+use crate::transcript::evidence::{root_of, sender_seq, void_reason};
 use crate::transcript::replay::{Finding, check_hand};
 use crate::transcript::report::{FaultKind, HandLine, HandStatus, TranscriptFault, seat_name};
 
-use super::{Block, Game, Header, Stop, seat_of, stop};
+use super::{Block, Game, Header, Pos, Stop, seat_of, stop};
 
 impl Game {
     /// Decides how a deal ended (from its envelopes and the next header) and returns what the
@@ -25,11 +22,12 @@ impl Game {
         mut b: Block,
         next: Option<&Header>,
         signed: &[(PublicKey, TableMsg)],
-        at: &Located,
+        at: Pos,
     ) -> Result<Header, Stop> {
         b.envelopes.sort_by_key(sender_seq);
         let h = &b.head;
-        let n = Some(h.hand_no);
+        let d = h.head;
+        let n = Some(d.hand_no);
         if let Some((seat, signer)) = b.confirm {
             // Every envelope here verified under the hand context, which binds the totals,
             // dealer and previous result the return stated: one from each seat but the
@@ -55,10 +53,10 @@ impl Game {
             sid: self.sid,
             keys: h.keys,
             rules: self.rules.clone(),
-            dealer: Seat::from_index(usize::from(h.dealer)),
-            scores: h.scores,
-            hand_no: h.hand_no,
-            prev_result: h.prev_result,
+            dealer: d.dealer,
+            scores: d.totals,
+            hand_no: d.hand_no,
+            prev_result: d.prev_result,
             proofs: self.config.proofs,
             bots: h.bots.map(|b| {
                 b.map(|b| Replacement {
@@ -68,10 +66,12 @@ impl Game {
             }),
         };
         let found = check_hand(&cfg, &b.hctx, &self.table, &b.envelopes);
-        let mut after = Header {
-            hand_no: h.hand_no + 1,
+        // The seats stay as they were unless a header backed by a signed message changes them.
+        let next_head = |ending| Header {
+            head: d.after(ending),
             ..h.clone()
         };
+        let mut after;
         let (cheater, cheat_words) = match &found.cheat {
             Some((seat, fault, _)) => (Some(*seat), format!("{fault}")),
             None => (None, String::new()),
@@ -82,28 +82,29 @@ impl Game {
             if root_of(&b.envelopes) != rep.transcript_root {
                 return Err(stop(None, n, at, FaultKind::NotTheSignedEnvelopes));
             }
-            after.prev_result = rep.transcript_root;
-            after.dealer = (h.dealer + 1) % 4;
-            after.scores = add(h.scores, rep.scores);
+            after = next_head(Ending::Scored {
+                scores: rep.scores,
+                root: rep.transcript_root,
+            });
             HandStatus::Verified {
                 scores: rep.scores,
                 root: rep.transcript_root,
                 moves: found.moves,
                 openings: rep.openings_checked,
             }
-        } else if let Some((seat, scores)) = next.and_then(|x| counted_on_audit(&found, h, x)) {
+        } else if let Some((seat, scores, root)) =
+            next.and_then(|x| counted_on_audit(&found, &d, &x.head))
+        {
             // Stopped for nothing once every seed was in: the audited scores stand, and the
             // seat that stopped it is out.
             self.barred.insert(seat);
-            after.prev_result = next.map_or(h.prev_result, |x| x.prev_result);
-            after.dealer = (h.dealer + 1) % 4;
-            after.scores = add(h.scores, scores);
+            after = next_head(Ending::Scored { scores, root });
             HandStatus::Forfeited { seat, scores }
-        } else if next.is_some_and(|x| x.hand_no == h.hand_no) {
+        } else if next.is_some_and(|x| x.head.hand_no == d.hand_no) {
             // Started again with a player back in a seat (a signed return for this hand, by
             // the runner this deal's header records for that seat).
             let back = signed.iter().find_map(|(from, m)| match m {
-                TableMsg::Return { state, .. } if state.hand_no == h.hand_no => {
+                TableMsg::Return { state, .. } if state.hand_no == d.hand_no => {
                     Some((state.seat, from))
                 }
                 _ => None,
@@ -133,7 +134,7 @@ impl Game {
                     },
                 ));
             }
-            after.hand_no = h.hand_no;
+            after = next_head(Ending::Restarted);
             HandStatus::Void {
                 seat: Some(seat),
                 why: "is back: the deal was started again with its player (signed return)"
@@ -141,15 +142,16 @@ impl Game {
                 evidence: Vec::new(),
             }
         } else if let Some(next) = next {
-            let marker = |s: u8| hash256(b"fairdeal/v1/void", &[&b.hctx, &[s]]);
-            let out = (0..4u8)
-                .chain([0xff])
-                .find(|&s| marker(s) == next.prev_result);
+            let out = Seat::ALL
+                .map(Some)
+                .into_iter()
+                .chain([None])
+                .find(|&s| void_marker(&b.hctx, s) == next.head.prev_result);
             if out.is_none()
                 && let Some(back) = self.taken_back(h, next, signed, at)?
             {
                 self.report.hands.push(HandLine {
-                    hand_no: h.hand_no,
+                    hand_no: d.hand_no,
                     status: HandStatus::Unfinished {
                         why: format!(
                             "{} was out of the game from here (the others went on)",
@@ -162,53 +164,80 @@ impl Game {
             let Some(out) = out else {
                 return Err(stop(
                     None,
-                    Some(next.hand_no),
+                    Some(next.head.hand_no),
                     at,
                     FaultKind::UnexplainedNext,
                 ));
             };
-            after.prev_result = next.prev_result;
-            if found.cheat.as_ref().is_some_and(|c| c.0 == Some(out)) {
-                // Proven at fault: out for the rest of the game, as at the table.
-                self.barred.insert(out);
-            }
-            if out == 0xff {
-                HandStatus::Void {
-                    seat: None,
-                    why: if cheat_words.is_empty() {
-                        "a fault no seat can be proved to have made; dealt again".to_owned()
+            match out {
+                None => {
+                    after = next_head(Ending::Void {
+                        hctx: b.hctx,
+                        seat: None,
+                    });
+                    HandStatus::Void {
+                        seat: None,
+                        why: if cheat_words.is_empty() {
+                            "a fault no seat can be proved to have made; dealt again".to_owned()
+                        } else {
+                            format!("{cheat_words}; no seat can be proved at fault; dealt again")
+                        },
+                        evidence: found
+                            .cheat
+                            .as_ref()
+                            .map(|c| c.2.clone())
+                            .unwrap_or_default(),
+                    }
+                }
+                Some(seat) => {
+                    let out = seat.index() as u8;
+                    if found.cheat.as_ref().is_some_and(|c| c.0 == Some(out)) {
+                        // Proven at fault: out for the rest of the game, as at the table.
+                        self.barred.insert(out);
+                    }
+                    if next.head.totals == d.totals {
+                        after = next_head(Ending::Void {
+                            hctx: b.hctx,
+                            seat: Some(seat),
+                        });
+                        let (why, evidence) = void_reason(d.hand_no, out, &h.keys, signed, &found);
+                        HandStatus::Void {
+                            seat: Some(out),
+                            why,
+                            evidence,
+                        }
                     } else {
-                        format!("{cheat_words}; no seat can be proved at fault; dealt again")
-                    },
-                    evidence: found
-                        .cheat
-                        .as_ref()
-                        .map(|c| c.2.clone())
-                        .unwrap_or_default(),
-                }
-            } else if next.scores != h.scores {
-                let team = usize::from(out % 2);
-                let delta = [next.scores[0] - h.scores[0], next.scores[1] - h.scores[1]];
-                let allowed =
-                    found.audited == Some(delta) || found.forfeit.is_some_and(|f| f[team] == delta);
-                if !allowed {
-                    return Err(stop(None, Some(next.hand_no), at, FaultKind::ForfeitTotals));
-                }
-                after.scores = next.scores;
-                after.dealer = (h.dealer + 1) % 4;
-                HandStatus::Forfeited {
-                    seat: out,
-                    scores: delta,
-                }
-            } else {
-                let (why, evidence) = void_reason(h.hand_no, out, &h.keys, signed, &found);
-                HandStatus::Void {
-                    seat: Some(out),
-                    why,
-                    evidence,
+                        // The silent seat's team forfeited: the totals moved by the audited
+                        // scores or by the forfeit rule's, nothing else.
+                        let team = seat.team().index();
+                        let delta = [
+                            next.head.totals[0].wrapping_sub(d.totals[0]),
+                            next.head.totals[1].wrapping_sub(d.totals[1]),
+                        ];
+                        let allowed = found.audited == Some(delta)
+                            || found.forfeit.is_some_and(|f| f[team] == delta);
+                        if !allowed {
+                            return Err(stop(
+                                None,
+                                Some(next.head.hand_no),
+                                at,
+                                FaultKind::ForfeitTotals,
+                            ));
+                        }
+                        after = next_head(Ending::Forfeited {
+                            hctx: b.hctx,
+                            seat,
+                            scores: delta,
+                        });
+                        HandStatus::Forfeited {
+                            seat: out,
+                            scores: delta,
+                        }
+                    }
                 }
             }
         } else if found.cheat.is_some() {
+            after = next_head(Ending::Restarted);
             HandStatus::Void {
                 seat: cheater.flatten(),
                 why: format!("caught: {cheat_words}"),
@@ -219,6 +248,7 @@ impl Game {
                     .unwrap_or_default(),
             }
         } else {
+            after = next_head(Ending::Restarted);
             HandStatus::Unfinished {
                 why: found.stage.clone(),
             }
@@ -242,18 +272,18 @@ impl Game {
             });
         }
         self.report.hands.push(HandLine {
-            hand_no: h.hand_no,
+            hand_no: d.hand_no,
             status,
         });
         // The deal ended here, and this file's peer was out of the game for the next ones
         // (it left once the deal was scored, or was put out as it ended) until it was given
         // its seat back.
-        if let Some(next) = next.filter(|x| x.hand_no > after.hand_no)
+        if let Some(next) = next.filter(|x| x.head.hand_no > after.head.hand_no)
             && let Some(back) = self.taken_back(&b.head, next, signed, at)?
         {
             after = back.after;
         }
-        self.report.totals = after.scores;
+        self.report.totals = after.head.totals;
         Ok(after)
     }
 }
@@ -277,11 +307,11 @@ impl Game {
         h: &Header,
         next: &Header,
         signed: &[(PublicKey, TableMsg)],
-        at: &Located,
+        at: Pos,
     ) -> Result<Option<Back>, Stop> {
         let Some((state, from)) = signed.iter().find_map(|(from, m)| match m {
             TableMsg::Return { state, .. }
-                if state.hand_no == next.hand_no && state.keys == next.keys =>
+                if state.hand_no == next.head.hand_no && state.keys == next.keys =>
             {
                 Some((state, from))
             }
@@ -289,7 +319,7 @@ impl Game {
         }) else {
             return Ok(None);
         };
-        let fault = |kind| stop(None, Some(next.hand_no), at, kind);
+        let fault = |kind| stop(None, Some(next.head.hand_no), at, kind);
         if self.barred.contains(&state.seat) {
             return Err(fault(FaultKind::BarredSeatBack(state.seat)));
         }
@@ -310,7 +340,10 @@ impl Game {
             }));
         }
         self.confirm = Some((state.seat, signer));
-        let (from, to) = (h.hand_no + 1, state.hand_no.saturating_sub(1));
+        let (from, to) = (
+            h.head.hand_no.saturating_add(1),
+            state.hand_no.saturating_sub(1),
+        );
         let away = if from >= to {
             format!("hand {to} was")
         } else {
@@ -321,13 +354,22 @@ impl Game {
             seat_name(state.seat),
             state.hand_no
         ));
+        // A dealer past the seats is no table state at all.
+        let Ok(dealer) = Seat::try_from(state.dealer) else {
+            return Err(fault(FaultKind::WrongDealer {
+                expected: h.head.dealer.index() as u8,
+                found: state.dealer,
+            }));
+        };
         Ok(Some(Back {
             seat: state.seat,
             after: Header {
-                hand_no: state.hand_no,
-                dealer: state.dealer,
-                scores: state.totals,
-                prev_result: state.prev_result,
+                head: DealHead {
+                    hand_no: state.hand_no,
+                    dealer,
+                    totals: state.totals,
+                    prev_result: state.prev_result,
+                },
                 ..h.clone()
             },
         }))
@@ -339,7 +381,11 @@ impl Game {
 /// next header follows (its root and scores), and the replays audited the same scores. (The
 /// replays' own root may differ: a seat's root covers what it had processed when it scored,
 /// and the audit came after.)
-fn counted_on_audit(found: &Finding, h: &Header, next: &Header) -> Option<(u8, [i32; 2])> {
+fn counted_on_audit(
+    found: &Finding,
+    h: &DealHead,
+    next: &DealHead,
+) -> Option<(u8, [i32; 2], [u8; 32])> {
     let seat = found
         .named
         .iter()
@@ -353,12 +399,19 @@ fn counted_on_audit(found: &Finding, h: &Header, next: &Header) -> Option<(u8, [
                 .and_then(|c| c.0)
         })?;
     let scores = [
-        next.scores[0].checked_sub(h.scores[0])?,
-        next.scores[1].checked_sub(h.scores[1])?,
+        next.totals[0].checked_sub(h.totals[0])?,
+        next.totals[1].checked_sub(h.totals[1])?,
     ];
     let signed = (0..4u8)
         .filter(|&s| s != seat)
         .all(|s| found.results[usize::from(s)] == Some((next.prev_result, scores)));
-    (next.hand_no == h.hand_no + 1 && signed && found.counted.iter().any(|r| r.scores == scores))
-        .then_some((seat, scores))
+    let follows = h.after(Ending::Scored {
+        scores,
+        root: next.prev_result,
+    }) == *next;
+    (follows && signed && found.counted.iter().any(|r| r.scores == scores)).then_some((
+        seat,
+        scores,
+        next.prev_result,
+    ))
 }

@@ -1,8 +1,7 @@
-//! Two checks that the whole-file check and a live spectator ([`crate::watch::Watch`]) share,
-//! so that a spectator shows a deal only on the grounds the file's check would accept: a
-//! signed table message's signature, and a header's changes of keys or computer players,
-//! each backed by a signed `Replace` or `Return` from the seat entitled to sign it. Also the
-//! seat a key holds ([`seat_of`]), which they and the file's check look signers up by.
+//! Two of the file's checks: a signed table message's signature, and a header's changes of
+//! keys or computer players, each backed by a signed `Replace` or `Return` from the seat
+//! entitled to sign it. Also the seat a key holds ([`seat_of`]), which the checks look
+//! signers up by.
 
 use fairdeal_crypto::PublicKey;
 
