@@ -149,7 +149,7 @@ pub async fn watch(
                                     {
                                         verified += 1;
                                         let before = w.hand_scores().unwrap_or([0, 0]);
-                                        let totals = [before[0] + r.scores[0], before[1] + r.scores[1]];
+                                        let totals = crate::hand::add_scores(before, r.scores);
                                         let rules = cfg.rules();
                                         let result =
                                             game_result(totals, rules.target, rules.tie_rule);
