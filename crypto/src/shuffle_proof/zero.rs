@@ -82,7 +82,8 @@ pub(crate) fn prove(
     }
     tr.absorb(b"zero/commit", w.round());
     let e = tr.challenge(b"e");
-    let ep = powers(&e, 2 * mm + 2);
+    // e^0 to e^(2M): the exponents the argument uses, and no more.
+    let ep = powers(&e, 2 * mm + 1);
     let a_coef = &ep[..=mm];
     let b_coef: Vec<Scalar> = (1..=mm + 1).map(|j| ep[mm + 1 - j]).collect();
     w.scalars(&combine(a_coef, &a_vecs, n));
@@ -148,7 +149,7 @@ impl ZeroProof {
         weights: &[Scalar],
     ) -> (Vec<Scalar>, Vec<Scalar>) {
         let mm = self.c_d.len() / 2;
-        let ep = powers(&self.e, 2 * mm + 2);
+        let ep = powers(&self.e, 2 * mm + 1);
         let [w1, w2, w3] = omega;
         msm.point(*w1, &self.c_a0);
         msm.sub_commit(w1, &self.a, &self.r);
