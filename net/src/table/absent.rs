@@ -98,7 +98,7 @@ impl TableSession {
     /// out (only from this peer's own observation); chat lines held for the rate go.
     pub fn handle_timeout(&mut self, now_ms: u64) {
         self.presence
-            .observe(now_ms, self.hand_no, self.hand.as_ref());
+            .observe(now_ms, self.head.hand_no, self.hand.as_ref());
         self.send_held_chat();
         self.pace_tick();
         self.drain_hand();
@@ -135,12 +135,12 @@ impl TableSession {
         if self.presence.resync_due()
             && let Some(have) = self.hand.as_ref().map(HandSession::have)
         {
-            let hand_no = self.hand_no;
+            let hand_no = self.head.hand_no;
             self.send(Dest::Seats, TableMsg::Resync { hand_no, have });
         }
         for s in quiet {
             if self.presence.absence(s) >= self.grace_ms {
-                self.vote_timeout(self.hand_no, s);
+                self.vote_timeout(self.head.hand_no, s);
             }
         }
     }
@@ -179,7 +179,7 @@ impl TableSession {
         ) else {
             return;
         };
-        if hand_no != self.hand_no || !self.voted.insert((hctx, seat)) {
+        if hand_no != self.head.hand_no || !self.voted.insert((hctx, seat)) {
             return;
         }
         let sig = Statement::Timeout {
@@ -241,7 +241,8 @@ impl TableSession {
         if self.speaks_for(voter) == self.speaks_for(seat) {
             return Err(TimeoutRefused::OwnSeat);
         }
-        if hand_no != self.hand_no || self.hand.as_ref().map(HandSession::hctx) != Some(*hctx) {
+        if hand_no != self.head.hand_no || self.hand.as_ref().map(HandSession::hctx) != Some(*hctx)
+        {
             return Err(TimeoutRefused::OtherHand);
         }
         if !(Statement::Timeout {
@@ -364,7 +365,7 @@ impl TableSession {
         scores: [i32; 2],
         breakdown: Option<[TeamScore; 2]>,
     ) {
-        let hand_no = self.hand_no;
+        let hand_no = self.head.hand_no;
         let hctx = self
             .hand
             .as_ref()
@@ -385,7 +386,7 @@ impl TableSession {
         });
         let result = self.stage.config().map_or(GameResult::Continue, |c| {
             let r = c.rules();
-            game_result(self.totals, r.target, r.tie_rule)
+            game_result(self.head.totals, r.target, r.tie_rule)
         });
         if result != GameResult::Continue {
             self.hand = None;
@@ -411,7 +412,7 @@ impl TableSession {
         if self.stage.finished().is_some() {
             return Err(NotNow::GameOver.into());
         }
-        let hand_no = self.hand_no;
+        let hand_no = self.head.hand_no;
         let sig = Statement::Quit { hand_no, seat }.sign(&Identity::from_secret(self.secret), &sid);
         self.send(Dest::Seats, TableMsg::Quit { hand_no, sig });
         self.held_by = self.runner_for(seat);
@@ -442,7 +443,7 @@ impl TableSession {
         let seat = self
             .seat_of_sender(from)
             .map_err(|_| QuitRefused::NotSeated)?;
-        if hand_no != self.hand_no || self.hand.is_none() {
+        if hand_no != self.head.hand_no || self.hand.is_none() {
             return Err(QuitRefused::OtherHand);
         }
         if !(Statement::Quit { hand_no, seat }).signed_by(from, &sid, sig) {
@@ -488,7 +489,7 @@ impl TableSession {
     /// again every [`RESYNC_MS`] (a joiner not seated yet sends its `Join` again; a peer whose
     /// game has not started asks the seats to send their acceptances again).
     fn ask_again(&mut self, now_ms: u64) {
-        if self.left || self.stage.finished().is_some() || self.hand_no > 0 {
+        if self.left || self.stage.finished().is_some() || self.head.hand_no > 0 {
             return;
         }
         if self

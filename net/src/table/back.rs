@@ -58,9 +58,9 @@ impl TableSession {
             let state = ReturnState {
                 hand_no,
                 seat,
-                dealer: self.dealer.index() as u8,
-                totals: self.totals,
-                prev_result: self.prev_result,
+                dealer: self.head.dealer.index() as u8,
+                totals: self.head.totals,
+                prev_result: self.head.prev_result,
                 keys: self.keys,
                 runners: self.runners,
             };
@@ -76,7 +76,7 @@ impl TableSession {
             self.send(Dest::Peer(key), TableMsg::Return { state, sig });
             self.events.push_back(TableEvent::SeatBack {
                 seat: Seat::from_index(usize::from(seat)),
-                totals: self.totals,
+                totals: self.head.totals,
                 yours: false,
             });
             any = true;
@@ -129,7 +129,7 @@ impl TableSession {
         if self.runners[usize::from(state.seat)] != Some(sender) {
             return Err(ReturnRefused::NotRunner);
         }
-        Ok(match state.hand_no.cmp(&self.hand_no) {
+        Ok(match state.hand_no.cmp(&self.head.hand_no) {
             std::cmp::Ordering::Greater => ReturnEffect::Later,
             std::cmp::Ordering::Equal => ReturnEffect::Restart,
             std::cmp::Ordering::Less => ReturnEffect::Past,
@@ -148,10 +148,10 @@ impl TableSession {
                 // Our seat, back: take the table's state and play from that hand on.
                 self.keys = state.keys;
                 self.runners = state.runners;
-                self.dealer = Seat::from_index(usize::from(state.dealer));
-                self.totals = state.totals;
-                self.prev_result = state.prev_result;
-                self.hand_no = state.hand_no.saturating_sub(1);
+                self.head.dealer = Seat::from_index(usize::from(state.dealer));
+                self.head.totals = state.totals;
+                self.head.prev_result = state.prev_result;
+                self.head.hand_no = state.hand_no.saturating_sub(1);
                 self.left = false;
                 // A person who left and came back plays the seat again: nothing left to quit.
                 self.leave_after = None;
@@ -161,7 +161,7 @@ impl TableSession {
                 self.proxy = None;
                 self.events.push_back(TableEvent::SeatBack {
                     seat: Seat::from_index(usize::from(state.seat)),
-                    totals: self.totals,
+                    totals: self.head.totals,
                     yours: true,
                 });
                 self.start_hand();
@@ -172,7 +172,7 @@ impl TableSession {
                 self.apply_return(&state);
                 self.hand = None;
                 self.forget_first_deal();
-                self.hand_no -= 1;
+                self.head.hand_no -= 1;
                 self.start_hand();
             }
             ReturnEffect::Past => {}
@@ -187,7 +187,7 @@ impl TableSession {
     /// stand in them, and a seat that asks for what it misses of the new deal would be sent
     /// those instead.
     fn forget_first_deal(&mut self) {
-        let hand_no = self.hand_no;
+        let hand_no = self.head.hand_no;
         self.held.retain(|&(h, _, _), _| h != hand_no);
     }
 
@@ -211,7 +211,7 @@ impl TableSession {
         self.runners[seat] = None;
         self.events.push_back(TableEvent::SeatBack {
             seat: Seat::from_index(seat),
-            totals: self.totals,
+            totals: self.head.totals,
             yours: false,
         });
     }
@@ -235,7 +235,7 @@ impl TableSession {
     pub(crate) fn game_over(&mut self, result: GameResult) {
         self.stage.finish(result);
         self.events.push_back(TableEvent::GameOver {
-            totals: self.totals,
+            totals: self.head.totals,
             result,
         });
         // Each held seat's player hears it from its runner alone, signed.
@@ -254,7 +254,7 @@ impl TableSession {
             })
             .collect();
         for (seat, key) in held {
-            let totals = self.totals;
+            let totals = self.head.totals;
             let sig =
                 Statement::Over { seat, totals }.sign(&Identity::from_secret(self.secret), &sid);
             self.send(Dest::Peer(key), TableMsg::Over { totals, sig });
@@ -300,7 +300,7 @@ impl TableSession {
         sig: &Sig,
     ) -> Result<(), TableError> {
         let result = self.check_over(&from, totals, sig)?;
-        self.totals = totals;
+        self.head.totals = totals;
         self.stage.finish(result);
         self.events
             .push_back(TableEvent::GameOver { totals, result });

@@ -260,7 +260,7 @@ impl TableSession {
             // message in the same slot is evidence of equivocation and goes on.
             if self
                 .held
-                .get(&(self.hand_no, header.sender, header.seq))
+                .get(&(self.head.hand_no, header.sender, header.seq))
                 .is_some_and(|held| held.as_slice() == bytes)
             {
                 return Err(Refused::stale(Why::HandHeld));

@@ -84,7 +84,7 @@ impl TableSession {
         let proof = self.out_proof[usize::from(seat)]
             .clone()
             .unwrap_or_else(|| OutProof {
-                hand_no: self.hand_no,
+                hand_no: self.head.hand_no,
                 hctx: [0; 32],
                 votes: Vec::new(),
             });
@@ -117,7 +117,7 @@ impl TableSession {
         if self.stage.finished().is_some() {
             return;
         }
-        let hand_no = self.hand_no;
+        let hand_no = self.head.hand_no;
         let Some(t) = self
             .telling
             .get_mut(usize::from(seat))
@@ -227,7 +227,7 @@ impl TableSession {
             };
         }
         let here = self.hand.as_ref().map(crate::hand::HandSession::hctx);
-        if hand_no != self.hand_no || here != Some(*hctx) || votes.len() > 3 {
+        if hand_no != self.head.hand_no || here != Some(*hctx) || votes.len() > 3 {
             return Err(SeatHeldRefused::Unproved);
         }
         let mut covered = self.votes.get(&(*hctx, seat)).cloned().unwrap_or_default();

@@ -34,7 +34,7 @@ impl TableSession {
             return Err(NotNow::GameOver.into());
         }
         if self.hand.is_some() && self.between.is_none() {
-            self.leave_after = Some(self.hand_no);
+            self.leave_after = Some(self.head.hand_no);
             // Not ready for a next hand this seat will not play: the table waits for the
             // `Quit` (or its countdown) instead of dealing the next hand to a leaver.
             self.wait_for_person = true;
@@ -68,6 +68,6 @@ impl TableSession {
             && self.stage.finished().is_none()
             && (self.hand.is_none()
                 || self.between.is_some()
-                || self.leave_after.is_some_and(|h| h < self.hand_no))
+                || self.leave_after.is_some_and(|h| h < self.head.hand_no))
     }
 }

@@ -68,6 +68,7 @@ use fairdeal_crypto::{PublicKey, Sig};
 
 use self::msg::{Ack, SeatInfo, TableConfig, TableMsg};
 use self::stage::Stage;
+use crate::hand::DealHead;
 use crate::hand::{HandReport, HandSession};
 
 /// One peer's side of a table.
@@ -85,10 +86,11 @@ pub struct TableSession {
     want: Option<u8>,
     /// Where the table stands, with what only that stage needs.
     stage: Stage,
-    hand_no: u32,
-    dealer: Seat,
-    totals: [i32; 2],
-    prev_result: [u8; 32],
+    /// The game's position at the deal under way (or the last one started; number 0 before
+    /// the first): its number, dealer, team totals and the previous deal's result. A deal's
+    /// end moves it by [`DealHead::after`], the rule the transcript checker holds every
+    /// header to; a returning player takes it from its runner's signed state.
+    head: DealHead,
     hand: Option<HandSession>,
     /// Hand messages for a hand not started yet, with the seat of the peer that sent them.
     early: Vec<(usize, Vec<u8>)>,
@@ -190,8 +192,8 @@ impl std::fmt::Debug for TableSession {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TableSession")
             .field("me", &self.me.name)
-            .field("hand_no", &self.hand_no)
-            .field("totals", &self.totals)
+            .field("hand_no", &self.head.hand_no)
+            .field("totals", &self.head.totals)
             .finish_non_exhaustive()
     }
 }
@@ -213,10 +215,12 @@ impl TableSession {
             roster: Default::default(),
             want: None,
             stage: Stage::lobby_start(),
-            hand_no: 0,
-            dealer: Seat::S,
-            totals: [0, 0],
-            prev_result: [0; 32],
+            head: DealHead {
+                hand_no: 0,
+                dealer: Seat::S,
+                totals: [0, 0],
+                prev_result: [0; 32],
+            },
             hand: None,
             early: Vec::new(),
             keys: [PublicKey([0; 32]); 4],
@@ -348,12 +352,12 @@ impl TableSession {
 
     /// The current hand's number (0 before the game).
     pub fn hand_no(&self) -> u32 {
-        self.hand_no
+        self.head.hand_no
     }
 
     /// Team totals before the current hand.
     pub fn totals(&self) -> [i32; 2] {
-        self.totals
+        self.head.totals
     }
 
     /// The game's result once it is over.
@@ -415,7 +419,7 @@ impl TableSession {
             })
             .unwrap_or_default();
         Ack {
-            hand_no: self.hand_no,
+            hand_no: self.head.hand_no,
             state,
         }
     }

@@ -105,7 +105,7 @@ impl TableSession {
     /// A hand was scored and the game goes on: wait for the table.
     pub(crate) fn between_hands(&mut self) {
         self.between = Some(Between {
-            hand_no: self.hand_no,
+            hand_no: self.head.hand_no,
             since: self.presence.now,
             ask: None,
         });
@@ -232,10 +232,10 @@ impl TableSession {
         else {
             return Err(ReadyRefused::NotSeated);
         };
-        if hand_no == 0 || hand_no > self.hand_no {
+        if hand_no == 0 || hand_no > self.head.hand_no {
             return Err(ReadyRefused::Ahead);
         }
-        if hand_no < self.hand_no || self.readies[seat] >= hand_no {
+        if hand_no < self.head.hand_no || self.readies[seat] >= hand_no {
             return Err(ReadyRefused::Again);
         }
         if !(Statement::Ready {

@@ -41,7 +41,7 @@ impl TableSession {
         if self.stage.agreed().is_none_or(|a| a.table.is_none()) || self.left {
             return;
         }
-        self.returns_at(self.hand_no + 1);
+        self.returns_at(self.head.hand_no + 1);
         let Some(Agreed {
             config,
             table: Some(table),
@@ -53,22 +53,22 @@ impl TableSession {
         let Some(me) = self.my_seat_index() else {
             return;
         };
-        self.hand_no += 1;
+        self.head.hand_no += 1;
         self.bot_due = [None; 2];
         self.votes.clear();
         self.vote_sigs.clear();
         self.voted.clear();
-        let keep_from = self.hand_no.saturating_sub(1);
+        let keep_from = self.head.hand_no.saturating_sub(1);
         self.held.retain(|(h, _, _), _| *h >= keep_from);
         let sid = config.sid();
         let cfg = HandConfig {
             sid,
             keys: self.keys,
             rules: config.rules(),
-            dealer: self.dealer,
-            scores: self.totals,
-            hand_no: self.hand_no,
-            prev_result: self.prev_result,
+            dealer: self.head.dealer,
+            scores: self.head.totals,
+            hand_no: self.head.hand_no,
+            prev_result: self.head.prev_result,
             proofs: config.proofs,
             bots: [0, 1, 2, 3].map(|s: usize| {
                 self.runners[s].map(|runner| crate::hand::Replacement {
@@ -96,7 +96,7 @@ impl TableSession {
                 })),
             },
         );
-        let hand_no = self.hand_no.to_le_bytes();
+        let hand_no = self.head.hand_no.to_le_bytes();
         let seed = derive(&self.master, b"hand-seed", &[&sid[..], &hand_no].concat());
         let mut hand = HandSession::new(
             cfg.clone(),
@@ -116,8 +116,10 @@ impl TableSession {
             // INVARIANT: p.seat < 4: `take_seat` makes a proxy only for a seat `void_hand` put
             // out, and its callers check the seat (`on_timeout`, `after_fault`) or take it
             // from the keys (`on_quit`).
-            p.rng =
-                crate::hand::replacement_rng(&self.bot_seeds[usize::from(p.seat)], self.hand_no);
+            p.rng = crate::hand::replacement_rng(
+                &self.bot_seeds[usize::from(p.seat)],
+                self.head.hand_no,
+            );
             let seed = derive(&self.master, b"proxy-seed", &[&sid[..], &hand_no].concat());
             let mut hand = HandSession::new(
                 cfg,
@@ -129,7 +131,8 @@ impl TableSession {
             hand.set_offload(self.offload);
             p.hand = Some(hand);
         }
-        self.events.push_back(TableEvent::HandStarted(self.hand_no));
+        self.events
+            .push_back(TableEvent::HandStarted(self.head.hand_no));
         // Messages that arrived early for this hand.
         let early = std::mem::take(&mut self.early);
         for (seat, bytes) in early {
@@ -158,7 +161,7 @@ impl TableSession {
         }
         if handled && result.is_ok() {
             // Validly signed for this hand: kept, to pass on to a seat that missed it.
-            self.hold(self.hand_no, header.sender, header.seq, bytes);
+            self.hold(self.head.hand_no, header.sender, header.seq, bytes);
             self.seen_playing(header.sender);
         }
         if !handled {
@@ -203,9 +206,10 @@ impl TableSession {
                 if let Ok(env) = SignedEnvelope::from_wire(&bytes)
                     && let Ok(header) = fairdeal_crypto::encoding::decode::<Envelope>(&env.bytes)
                 {
-                    self.hold(self.hand_no, header.sender, header.seq, &bytes);
+                    self.hold(self.head.hand_no, header.sender, header.seq, &bytes);
                 }
-                self.own_recent.push_back((self.hand_no, bytes.clone()));
+                self.own_recent
+                    .push_back((self.head.hand_no, bytes.clone()));
                 self.out
                     .push_back((Dest::Seats, TableMsg::Hand { bytes }.encode()));
                 progressed = true;
@@ -213,7 +217,7 @@ impl TableSession {
             while self
                 .own_recent
                 .front()
-                .is_some_and(|(h, _)| h + 1 < self.hand_no)
+                .is_some_and(|(h, _)| h + 1 < self.head.hand_no)
             {
                 self.own_recent.pop_front();
             }
@@ -230,7 +234,7 @@ impl TableSession {
                     _ => {}
                 }
                 self.events.push_back(TableEvent::Hand {
-                    hand_no: self.hand_no,
+                    hand_no: self.head.hand_no,
                     event,
                 });
                 progressed = true;
@@ -290,7 +294,7 @@ impl TableSession {
         self.reports.push(report);
         let rules = self.stage.config().map(TableConfig::rules);
         let result = rules.map_or(GameResult::Continue, |r| {
-            game_result(self.totals, r.target, r.tie_rule)
+            game_result(self.head.totals, r.target, r.tie_rule)
         });
         self.unexplained = 0;
         if result == GameResult::Continue {
@@ -300,24 +304,15 @@ impl TableSession {
         }
     }
 
-    /// The head of the deal under way, or of the last one started.
-    pub(super) fn head(&self) -> DealHead {
-        DealHead {
-            hand_no: self.hand_no,
-            dealer: self.dealer,
-            totals: self.totals,
-            prev_result: self.prev_result,
-        }
-    }
-
     /// The deal under way ended so: the dealer, totals and previous result the next deal
     /// starts from, by the rule the transcript checker holds every header to (the number
     /// moves on when the next deal starts). Called once per deal.
     pub(super) fn advance(&mut self, ending: Ending) {
-        let next = self.head().after(ending);
-        self.dealer = next.dealer;
-        self.totals = next.totals;
-        self.prev_result = next.prev_result;
+        // The number moves on when the next deal starts (a deal started again keeps it).
+        self.head = DealHead {
+            hand_no: self.head.hand_no,
+            ..self.head.after(ending)
+        };
     }
 
     /// Computer players (this seat's, and a seat it runs) wait `ms` before each move, so that
@@ -445,7 +440,7 @@ impl TableSession {
         let turn = self.hand.as_ref().and_then(|h| {
             let r = h.replica()?;
             (h.stage() == crate::hand::Stage::Play && !r.is_over())
-                .then(|| (self.hand_no, r.actor()))
+                .then(|| (self.head.hand_no, r.actor()))
         });
         self.turn_clock = match (turn, self.turn_clock) {
             (None, _) => None,
@@ -482,7 +477,7 @@ impl TableSession {
             &self.master,
             label,
             &[
-                &self.hand_no.to_le_bytes()[..],
+                &self.head.hand_no.to_le_bytes()[..],
                 &(hand.turn_count() as u64).to_le_bytes(),
             ]
             .concat(),

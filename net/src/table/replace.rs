@@ -39,7 +39,7 @@ impl TableSession {
         // waits for the people at it; a hand in play is void.
         if self.between.is_none() {
             self.events.push_back(TableEvent::HandVoided {
-                hand_no: self.hand_no,
+                hand_no: self.head.hand_no,
                 seat: Seat::from_index(usize::from(seat)),
                 why,
             });
@@ -59,7 +59,7 @@ impl TableSession {
     /// `seat` is out of the game from now on: the current hand is dropped and a computer
     /// player takes the seat (the runner says so, the others wait for its word).
     pub(super) fn put_out(&mut self, seat: u8) {
-        let hand_no = self.hand_no;
+        let hand_no = self.head.hand_no;
         self.hand = None;
         if let Some(p) = &mut self.proxy {
             p.hand = None;
@@ -167,10 +167,10 @@ impl TableSession {
         if seat > 3 {
             return Err(ReplaceRefused::NotASeat(seat));
         }
-        if hand_no < self.hand_no {
+        if hand_no < self.head.hand_no {
             return Err(ReplaceRefused::Earlier);
         }
-        if hand_no > self.hand_no || self.keys.contains(key) {
+        if hand_no > self.head.hand_no || self.keys.contains(key) {
             return Err(ReplaceRefused::Later);
         }
         if self

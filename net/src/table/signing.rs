@@ -92,7 +92,7 @@ impl TableSession {
         let table = CardTable::new(config.rules().deck_size() as u16)
             .ok()
             .map(Arc::new);
-        self.dealer = dealer;
+        self.head.dealer = dealer;
         self.keys = config.seats;
         let pending = self.stage.agree(config, table);
         let sig = Identity::from_secret(self.secret).sign(&sid);

@@ -27,7 +27,7 @@ impl TableSession {
                 match scored {
                     Some(report) => {
                         self.events.push_back(TableEvent::HandForfeited {
-                            hand_no: self.hand_no,
+                            hand_no: self.head.hand_no,
                             seat: Seat::from_index(usize::from(seat)),
                             scores: report.scores,
                             breakdown: None,
