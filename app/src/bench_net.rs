@@ -60,12 +60,19 @@ fn percentile(v: &mut [f64], p: f64) -> f64 {
     v[((v.len() - 1) as f64 * p).round() as usize]
 }
 
-/// Runs the benchmark in `dir` with games of `preset` to `target`.
+/// Runs the benchmark in `dir` with games of `preset` to `target`, each computer player
+/// waiting `think_ms` before a move.
 ///
 /// # Errors
 ///
 /// A peer that fails to start or finish.
-pub fn net(out: &mut impl Write, dir: &Path, preset: &str, target: i32) -> Result<()> {
+pub fn net(
+    out: &mut impl Write,
+    dir: &Path,
+    preset: &str,
+    target: i32,
+    think_ms: u64,
+) -> Result<()> {
     let exe = std::env::current_exe()?;
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir)?;
@@ -78,6 +85,8 @@ pub fn net(out: &mut impl Write, dir: &Path, preset: &str, target: i32) -> Resul
             dir.join(format!("seat{i}")).display().to_string(),
             "--bot".into(),
             "expert".into(),
+            "--think-ms".into(),
+            think_ms.to_string(),
         ]
     };
     let mut host_args: Vec<String> = vec![
@@ -152,7 +161,7 @@ pub fn net(out: &mut impl Write, dir: &Path, preset: &str, target: i32) -> Resul
     let n_hands = starts.len();
     writeln!(
         out,
-        "four peers in separate processes on loopback, {preset} to {target}: {n_hands} hands, {n_moves} moves"
+        "four peers in separate processes on loopback, {preset} to {target}, computer players waiting {think_ms} ms before a move: {n_hands} hands, {n_moves} moves"
     )?;
     writeln!(
         out,

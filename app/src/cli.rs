@@ -229,6 +229,11 @@ pub enum Command {
         /// Hands per timed run (rules).
         #[arg(long, default_value_t = 1000)]
         hands: usize,
+        /// Milliseconds each computer player waits before a move (net). At 0 they play flat
+        /// out, and a turn's moves (draw, melds, discard) queue behind each other at every
+        /// peer; a pause longer than a move takes measures each move alone, as people play.
+        #[arg(long = "think-ms", default_value_t = 0)]
+        think_ms: u64,
     },
 }
 
@@ -324,17 +329,20 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Bench {
             what: BenchWhat::Rules,
             hands,
+            ..
         }) => {
             crate::bench::rules(&mut std::io::stdout().lock(), hands)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Bench {
             what: BenchWhat::Net,
+            think_ms,
             ..
         }) => {
             let dir =
                 std::env::temp_dir().join(format!("fairdeal-bench-net-{}", std::process::id()));
-            crate::bench_net::net(&mut std::io::stdout().lock(), &dir, "samba", 10_000)?;
+            let out = &mut std::io::stdout().lock();
+            crate::bench_net::net(out, &dir, "samba", 10_000, think_ms)?;
             let _ = std::fs::remove_dir_all(&dir);
             Ok(ExitCode::SUCCESS)
         }
