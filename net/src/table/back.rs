@@ -8,6 +8,7 @@ use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{ReturnState, Statement, TableConfig, TableMsg};
 use super::{Dest, OverRefused, ReturnRefused, TableError, TableEvent, TableSession};
+use crate::hand::DealHead;
 
 /// What a seat given back does here ([`TableSession::check_return`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,10 +149,13 @@ impl TableSession {
                 // Our seat, back: take the table's state and play from that hand on.
                 self.keys = state.keys;
                 self.runners = state.runners;
-                self.head.dealer = Seat::from_index(usize::from(state.dealer));
-                self.head.totals = state.totals;
-                self.head.prev_result = state.prev_result;
-                self.head.hand_no = state.hand_no.saturating_sub(1);
+                // `start_hand` numbers the deal `state.hand_no` again.
+                self.head = DealHead {
+                    hand_no: state.hand_no.saturating_sub(1),
+                    dealer: Seat::from_index(usize::from(state.dealer)),
+                    totals: state.totals,
+                    prev_result: state.prev_result,
+                };
                 self.left = false;
                 // A person who left and came back plays the seat again: nothing left to quit.
                 self.leave_after = None;

@@ -217,9 +217,7 @@ impl TableSession {
             stage: Stage::lobby_start(),
             head: DealHead {
                 hand_no: 0,
-                dealer: Seat::S,
-                totals: [0, 0],
-                prev_result: [0; 32],
+                ..DealHead::first(Seat::S)
             },
             hand: None,
             early: Vec::new(),
