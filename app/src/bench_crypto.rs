@@ -286,7 +286,7 @@ fn whole_hands(hands: u8, proofs: ProofMode) -> (f64, f64, f64) {
     use std::time::Duration;
 
     use fairdeal_core::{Preset, Rules, Seat, SplitMix64};
-    use fairdeal_net::hand::{Event, HandConfig, HandSession, Stage};
+    use fairdeal_net::hand::{DealHead, Event, HandConfig, HandSession, Stage};
 
     let rules = Rules::preset(Preset::Samba);
     let Ok(table) = CardTable::new(rules.deck_size() as u16) else {
@@ -308,10 +308,12 @@ fn whole_hands(hands: u8, proofs: ProofMode) -> (f64, f64, f64) {
             sid: [h; 32],
             keys,
             rules: rules.clone(),
-            dealer: Seat::from_index(usize::from(h)),
-            scores: [0, 0],
-            hand_no: 1,
-            prev_result: [0; 32],
+            head: DealHead {
+                hand_no: 1,
+                dealer: Seat::from_index(usize::from(h)),
+                totals: [0, 0],
+                prev_result: [0; 32],
+            },
             proofs,
             bots: Default::default(),
         };

@@ -47,6 +47,7 @@ mod rules;
 pub mod scenario;
 mod score;
 mod seat;
+mod seat_map;
 pub mod selfplay;
 pub mod strategy;
 mod view;
@@ -67,4 +68,5 @@ pub use rules::{
 };
 pub use score::{GameResult, TeamScore, game_result};
 pub use seat::{ParseSeatError, Seat, SeatOutOfRange, Team};
+pub use seat_map::{SeatMap, SeatSet};
 pub use view::PlayerView;

@@ -34,6 +34,11 @@ impl Seat {
         self as usize
     }
 
+    /// The seat's number, 0 (S) to 3 (E): its one byte in messages, files and signed bytes.
+    pub fn number(self) -> u8 {
+        self as u8
+    }
+
     /// The next seat clockwise (the dealer's left is `dealer.next()`).
     pub fn next(self) -> Self {
         Self::from_index(self.index() + 1)

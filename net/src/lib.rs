@@ -17,6 +17,7 @@
 pub mod hand;
 pub mod node;
 pub mod playback;
+pub mod seat_wire;
 pub mod store;
 pub mod table;
 pub mod transcript;

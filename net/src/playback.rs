@@ -13,13 +13,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fairdeal_core::{Move, Position, Seat};
-use fairdeal_crypto::hand::{hand_context, seed_commit};
+use fairdeal_crypto::hand::seed_commit;
 use fairdeal_crypto::{
     AuditInput, Body, CardTable, CtBytes, Envelope, Fault, HandCommit, Identity, SignedEnvelope,
     audit, encoding,
 };
 
-use crate::hand::{Event, HandConfig, HandReport, HandSession, Replacement, card_of_id};
+use crate::hand::{DealHead, Event, HandConfig, HandReport, HandSession, Replacement, card_of_id};
 use crate::table::msg::TableConfig;
 use crate::transcript::{self, Entry, Located, Report};
 
@@ -179,10 +179,12 @@ pub fn play(entries: &[Located]) -> Playback {
                     sid,
                     keys: **keys,
                     rules: rules.clone(),
-                    dealer: Seat::from_index(usize::from(*dealer % 4)),
-                    scores: *scores,
-                    hand_no: *hand_no,
-                    prev_result: *prev_result,
+                    head: DealHead {
+                        hand_no: *hand_no,
+                        dealer: *dealer,
+                        totals: *scores,
+                        prev_result: *prev_result,
+                    },
                     proofs: config.proofs,
                     bots: bots.map(|b| {
                         b.map(|b| Replacement {
@@ -195,7 +197,7 @@ pub fn play(entries: &[Located]) -> Playback {
             }
             Entry::Envelope { hand_no, signed } => {
                 if let Some((cfg, envs)) = deal.as_mut()
-                    && cfg.hand_no == *hand_no
+                    && cfg.head.hand_no == *hand_no
                     && !envs.contains(signed)
                 {
                     envs.push(signed.clone());
@@ -223,24 +225,16 @@ fn play_hand(
     mut envelopes: Vec<SignedEnvelope>,
 ) -> HandPlay {
     let mut hp = HandPlay {
-        hand_no: cfg.hand_no,
-        dealer: cfg.dealer,
-        scores: cfg.scores,
+        hand_no: cfg.head.hand_no,
+        dealer: cfg.head.dealer,
+        scores: cfg.head.totals,
         dealt: None,
         steps: Vec::new(),
         report: None,
         gap: None,
     };
     envelopes.sort_by_key(sender_seq);
-    let dealer = cfg.dealer.index() as u8;
-    let hctx = hand_context(
-        &cfg.sid,
-        cfg.hand_no,
-        dealer,
-        cfg.scores,
-        &cfg.prev_result,
-        &cfg.keys,
-    );
+    let hctx = cfg.hctx();
     let mut commits: [Option<HandCommit>; 4] = Default::default();
     let mut seeds: [Option<[u8; 32]>; 4] = [None; 4];
     let mut decks: [Option<Vec<CtBytes>>; 4] = Default::default();
@@ -274,7 +268,7 @@ fn play_hand(
     };
     let input = AuditInput {
         hctx: &hctx,
-        order: [1, 2, 3, 4].map(|k| (dealer + k) % 4),
+        order: cfg.head.shuffle_order(),
         commits: [&c[0], &c[1], &c[2], &c[3]],
         seeds: sd,
         decks: [&dk[0], &dk[1], &dk[2], &dk[3]],
@@ -286,7 +280,8 @@ fn play_hand(
             return hp;
         }
     };
-    let Ok(mut pos) = Position::deal(cfg.rules.clone(), cfg.dealer, cfg.scores, &truth) else {
+    let Ok(mut pos) = Position::deal(cfg.rules.clone(), cfg.head.dealer, cfg.head.totals, &truth)
+    else {
         hp.gap = Some(Gap::Envelopes);
         return hp;
     };

@@ -49,12 +49,12 @@ fn east_gives_west_back(peers: &[TableSession], secrets: &[[u8; 32]]) -> TableMs
     let config = peers[0].config().unwrap();
     let state = ReturnState {
         hand_no: peers[0].hand_no() + 1,
-        seat: 1,
-        dealer: 0,
+        seat: Seat::W,
+        dealer: Seat::S,
         totals: peers[0].totals(),
         prev_result: [0; 32],
         keys: config.seats,
-        runners: [None; 4],
+        runners: fairdeal_core::SeatMap::default(),
     };
     let sig =
         Identity::from_secret(secrets[3]).sign(&Statement::Return(&state).digest(&config.sid()));
@@ -73,13 +73,13 @@ fn a_barred_seats_return_is_refused_by_the_gate_as_by_the_handler() {
         let refused = sim.peers[i].admit(east, &bytes).unwrap_err();
         assert_eq!(
             refused.why,
-            Why::Return(ReturnRefused::Barred(1)),
+            Why::Return(ReturnRefused::Barred(Seat::W)),
             "peer {i}"
         );
         assert!(!refused.stale, "held against East at peer {i}");
         assert_eq!(
             sim.peers[i].handle_message(east, &bytes),
-            Err(TableError::from(Unexpected::SeatBarred(1))),
+            Err(TableError::from(Unexpected::SeatBarred(Seat::W))),
             "peer {i}"
         );
     }
@@ -125,7 +125,7 @@ fn a_transcript_that_gives_a_barred_seat_back_is_refused() {
     let file = sim.files[0].clone();
     let report = check(&file);
     assert!(
-        report.faults.iter().all(|f| f.seat == Some(1)),
+        report.faults.iter().all(|f| f.seat == Some(Seat::W)),
         "{}",
         report.text()
     );
@@ -150,12 +150,12 @@ fn a_transcript_that_gives_a_barred_seat_back_is_refused() {
     let config = sim.peers[0].config().unwrap();
     let state = ReturnState {
         hand_no: *hand_no,
-        seat: 1,
+        seat: Seat::W,
         dealer: *dealer,
         totals: *scores,
         prev_result: *prev_result,
         keys: config.seats,
-        runners: [None; 4],
+        runners: fairdeal_core::SeatMap::default(),
     };
     let sig =
         Identity::from_secret(secrets[3]).sign(&Statement::Return(&state).digest(&config.sid()));
@@ -180,7 +180,12 @@ fn a_transcript_that_gives_a_barred_seat_back_is_refused() {
     let report = check(&forged);
     // The check stops there (the fault that ends it is the last; West's own comes first).
     let stop = report.faults.last().unwrap();
-    assert_eq!(stop.kind, FaultKind::BarredSeatBack(1), "{}", report.text());
+    assert_eq!(
+        stop.kind,
+        FaultKind::BarredSeatBack(Seat::W),
+        "{}",
+        report.text()
+    );
     assert_eq!(stop.seat, None, "no seat is blamed for the file's bytes");
     assert!(
         report.text().contains("proved it at fault"),
@@ -223,14 +228,14 @@ fn a_hand_counted_on_its_audited_scores_reads_as_counted_naming_the_audits_sende
         );
         let report = check(&sim.files[i]);
         assert!(
-            report.faults.iter().all(|f| f.seat == Some(1)),
+            report.faults.iter().all(|f| f.seat == Some(Seat::W)),
             "peer {i}:\n{}",
             report.text()
         );
         assert_eq!(
             report.hands.first().map(|h| h.status.clone()),
             Some(HandStatus::Forfeited {
-                seat: 1,
+                seat: Seat::W,
                 scores: counted[0]
             }),
             "peer {i}:\n{}",

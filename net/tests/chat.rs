@@ -144,7 +144,7 @@ fn chat_from_peers_is_shown_only_clean_signed_new_and_within_the_rate() {
             while st.peer.poll_event().is_some() {}
             let n = l.n.unwrap_or(st.next_n[usize::from(l.from)]);
             let sig = Identity::from_secret(secret(l.signer))
-                .sign(&Statement::Chat { seat: l.seat, n, text: &l.text }.digest(&sid));
+                .sign(&Statement::Chat { seat: fairdeal_core::Seat::from_index(usize::from(l.seat)), n, text: &l.text }.digest(&sid));
             let bytes = TableMsg::Chat { n, text: l.text.clone(), sig }.encode();
             let from = keys[usize::from(l.from)];
             let admitted = st.peer.admit(from, &bytes);

@@ -16,6 +16,7 @@
 
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 
+use fairdeal_core::Seat;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -240,12 +241,12 @@ fn attack(rng: &mut SplitMix64, pool: &[u8], me: &Identity) -> Attack {
                 0 => TableMsg::Timeout {
                     hand_no: 1,
                     hctx: sid,
-                    seat: 1,
+                    seat: Seat::W,
                     sig: me.sign(
                         &Statement::Timeout {
                             hand_no: 1,
                             hctx: &sid,
-                            seat: 1,
+                            seat: Seat::W,
                         }
                         .digest(&sid),
                     ),

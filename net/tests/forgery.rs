@@ -7,7 +7,7 @@
 
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 
-use fairdeal_core::Preset;
+use fairdeal_core::{Preset, Seat};
 use fairdeal_crypto::{Envelope, Identity, PublicKey, encoding};
 use fairdeal_net::table::TableSession;
 use fairdeal_net::table::msg::{ReturnState, Statement, TableMsg};
@@ -153,7 +153,7 @@ fn a_re_totalled_header_is_refused() {
 
 /// West cuts the end of hand 2 and inserts a return it signed, carrying totals it chose, then
 /// hand 3's header with those totals.
-fn self_totalled(peers: &[TableSession], file: &[Entry], seat: u8) -> (Vec<Entry>, Vec<Entry>) {
+fn self_totalled(peers: &[TableSession], file: &[Entry], seat: Seat) -> (Vec<Entry>, Vec<Entry>) {
     let (head, deals) = blocks(file);
     let Entry::Hand {
         hand_no,
@@ -172,7 +172,7 @@ fn self_totalled(peers: &[TableSession], file: &[Entry], seat: u8) -> (Vec<Entry
         totals: [0, 9_999],
         prev_result: *prev_result,
         keys: **keys,
-        runners: [None; 4],
+        runners: fairdeal_core::SeatMap::default(),
     };
     let sig = Identity::from_secret(secret(1)).sign(&Statement::Return(&state).digest(&sid(peers)));
     let mut forged = join(&head, &deals[..2]);
@@ -187,13 +187,13 @@ fn self_totalled(peers: &[TableSession], file: &[Entry], seat: u8) -> (Vec<Entry
 #[test]
 fn a_return_its_own_seat_signed_with_chosen_totals_is_refused() {
     let (peers, file) = honest_game();
-    let (mut forged, third) = self_totalled(&peers, &file, 1);
+    let (mut forged, third) = self_totalled(&peers, &file, Seat::W);
     forged.extend(third);
     assert_eq!(
         refused(&forged),
         FaultKind::ReturnNotFromRunner {
-            seat: 1,
-            signer: 1,
+            seat: Seat::W,
+            signer: Seat::W,
             runner: None
         }
     );
@@ -204,19 +204,19 @@ fn another_seats_return_with_chosen_totals_is_refused_by_the_hand_context() {
     let (peers, file) = honest_game();
     // West gives South's seat back with its totals, and keeps hand 3's real envelopes: they
     // were signed under a hand context that binds the real totals.
-    let (mut forged, third) = self_totalled(&peers, &file, 0);
+    let (mut forged, third) = self_totalled(&peers, &file, Seat::S);
     let header = third[0].clone();
     forged.extend(third);
     assert!(matches!(refused(&forged), FaultKind::BadEnvelope(_)));
     // The file ends at the forged header: no other seat confirms the totals.
-    let (mut bare, _) = self_totalled(&peers, &file, 0);
+    let (mut bare, _) = self_totalled(&peers, &file, Seat::S);
     bare.push(header);
     assert_eq!(
         refused(&bare),
         FaultKind::ReturnUnconfirmed {
-            seat: 0,
-            signer: 1,
-            missing: vec![2, 3]
+            seat: Seat::S,
+            signer: Seat::W,
+            missing: vec![Seat::N, Seat::E]
         }
     );
 }
@@ -232,11 +232,7 @@ fn quit_game() -> (Vec<TableSession>, Vec<Entry>) {
     run(&mut peers, &mut files, &[2], &|p| {
         [0, 1, 3].iter().all(|&i| p[i].hand_no() > 3)
     });
-    assert_eq!(
-        peers[1].runners()[2],
-        Some(fairdeal_core::Seat::S),
-        "South runs North"
-    );
+    assert_eq!(peers[1].runners()[2], Some(Seat::S), "South runs North");
     let file = files.swap_remove(1);
     let report = check(&file);
     assert!(report.ok(), "{}", report.text());
@@ -265,12 +261,18 @@ fn a_quit_or_replace_signed_by_the_wrong_seat_is_refused() {
     let Some((from, TableMsg::Quit { hand_no, .. })) = table_msg(&file[at]) else {
         unreachable!()
     };
-    let sig = west.sign(&Statement::Quit { hand_no, seat: 2 }.digest(&sid));
+    let sig = west.sign(
+        &Statement::Quit {
+            hand_no,
+            seat: Seat::N,
+        }
+        .digest(&sid),
+    );
     forged[at] = Entry::Signed {
         from,
         msg: TableMsg::Quit { hand_no, sig }.encode(),
     };
-    assert_eq!(refused(&forged), FaultKind::BadSignature(2));
+    assert_eq!(refused(&forged), FaultKind::BadSignature(Seat::N));
     // North's replacement, signed by West (South runs it).
     let at = file
         .iter()
@@ -297,9 +299,9 @@ fn a_quit_or_replace_signed_by_the_wrong_seat_is_refused() {
     assert_eq!(
         refused(&forged),
         FaultKind::ReplaceNotFromRunner {
-            seat: 2,
-            signer: 1,
-            runner: 0
+            seat: Seat::N,
+            signer: Seat::W,
+            runner: Seat::S
         }
     );
 }
@@ -324,12 +326,12 @@ fn given_back(peers: &[TableSession], file: &[Entry], signer: u8) -> Vec<Entry> 
     bots[2] = None;
     let state = ReturnState {
         hand_no: *hand_no,
-        seat: 2,
+        seat: Seat::N,
         dealer: *dealer,
         totals: *scores,
         prev_result: *prev_result,
         keys: **keys,
-        runners: [None; 4],
+        runners: fairdeal_core::SeatMap::default(),
     };
     let sig =
         Identity::from_secret(secret(signer)).sign(&Statement::Return(&state).digest(&sid(peers)));
@@ -351,9 +353,9 @@ fn a_return_signed_by_a_seat_that_did_not_run_the_computer_player_is_refused() {
     assert_eq!(
         refused(&given_back(&peers, &file, 1)),
         FaultKind::ReturnNotFromRunner {
-            seat: 2,
-            signer: 1,
-            runner: Some(0)
+            seat: Seat::N,
+            signer: Seat::W,
+            runner: Some(Seat::S)
         }
     );
     // The runner's own return of the same seat is taken (the header check passes it).
@@ -380,7 +382,7 @@ fn a_held_seats_player_takes_its_return_and_the_games_end_only_from_its_runner()
     // South, the runner, tells North its seat is held (as it does when North is heard from).
     let held = TableMsg::SeatHeld {
         hand_no: peers[0].hand_no(),
-        seat: 2,
+        seat: Seat::N,
         hctx: [0; 32],
         votes: Vec::new(),
     };
@@ -390,12 +392,12 @@ fn a_held_seats_player_takes_its_return_and_the_games_end_only_from_its_runner()
     let before = (peers[2].totals(), peers[2].hand_no());
     let state = ReturnState {
         hand_no: peers[0].hand_no() + 1,
-        seat: 2,
-        dealer: 0,
+        seat: Seat::N,
+        dealer: Seat::S,
         totals: [0, 9_999],
         prev_result: [0; 32],
         keys,
-        runners: [None; 4],
+        runners: fairdeal_core::SeatMap::default(),
     };
     let ret = |by: &Identity| TableMsg::Return {
         state: state.clone(),
@@ -403,7 +405,13 @@ fn a_held_seats_player_takes_its_return_and_the_games_end_only_from_its_runner()
     };
     let over = |by: &Identity, totals: [i32; 2]| TableMsg::Over {
         totals,
-        sig: by.sign(&Statement::Over { seat: 2, totals }.digest(&sid)),
+        sig: by.sign(
+            &Statement::Over {
+                seat: Seat::N,
+                totals,
+            }
+            .digest(&sid),
+        ),
     };
     // West never ran North's computer player: its word on the table's state is refused.
     assert!(

@@ -74,7 +74,7 @@ fn forged(
     let other_sid = fake.sid();
     let hctx = to.hand().map_or([0; 32], |h| h.hctx());
     // A seated peer votes against itself; a stranger against East.
-    let vote_seat = seated_as.unwrap_or(3);
+    let vote_seat = Seat::from_index(usize::from(seated_as.unwrap_or(3)));
     let mut out = vec![
         (
             "timeout",
@@ -97,12 +97,12 @@ fn forged(
             TableMsg::Timeout {
                 hand_no: hand_no + 3,
                 hctx,
-                seat: 1,
+                seat: Seat::W,
                 sig: who.sign(
                     &Statement::Timeout {
                         hand_no: hand_no + 3,
                         hctx: &hctx,
-                        seat: 1,
+                        seat: Seat::W,
                     }
                     .digest(&sid),
                 ),
@@ -110,7 +110,7 @@ fn forged(
         ),
         (
             "replace",
-            common::replace_msg(who, &sid, hand_no, 3, key, [0; 32]),
+            common::replace_msg(who, &sid, hand_no, Seat::E, key, [0; 32]),
         ),
         (
             "accept of another table",
@@ -269,7 +269,7 @@ fn a_stranger_and_a_seat_cannot_speak_out_of_turn_and_the_real_replacement_appli
 /// these: it never votes against itself, replaces nobody, and accepts only the real table).
 fn forged_by_north(bytes: &[u8]) -> bool {
     match TableMsg::decode(bytes) {
-        Ok(TableMsg::Timeout { seat, .. }) => seat == 2,
+        Ok(TableMsg::Timeout { seat, .. }) => seat == Seat::N,
         Ok(TableMsg::Replace { .. } | TableMsg::Start { .. }) => true,
         Ok(TableMsg::Hand { bytes }) => SignedEnvelope::from_wire(&bytes)
             .ok()
@@ -302,7 +302,7 @@ fn the_handlers_refuse_a_forged_replacement_even_without_the_gate() {
     let hand_no = peers[1].hand_no();
     let north = Identity::from_secret(seat(2).0);
     let key = Identity::from_secret([5; 32]).public();
-    let msg = common::replace_msg(&north, &sid, hand_no, 3, key, [0; 32]);
+    let msg = common::replace_msg(&north, &sid, hand_no, Seat::E, key, [0; 32]);
     assert!(peers[1].handle_message(keys[2], &msg.encode()).is_err());
     // A hand message from a peer that is not seated is not even routed (one for a hand not
     // started here would otherwise wait in the buffer of early messages).

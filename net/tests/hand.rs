@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use fairdeal_core::{Move, Preset, Rules, Seat, SplitMix64};
 use fairdeal_crypto::{Body, CardTable, Identity};
-use fairdeal_net::hand::{Event, HandConfig, HandReport, HandSession, Stage};
+use fairdeal_net::hand::{DealHead, Event, HandConfig, HandReport, HandSession, Stage};
 
 #[allow(dead_code)]
 fn sessions(preset: Preset, dealer: Seat, salt: u8) -> Vec<HandSession> {
@@ -23,10 +23,12 @@ fn sessions(preset: Preset, dealer: Seat, salt: u8) -> Vec<HandSession> {
         sid: [9; 32],
         keys,
         rules,
-        dealer,
-        scores: [0, 0],
-        hand_no: 1,
-        prev_result: [0; 32],
+        head: DealHead {
+            hand_no: 1,
+            dealer,
+            totals: [0, 0],
+            prev_result: [0; 32],
+        },
         proofs: fairdeal_crypto::ProofMode::Proved,
         bots: Default::default(),
     };

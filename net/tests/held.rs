@@ -30,7 +30,7 @@ fn check(entries: &[Entry]) -> Report {
 }
 
 /// `seat`'s notice that its seat is held, with `votes` from the deal `hand_no`/`hctx`.
-fn held(hand_no: u32, seat: u8, hctx: [u8; 32], votes: Vec<(u8, Sig)>) -> Vec<u8> {
+fn held(hand_no: u32, seat: Seat, hctx: [u8; 32], votes: Vec<(Seat, Sig)>) -> Vec<u8> {
     TableMsg::SeatHeld {
         hand_no,
         seat,
@@ -41,16 +41,16 @@ fn held(hand_no: u32, seat: u8, hctx: [u8; 32], votes: Vec<(u8, Sig)>) -> Vec<u8
 }
 
 /// `by`'s signed return of `seat` at hand `hand_no`, with totals of its choosing.
-fn forged_return(peers: &[TableSession], by: &Identity, seat: u8, hand_no: u32) -> Vec<u8> {
+fn forged_return(peers: &[TableSession], by: &Identity, seat: Seat, hand_no: u32) -> Vec<u8> {
     let config = peers[0].config().unwrap();
     let state = ReturnState {
         hand_no,
         seat,
-        dealer: 0,
+        dealer: Seat::S,
         totals: [0, 9_999],
         prev_result: [0; 32],
         keys: config.seats,
-        runners: [None; 4],
+        runners: fairdeal_core::SeatMap::default(),
     };
     let sig = by.sign(&Statement::Return(&state).digest(&config.sid()));
     TableMsg::Return { state, sig }.encode()
@@ -96,21 +96,21 @@ fn a_lying_seat_cannot_make_a_present_player_drop_its_hand() {
         &Statement::Timeout {
             hand_no,
             hctx: &hctx,
-            seat: NORTH as u8,
+            seat: Seat::N,
         }
         .digest(&sid),
     );
     // West's word alone; its own vote; its own signature as South's and East's votes too.
     for votes in [
         Vec::new(),
-        vec![(WEST as u8, vote.clone())],
+        vec![(Seat::W, vote.clone())],
         vec![
-            (0, vote.clone()),
-            (WEST as u8, vote.clone()),
-            (3, vote.clone()),
+            (Seat::S, vote.clone()),
+            (Seat::W, vote.clone()),
+            (Seat::E, vote.clone()),
         ],
     ] {
-        let why = refused(&mut sim, WEST, NORTH, &held(hand_no, 2, hctx, votes));
+        let why = refused(&mut sim, WEST, NORTH, &held(hand_no, Seat::N, hctx, votes));
         assert_eq!(why, Why::SeatHeld(SeatHeldRefused::Unproved));
     }
     // Nor for a deal North is not in (the votes could only be West's there too).
@@ -118,11 +118,11 @@ fn a_lying_seat_cannot_make_a_present_player_drop_its_hand() {
         &mut sim,
         WEST,
         NORTH,
-        &held(hand_no + 1, 2, [7; 32], Vec::new()),
+        &held(hand_no + 1, Seat::N, [7; 32], Vec::new()),
     );
     assert_eq!(why, Why::SeatHeld(SeatHeldRefused::Unproved));
     // West's return of North's seat with totals of its choosing.
-    let lie = forged_return(&sim.peers, &west, 2, hand_no + 1);
+    let lie = forged_return(&sim.peers, &west, Seat::N, hand_no + 1);
     let why = refused(&mut sim, WEST, NORTH, &lie);
     assert!(matches!(why, Why::Return(_)), "{why:?}");
     // The hand goes on with North in it, to its end, and nobody is voted out.
@@ -240,23 +240,23 @@ fn the_votes_of_an_earlier_deal_and_an_old_runners_return_change_nothing() {
     let (mut sim, secrets, out_at, hctx) = east_replaced();
     // The genuine notice: the three votes that put East out (signatures are deterministic).
     let sid = sim.peers[0].config().unwrap().sid();
-    let votes = (0..3u8)
+    let votes = (0..3)
         .map(|v| {
-            let by = Identity::from_secret(secrets[usize::from(v)]);
+            let by = Identity::from_secret(secrets[v]);
             (
-                v,
+                Seat::from_index(v),
                 by.sign(
                     &Statement::Timeout {
                         hand_no: out_at,
                         hctx: &hctx,
-                        seat: 3,
+                        seat: Seat::E,
                     }
                     .digest(&sid),
                 ),
             )
         })
         .collect();
-    let notice = held(out_at, 3, hctx, votes);
+    let notice = held(out_at, Seat::E, hctx, votes);
     sim.run(sim.now + 200 * DEFAULT_GRACE_MS, &|s| {
         s.has(EAST, &|e| matches!(e, TableEvent::SeatBack { .. })) && s.peers[EAST].hand().is_some()
     });
@@ -266,7 +266,7 @@ fn the_votes_of_an_earlier_deal_and_an_old_runners_return_change_nothing() {
     assert_eq!(why, Why::SeatHeld(SeatHeldRefused::Unproved));
     let west = Identity::from_secret(secrets[WEST]);
     let next = sim.peers[EAST].hand_no() + 1;
-    let lie = forged_return(&sim.peers, &west, 3, next);
+    let lie = forged_return(&sim.peers, &west, Seat::E, next);
     let why = refused(&mut sim, WEST, EAST, &lie);
     assert!(matches!(why, Why::Return(_)), "{why:?}");
     let scored = sim.peers[EAST].reports().len();

@@ -161,12 +161,12 @@ fn a_timeout_vote_of_another_deal_never_adds_up() {
         TableMsg::Timeout {
             hand_no,
             hctx,
-            seat: 0,
+            seat: Seat::S,
             sig: Identity::from_secret(secrets[voter]).sign(
                 &Statement::Timeout {
                     hand_no,
                     hctx: &hctx,
-                    seat: 0,
+                    seat: Seat::S,
                 }
                 .digest(&sid),
             ),
@@ -174,7 +174,7 @@ fn a_timeout_vote_of_another_deal_never_adds_up() {
         .encode()
     };
     // West votes South out in this deal itself, East too; North's vote is of another deal.
-    sim.peers[1].vote_timeout(hand_no, 0);
+    sim.peers[1].vote_timeout(hand_no, Seat::S);
     sim.peers[1]
         .handle_message(sim.keys[3], &vote(3, hctx))
         .unwrap();

@@ -65,7 +65,7 @@ fn held_table(wants: [Option<u8>; 3]) -> (Vec<TableSession>, Vec<Record>) {
     for (i, want) in (1..4u8).zip(wants) {
         let (s, info) = seat(i);
         let mut p = TableSession::joiner(s, [1 + i; 32], info, Some("greedy"));
-        p.want_seat(want);
+        p.want_seat(want.and_then(|w| fairdeal_core::Seat::try_from(w).ok()));
         p.join(key);
         peers.push(p);
     }
@@ -277,11 +277,10 @@ fn hostile_lobby_traffic_never_breaks_the_seating() {
     use std::cell::Cell;
 
     let people: Vec<([u8; 32], SeatInfo)> = (1..7u8).map(seat).collect();
-    // A wish: usually a real seat, sometimes none, sometimes out of range.
+    // A wish: usually a seat, sometimes none (a number past 3 does not decode as a seat).
     let want = prop_oneof![
-        6 => (0u8..4).prop_map(Some),
+        6 => (0usize..4).prop_map(|s| Some(fairdeal_core::Seat::from_index(s))),
         2 => Just(None),
-        1 => (4u8..=255).prop_map(Some),
     ];
     let op = (0usize..6, 0u8..6, want, 0u8..4);
     let (joins, seated, wished) = (Cell::new(0u32), Cell::new(0u32), Cell::new(0u32));
@@ -309,7 +308,7 @@ fn hostile_lobby_traffic_never_breaks_the_seating() {
                     nonces: [[0; 32]; 4],
                 },
                 4 => {
-                    let _ = host.swap_seats(n, want.unwrap_or(0));
+                    let _ = host.swap_seats(n, want.map_or(0, |w| w.number()));
                     continue;
                 }
                 _ => {
@@ -328,7 +327,7 @@ fn hostile_lobby_traffic_never_breaks_the_seating() {
                 if roster.iter().flatten().count() > before {
                     seated.set(seated.get() + 1);
                     let at = roster.iter().position(|s| s.as_ref().is_some_and(|s| s.key == from));
-                    if want.is_some() && at.map(|a| a as u8) == want {
+                    if want.is_some() && at.map(fairdeal_core::Seat::from_index) == want {
                         wished.set(wished.get() + 1);
                     }
                 }
@@ -448,21 +447,48 @@ fn a_host_replaying_an_old_games_configuration_gets_no_signature() {
     assert_eq!(new.nonces[2], peers[2].nonce());
 }
 
-/// A host proposes a configuration no table can play: the first dealer is seat 7 (which the
-/// old `Seat::from_index` wrapped to East), or one player sits in two seats. Nobody signs it,
-/// with the reason; nothing starts.
+/// A host proposes a configuration no table can play: the first dealer is seat 7 (which a
+/// seat number wrapped modulo 4 would make East), or one player sits in two seats. Nobody
+/// signs it, with the reason (a dealer past 3 does not even decode); nothing starts.
 ///
-/// Sabotage caught (checked): `on_start` without the two checks (the players then sign and
-/// start, East dealing).
+/// Sabotage caught (checked): `on_start` without the player check, and the configuration's
+/// dealer read as a plain byte (the players then sign and start, East dealing).
 #[test]
 fn a_configuration_with_a_seat_past_three_or_a_player_twice_is_not_signed() {
+    use fairdeal_core::Seat;
     use fairdeal_net::table::msg::{TableConfig, TableMsg};
-    type Spoil = fn(&mut TableConfig);
-    let bad: [(&str, Spoil); 2] = [
-        ("the first dealer is not a seat", |c| c.first_dealer = 7),
-        ("one player in two seats", |c| c.seats[3] = c.seats[1]),
+    // The dealer's byte, found as the one byte in which two proposals that differ only in
+    // their dealer differ, set to 7.
+    fn dealer_seven(c: &TableConfig) -> Vec<u8> {
+        let with = |d| {
+            TableMsg::Start {
+                config: TableConfig {
+                    first_dealer: d,
+                    ..c.clone()
+                },
+            }
+            .encode()
+        };
+        let (mut south, east) = (with(Seat::S), with(Seat::E));
+        let at: Vec<usize> = (0..south.len()).filter(|&i| south[i] != east[i]).collect();
+        assert_eq!(at.len(), 1, "the dealer is one byte");
+        south[at[0]] = 7;
+        south
+    }
+    fn twice(c: &TableConfig) -> Vec<u8> {
+        let mut c = c.clone();
+        c.seats[3] = c.seats[1];
+        TableMsg::Start { config: c }.encode()
+    }
+    type Spoil = fn(&TableConfig) -> Vec<u8>;
+    type Why = fn(&TableError) -> bool;
+    let bad: [(Spoil, Why); 2] = [
+        (dealer_seven, |e| matches!(e, TableError::Decode(_))),
+        (twice, |e| {
+            *e == TableError::BadConfig("one player in two seats")
+        }),
     ];
-    for (why, spoil) in bad {
+    for (spoil, why) in bad {
         let (mut peers, _) = held_table([None, None, None]);
         run(&mut peers, &mut Vec::new(), 2_000); // everyone seated
         peers[0].request_start().unwrap();
@@ -472,16 +498,12 @@ fn a_configuration_with_a_seat_past_three_or_a_player_twice_is_not_signed() {
                 _ => None,
             })
             .expect("the host proposes a configuration");
-        let mut config = start.clone();
-        spoil(&mut config);
-        let msg = TableMsg::Start { config }.encode();
+        let msg = spoil(&start);
         let host = peers[0].key();
         for p in &mut peers[1..3] {
             while p.poll_transmit().is_some() {}
-            assert_eq!(
-                p.handle_message(host, &msg),
-                Err(TableError::BadConfig(why))
-            );
+            let err = p.handle_message(host, &msg).expect_err("refused");
+            assert!(why(&err), "{err:?}");
             assert!(p.config().is_none());
             assert!(
                 std::iter::from_fn(|| p.poll_transmit()).next().is_none(),

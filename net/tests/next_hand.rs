@@ -16,8 +16,7 @@ use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::store::{Meta, Record};
 use fairdeal_net::table::msg::{SeatInfo, Statement, TableMsg};
 use fairdeal_net::table::{
-    Dest, MsgKind, NEXT_HAND_MS, NotNow, ReadyRefused, ReturnRefused, TableError, TableSession,
-    Unexpected, Why,
+    Dest, NEXT_HAND_MS, NotNow, ReadyRefused, TableError, TableSession, Unexpected, Why,
 };
 
 fn card(i: u8, bot: bool) -> ([u8; 32], SeatInfo) {
@@ -291,14 +290,14 @@ fn without_a_countdown_the_table_waits_for_the_person() {
     assert_eq!(sim.hands(), [2; 4], "dealt once the person is ready");
 }
 
-/// A seat given back, validly signed by a seated peer, that names a seat past 3 (as the seat
-/// given back, the dealer, or a runner) is refused for that, before anything is indexed by it;
-/// it was refused before as a bad signature, which it is not.
+/// A seat given back that names a seat past 3 (as the seat given back, the dealer, or a
+/// runner) does not decode: it is refused as undecodable by the gate and the handler, before
+/// anything is read from it, and nothing is applied.
 ///
-/// Sabotage caught: dropping the check on the runners (North then takes the state with a
-/// runner 9 as its seat's return).
+/// Sabotage caught: the runners decoded as plain bytes (the message then decodes and is
+/// refused for its signature instead).
 #[test]
-fn a_seat_given_back_that_names_no_seat_is_refused_for_that() {
+fn a_seat_given_back_that_names_no_seat_does_not_decode() {
     use fairdeal_net::table::msg::{ReturnState, Statement};
     let mut sim = Sim::new();
     sim.play_to_the_first_score_sheet();
@@ -306,51 +305,67 @@ fn a_seat_given_back_that_names_no_seat_is_refused_for_that() {
     let west = Identity::from_secret(card(1, true).0);
     let state = ReturnState {
         hand_no: 2,
-        seat: 2,
-        dealer: 1,
+        seat: Seat::N,
+        dealer: Seat::W,
         totals: [0, 0],
         prev_result: [0; 32],
         keys: [0, 1, 2, 3].map(|j| sim.keys[j]),
-        runners: [None; 4],
+        runners: fairdeal_core::SeatMap::default(),
+    };
+    // Each case: the state with a field at one seat and at another, and the number past 3
+    // written in the byte where they differ (a signed state could not carry it at all).
+    let runners = |r| fairdeal_core::SeatMap([None, None, Some(r), None]);
+    let base = ReturnState {
+        runners: runners(Seat::N),
+        ..state
     };
     let cases = [
         (
             ReturnState {
-                seat: 7,
-                ..state.clone()
+                seat: Seat::E,
+                ..base.clone()
             },
-            7,
+            7u8,
         ),
         (
             ReturnState {
-                dealer: 4,
-                ..state.clone()
+                dealer: Seat::E,
+                ..base.clone()
             },
             4,
         ),
         (
             ReturnState {
-                runners: [None, None, Some(9), None],
-                ..state.clone()
+                runners: runners(Seat::S),
+                ..base.clone()
             },
             9,
         ),
     ];
-    for (bad, n) in cases {
-        let msg = TableMsg::Return {
-            sig: west.sign(&Statement::Return(&bad).digest(&sid)),
-            state: bad,
+    let sig = west.sign(&Statement::Return(&base).digest(&sid));
+    let encode = |state: &ReturnState| {
+        TableMsg::Return {
+            state: state.clone(),
+            sig: sig.clone(),
         }
-        .encode();
+        .encode()
+    };
+    for (other, n) in cases {
+        let (mut msg, theirs) = (encode(&base), encode(&other));
+        let at: Vec<usize> = (0..msg.len()).filter(|&i| msg[i] != theirs[i]).collect();
+        assert_eq!(at.len(), 1, "one byte per seat");
+        msg[at[0]] = n;
         for j in [0usize, 2, 3] {
             assert_eq!(
                 sim.peers[j].admit(sim.keys[1], &msg).map_err(|r| r.why),
-                Err(Why::Return(ReturnRefused::NotASeat(n))),
+                Err(Why::Undecodable),
                 "seat {n} at {j}"
             );
-            assert_eq!(
-                sim.peers[j].handle_message(sim.keys[1], &msg),
-                Err(Unexpected::NotASeat(MsgKind::Return, n).into()),
+            assert!(
+                matches!(
+                    sim.peers[j].handle_message(sim.keys[1], &msg),
+                    Err(TableError::Decode(_))
+                ),
                 "seat {n} at {j}"
             );
         }
@@ -367,7 +382,8 @@ fn a_ready_for_another_seat_or_another_hand_is_refused() {
     let sid = sim.peers[0].config().unwrap().sid();
     let south = Identity::from_secret(card(0, false).0);
     let west = Identity::from_secret(card(1, true).0);
-    let ready = |id: &Identity, hand_no: u32, seat: u8| {
+    let ready = |id: &Identity, hand_no: u32, seat: usize| {
+        let seat = Seat::from_index(seat);
         TableMsg::Ready {
             hand_no,
             sig: id.sign(&Statement::Ready { hand_no, seat }.digest(&sid)),
@@ -519,7 +535,7 @@ fn a_transcript_reads_past_signed_readiness_and_chat() {
         sig: south.sign(
             &Statement::Ready {
                 hand_no: 1,
-                seat: 0,
+                seat: Seat::S,
             }
             .digest(&sid),
         ),
@@ -529,7 +545,7 @@ fn a_transcript_reads_past_signed_readiness_and_chat() {
         text: "Good game".into(),
         sig: south.sign(
             &Statement::Chat {
-                seat: 0,
+                seat: Seat::S,
                 n: 1,
                 text: "Good game",
             }
@@ -541,7 +557,7 @@ fn a_transcript_reads_past_signed_readiness_and_chat() {
         sig: south.sign(
             &Statement::Ready {
                 hand_no: 1,
-                seat: 2,
+                seat: Seat::N,
             }
             .digest(&sid),
         ),

@@ -66,7 +66,7 @@ struct Sim {
     /// Peers that are gone: they neither send nor receive nor ping.
     dead: Vec<bool>,
     /// Messages the table sent, per peer: timeouts voted.
-    votes: Vec<Vec<(u32, u8)>>,
+    votes: Vec<Vec<(u32, Seat)>>,
     /// A peer that withholds the messages `f` picks, and is gone once it has withheld one.
     mute: Option<(usize, Picks)>,
     rng: SplitMix64,
@@ -330,14 +330,14 @@ fn a_silent_seats_vote_against_an_honest_thinker_removes_nobody() {
         &Statement::Timeout {
             hand_no,
             hctx: &hctx,
-            seat: 0,
+            seat: Seat::S,
         }
         .digest(&sid),
     );
     let accusation = TableMsg::Timeout {
         hand_no,
         hctx,
-        seat: 0,
+        seat: Seat::S,
         sig,
     }
     .encode();
@@ -355,7 +355,7 @@ fn a_silent_seats_vote_against_an_honest_thinker_removes_nobody() {
     );
     for i in 0..3 {
         assert!(
-            !sim.votes[i].iter().any(|(_, seat)| *seat == 0),
+            !sim.votes[i].iter().any(|(_, seat)| *seat == Seat::S),
             "peer {i} voted South out"
         );
         assert_eq!(sim.voided(i), vec![(Seat::E, Gone::Silent)], "peer {i}");

@@ -78,14 +78,14 @@ fn a_vote_signed_in_the_first_deal_of_a_hand_dealt_again_never_counts_in_the_sec
             &Statement::Timeout {
                 hand_no,
                 hctx: &first,
-                seat: target as u8,
+                seat: Seat::from_index(target),
             }
             .digest(&sid),
         );
         let vote = TableMsg::Timeout {
             hand_no,
             hctx: first,
-            seat: target as u8,
+            seat: Seat::from_index(target),
             sig,
         }
         .encode();
@@ -100,7 +100,7 @@ fn a_vote_signed_in_the_first_deal_of_a_hand_dealt_again_never_counts_in_the_sec
     }
     assert_ne!(first, second, "the two deals have two hand contexts");
     // This seat's own vote in the second deal (as if it heard nothing from the target).
-    net.peers[i].vote_timeout(hand_no, target as u8);
+    net.peers[i].vote_timeout(hand_no, Seat::from_index(target));
     net.collect(i);
     assert_eq!(net.peers[i].runners(), [None; 4], "peer {i}");
     assert!(
@@ -124,7 +124,7 @@ fn a_vote_signed_in_the_first_deal_of_a_hand_dealt_again_never_counts_in_the_sec
     let against: Vec<_> = net
         .votes
         .iter()
-        .filter(|(v, h, s)| *h >= hand_no && *s != 3 && *v != i)
+        .filter(|(v, h, s)| *h >= hand_no && *s != Seat::E && *v != i)
         .collect();
     assert!(
         against.is_empty(),

@@ -64,7 +64,7 @@ fn east_stopped_and_back(slow: &[(usize, usize)]) -> [Option<Took>; 2] {
     let against_stayers: Vec<_> = net
         .votes
         .iter()
-        .filter(|(_, h, s)| *h >= held_at && *s != 3)
+        .filter(|(_, h, s)| *h >= held_at && *s != Seat::E)
         .collect();
     assert!(
         against_stayers.is_empty(),

@@ -10,7 +10,7 @@
 mod common;
 
 use common::sim::{Sim, table};
-use fairdeal_core::{Preset, SplitMix64};
+use fairdeal_core::{Preset, Seat, SplitMix64};
 use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::table::msg::{ReturnState, Statement, TableMsg};
 use fairdeal_net::table::{DEFAULT_GRACE_MS, TableSession};
@@ -31,10 +31,11 @@ fn hostile(
         from
     };
     let id = Identity::from_secret(secrets[signer]);
-    let me = from as u8;
+    let me = Seat::from_index(from);
     let now = peers[from].hand_no();
     let hand_no = (now + rng.below(3) as u32).saturating_sub(1);
-    let seat = rng.below(5) as u8;
+    // Any seat (a number past 3 does not decode as one: the decoders' own tests cover it).
+    let seat = Seat::from_index(rng.below(4));
     let hctx = match (rng.below(3), peers[from].hand()) {
         (0, _) | (_, None) => [rng.below(256) as u8; 32],
         (_, Some(h)) => h.hctx(),
@@ -70,11 +71,11 @@ fn hostile(
             let state = ReturnState {
                 hand_no,
                 seat,
-                dealer: rng.below(5) as u8,
+                dealer: Seat::from_index(rng.below(4)),
                 totals: peers[from].totals(),
                 prev_result: [0; 32],
                 keys: config.seats,
-                runners: [None; 4],
+                runners: fairdeal_core::SeatMap::default(),
             };
             let sig = id.sign(&Statement::Return(&state).digest(&sid));
             TableMsg::Return { state, sig }
@@ -95,7 +96,7 @@ fn hostile(
             // sender's own, another's, or a wrong signer for the voter named).
             let votes = (0..rng.below(4))
                 .map(|_| {
-                    let voter = rng.below(5) as u8;
+                    let voter = Seat::from_index(rng.below(4));
                     let by = Identity::from_secret(secrets[rng.below(4)]);
                     (
                         voter,

@@ -5,6 +5,7 @@
 //! steered the computer player it ran is named, with the check failing.
 
 use fairdeal_core::Preset;
+use fairdeal_core::Seat;
 use fairdeal_crypto::PublicKey;
 use fairdeal_net::table::msg::TableMsg;
 use fairdeal_net::table::{Dest, TableSession};
@@ -219,7 +220,7 @@ fn a_hand_voided_by_a_player_who_left_is_reported_void_with_the_signed_quit() {
         else {
             panic!("seat {i}: {}", report.text());
         };
-        assert_eq!(*seat, Some(2), "{}", report.text());
+        assert_eq!(*seat, Some(Seat::N), "{}", report.text());
         assert!(why.contains("left the table"), "{why}");
         assert!(
             evidence.iter().any(|e| e.contains("North's signed quit")),
@@ -269,7 +270,7 @@ fn a_hand_whose_seed_was_withheld_is_reported_forfeited_with_the_rules_scores() 
         let HandStatus::Forfeited { seat, scores } = &report.hands[0].status else {
             panic!("seat {i}: {}", report.text());
         };
-        assert_eq!(*seat, 3, "{}", report.text());
+        assert_eq!(*seat, Seat::E, "{}", report.text());
         assert_eq!(*scores, peers[i].totals(), "seat {i}: the forfeit counts");
         assert_eq!(report.totals, peers[i].totals(), "seat {i}");
         assert!(
@@ -295,7 +296,7 @@ fn a_runner_that_steered_its_computer_player_is_named_and_the_check_fails() {
     run(&mut peers, &mut files, &[2], &|p| p[1].hand_no() > 2);
     let report = check(&bytes_of(&files[1])).unwrap();
     assert!(!report.ok(), "{}", report.text());
-    assert_eq!(report.faults[0].seat, Some(0), "{}", report.text());
+    assert_eq!(report.faults[0].seat, Some(Seat::S), "{}", report.text());
     assert_eq!(report.faults[0].hand_no, Some(2), "{}", report.text());
     let HandStatus::Void {
         seat,
@@ -305,7 +306,7 @@ fn a_runner_that_steered_its_computer_player_is_named_and_the_check_fails() {
     else {
         panic!("{}", report.text());
     };
-    assert_eq!(*seat, Some(0), "{}", report.text());
+    assert_eq!(*seat, Some(Seat::S), "{}", report.text());
     // "was caught cheating: …" once the next deal is in the file, "caught: …" while the file
     // ends in the void deal (which of the two depends on the deal and on where the file stops).
     assert!(why.contains("caught") && why.contains("steered"), "{why}");

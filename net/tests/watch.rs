@@ -13,7 +13,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::table::{secret, table};
-use fairdeal_core::{Card, Cards, Position, Preset, PublicState};
+use fairdeal_core::{Card, Cards, Position, Preset, PublicState, Seat};
 use fairdeal_crypto::{Body, Head, Identity, Outbox, PublicKey};
 use fairdeal_net::table::msg::{Statement, TableMsg};
 use fairdeal_net::table::{Dest, TableSession};
@@ -30,7 +30,7 @@ struct Seen {
 
 fn seen(p: &Position) -> Seen {
     let known = [0, 1, 2, 3].map(|s| {
-        let mut c = p.hand(fairdeal_core::Seat::from_index(s)).clone();
+        let mut c = p.hand(Seat::from_index(s)).clone();
         let hidden = c.count(Card::HIDDEN);
         for _ in 0..hidden {
             c.remove(Card::HIDDEN);
@@ -313,7 +313,7 @@ fn a_stream_that_does_not_check_stops_where_it_goes_wrong() {
         (
             0,
             Some(WatchError::Refused(TranscriptFault {
-                kind: FaultKind::ConfigSignature(2),
+                kind: FaultKind::ConfigSignature(Seat::N),
                 ..
             }))
         )
@@ -407,12 +407,12 @@ fn a_spectators_moves_votes_and_audits_are_refused_and_change_nothing() {
         TableMsg::Timeout {
             hand_no,
             hctx,
-            seat: 1,
+            seat: Seat::W,
             sig: spy.sign(
                 &Statement::Timeout {
                     hand_no,
                     hctx: &hctx,
-                    seat: 1,
+                    seat: Seat::W,
                 }
                 .digest(&sid),
             ),
@@ -537,7 +537,7 @@ fn after_a_void_deal_a_header_with_other_totals_or_dealer_is_refused_at_once() {
     );
     let mut g = upto.to_vec();
     if let Entry::Hand { dealer, .. } = &mut g[second] {
-        *dealer = (*dealer + 1) % 4;
+        *dealer = dealer.next();
     }
     assert!(matches!(refused(&g), FaultKind::WrongDealer { .. }));
     let mut g = upto.to_vec();

@@ -392,7 +392,7 @@ impl Game {
                 }
                 // A resumed game replays its hands before the first view: told as ours.
                 if let Some(seat) = m.key.and_then(|k| c.seat_of(&k)) {
-                    m.me = Some(Seat::from_index(usize::from(seat)));
+                    m.me = Some(seat);
                 }
                 m.config = Some(*c);
                 m.status = "Shuffling: every player shuffles the deck in turn…".to_owned();

@@ -4,7 +4,7 @@
 //! the window keeps them under "Details".
 
 use eframe::egui::{self, Color32, RichText, Ui};
-use fairdeal_core::{GameResult, Team};
+use fairdeal_core::{GameResult, Seat, Team};
 use fairdeal_net::transcript::{HandStatus, Report, TranscriptFault};
 
 /// One line of the players' report.
@@ -40,8 +40,8 @@ pub(crate) fn team(names: &[String; 4], t: Team) -> String {
     }
 }
 
-fn seat(names: &[String; 4], s: u8) -> &str {
-    &names[usize::from(s % 4)]
+fn seat(names: &[String; 4], s: Seat) -> &str {
+    &names[s.index()]
 }
 
 fn scores(names: &[String; 4], s: [i32; 2]) -> String {
@@ -180,7 +180,7 @@ mod tests {
                 HandLine {
                     hand_no: 2,
                     status: HandStatus::Forfeited {
-                        seat: 3,
+                        seat: Seat::E,
                         scores: [100, -200],
                     },
                 },
@@ -221,7 +221,7 @@ mod tests {
     fn a_fault_names_the_player_or_says_nobody_can_be_blamed() {
         let mut r = report();
         r.faults.push(TranscriptFault {
-            seat: Some(1),
+            seat: Some(Seat::W),
             hand_no: Some(2),
             kind: FaultKind::Stranger,
             at: None,

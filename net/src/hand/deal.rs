@@ -54,7 +54,7 @@ impl Dealing {
     pub(super) fn new(ctx: &Ctx, sh: Shuffling) -> Self {
         Self {
             deck: Deck::new(sh),
-            script: DealScript::new(&ctx.cfg.rules, ctx.cfg.dealer),
+            script: DealScript::new(&ctx.cfg.rules, ctx.cfg.head.dealer),
             need: Need::Initial([false; 4]),
         }
     }
@@ -161,8 +161,9 @@ impl Dealing {
             .map(|p| self.deck.known_face(p))
             .collect();
         let cfg = &ctx.cfg;
-        let replica = Position::deal_partial(cfg.rules.clone(), cfg.dealer, cfg.scores, &deck)
-            .map_err(|_| Fault::ShuffleMismatch)?;
+        let replica =
+            Position::deal_partial(cfg.rules.clone(), cfg.head.dealer, cfg.head.totals, &deck)
+                .map_err(|_| Fault::ShuffleMismatch)?;
         if replica.stock_len() != ctx.table.len() - self.script.cursor() {
             return Err(Fault::HiddenCard);
         }

@@ -109,12 +109,17 @@ impl DealHead {
         }
     }
 
-    /// The hand context of this deal at table `sid` with `keys` seated.
+    /// The seats in the order they shuffle, from the dealer's left round to the dealer.
+    pub fn shuffle_order(&self) -> [u8; 4] {
+        [1, 2, 3, 4].map(|k| Seat::from_index(self.dealer.index() + k).number())
+    }
+
+    /// The deal's hand context at the table `sid` with the seat identities `keys`.
     pub fn hctx(&self, sid: &[u8; 32], keys: &[PublicKey; 4]) -> [u8; 32] {
         hand_context(
             sid,
             self.hand_no,
-            self.dealer.index() as u8,
+            self.dealer.number(),
             self.totals,
             &self.prev_result,
             keys,

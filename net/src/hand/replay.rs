@@ -37,7 +37,7 @@ impl Revealing {
         })?;
         let cfg = &ctx.cfg;
         // The audit opened the whole deck, each card once.
-        let mut pos = Position::deal(cfg.rules.clone(), cfg.dealer, cfg.scores, &truth)
+        let mut pos = Position::deal(cfg.rules.clone(), cfg.head.dealer, cfg.head.totals, &truth)
             .map_err(|_| Finding::Bug(HandBug::NoDeal))?;
         let board = self.board();
         if &pos.public_state() != board.deal_public() {
@@ -55,7 +55,7 @@ impl Revealing {
                     seat as u8,
                     r,
                     strategy,
-                    replacement_rng(&r.seed, cfg.hand_no),
+                    replacement_rng(&r.seed, cfg.head.hand_no),
                 ))
             })
             .collect();
@@ -67,7 +67,7 @@ impl Revealing {
             {
                 let view = pos.view(*seat);
                 if strategy.choose(&view, rng).as_ref() != Some(mv) {
-                    return Err(Finding::Fault(Some(r.runner), Fault::Steered));
+                    return Err(Finding::Fault(Some(r.runner.number()), Fault::Steered));
                 }
             }
             pos.apply(*seat, mv)

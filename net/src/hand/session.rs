@@ -9,7 +9,6 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use fairdeal_core::Seat;
-use fairdeal_crypto::hand::hand_context;
 use fairdeal_crypto::{
     Accept, Body, CardTable, Fault, HandSecret, Identity, Outbox, SignedEnvelope, Verified,
 };
@@ -47,15 +46,7 @@ impl HandSession {
         seed: [u8; 32],
         table: Arc<CardTable>,
     ) -> Self {
-        let dealer = cfg.dealer.index() as u8;
-        let hctx = hand_context(
-            &cfg.sid,
-            cfg.hand_no,
-            dealer,
-            cfg.scores,
-            &cfg.prev_result,
-            &cfg.keys,
-        );
+        let hctx = cfg.hctx();
         let secret = HandSecret::new(hctx, me, seed);
         Self {
             link: Link {
@@ -69,7 +60,7 @@ impl HandSession {
                 out: VecDeque::new(),
             },
             ctx: Ctx {
-                order: [1, 2, 3, 4].map(|k| (dealer + k) % 4),
+                order: cfg.head.shuffle_order(),
                 cfg,
                 me,
                 hctx,

@@ -6,6 +6,8 @@ use fairdeal_core::{Card, Cards, Move, Rules, Seat};
 use fairdeal_crypto::envelope::EnvelopeError;
 use fairdeal_crypto::{Fault, ProofMode, PublicKey, SignedEnvelope};
 
+use super::DealHead;
+
 /// What a hand is played under; identical at every seat.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HandConfig {
@@ -15,18 +17,20 @@ pub struct HandConfig {
     pub keys: [PublicKey; 4],
     /// The rules.
     pub rules: Rules,
-    /// The dealer.
-    pub dealer: Seat,
-    /// Team totals before the hand.
-    pub scores: [i32; 2],
-    /// The hand's number in the game.
-    pub hand_no: u32,
-    /// Hash of the previous hand's result (zeros for the first).
-    pub prev_result: [u8; 32],
+    /// The deal's number, dealer, team totals before it and the previous deal's result: what
+    /// its header states and its hand context binds.
+    pub head: DealHead,
     /// Whether every shuffle step carries a proof (from the signed table configuration).
     pub proofs: ProofMode,
     /// Seats played by a computer player that took them over, replayed at the audit.
     pub bots: [Option<Replacement>; 4],
+}
+
+impl HandConfig {
+    /// The deal's hand context: the table id, its head and the keys that sign it, hashed.
+    pub fn hctx(&self) -> [u8; 32] {
+        self.head.hctx(&self.sid, &self.keys)
+    }
 }
 
 /// A computer player that took over a seat: its moves are the [`REPLACEMENT_STRATEGY`]'s
@@ -35,7 +39,7 @@ pub struct HandConfig {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Replacement {
     /// The seat whose client runs it (blamed if it steered it).
-    pub runner: u8,
+    pub runner: Seat,
     /// The seed announced when it took the seat.
     pub seed: [u8; 32],
 }

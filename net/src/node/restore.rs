@@ -28,7 +28,11 @@ pub fn session_from_meta(secret: [u8; 32], meta: &Meta) -> TableSession {
         session.hold_start();
     }
     session.set_move_clock_ms(meta.move_clock_ms);
-    session.want_seat(meta.want);
+    // A saved wish past the last seat is no wish (the host then gives the first free seat).
+    session.want_seat(
+        meta.want
+            .and_then(|w| fairdeal_core::Seat::try_from(w).ok()),
+    );
     session
 }
 

@@ -4,9 +4,7 @@
 //! with a computer player in the seat, run openly by the seat's partner (else the lowest seat
 //! that runs none) under a fresh identity it announces (that replacement is `replace.rs`).
 
-use std::collections::BTreeSet;
-
-use fairdeal_core::{GameResult, Seat, TeamScore, game_result};
+use fairdeal_core::{GameResult, Seat, SeatMap, SeatSet, TeamScore, game_result};
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{Statement, TableConfig, TableMsg};
@@ -32,9 +30,7 @@ impl TableSession {
 
     /// The seat this peer runs a computer player for, if any.
     pub fn proxy_seat(&self) -> Option<Seat> {
-        self.proxy
-            .as_ref()
-            .map(|p| Seat::from_index(usize::from(p.seat)))
+        self.proxy.as_ref().map(|p| p.seat)
     }
 
     /// Test knob (feature `cheats`): the computer player this peer runs for a seat taken over
@@ -58,8 +54,7 @@ impl TableSession {
 
     /// Who runs the computer player in each seat that was taken over (by seat).
     pub fn runners(&self) -> [Option<Seat>; 4] {
-        self.runners
-            .map(|r| r.map(|s| Seat::from_index(usize::from(s))))
+        self.runners.0
     }
 
     /// The other seated peers to send to (not this peer, not the seat it runs).
@@ -78,16 +73,15 @@ impl TableSession {
     /// A sign of life from `peer` (a message, an ack, a ping) at `now_ms`: the node calls this
     /// for everything it hears; a seat that is heard from is never voted out.
     pub fn heard(&mut self, peer: PublicKey, now_ms: u64) {
-        let Some(seat) = self.keys.iter().position(|k| *k == peer) else {
+        let Some(seat) = SeatMap(self.keys).find(|k| *k == peer) else {
             self.notice_return(peer, now_ms);
             return;
         };
-        let seat = seat as u8;
         self.tell_again(seat, peer, now_ms);
         self.presence.heard(seat, now_ms);
-        for (s, r) in self.runners.iter().enumerate() {
+        for (s, r) in self.runners.iter() {
             if *r == Some(seat) {
-                self.presence.heard(s as u8, now_ms);
+                self.presence.heard(s, now_ms);
             }
         }
     }
@@ -113,7 +107,8 @@ impl TableSession {
         }
         let me = self.my_seat_index();
         let proxy = self.proxy.as_ref().map(|p| p.seat);
-        let quiet: Vec<u8> = (0..4u8)
+        let quiet: Vec<Seat> = Seat::ALL
+            .into_iter()
             .filter(|&s| Some(s) != me && Some(s) != proxy)
             .filter(|&s| {
                 self.presence.awaited(s) && self.presence.absence(s) >= QUIET_MS.min(self.grace_ms)
@@ -123,12 +118,7 @@ impl TableSession {
             self.events.push_back(if quiet.is_empty() {
                 TableEvent::Resumed
             } else {
-                TableEvent::Paused(
-                    quiet
-                        .iter()
-                        .map(|&s| Seat::from_index(usize::from(s)))
-                        .collect(),
-                )
+                TableEvent::Paused(quiet.clone())
             });
             self.presence.reported.clone_from(&quiet);
         }
@@ -155,8 +145,9 @@ impl TableSession {
             return;
         }
         let me = self.my_seat_index();
-        let others: Vec<u8> = (0..4u8)
-            .filter(|&s| Some(s) != me && (me.is_none() || self.runners[usize::from(s)] != me))
+        let others: Vec<Seat> = Seat::ALL
+            .into_iter()
+            .filter(|&s| Some(s) != me && (me.is_none() || self.runners[s] != me))
             .collect();
         if let Some(ms) = self.presence.alone(&others) {
             self.events.push_back(TableEvent::Alone { secs: ms / 1000 });
@@ -166,13 +157,13 @@ impl TableSession {
     /// How long `seat` has been quiet (nothing heard, or an automatic message overdue), for a
     /// banner such as "North lost connection (42 s)".
     pub fn quiet_ms(&self, seat: Seat) -> u64 {
-        self.presence.absence(seat.index() as u8)
+        self.presence.absence(seat)
     }
 
     /// Votes (once per deal) to void hand `hand_no` for the silent `seat`: signed over the
     /// deal's hand context and sent. Called by [`TableSession::handle_timeout`], and when a
     /// log is replayed.
-    pub fn vote_timeout(&mut self, hand_no: u32, seat: u8) {
+    pub fn vote_timeout(&mut self, hand_no: u32, seat: Seat) {
         let (Some(sid), Some(hctx)) = (
             self.stage.config().map(TableConfig::sid),
             self.hand.as_ref().map(HandSession::hctx),
@@ -201,19 +192,14 @@ impl TableSession {
         let _ = self.on_timeout(my_key, hand_no, hctx, seat, &sig);
     }
 
-    pub(crate) fn my_seat_index(&self) -> Option<u8> {
-        self.keys
-            .iter()
-            .position(|k| *k == self.me.key)
-            .map(|i| i as u8)
+    pub(crate) fn my_seat_index(&self) -> Option<Seat> {
+        SeatMap(self.keys).find(|k| *k == self.me.key)
     }
 
     /// The seat of the sender `from` (its own seat, never one it runs a computer player for).
-    pub(super) fn seat_of_sender(&self, from: &PublicKey) -> Result<u8, TableError> {
-        self.keys
-            .iter()
-            .position(|k| k == from)
-            .map(|i| i as u8)
+    pub(super) fn seat_of_sender(&self, from: &PublicKey) -> Result<Seat, TableError> {
+        SeatMap(self.keys)
+            .find(|k| k == from)
             .ok_or(TableError::NotSeated)
     }
 
@@ -224,9 +210,9 @@ impl TableSession {
         from: &PublicKey,
         hand_no: u32,
         hctx: &[u8; 32],
-        seat: u8,
+        seat: Seat,
         sig: &Sig,
-    ) -> Result<u8, TimeoutRefused> {
+    ) -> Result<Seat, TimeoutRefused> {
         let sid = self
             .stage
             .config()
@@ -235,9 +221,6 @@ impl TableSession {
         let voter = self
             .seat_of_sender(from)
             .map_err(|_| TimeoutRefused::NotSeated)?;
-        if seat > 3 {
-            return Err(TimeoutRefused::NotASeat(seat));
-        }
         if self.speaks_for(voter) == self.speaks_for(seat) {
             return Err(TimeoutRefused::OwnSeat);
         }
@@ -257,7 +240,7 @@ impl TableSession {
         if self
             .votes
             .get(&(*hctx, seat))
-            .is_some_and(|v| v.contains(&voter))
+            .is_some_and(|v| v.contains(voter))
         {
             return Err(TimeoutRefused::Again);
         }
@@ -269,7 +252,7 @@ impl TableSession {
         from: PublicKey,
         hand_no: u32,
         hctx: [u8; 32],
-        seat: u8,
+        seat: Seat,
         sig: &Sig,
     ) -> Result<(), TableError> {
         let voter = self.check_timeout(&from, hand_no, &hctx, seat, sig)?;
@@ -283,8 +266,8 @@ impl TableSession {
         &mut self,
         hand_no: u32,
         hctx: [u8; 32],
-        seat: u8,
-        voter: u8,
+        seat: Seat,
+        voter: Seat,
         sig: &Sig,
     ) {
         self.vote_sigs
@@ -294,20 +277,20 @@ impl TableSession {
         let votes = self.votes.entry((hctx, seat)).or_default();
         votes.insert(voter);
         // A computer player's runner votes for it too: it hears what its runner hears.
-        let runs: Vec<u8> = (0..4u8)
-            .filter(|&s| self.runners[usize::from(s)] == Some(voter))
-            .collect();
-        votes.extend(runs);
+        for (s, runner) in self.runners.iter() {
+            if *runner == Some(voter) {
+                votes.insert(s);
+            }
+        }
         // Every client but the silent seat's own must vote: a computer player's vote comes
         // from its runner, so a silent runner and the computer player it runs are voted out
         // by the others alone.
         let done = self
             .votes
             .get(&(hctx, seat))
-            .is_some_and(|v| self.all_voted(seat, v));
+            .is_some_and(|v| self.all_voted(seat, *v));
         if done && self.hand.is_some() {
-            // INVARIANT: seat < 4: `check_timeout` refused any other.
-            self.out_proof[usize::from(seat)] = Some(super::held::OutProof {
+            self.out_proof[seat] = Some(super::held::OutProof {
                 hand_no,
                 hctx,
                 votes: self
@@ -325,31 +308,28 @@ impl TableSession {
 
     /// Whether the seats in `covered` are every seat but `seat`'s own client's: enough
     /// votes to put `seat` out.
-    pub(super) fn all_voted(&self, seat: u8, covered: &BTreeSet<u8>) -> bool {
-        (0..4u8)
+    pub(super) fn all_voted(&self, seat: Seat, covered: SeatSet) -> bool {
+        Seat::ALL
+            .into_iter()
             .filter(|&s| self.speaks_for(s) != self.speaks_for(seat))
-            .all(|s| covered.contains(&s))
+            .all(|s| covered.contains(s))
     }
 
     /// The seat whose client speaks for `seat` (its votes and messages): its runner's for a computer player that took
     /// it over, else its own.
-    pub(super) fn speaks_for(&self, seat: u8) -> u8 {
-        self.runners
-            .get(usize::from(seat))
-            .copied()
-            .flatten()
-            .unwrap_or(seat)
+    pub(super) fn speaks_for(&self, seat: Seat) -> Seat {
+        self.runners[seat].unwrap_or(seat)
     }
 
     /// The scores of a hand that is over when `seat` withholds what is left to send: after
     /// the audit, the audited scores; before it (a seed withheld), the forfeit rule of
     /// [`fairdeal_core::Position::forfeit_scores`]. `None` while the hand is still played.
-    fn forfeit_scores(&self, seat: u8) -> Option<([i32; 2], Option<[TeamScore; 2]>)> {
+    fn forfeit_scores(&self, seat: Seat) -> Option<([i32; 2], Option<[TeamScore; 2]>)> {
         let hand = self.hand.as_ref()?;
         match hand.stage() {
             Stage::Result => hand.audited().map(|s| (s, None)),
             Stage::Reveal => {
-                let team = Seat::from_index(usize::from(seat)).team();
+                let team = seat.team();
                 let b = hand.replica()?.forfeit_scores(team);
                 Some(([b[0].total(), b[1].total()], Some(b)))
             }
@@ -361,7 +341,7 @@ impl TableSession {
     /// forfeit scores, and a computer player takes the seat for the next hand.
     pub(super) fn forfeit_hand(
         &mut self,
-        seat: u8,
+        seat: Seat,
         scores: [i32; 2],
         breakdown: Option<[TeamScore; 2]>,
     ) {
@@ -371,16 +351,10 @@ impl TableSession {
             .as_ref()
             .map(HandSession::hctx)
             .unwrap_or_default();
-        if let Ok(s) = Seat::try_from(seat) {
-            self.advance(Ending::Forfeited {
-                hctx,
-                seat: s,
-                scores,
-            });
-        }
+        self.advance(Ending::Forfeited { hctx, seat, scores });
         self.events.push_back(TableEvent::HandForfeited {
             hand_no,
-            seat: Seat::from_index(usize::from(seat)),
+            seat,
             scores,
             breakdown,
         });
@@ -434,7 +408,7 @@ impl TableSession {
         from: &PublicKey,
         hand_no: u32,
         sig: &Sig,
-    ) -> Result<u8, QuitRefused> {
+    ) -> Result<Seat, QuitRefused> {
         let sid = self
             .stage
             .config()
@@ -465,22 +439,21 @@ impl TableSession {
 
     /// Who runs a computer player for `seat`: its partner, if that is a player who runs none
     /// yet, else the lowest such seat.
-    pub(crate) fn runner_for(&self, seat: u8) -> Option<u8> {
-        // INVARIANT: seat < 4 (no overflow below): the gate and `on_replace` check a peer's
-        // seat before asking, and `void_hand`'s callers check theirs.
-        let free = |s: u8| {
+    pub(crate) fn runner_for(&self, seat: Seat) -> Option<Seat> {
+        let free = |s: Seat| {
             s != seat
-                && self.runners[usize::from(s)].is_none()
-                && !self.runners.contains(&Some(s))
+                && self.runners[s].is_none()
+                && !self.runners.values().any(|r| *r == Some(s))
                 && self.presence_ok(s)
         };
-        let partner = (seat + 2) % 4;
-        std::iter::once(partner).chain(0..4u8).find(|&s| free(s))
+        std::iter::once(seat.partner())
+            .chain(Seat::ALL)
+            .find(|&s| free(s))
     }
 
     /// A seat that is a player's own (not one that was voted out in the same breath).
-    fn presence_ok(&self, seat: u8) -> bool {
-        !self.gone.contains(&seat)
+    fn presence_ok(&self, seat: Seat) -> bool {
+        !self.gone.contains(seat)
     }
 }
 

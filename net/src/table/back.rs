@@ -25,10 +25,8 @@ pub(crate) enum ReturnEffect {
 
 impl TableSession {
     /// The original identity of `seat` (as the configuration seated it).
-    fn original(&self, seat: u8) -> Option<PublicKey> {
-        self.stage
-            .config()
-            .and_then(|c| c.seats.get(usize::from(seat)).copied())
+    fn original(&self, seat: Seat) -> Option<PublicKey> {
+        self.stage.config().map(|c| c.seats[seat.index()])
     }
 
     /// The runner: at the start of a hand, seats whose players are back are given back.
@@ -40,26 +38,25 @@ impl TableSession {
         ) else {
             return false;
         };
-        let seats: Vec<u8> = std::mem::take(&mut self.returning).into_iter().collect();
+        let seats = std::mem::take(&mut self.returning);
         let mut any = false;
-        for seat in seats {
+        for seat in seats.iter() {
             let Some(key) = self.original(seat) else {
                 continue;
             };
-            // INVARIANT: seat < 4: `original` found it among the configuration's four seats.
-            if self.runners[usize::from(seat)] != Some(me) {
+            if self.runners[seat] != Some(me) {
                 continue;
             }
-            self.keys[usize::from(seat)] = key;
-            self.runners[usize::from(seat)] = None;
-            self.out_proof[usize::from(seat)] = None;
+            self.keys[seat.index()] = key;
+            self.runners[seat] = None;
+            self.out_proof[seat] = None;
             if self.proxy.as_ref().is_some_and(|p| p.seat == seat) {
                 self.proxy = None;
             }
             let state = ReturnState {
                 hand_no,
                 seat,
-                dealer: self.head.dealer.index() as u8,
+                dealer: self.head.dealer,
                 totals: self.head.totals,
                 prev_result: self.head.prev_result,
                 keys: self.keys,
@@ -76,7 +73,7 @@ impl TableSession {
             );
             self.send(Dest::Peer(key), TableMsg::Return { state, sig });
             self.events.push_back(TableEvent::SeatBack {
-                seat: Seat::from_index(usize::from(seat)),
+                seat,
                 totals: self.head.totals,
                 yours: false,
             });
@@ -98,18 +95,10 @@ impl TableSession {
         let sender = self
             .seat_of_sender(from)
             .map_err(|_| ReturnRefused::NotSeated)?;
-        // Every seat number it carries is one: the state is applied by index.
-        if let Some(n) = [state.seat, state.dealer]
-            .into_iter()
-            .chain(state.runners.iter().flatten().copied())
-            .find(|&n| n > 3)
-        {
-            return Err(ReturnRefused::NotASeat(n));
-        }
         if !Statement::Return(state).signed_by(from, &config.sid(), sig) {
             return Err(ReturnRefused::BadSignature);
         }
-        if self.barred.contains(&state.seat) {
+        if self.barred.contains(state.seat) {
             return Err(ReturnRefused::Barred(state.seat));
         }
         if self.original(state.seat) == Some(self.me.key) {
@@ -118,16 +107,14 @@ impl TableSession {
             if self.holder_of(state.seat) != Some(sender) {
                 return Err(ReturnRefused::NotRunner);
             }
-            // INVARIANT: state.seat < 4: every seat number in `state` was checked above.
             // Only a peer that knows it is out takes its seat back: one that plays its seat
             // has nothing to take (and a runner it had once holds nothing now).
-            if state.keys[usize::from(state.seat)] != self.me.key || !self.left {
+            if state.keys[state.seat.index()] != self.me.key || !self.left {
                 return Err(ReturnRefused::Stale);
             }
             return Ok(ReturnEffect::Mine);
         }
-        // INVARIANT: state.seat < 4: checked above.
-        if self.runners[usize::from(state.seat)] != Some(sender) {
+        if self.runners[state.seat] != Some(sender) {
             return Err(ReturnRefused::NotRunner);
         }
         Ok(match state.hand_no.cmp(&self.head.hand_no) {
@@ -152,7 +139,7 @@ impl TableSession {
                 // `start_hand` numbers the deal `state.hand_no` again.
                 self.head = DealHead {
                     hand_no: state.hand_no.saturating_sub(1),
-                    dealer: Seat::from_index(usize::from(state.dealer)),
+                    dealer: state.dealer,
                     totals: state.totals,
                     prev_result: state.prev_result,
                 };
@@ -164,7 +151,7 @@ impl TableSession {
                 self.hand = None;
                 self.proxy = None;
                 self.events.push_back(TableEvent::SeatBack {
-                    seat: Seat::from_index(usize::from(state.seat)),
+                    seat: state.seat,
                     totals: self.head.totals,
                     yours: true,
                 });
@@ -197,24 +184,19 @@ impl TableSession {
 
     /// The seat whose client plays `seat` for its away player: the runner this peer knows
     /// of, or the one it worked out when it left or was voted out.
-    fn holder_of(&self, seat: u8) -> Option<u8> {
-        self.runners
-            .get(usize::from(seat))
-            .copied()
-            .flatten()
-            .or(self.held_by)
+    fn holder_of(&self, seat: Seat) -> Option<Seat> {
+        self.runners[seat].or(self.held_by)
     }
 
     /// Applies a seat given back (at the start of its hand).
     pub(crate) fn apply_return(&mut self, state: &ReturnState) {
-        // INVARIANT: state.seat < 4: `on_return` checks it before applying or keeping a state.
-        let seat = usize::from(state.seat);
-        if let Some(key) = self.original(state.seat) {
-            self.keys[seat] = key;
+        let seat = state.seat;
+        if let Some(key) = self.original(seat) {
+            self.keys[seat.index()] = key;
         }
         self.runners[seat] = None;
         self.events.push_back(TableEvent::SeatBack {
-            seat: Seat::from_index(seat),
+            seat,
             totals: self.head.totals,
             yours: false,
         });
@@ -249,11 +231,12 @@ impl TableSession {
         ) else {
             return;
         };
-        let held: Vec<(u8, PublicKey)> = (0..4u8)
-            .filter(|&s| self.runners[usize::from(s)] == Some(me))
+        let held: Vec<(Seat, PublicKey)> = Seat::ALL
+            .into_iter()
+            .filter(|&s| self.runners[s] == Some(me))
             .filter_map(|s| {
                 self.original(s)
-                    .filter(|k| self.keys[usize::from(s)] != *k && *k != self.me.key)
+                    .filter(|k| self.keys[s.index()] != *k && *k != self.me.key)
                     .map(|k| (s, k))
             })
             .collect();

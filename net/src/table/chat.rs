@@ -17,7 +17,7 @@
 
 use std::collections::VecDeque;
 
-use fairdeal_core::Seat;
+use fairdeal_core::{Seat, SeatMap};
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{Statement, TableMsg};
@@ -53,9 +53,9 @@ pub fn clean_chat(text: &str) -> String {
 pub(crate) struct Chat {
     lines: VecDeque<ChatLine>,
     /// The last line number taken from each seat.
-    last_n: [u32; 4],
+    last_n: SeatMap<u32>,
     /// Each seat's lines left to send now, and when they were counted.
-    tokens: [Option<(u32, u64)>; 4],
+    tokens: SeatMap<Option<(u32, u64)>>,
     /// This peer's last line number.
     my_n: u32,
     /// This peer's lines past its rate, oldest first, to send as the rate allows.
@@ -70,7 +70,7 @@ impl Chat {
     }
 
     /// The lines `seat` may send at `now` (`mine`: this peer's own seat).
-    fn left(&self, seat: usize, now: u64, mine: bool) -> u32 {
+    fn left(&self, seat: Seat, now: u64, mine: bool) -> u32 {
         let burst = Self::burst(mine);
         match self.tokens[seat] {
             None => burst,
@@ -85,7 +85,7 @@ impl Chat {
     }
 
     /// Counts a line of `seat` at `now` (the caller checked [`Chat::left`]).
-    fn spend(&mut self, seat: usize, now: u64, mine: bool) {
+    fn spend(&mut self, seat: Seat, now: u64, mine: bool) {
         let left = self.left(seat, now, mine).saturating_sub(1);
         // Keep the part of a refill interval already run.
         let at = match self.tokens[seat] {
@@ -127,7 +127,7 @@ impl TableSession {
         }
         self.chat.held.push_back(text.clone());
         self.send_held_chat();
-        self.chat_line(Seat::from_index(usize::from(me)), text);
+        self.chat_line(me, text);
         Ok(())
     }
 
@@ -140,9 +140,7 @@ impl TableSession {
             return;
         };
         let now = self.presence.now;
-        // INVARIANT: me < 4: `talking_seat` is a position in the four keys or in the four seats.
-        let seat = usize::from(me);
-        while self.chat.left(seat, now, true) > 0 {
+        while self.chat.left(me, now, true) > 0 {
             let Some(text) = self.chat.held.pop_front() else {
                 return;
             };
@@ -150,9 +148,8 @@ impl TableSession {
         }
     }
 
-    fn send_chat(&mut self, sid: [u8; 32], me: u8, text: String, now: u64) {
-        let seat = usize::from(me);
-        self.chat.spend(seat, now, true);
+    fn send_chat(&mut self, sid: [u8; 32], me: Seat, text: String, now: u64) {
+        self.chat.spend(me, now, true);
         self.chat.my_n += 1;
         let n = self.chat.my_n;
         let sig = Statement::Chat {
@@ -165,16 +162,16 @@ impl TableSession {
     }
 
     /// The seat this peer talks from ([`Self::talking_seat`]).
-    fn chat_seat(&self) -> Option<u8> {
+    fn chat_seat(&self) -> Option<Seat> {
         self.talking_seat(&self.me.key)
     }
 
     /// The seat `key` talks from: the one it plays, else the one it was dealt into while a
     /// computer player holds it (not once proven at fault); `None` before the start.
-    fn talking_seat(&self, key: &PublicKey) -> Option<u8> {
+    fn talking_seat(&self, key: &PublicKey) -> Option<Seat> {
         let config = self.stage.config()?;
-        let playing = self.keys.iter().position(|k| k == key).map(|i| i as u8);
-        playing.or_else(|| config.seat_of(key).filter(|s| !self.barred.contains(s)))
+        let playing = SeatMap(self.keys).find(|k| k == key);
+        playing.or_else(|| config.seat_of(key).filter(|&s| !self.barred.contains(s)))
     }
 
     /// The lines said here and not yet sent (the rate holds them).
@@ -204,16 +201,12 @@ impl TableSession {
         n: u32,
         text: &str,
         sig: &Sig,
-    ) -> Result<u8, ChatRefused> {
+    ) -> Result<Seat, ChatRefused> {
         let Some(config) = self.stage.config() else {
             return Err(ChatRefused::BeforeStart);
         };
         let sid = config.sid();
-        let Some(seat) = self
-            .talking_seat(from)
-            .filter(|_| *from != self.me.key)
-            .map(usize::from)
-        else {
+        let Some(seat) = self.talking_seat(from).filter(|_| *from != self.me.key) else {
             return Err(ChatRefused::NotSeated);
         };
         if text.is_empty() || clean_chat(text) != text {
@@ -225,16 +218,10 @@ impl TableSession {
         if self.chat.left(seat, self.presence.now, false) == 0 {
             return Err(ChatRefused::TooFast);
         }
-        if !(Statement::Chat {
-            seat: seat as u8,
-            n,
-            text,
-        })
-        .signed_by(from, &sid, sig)
-        {
+        if !(Statement::Chat { seat, n, text }).signed_by(from, &sid, sig) {
             return Err(ChatRefused::BadSignature);
         }
-        Ok(seat as u8)
+        Ok(seat)
     }
 
     /// A chat line from a seat.
@@ -245,15 +232,13 @@ impl TableSession {
         text: String,
         sig: &Sig,
     ) -> Result<(), TableError> {
-        // INVARIANT: seat < 4: `check_chat` takes it from the sender's position in the keys.
-        let seat = usize::from(
-            self.check_chat(&from, n, &text, sig)
-                .map_err(Unexpected::Chat)?,
-        );
+        let seat = self
+            .check_chat(&from, n, &text, sig)
+            .map_err(Unexpected::Chat)?;
         let now = self.presence.now;
         self.chat.spend(seat, now, false);
         self.chat.last_n[seat] = n;
-        self.chat_line(Seat::from_index(seat), text);
+        self.chat_line(seat, text);
         Ok(())
     }
 
@@ -281,17 +266,17 @@ mod tests {
         for (mine, burst) in [(true, CHAT_BURST), (false, CHAT_HEARD_BURST)] {
             let mut c = Chat::default();
             for _ in 0..burst {
-                assert!(c.left(1, 0, mine) > 0);
-                c.spend(1, 0, mine);
+                assert!(c.left(Seat::W, 0, mine) > 0);
+                c.spend(Seat::W, 0, mine);
             }
-            assert_eq!(c.left(1, 0, mine), 0);
-            assert_eq!(c.left(1, CHAT_REFILL_MS - 1, mine), 0);
-            assert_eq!(c.left(1, CHAT_REFILL_MS, mine), 1);
-            c.spend(1, CHAT_REFILL_MS + 500, mine);
-            assert_eq!(c.left(1, CHAT_REFILL_MS + 500, mine), 0);
-            assert_eq!(c.left(1, 2 * CHAT_REFILL_MS, mine), 1);
-            assert_eq!(c.left(1, 100 * CHAT_REFILL_MS, mine), burst);
-            assert_eq!(c.left(0, 0, mine), burst, "per seat");
+            assert_eq!(c.left(Seat::W, 0, mine), 0);
+            assert_eq!(c.left(Seat::W, CHAT_REFILL_MS - 1, mine), 0);
+            assert_eq!(c.left(Seat::W, CHAT_REFILL_MS, mine), 1);
+            c.spend(Seat::W, CHAT_REFILL_MS + 500, mine);
+            assert_eq!(c.left(Seat::W, CHAT_REFILL_MS + 500, mine), 0);
+            assert_eq!(c.left(Seat::W, 2 * CHAT_REFILL_MS, mine), 1);
+            assert_eq!(c.left(Seat::W, 100 * CHAT_REFILL_MS, mine), burst);
+            assert_eq!(c.left(Seat::S, 0, mine), burst, "per seat");
         }
     }
 

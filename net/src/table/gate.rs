@@ -123,8 +123,7 @@ impl TableSession {
                 let Some(seat) = config.seat_of(&self.me.key) else {
                     return Err(Refused::bad(Why::ConfigWithoutSeat));
                 };
-                // INVARIANT: seat < 4: a position in the configuration's four seats.
-                if config.nonces[usize::from(seat)] != self.nonce() {
+                if config.nonces[seat.index()] != self.nonce() {
                     return Err(Refused::bad(Why::ConfigWithoutNonce));
                 }
                 Ok(())

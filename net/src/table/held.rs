@@ -19,7 +19,7 @@ use super::{Dest, SeatHeldRefused, TableError, TableEvent, TableSession, Timeout
 pub(crate) struct OutProof {
     pub(crate) hand_no: u32,
     pub(crate) hctx: [u8; 32],
-    pub(crate) votes: Vec<(u8, Sig)>,
+    pub(crate) votes: Vec<(Seat, Sig)>,
 }
 
 /// What a held seat's notice does here ([`TableSession::check_seat_held`]).
@@ -29,7 +29,7 @@ pub(crate) enum SeatHeldEffect {
     Known,
     /// The notice proves this peer was voted out of the deal it is in: these votes (its
     /// signers' seats and signatures), not yet counted here, complete the count.
-    Proved(Vec<(u8, Sig)>),
+    Proved(Vec<(Seat, Sig)>),
 }
 
 /// What the runner of a held seat tells its player, told again until the player is seen
@@ -71,24 +71,20 @@ impl TableSession {
         let Some(seat) = config.seat_of(&peer) else {
             return;
         };
-        // INVARIANT: seat < 4: a position in the configuration's four seats (`seat_of`).
-        if self.keys[usize::from(seat)] == peer
-            || self.barred.contains(&seat)
+        if self.keys[seat.index()] == peer
+            || self.barred.contains(seat)
             || self.my_seat_index().is_none()
-            || self.runners[usize::from(seat)] != self.my_seat_index()
+            || self.runners[seat] != self.my_seat_index()
             || !self.returning.insert(seat)
         {
             return;
         }
-        // INVARIANT: seat < 4 (as above).
-        let proof = self.out_proof[usize::from(seat)]
-            .clone()
-            .unwrap_or_else(|| OutProof {
-                hand_no: self.head.hand_no,
-                hctx: [0; 32],
-                votes: Vec::new(),
-            });
-        let telling = self.telling[usize::from(seat)].get_or_insert_with(Telling::default);
+        let proof = self.out_proof[seat].clone().unwrap_or_else(|| OutProof {
+            hand_no: self.head.hand_no,
+            hctx: [0; 32],
+            votes: Vec::new(),
+        });
+        let telling = self.telling[seat].get_or_insert_with(Telling::default);
         // Held again before its player was heard playing: a seat given back before is not its
         // own now.
         telling.given = None;
@@ -100,11 +96,9 @@ impl TableSession {
     /// The seat `seat`'s player `player` was heard from at `now`: if its seat was given back
     /// and it has not been heard playing it yet, it is told again (at most every
     /// [`RESYNC_MS`]).
-    pub(crate) fn tell_again(&mut self, seat: u8, player: PublicKey, now: u64) {
-        if self
-            .telling
-            .get(usize::from(seat))
-            .and_then(Option::as_ref)
+    pub(crate) fn tell_again(&mut self, seat: Seat, player: PublicKey, now: u64) {
+        if self.telling[seat]
+            .as_ref()
             .is_some_and(|t| t.given.is_some())
         {
             self.tell(seat, player, now);
@@ -113,16 +107,12 @@ impl TableSession {
 
     /// Tells the player `player` of `seat` what its runner holds for it: every notice, then
     /// the seat given back if it is for the hand under way.
-    fn tell(&mut self, seat: u8, player: PublicKey, now: u64) {
+    fn tell(&mut self, seat: Seat, player: PublicKey, now: u64) {
         if self.stage.finished().is_some() {
             return;
         }
         let hand_no = self.head.hand_no;
-        let Some(t) = self
-            .telling
-            .get_mut(usize::from(seat))
-            .and_then(Option::as_mut)
-        else {
+        let Some(t) = self.telling[seat].as_mut() else {
             return;
         };
         if t.told_at
@@ -151,18 +141,17 @@ impl TableSession {
 
     /// The runner gave `seat` back with `state` signed `sig`: told to its player again
     /// until it is heard playing.
-    pub(crate) fn told_given(&mut self, seat: u8, state: &ReturnState, sig: &Sig) {
-        if let Some(t) = self.telling.get_mut(usize::from(seat)) {
-            t.get_or_insert_with(Telling::default).given = Some((state.clone(), sig.clone()));
-        }
+    pub(crate) fn told_given(&mut self, seat: Seat, state: &ReturnState, sig: &Sig) {
+        self.telling[seat]
+            .get_or_insert_with(Telling::default)
+            .given = Some((state.clone(), sig.clone()));
     }
 
     /// A validly signed envelope of the deal under way came from `seat`: if its seat was
     /// given back, its player plays it, and has nothing more to be told.
-    pub(crate) fn seen_playing(&mut self, seat: u8) {
-        if let Some(t) = self.telling.get_mut(usize::from(seat))
-            && t.as_ref().is_some_and(|t| t.given.is_some())
-        {
+    pub(crate) fn seen_playing(&mut self, seat: Seat) {
+        let t = &mut self.telling[seat];
+        if t.as_ref().is_some_and(|t| t.given.is_some()) {
             *t = None;
         }
     }
@@ -170,13 +159,10 @@ impl TableSession {
     /// Replaying the runner's own log: it told the player of `seat` that the seat is held
     /// (the decision came from a liveness signal, which is not logged), so it gives it back at
     /// the next hand as it did live, and tells it again as it would have.
-    pub(crate) fn replay_seat_held(&mut self, seat: u8, proof: OutProof) {
-        if seat < 4
-            && self.my_seat_index().is_some()
-            && self.runners[usize::from(seat)] == self.my_seat_index()
-        {
+    pub(crate) fn replay_seat_held(&mut self, seat: Seat, proof: OutProof) {
+        if self.my_seat_index().is_some() && self.runners[seat] == self.my_seat_index() {
             self.returning.insert(seat);
-            let telling = self.telling[usize::from(seat)].get_or_insert_with(Telling::default);
+            let telling = self.telling[seat].get_or_insert_with(Telling::default);
             telling.given = None;
             telling.note(proof);
         }
@@ -196,9 +182,9 @@ impl TableSession {
         &self,
         from: &PublicKey,
         hand_no: u32,
-        held: u8,
+        held: Seat,
         hctx: &[u8; 32],
-        votes: &[(u8, Sig)],
+        votes: &[(Seat, Sig)],
     ) -> Result<SeatHeldEffect, SeatHeldRefused> {
         let config = self.stage.config().ok_or(SeatHeldRefused::NotSeated)?;
         let seat = config
@@ -211,8 +197,7 @@ impl TableSession {
         let sender = self
             .seat_of_sender(from)
             .map_err(|_| SeatHeldRefused::NotSeated)?;
-        // INVARIANT: seat < 4: a position in the configuration's four seats (`seat_of`).
-        if let Some(r) = self.runners[usize::from(seat)] {
+        if let Some(r) = self.runners[seat] {
             return if r == sender {
                 Ok(SeatHeldEffect::Known)
             } else {
@@ -230,25 +215,27 @@ impl TableSession {
         if hand_no != self.head.hand_no || here != Some(*hctx) || votes.len() > 3 {
             return Err(SeatHeldRefused::Unproved);
         }
-        let mut covered = self.votes.get(&(*hctx, seat)).cloned().unwrap_or_default();
-        let mut fresh: Vec<(u8, Sig)> = Vec::new();
+        let mut covered = self.votes.get(&(*hctx, seat)).copied().unwrap_or_default();
+        let mut fresh: Vec<(Seat, Sig)> = Vec::new();
         for (voter, sig) in votes {
-            let Some(key) = self.keys.get(usize::from(*voter)) else {
-                return Err(SeatHeldRefused::Unproved);
-            };
+            let key = &self.keys[voter.index()];
             match self.check_timeout(key, hand_no, hctx, seat, sig) {
                 Ok(v) => {
                     if !fresh.iter().any(|(f, _)| *f == v) {
                         fresh.push((v, sig.clone()));
                     }
                     covered.insert(v);
-                    covered.extend((0..4u8).filter(|&s| self.runners[usize::from(s)] == Some(v)));
+                    for (s, runner) in self.runners.iter() {
+                        if *runner == Some(v) {
+                            covered.insert(s);
+                        }
+                    }
                 }
                 Err(TimeoutRefused::Again) => {}
                 Err(_) => return Err(SeatHeldRefused::Unproved),
             }
         }
-        if !self.all_voted(seat, &covered) {
+        if !self.all_voted(seat, covered) {
             return Err(SeatHeldRefused::Unproved);
         }
         // The seat the votes put out is run by the seat every peer works out from the seating.
@@ -264,17 +251,16 @@ impl TableSession {
         &mut self,
         from: PublicKey,
         hand_no: u32,
-        held: u8,
+        held: Seat,
         hctx: [u8; 32],
-        votes: &[(u8, Sig)],
+        votes: &[(Seat, Sig)],
     ) -> Result<(), TableError> {
         let effect = self.check_seat_held(&from, hand_no, held, &hctx, votes)?;
         if let SeatHeldEffect::Proved(fresh) = effect {
             // Counted as if they had come from their signers: the seat is out here as it is
             // at every peer that counted them, and this peer works its runner out itself.
             for (voter, sig) in fresh {
-                // INVARIANT: voter < 4: `check_timeout` found it among the seats.
-                let key = self.keys[usize::from(voter)];
+                let key = self.keys[voter.index()];
                 let vote = TableMsg::Timeout {
                     hand_no,
                     hctx,
@@ -291,9 +277,7 @@ impl TableSession {
         self.left = true;
         // Said once: the runner tells a player again until it is heard playing its seat.
         if !std::mem::replace(&mut self.held_told, true) {
-            self.events.push_back(TableEvent::SeatHeld {
-                seat: Seat::from_index(usize::from(held)),
-            });
+            self.events.push_back(TableEvent::SeatHeld { seat: held });
         }
         Ok(())
     }

@@ -2,6 +2,7 @@
 //! swaps seats, and proposes the configuration once four sit (or when asked to start); a
 //! joiner asks for a seat and may give it up before the start.
 
+use fairdeal_core::Seat;
 use fairdeal_crypto::PublicKey;
 
 use super::gate;
@@ -19,7 +20,7 @@ impl TableSession {
         &mut self,
         from: PublicKey,
         seat: SeatInfo,
-        want: Option<u8>,
+        want: Option<Seat>,
         nonce: [u8; 32],
     ) -> Result<(), TableError> {
         if !self.is_host {
@@ -45,9 +46,7 @@ impl TableSession {
                 lobby.nonces[i] = nonce;
             }
         } else {
-            let wanted = want
-                .map(usize::from)
-                .filter(|&w| w < 4 && self.roster[w].is_none());
+            let wanted = want.map(Seat::index).filter(|&w| self.roster[w].is_none());
             let Some(free) = wanted.or_else(|| self.roster.iter().position(Option::is_none)) else {
                 return Err(Unexpected::TableFull.into());
             };
@@ -80,8 +79,8 @@ impl TableSession {
         }
     }
 
-    /// Joiner: ask for seat `seat` (0–3, S W N E) when joining.
-    pub fn want_seat(&mut self, seat: Option<u8>) {
+    /// Joiner: ask for seat `seat` when joining.
+    pub fn want_seat(&mut self, seat: Option<Seat>) {
         self.want = seat;
     }
 
@@ -249,7 +248,7 @@ impl TableSession {
             seats: [seats[0].key, seats[1].key, seats[2].key, seats[3].key],
             names: [0, 1, 2, 3].map(|i| seats[i].name.clone()),
             bots: [0, 1, 2, 3].map(|i| seats[i].bot),
-            first_dealer: 3,
+            first_dealer: Seat::E,
             proofs: fairdeal_crypto::ProofMode::default(),
             nonces: self.lobby_nonces(),
             move_clock_ms: self.move_clock_ms,

@@ -62,7 +62,7 @@ use self::types::{MAX_ADDRS, MAX_HELD, MAX_PUBLIC, derive};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use fairdeal_core::strategy::{Strategy, by_name};
-use fairdeal_core::{GameResult, PlayerView, Seat, SplitMix64};
+use fairdeal_core::{GameResult, PlayerView, Seat, SeatMap, SeatSet, SplitMix64};
 use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{PublicKey, Sig};
 
@@ -83,7 +83,7 @@ pub struct TableSession {
     house: msg::House,
     roster: [Option<SeatInfo>; 4],
     /// Joiner: the seat asked for (sent with every `Join`).
-    want: Option<u8>,
+    want: Option<Seat>,
     /// Where the table stands, with what only that stage needs.
     stage: Stage,
     /// The game's position at the deal under way (or the last one started; number 0 before
@@ -100,32 +100,32 @@ pub struct TableSession {
     presence: presence::Presence,
     /// Timeout votes of the current deal, by (hand context, silent seat): cleared at each
     /// deal, so observations of different deals never add up.
-    votes: BTreeMap<([u8; 32], u8), BTreeSet<u8>>,
+    votes: BTreeMap<([u8; 32], Seat), SeatSet>,
     /// The signatures of those votes, by (hand context, silent seat) and voter seat: kept
     /// as evidence for the seat's player, should it come back.
-    vote_sigs: BTreeMap<([u8; 32], u8), BTreeMap<u8, Sig>>,
+    vote_sigs: BTreeMap<([u8; 32], Seat), BTreeMap<Seat, Sig>>,
     /// For each seat voted out, the deal and the signed votes that put it out: what its
     /// runner shows the player when it comes back (the player takes nobody's word for it).
-    out_proof: [Option<held::OutProof>; 4],
+    out_proof: SeatMap<Option<held::OutProof>>,
     /// Runner: what it tells the player of each seat it holds, until the player plays again.
-    telling: [Option<held::Telling>; 4],
+    telling: SeatMap<Option<held::Telling>>,
     /// The votes this peer signed in the current deal.
-    voted: BTreeSet<([u8; 32], u8)>,
+    voted: BTreeSet<([u8; 32], Seat)>,
     /// Seats proven at fault: played by a computer player for the rest of the game.
-    barred: BTreeSet<u8>,
+    barred: SeatSet,
     proxy: Option<replace::Proxy>,
     /// For each seat taken over, the seat whose client runs its computer player.
-    runners: [Option<u8>; 4],
+    runners: SeatMap<Option<Seat>>,
     /// For each seat taken over, the seed of its computer player's decisions.
-    bot_seeds: [[u8; 32]; 4],
+    bot_seeds: SeatMap<[u8; 32]>,
     /// Seats out of the current hand, waiting for their replacement.
-    gone: BTreeSet<u8>,
+    gone: SeatSet,
     /// This peer left the game (or was put out of it).
     left: bool,
     /// The seat whose client runs this peer's seat while it is away (as this peer worked it
     /// out when it left or saw itself voted out, or as a `SeatHeld`'s evidence showed): the
     /// one seat whose `Return` or `Over` this peer takes.
-    held_by: Option<u8>,
+    held_by: Option<Seat>,
     /// This peer was told that its seat is held (said once, however often the runner tells it).
     held_told: bool,
     /// The person left during this hand: the seat is played to its end, then quits.
@@ -135,7 +135,7 @@ pub struct TableSession {
     /// When a join or the acceptances were last asked for again (before the first hand).
     last_ask: Option<u64>,
     /// Runner: seats whose players are back, given back at the next hand.
-    returning: BTreeSet<u8>,
+    returning: SeatSet,
     /// A seat given back from a hand not started here yet.
     pending_return: Option<msg::ReturnState>,
     /// How long computer players wait before each move (ms; 0: at once).
@@ -153,7 +153,7 @@ pub struct TableSession {
     /// When each seat's last resync was answered (one is answered at most every
     /// [`RESYNC_ANSWER_MS`]).
     resync_answered: [Option<u64>; 4],
-    awaiting_replacement: Option<(u32, u8)>,
+    awaiting_replacement: Option<(u32, Seat)>,
     early_replace: Option<replace::EarlyReplace>,
     bot: Option<Box<dyn Strategy + Send>>,
     rng: SplitMix64,
@@ -172,7 +172,7 @@ pub struct TableSession {
     /// Between two hands: the hand just scored, and the countdown.
     between: Option<pace::Between>,
     /// The latest hand after which each seat said it is ready.
-    readies: [u32; 4],
+    readies: SeatMap<u32>,
     /// A person plays this seat and says when they are ready for the next hand.
     wait_for_person: bool,
     /// How long the table waits between hands (ms; `None`: until every person is ready).
@@ -226,21 +226,21 @@ impl TableSession {
             presence: presence::Presence::default(),
             votes: BTreeMap::new(),
             vote_sigs: BTreeMap::new(),
-            out_proof: [const { None }; 4],
-            telling: [const { None }; 4],
+            out_proof: SeatMap::default(),
+            telling: SeatMap::default(),
             voted: BTreeSet::new(),
-            barred: BTreeSet::new(),
+            barred: SeatSet::EMPTY,
             proxy: None,
-            runners: [None; 4],
-            bot_seeds: [[0; 32]; 4],
-            gone: BTreeSet::new(),
+            runners: SeatMap::default(),
+            bot_seeds: SeatMap::default(),
+            gone: SeatSet::EMPTY,
             left: false,
             held_by: None,
             held_told: false,
             leave_after: None,
             unexplained: 0,
             last_ask: None,
-            returning: BTreeSet::new(),
+            returning: SeatSet::EMPTY,
             pending_return: None,
             think_ms: 0,
             offload: false,
@@ -263,7 +263,7 @@ impl TableSession {
             public_signed: BTreeSet::new(),
             published: BTreeSet::new(),
             between: None,
-            readies: [0; 4],
+            readies: SeatMap::default(),
             wait_for_person: false,
             next_hand_ms: Some(NEXT_HAND_MS),
             my_ready: None,
@@ -432,7 +432,7 @@ impl TableSession {
             // not say a friend is playing who is not.
             seated: std::array::from_fn(|i| {
                 self.roster[i].as_ref().map(|s| {
-                    if !s.bot && self.runners[i].is_some() {
+                    if !s.bot && self.runners.0[i].is_some() {
                         format!("Computer for {}", s.name)
                     } else {
                         s.name.clone()

@@ -1,6 +1,6 @@
 //! Table-level messages: the lobby, the co-signed configuration, and hand traffic.
 
-use fairdeal_core::{HouseRules, Preset, RedThreeMode, Rules, Seat, StockEnd, TieRule};
+use fairdeal_core::{HouseRules, Preset, RedThreeMode, Rules, Seat, SeatMap, StockEnd, TieRule};
 use fairdeal_crypto::encoding::{self, DecodeError};
 use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{ProofMode, PublicKey, Sig};
@@ -30,7 +30,8 @@ pub struct TableConfig {
     /// Whether each seat is a computer player.
     pub bots: [bool; 4],
     /// The first hand's dealer.
-    pub first_dealer: u8,
+    #[serde(with = "crate::seat_wire::one")]
+    pub first_dealer: Seat,
     /// Whether every shuffle step must carry a zero-knowledge proof (on by default); a step
     /// without one is refused at a table that asked for proofs.
     pub proofs: ProofMode,
@@ -55,14 +56,8 @@ impl TableConfig {
     }
 
     /// The seat of `key`, if seated.
-    pub fn seat_of(&self, key: &PublicKey) -> Option<u8> {
-        self.seats.iter().position(|k| k == key).map(|i| i as u8)
-    }
-
-    /// The first dealer as a seat (`None` for a number past 3: such a configuration is not
-    /// signed).
-    pub fn dealer(&self) -> Option<Seat> {
-        Seat::try_from(self.first_dealer).ok()
+    pub fn seat_of(&self, key: &PublicKey) -> Option<Seat> {
+        SeatMap(self.seats).find(|k| k == key)
     }
 }
 
@@ -155,9 +150,10 @@ pub enum TableMsg {
     Join {
         /// The player.
         seat: SeatInfo,
-        /// The seat asked for (0–3, S W N E), if any; the host gives the first free one
-        /// when it is taken or absent.
-        want: Option<u8>,
+        /// The seat asked for, if any; the host gives the first free one when it is taken
+        /// or absent.
+        #[serde(with = "crate::seat_wire::opt")]
+        want: Option<Seat>,
         /// The joiner's fresh nonce for this game, which the configuration must carry.
         nonce: [u8; 32],
     },
@@ -211,7 +207,8 @@ pub enum TableMsg {
         /// that deal only.
         hctx: [u8; 32],
         /// The silent seat.
-        seat: u8,
+        #[serde(with = "crate::seat_wire::one")]
+        seat: Seat,
         /// The voter's signature.
         sig: Sig,
     },
@@ -221,7 +218,8 @@ pub enum TableMsg {
         /// The voided hand.
         hand_no: u32,
         /// The seat taken over.
-        seat: u8,
+        #[serde(with = "crate::seat_wire::one")]
+        seat: Seat,
         /// The computer player's identity.
         key: PublicKey,
         /// The seed of its decisions (see `hand::replacement_rng`), so that every seat can
@@ -250,12 +248,14 @@ pub enum TableMsg {
         hand_no: u32,
         /// The seat held (the runner's log records that it gives this seat back: a replay
         /// must reach the same decision without the liveness signal that led to it).
-        seat: u8,
+        #[serde(with = "crate::seat_wire::one")]
+        seat: Seat,
         /// The hand context of that deal (zero when the seat was not voted out: it left).
         hctx: [u8; 32],
         /// The signed timeout votes against the seat in that deal, by voter seat (each over
         /// [`Statement::Timeout`]), at most one per other seat.
-        votes: Vec<(u8, Sig)>,
+        #[serde(with = "crate::seat_wire::pairs")]
+        votes: Vec<(Seat, Sig)>,
     },
     /// The game is over: sent to a player whose seat a computer player held at the end, by
     /// that computer player's runner (signed over [`Statement::Over`]: the totals are its word,
@@ -302,9 +302,11 @@ pub struct ReturnState {
     /// The hand the player plays again from.
     pub hand_no: u32,
     /// The seat given back.
-    pub seat: u8,
+    #[serde(with = "crate::seat_wire::one")]
+    pub seat: Seat,
     /// The dealer of that hand.
-    pub dealer: u8,
+    #[serde(with = "crate::seat_wire::one")]
+    pub dealer: Seat,
     /// Team totals before it.
     pub totals: [i32; 2],
     /// The previous hand's result hash (it chains the hand contexts).
@@ -312,7 +314,8 @@ pub struct ReturnState {
     /// The seat identities for that hand (the returning player's own key in its seat).
     pub keys: [PublicKey; 4],
     /// Who runs a computer player in each of the other seats.
-    pub runners: [Option<u8>; 4],
+    #[serde(with = "crate::seat_wire::map_opt")]
+    pub runners: SeatMap<Option<Seat>>,
 }
 
 /// What a table announces to the LAN.

@@ -10,7 +10,7 @@
 //! A `Ready` that may have been lost is asked for again with a `Resync` of the scored hand,
 //! which every seat answers with its own `Ready`.
 
-use fairdeal_core::Seat;
+use fairdeal_core::{Seat, SeatMap};
 use fairdeal_crypto::{Envelope, Identity, PublicKey, Sig, SignedEnvelope};
 
 use super::msg::{Statement, TableMsg};
@@ -78,12 +78,11 @@ impl TableSession {
             left_ms: self
                 .next_hand_ms
                 .map(|ms| b.since.saturating_add(ms).saturating_sub(self.presence.now)),
-            waiting: (0..4u8)
+            waiting: Seat::ALL
+                .into_iter()
                 .filter(|&s| !self.seat_ready(s, b.hand_no))
-                .map(|s| Seat::from_index(usize::from(s)))
                 .collect(),
-            // INVARIANT: s < 4: `my_seat_index` is a position in the four keys.
-            ready: me.is_some_and(|s| self.readies[usize::from(s)] >= b.hand_no),
+            ready: me.is_some_and(|s| self.readies[s] >= b.hand_no),
         })
     }
 
@@ -123,12 +122,12 @@ impl TableSession {
         else {
             return;
         };
-        let (hand_no, i) = (b.hand_no, usize::from(me));
-        if self.readies[i] >= hand_no {
+        let hand_no = b.hand_no;
+        if self.readies[me] >= hand_no {
             return;
         }
-        self.readies[i] = hand_no;
-        if config.bots[i] {
+        self.readies[me] = hand_no;
+        if config.bots[me.index()] {
             // Every seat counts a computer player ready: nothing to say.
             return;
         }
@@ -140,14 +139,13 @@ impl TableSession {
     }
 
     /// Whether `seat` is ready for the hand after `after`.
-    fn seat_ready(&self, seat: u8, after: u32) -> bool {
-        let i = usize::from(seat);
+    fn seat_ready(&self, seat: Seat, after: u32) -> bool {
         let Some(config) = self.stage.config() else {
             return true;
         };
-        self.readies[i] >= after
-            || config.bots[i]
-            || self.runners[i].is_some()
+        self.readies[seat] >= after
+            || config.bots[seat.index()]
+            || self.runners[seat].is_some()
             || (Some(seat) != self.my_seat_index() && self.presence.absence(seat) >= self.grace_ms)
     }
 
@@ -156,7 +154,7 @@ impl TableSession {
         let Some(after) = self.between.as_ref().map(|b| b.hand_no) else {
             return;
         };
-        if (0..4u8).all(|s| self.seat_ready(s, after)) {
+        if Seat::ALL.into_iter().all(|s| self.seat_ready(s, after)) {
             self.between = None;
             self.start_hand();
         }
@@ -221,15 +219,11 @@ impl TableSession {
         from: &PublicKey,
         hand_no: u32,
         sig: &Sig,
-    ) -> Result<u8, ReadyRefused> {
+    ) -> Result<Seat, ReadyRefused> {
         let Some(sid) = self.stage.config().map(super::msg::TableConfig::sid) else {
             return Err(ReadyRefused::BeforeStart);
         };
-        let Some(seat) = self
-            .keys
-            .iter()
-            .position(|k| k == from && *k != self.me.key)
-        else {
+        let Some(seat) = SeatMap(self.keys).find(|k| k == from && *k != self.me.key) else {
             return Err(ReadyRefused::NotSeated);
         };
         if hand_no == 0 || hand_no > self.head.hand_no {
@@ -238,15 +232,10 @@ impl TableSession {
         if hand_no < self.head.hand_no || self.readies[seat] >= hand_no {
             return Err(ReadyRefused::Again);
         }
-        if !(Statement::Ready {
-            hand_no,
-            seat: seat as u8,
-        })
-        .signed_by(from, &sid, sig)
-        {
+        if !(Statement::Ready { hand_no, seat }).signed_by(from, &sid, sig) {
             return Err(ReadyRefused::BadSignature);
         }
-        Ok(seat as u8)
+        Ok(seat)
     }
 
     /// A seat's player is ready for the hand after `hand_no`.
@@ -259,8 +248,7 @@ impl TableSession {
         let seat = self
             .check_ready(&from, hand_no, sig)
             .map_err(Unexpected::Ready)?;
-        // INVARIANT: seat < 4: `check_ready` takes it from the sender's position in the keys.
-        self.readies[usize::from(seat)] = hand_no;
+        self.readies[seat] = hand_no;
         self.start_if_ready();
         Ok(())
     }
@@ -268,8 +256,7 @@ impl TableSession {
     /// Replaying our own `Ready` from the log.
     pub(crate) fn replay_ready(&mut self, hand_no: u32, bytes: &[u8]) {
         if let Some(me) = self.my_seat_index() {
-            // INVARIANT: me < 4: a position in the four keys.
-            let r = &mut self.readies[usize::from(me)];
+            let r = &mut self.readies[me];
             *r = (*r).max(hand_no);
             self.my_ready = Some((hand_no, bytes.to_vec()));
             self.start_if_ready();

@@ -4,7 +4,7 @@
 //! voided or scored, the envelopes held for a seat that asks again, and the move clock.
 
 use fairdeal_core::strategy::by_name;
-use fairdeal_core::{GameResult, Move, Refusal, Seat, SplitMix64, game_result};
+use fairdeal_core::{GameResult, Move, Refusal, Seat, SeatMap, SplitMix64, game_result};
 use fairdeal_crypto::{Envelope, Identity, PublicKey, SignedEnvelope};
 
 use super::msg::{TableConfig, TableMsg};
@@ -65,17 +65,15 @@ impl TableSession {
             sid,
             keys: self.keys,
             rules: config.rules(),
-            dealer: self.head.dealer,
-            scores: self.head.totals,
-            hand_no: self.head.hand_no,
-            prev_result: self.head.prev_result,
+            head: self.head,
             proofs: config.proofs,
-            bots: [0, 1, 2, 3].map(|s: usize| {
+            bots: SeatMap::from_fn(|s| {
                 self.runners[s].map(|runner| crate::hand::Replacement {
                     runner,
                     seed: self.bot_seeds[s],
                 })
-            }),
+            })
+            .0,
         };
         let table = table.clone();
         self.between = None;
@@ -83,10 +81,10 @@ impl TableSession {
         self.publish(
             None,
             crate::transcript::Entry::Hand {
-                hand_no: cfg.hand_no,
-                dealer: cfg.dealer.index() as u8,
-                scores: cfg.scores,
-                prev_result: cfg.prev_result,
+                hand_no: cfg.head.hand_no,
+                dealer: cfg.head.dealer,
+                scores: cfg.head.totals,
+                prev_result: cfg.head.prev_result,
                 keys: Box::new(cfg.keys),
                 bots: Box::new(cfg.bots.map(|b| {
                     b.map(|r| crate::transcript::Stand {
@@ -100,7 +98,7 @@ impl TableSession {
         let seed = derive(&self.master, b"hand-seed", &[&sid[..], &hand_no].concat());
         let mut hand = HandSession::new(
             cfg.clone(),
-            me,
+            me.number(),
             Identity::from_secret(self.secret),
             seed,
             table.clone(),
@@ -113,17 +111,11 @@ impl TableSession {
         self.recent_hctx
             .extend(self.hand.as_ref().map(HandSession::hctx));
         if let Some(p) = &mut self.proxy {
-            // INVARIANT: p.seat < 4: `take_seat` makes a proxy only for a seat `void_hand` put
-            // out, and its callers check the seat (`on_timeout`, `after_fault`) or take it
-            // from the keys (`on_quit`).
-            p.rng = crate::hand::replacement_rng(
-                &self.bot_seeds[usize::from(p.seat)],
-                self.head.hand_no,
-            );
+            p.rng = crate::hand::replacement_rng(&self.bot_seeds[p.seat], self.head.hand_no);
             let seed = derive(&self.master, b"proxy-seed", &[&sid[..], &hand_no].concat());
             let mut hand = HandSession::new(
                 cfg,
-                p.seat,
+                p.seat.number(),
                 Identity::from_secret(p.secret),
                 seed,
                 table.clone(),
@@ -162,7 +154,9 @@ impl TableSession {
         if handled && result.is_ok() {
             // Validly signed for this hand: kept, to pass on to a seat that missed it.
             self.hold(self.head.hand_no, header.sender, header.seq, bytes);
-            self.seen_playing(header.sender);
+            if let Ok(sender) = Seat::try_from(header.sender) {
+                self.seen_playing(sender);
+            }
         }
         if !handled {
             // Maybe the next hand's (another seat voided or finished this one first): keep it,
@@ -229,8 +223,15 @@ impl TableSession {
                 match &event {
                     HandEvent::Complete(report) => complete = Some(report.clone()),
                     // A bug of ours is followed by the audit's verdict (a `Fault`).
-                    HandEvent::Fault(blame) => fault = Some((blame.offender, blame.fault)),
-                    HandEvent::Named(blame) => named.extend(blame.offender),
+                    // A blame naming no seat (a number past 3 cannot come from the hand's
+                    // own verdict) is a blame of nobody.
+                    HandEvent::Fault(blame) => {
+                        let offender = blame.offender.and_then(|s| Seat::try_from(s).ok());
+                        fault = Some((offender, blame.fault));
+                    }
+                    HandEvent::Named(blame) => {
+                        named.extend(blame.offender.and_then(|s| Seat::try_from(s).ok()));
+                    }
                     _ => {}
                 }
                 self.events.push_back(TableEvent::Hand {
@@ -457,7 +458,7 @@ impl TableSession {
             return None;
         }
         let (seat, left) = self.move_clock()?;
-        if left > 0 || Some(seat.index() as u8) != self.my_seat_index() {
+        if left > 0 || Some(seat) != self.my_seat_index() {
             return None;
         }
         self.stand_in_move(b"move-clock")

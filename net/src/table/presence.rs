@@ -13,7 +13,7 @@
 //! decision has no deadline unless the table's move clock says so. Only first-hand silence
 //! counts: a seat never votes because another seat did.
 
-use fairdeal_core::Seat;
+use fairdeal_core::{Seat, SeatMap};
 
 use super::TableSession;
 use crate::hand::{Awaiting, HandSession};
@@ -55,11 +55,11 @@ pub(crate) struct Presence {
     /// The latest time the session was given.
     pub(crate) now: u64,
     /// When each seat was last heard from (`None`: not since this peer started).
-    heard: [Option<u64>; 4],
+    heard: SeatMap<Option<u64>>,
     /// Since when the hand has waited on each seat, for what.
-    awaited: [Option<(AwaitKey, u64)>; 4],
+    awaited: SeatMap<Option<(AwaitKey, u64)>>,
     /// The quiet seats last reported (for `Paused` / `Resumed`).
-    pub(crate) reported: Vec<u8>,
+    pub(crate) reported: Vec<Seat>,
     /// The hand's progress when it last moved, and when.
     still: Option<(u32, usize, u64)>,
     /// When to ask for a resync next, and the current interval.
@@ -74,24 +74,26 @@ pub(crate) struct Presence {
 
 impl Presence {
     /// A sign of life from `seat` now.
-    pub(crate) fn heard(&mut self, seat: u8, now: u64) {
-        if let Some(h) = self.heard.get_mut(usize::from(seat)) {
-            *h = Some(h.map_or(now, |t| t.max(now)));
-        }
+    pub(crate) fn heard(&mut self, seat: Seat, now: u64) {
+        let h = &mut self.heard[seat];
+        *h = Some(h.map_or(now, |t| t.max(now)));
     }
 
     /// The clock moved: records what the hand waits for (a new expectation starts its own
     /// clock) and gives seats never heard from since start-up a fresh start.
     pub(crate) fn observe(&mut self, now: u64, hand_no: u32, hand: Option<&HandSession>) {
         self.now = self.now.max(now);
-        for h in &mut self.heard {
+        for h in &mut self.heard.0 {
             h.get_or_insert(self.now);
         }
         let awaiting = hand.map(HandSession::awaiting).unwrap_or_default();
         let progress = hand.map_or(0, HandSession::progress);
-        for s in 0..4u8 {
-            let kind = awaiting.iter().find(|(w, _)| *w == s).map(|(_, k)| *k);
-            let slot = &mut self.awaited[usize::from(s)];
+        for s in Seat::ALL {
+            let kind = awaiting
+                .iter()
+                .find(|(w, _)| *w == s.number())
+                .map(|(_, k)| *k);
+            let slot = &mut self.awaited[s];
             match kind {
                 None => *slot = None,
                 Some(kind) => {
@@ -113,10 +115,9 @@ impl Presence {
 
     /// How long `seat` has given no reason to think it is there: the time since it was last
     /// heard from, or since an automatic message of its became due, whichever is longer.
-    pub(crate) fn absence(&self, seat: u8) -> u64 {
-        let i = usize::from(seat);
-        let unheard = self.heard[i].map_or(0, |t| self.now.saturating_sub(t));
-        let overdue = match &self.awaited[i] {
+    pub(crate) fn absence(&self, seat: Seat) -> u64 {
+        let unheard = self.heard[seat].map_or(0, |t| self.now.saturating_sub(t));
+        let overdue = match &self.awaited[seat] {
             Some(((_, _, kind), since)) if !kind.is_decision() => self.now.saturating_sub(*since),
             _ => 0,
         };
@@ -125,31 +126,23 @@ impl Presence {
 
     /// How long since `seat` was last heard from (0 if never since start-up: the clock starts
     /// when the session does, so time this peer spent stopped or crashed never counts).
-    pub(crate) fn unheard(&self, seat: u8) -> u64 {
-        self.heard
-            .get(usize::from(seat))
-            .copied()
-            .flatten()
-            .map_or(0, |t| self.now.saturating_sub(t))
+    pub(crate) fn unheard(&self, seat: Seat) -> u64 {
+        self.heard[seat].map_or(0, |t| self.now.saturating_sub(t))
     }
 
     /// Counts how long every seat in `others` has been unheard from for at least
     /// [`QUIET_MS`], in clock steps of at most [`ALONE_STEP_MS`] (a jump of the clock after a
     /// sleep counts as one step); any of them heard resets it. Returns, once per stretch,
     /// how long they have been unheard when that reaches [`ALONE_MS`].
-    pub(crate) fn alone(&mut self, others: &[u8]) -> Option<u64> {
+    pub(crate) fn alone(&mut self, others: &[Seat]) -> Option<u64> {
         let step = self
             .lonely_at
             .map_or(0, |t| self.now.saturating_sub(t).min(ALONE_STEP_MS));
         self.lonely_at = Some(self.now);
         let all_quiet = !others.is_empty()
-            && others.iter().all(|&s| {
-                self.heard
-                    .get(usize::from(s))
-                    .copied()
-                    .flatten()
-                    .is_some_and(|t| self.now.saturating_sub(t) >= QUIET_MS)
-            });
+            && others
+                .iter()
+                .all(|&s| self.heard[s].is_some_and(|t| self.now.saturating_sub(t) >= QUIET_MS));
         if !all_quiet {
             self.lonely = 0;
             self.lonely_said = false;
@@ -161,15 +154,14 @@ impl Presence {
         }
         others
             .iter()
-            .filter_map(|&s| self.heard.get(usize::from(s)).copied().flatten())
+            .filter_map(|&s| self.heard[s])
             .map(|t| self.now.saturating_sub(t))
             .min()
     }
 
     /// Whether the hand waits on `seat` now.
-    pub(crate) fn awaited(&self, seat: u8) -> bool {
-        // INVARIANT: seat < 4: the one caller (`absent.rs`, the silent seats) passes 0..4.
-        self.awaited[usize::from(seat)].is_some()
+    pub(crate) fn awaited(&self, seat: Seat) -> bool {
+        self.awaited[seat].is_some()
     }
 
     /// A connection to a seat came up (after an outage, a restart): if the hand is standing
@@ -182,7 +174,7 @@ impl Presence {
     /// Whether to ask the others for what this peer may have missed now (the hand has stood
     /// still while waiting on someone); schedules the next ask with a longer interval.
     pub(crate) fn resync_due(&mut self) -> bool {
-        let waiting = self.awaited.iter().any(Option::is_some);
+        let waiting = self.awaited.values().any(Option::is_some);
         let Some((_, _, since)) = self.still else {
             return false;
         };
@@ -212,12 +204,12 @@ impl TableSession {
         }
         let me = self.my_seat_index();
         let proxy = self.proxy.as_ref().map(|p| p.seat);
-        (0..4u8)
+        Seat::ALL
+            .into_iter()
             .filter(|&s| Some(s) != me && Some(s) != proxy)
-            .filter(|&s| me.is_none() || self.runners[usize::from(s)] != me)
+            .filter(|&s| me.is_none() || self.runners[s] != me)
             .map(|s| (s, self.presence.unheard(s)))
             .filter(|&(_, ms)| ms >= UNHEARD_MS)
-            .map(|(s, ms)| (Seat::from_index(usize::from(s)), ms))
             .collect()
     }
 
@@ -230,9 +222,8 @@ impl TableSession {
             crate::hand::Stage::Reveal | crate::hand::Stage::Result => super::AfterGrace::Counts,
             _ => super::AfterGrace::DealtAgain,
         };
-        let s = seat as u8;
         Some((
-            self.grace_ms.saturating_sub(self.presence.absence(s)),
+            self.grace_ms.saturating_sub(self.presence.absence(seat)),
             after,
         ))
     }
@@ -248,8 +239,8 @@ impl TableSession {
     /// be told.
     pub fn client_of(&self, seat: Seat, among: &[Seat]) -> Option<Seat> {
         let i = seat.index();
-        if let Some(r) = self.runners.get(i).copied().flatten() {
-            return Some(Seat::from_index(usize::from(r)));
+        if let Some(r) = self.runners[seat] {
+            return Some(r);
         }
         let info = self.roster.get(i)?.as_ref()?;
         if !info.bot {

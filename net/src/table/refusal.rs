@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use fairdeal_core::Seat;
+
 /// The kind of message a reason is about (in the words of [`Unexpected`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MsgKind {
@@ -101,12 +103,9 @@ pub enum Unexpected {
     /// A game over with totals that do not end the game.
     #[error("a game over with totals that do not end the game")]
     OverTooSoon,
-    /// A message naming a seat past 3 (seats are 0 to 3).
-    #[error("{0} naming seat {1}, which is not a seat")]
-    NotASeat(MsgKind, u8),
     /// A seat given back that was proven at fault (a computer player keeps it).
     #[error("seat {0} given back, though it was proven at fault")]
-    SeatBarred(u8),
+    SeatBarred(Seat),
     /// A message this peer holds already (a second copy).
     #[error("{0} again")]
     Repeated(MsgKind),

@@ -4,7 +4,7 @@
 //! comes before this peer's own verdict waits for it.
 
 use fairdeal_core::strategy::{Strategy, by_name};
-use fairdeal_core::{Seat, SplitMix64};
+use fairdeal_core::{Seat, SeatSet, SplitMix64};
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{Statement, TableMsg};
@@ -13,7 +13,7 @@ use crate::hand::{Ending, HandSession, REPLACEMENT_STRATEGY, replacement_rng};
 
 /// A computer player this peer runs for a seat whose player left.
 pub(crate) struct Proxy {
-    pub(crate) seat: u8,
+    pub(crate) seat: Seat,
     pub(crate) secret: [u8; 32],
     pub(crate) bot: Box<dyn Strategy + Send>,
     pub(crate) rng: SplitMix64,
@@ -25,7 +25,7 @@ pub(crate) struct Proxy {
 pub(crate) struct EarlyReplace {
     from: PublicKey,
     hand_no: u32,
-    seat: u8,
+    seat: Seat,
     key: PublicKey,
     seed: [u8; 32],
     sig: Sig,
@@ -34,13 +34,13 @@ pub(crate) struct EarlyReplace {
 impl TableSession {
     /// `seat` is out of this hand: the hand is void and redealt, with a computer player in the
     /// seat.
-    pub(crate) fn void_hand(&mut self, seat: u8, why: Gone) {
+    pub(crate) fn void_hand(&mut self, seat: Seat, why: Gone) {
         // A hand already scored (the seat left between hands) stands, and the table still
         // waits for the people at it; a hand in play is void.
         if self.between.is_none() {
             self.events.push_back(TableEvent::HandVoided {
                 hand_no: self.head.hand_no,
-                seat: Seat::from_index(usize::from(seat)),
+                seat,
                 why,
             });
             let hctx = self
@@ -50,7 +50,7 @@ impl TableSession {
                 .unwrap_or_default();
             self.advance(Ending::Void {
                 hctx,
-                seat: Seat::try_from(seat).ok(),
+                seat: Some(seat),
             });
         }
         self.put_out(seat);
@@ -58,7 +58,7 @@ impl TableSession {
 
     /// `seat` is out of the game from now on: the current hand is dropped and a computer
     /// player takes the seat (the runner says so, the others wait for its word).
-    pub(super) fn put_out(&mut self, seat: u8) {
+    pub(super) fn put_out(&mut self, seat: Seat) {
         let hand_no = self.head.hand_no;
         self.hand = None;
         if let Some(p) = &mut self.proxy {
@@ -75,7 +75,7 @@ impl TableSession {
             // else).
             self.left = true;
             self.held_by = runner;
-            if self.barred.contains(&seat) {
+            if self.barred.contains(seat) {
                 self.events.push_back(TableEvent::Stopped {
                     reason: super::StopReason::PutOut,
                 });
@@ -87,14 +87,14 @@ impl TableSession {
     }
 
     /// This peer takes `seat` over with a computer player under a fresh identity, and says so.
-    fn take_seat(&mut self, hand_no: u32, seat: u8) {
+    fn take_seat(&mut self, hand_no: u32, seat: Seat) {
         let (Some(sid), Some(me)) = (
             self.stage.config().map(super::msg::TableConfig::sid),
             self.my_seat_index(),
         ) else {
             return;
         };
-        let at = [&hand_no.to_le_bytes()[..], &[seat]].concat();
+        let at = [&hand_no.to_le_bytes()[..], &[seat.number()]].concat();
         let secret = derive(&self.master, b"proxy", &at);
         let seed = derive(&self.master, b"proxy-bot", &at);
         let key = Identity::from_secret(secret).public();
@@ -128,16 +128,13 @@ impl TableSession {
 
     /// Every peer: `seat` is now played by a computer player with identity `key`, run by
     /// `runner`; the hand is dealt again.
-    fn seat_taken(&mut self, seat: u8, key: PublicKey, seed: [u8; 32], runner: u8) {
-        // INVARIANT: seat < 4: `on_replace` checks it; `take_seat` has it from `void_hand`.
-        self.keys[usize::from(seat)] = key;
-        self.bot_seeds[usize::from(seat)] = seed;
-        self.runners[usize::from(seat)] = Some(runner);
-        self.gone.clear();
-        self.events.push_back(TableEvent::SeatTaken {
-            seat: Seat::from_index(usize::from(seat)),
-            runner: Seat::from_index(usize::from(runner)),
-        });
+    fn seat_taken(&mut self, seat: Seat, key: PublicKey, seed: [u8; 32], runner: Seat) {
+        self.keys[seat.index()] = key;
+        self.bot_seeds[seat] = seed;
+        self.runners[seat] = Some(runner);
+        self.gone = SeatSet::EMPTY;
+        self.events
+            .push_back(TableEvent::SeatTaken { seat, runner });
         if self.between.is_some() {
             self.start_if_ready();
         } else {
@@ -151,11 +148,11 @@ impl TableSession {
         &self,
         from: &PublicKey,
         hand_no: u32,
-        seat: u8,
+        seat: Seat,
         key: &PublicKey,
         seed: &[u8; 32],
         sig: &Sig,
-    ) -> Result<(u8, ReplaceEffect), ReplaceRefused> {
+    ) -> Result<(Seat, ReplaceEffect), ReplaceRefused> {
         let sid = self
             .stage
             .config()
@@ -164,9 +161,6 @@ impl TableSession {
         let sender = self
             .seat_of_sender(from)
             .map_err(|_| ReplaceRefused::NotSeated)?;
-        if seat > 3 {
-            return Err(ReplaceRefused::NotASeat(seat));
-        }
         if hand_no < self.head.hand_no {
             return Err(ReplaceRefused::Earlier);
         }
@@ -207,7 +201,7 @@ impl TableSession {
         &mut self,
         from: PublicKey,
         hand_no: u32,
-        seat: u8,
+        seat: Seat,
         key: PublicKey,
         seed: [u8; 32],
         sig: &Sig,

@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use fairdeal_core::Seat;
+
 use super::TableError;
 use super::refusal::{MsgKind, Unexpected};
 
@@ -16,8 +18,6 @@ pub enum TimeoutRefused {
     BeforeStart,
     /// From a peer not seated now.
     NotSeated,
-    /// Against a seat past 3.
-    NotASeat(u8),
     /// Against the voter's own seat, or one its client speaks for.
     OwnSeat,
     /// For a deal other than the one under way.
@@ -34,8 +34,7 @@ impl TimeoutRefused {
         match self {
             Self::BeforeStart => "a timeout vote before the start",
             Self::NotSeated => "a timeout vote from a peer not seated",
-            Self::NotASeat(_) => "a timeout vote against its own seat or no seat",
-            Self::OwnSeat => "a timeout vote against its own seat or no seat",
+            Self::OwnSeat => "a timeout vote against its own seat",
             Self::OtherHand => "a timeout vote for another hand",
             Self::BadSignature => "a timeout vote with a bad signature",
             Self::Again => "a repeated timeout vote",
@@ -53,7 +52,6 @@ impl From<TimeoutRefused> for TableError {
         match r {
             TimeoutRefused::BeforeStart => Unexpected::BeforeStart(MsgKind::Timeout).into(),
             TimeoutRefused::NotSeated => Self::NotSeated,
-            TimeoutRefused::NotASeat(n) => Unexpected::NotASeat(MsgKind::Timeout, n).into(),
             TimeoutRefused::OwnSeat => Unexpected::TimeoutOwnSeat.into(),
             TimeoutRefused::OtherHand => Unexpected::OtherHand(MsgKind::Timeout).into(),
             TimeoutRefused::BadSignature => Self::BadSignature,
@@ -123,8 +121,6 @@ pub enum ReplaceRefused {
     BeforeStart,
     /// From a peer not seated now.
     NotSeated,
-    /// For a seat past 3.
-    NotASeat(u8),
     /// For an earlier hand.
     Earlier,
     /// For a hand not started here, or under a key already seated.
@@ -143,7 +139,6 @@ impl ReplaceRefused {
         match self {
             Self::BeforeStart => "a replacement before the start",
             Self::NotSeated => "a replacement from a peer not seated",
-            Self::NotASeat(_) => "a replacement for no seat",
             Self::Earlier => "a replacement for an earlier hand",
             Self::Later => "a replacement for a later hand or a seated key",
             Self::OtherSeat => "a replacement for another seat",
@@ -163,7 +158,6 @@ impl From<ReplaceRefused> for TableError {
         match r {
             ReplaceRefused::BeforeStart => Unexpected::BeforeStart(MsgKind::Replace).into(),
             ReplaceRefused::NotSeated => Self::NotSeated,
-            ReplaceRefused::NotASeat(n) => Unexpected::NotASeat(MsgKind::Replace, n).into(),
             ReplaceRefused::Earlier => Unexpected::OtherHand(MsgKind::Replace).into(),
             ReplaceRefused::Later => Unexpected::OtherHand(MsgKind::Replace).into(),
             ReplaceRefused::OtherSeat => Unexpected::NotAwaited(MsgKind::Replace).into(),
@@ -187,12 +181,10 @@ pub enum ReturnRefused {
     BeforeStart,
     /// From a peer the configuration does not seat.
     NotSeated,
-    /// The state names a seat past 3 (seats are 0 to 3).
-    NotASeat(u8),
     /// A signature that does not verify.
     BadSignature,
     /// The seat was proven at fault: a computer player keeps it for the rest of the game.
-    Barred(u8),
+    Barred(Seat),
     /// From a seat that does not run the seat's computer player.
     NotRunner,
     /// This peer's own seat given back under another key, or while this peer plays it.
@@ -205,7 +197,6 @@ impl ReturnRefused {
         match self {
             Self::BeforeStart => "a seat given back before the start",
             Self::NotSeated => "a seat given back by a peer not seated",
-            Self::NotASeat(_) => "a seat given back naming no seat",
             Self::BadSignature => "a seat given back with a bad signature",
             Self::Barred(_) => "a seat given back that was proven at fault",
             Self::NotRunner => "a seat given back by a seat that does not run its computer player",
@@ -224,7 +215,6 @@ impl From<ReturnRefused> for TableError {
         match r {
             ReturnRefused::BeforeStart => Unexpected::BeforeStart(MsgKind::Return).into(),
             ReturnRefused::NotSeated => Self::NotSeated,
-            ReturnRefused::NotASeat(n) => Unexpected::NotASeat(MsgKind::Return, n).into(),
             ReturnRefused::BadSignature => Self::BadSignature,
             ReturnRefused::Barred(s) => Unexpected::SeatBarred(s).into(),
             ReturnRefused::NotRunner => Unexpected::NotRunner(MsgKind::Return).into(),

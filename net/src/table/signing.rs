@@ -57,17 +57,14 @@ impl TableSession {
                 return Err(Unexpected::ForeignConfig.into());
             }
         }
-        let Some(dealer) = config.dealer() else {
-            return Err(TableError::BadConfig("the first dealer is not a seat"));
-        };
+        let dealer = config.first_dealer;
         if (0..4).any(|i| config.seats[..i].contains(&config.seats[i])) {
             return Err(TableError::BadConfig("one player in two seats"));
         }
         let Some(seat) = config.seat_of(&self.me.key) else {
             return Err(TableError::NotSeated);
         };
-        // INVARIANT: seat < 4: a position in the configuration's four seats (`seat_of`).
-        if config.nonces[usize::from(seat)] != self.nonce() {
+        if config.nonces[seat.index()] != self.nonce() {
             // Not this game's configuration (an old game's replayed, or our nonce changed):
             // signing it could let a hand context of another game repeat.
             return Err(TableError::NotOurNonce);
@@ -138,9 +135,8 @@ impl TableSession {
             return Ok(());
         };
         let first = agreed.accepts.iter().all(|a| *a);
-        // INVARIANT: seat < 4: `seat_of` above.
-        agreed.accepts[usize::from(seat)] = true;
-        agreed.accept_sigs[usize::from(seat)] = Some(sig.clone());
+        agreed.accepts[seat.index()] = true;
+        agreed.accept_sigs[seat.index()] = Some(sig.clone());
         if !first && agreed.accepts.iter().all(|a| *a) {
             let config = agreed.config.clone();
             if let [Some(a), Some(b), Some(c), Some(d)] = agreed.accept_sigs.clone() {

@@ -2,6 +2,7 @@
 //! its domain labels in one place, so that the seat that sends a message, the seat that
 //! checks it live and the transcript checker sign and verify the same bytes.
 
+use fairdeal_core::Seat;
 use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{Identity, PublicKey, Sig, encoding};
 
@@ -16,7 +17,7 @@ pub enum Statement<'a> {
     /// The runner of held seat `seat` tells its player the game ended at `totals`.
     Over {
         /// The held seat (the player told).
-        seat: u8,
+        seat: Seat,
         /// The final team totals.
         totals: [i32; 2],
     },
@@ -25,12 +26,12 @@ pub enum Statement<'a> {
         /// The hand just scored.
         hand_no: u32,
         /// The signer's seat.
-        seat: u8,
+        seat: Seat,
     },
     /// Seat `seat`'s chat line `n`.
     Chat {
         /// The signer's seat.
-        seat: u8,
+        seat: Seat,
         /// The line's number (from 1).
         n: u32,
         /// The line.
@@ -41,7 +42,7 @@ pub enum Statement<'a> {
         /// The hand it leaves in.
         hand_no: u32,
         /// The signer's seat.
-        seat: u8,
+        seat: Seat,
     },
     /// A vote that seat `seat` went silent in the deal `hctx` of hand `hand_no`.
     Timeout {
@@ -50,7 +51,7 @@ pub enum Statement<'a> {
         /// The deal it was observed in.
         hctx: &'a [u8; 32],
         /// The silent seat.
-        seat: u8,
+        seat: Seat,
     },
     /// The runner of seat `seat` replaces its computer player's key and seed from hand
     /// `hand_no`.
@@ -58,7 +59,7 @@ pub enum Statement<'a> {
         /// The hand it plays from.
         hand_no: u32,
         /// The seat replaced.
-        seat: u8,
+        seat: Seat,
         /// The computer player's new key.
         key: &'a PublicKey,
         /// The computer player's new seed.
@@ -89,28 +90,35 @@ impl Statement<'_> {
                 label,
                 &[
                     sid,
-                    &[seat],
+                    &[seat.number()],
                     &totals[0].to_le_bytes(),
                     &totals[1].to_le_bytes(),
                 ],
             ),
             Self::Ready { hand_no, seat } | Self::Quit { hand_no, seat } => {
-                hash256(label, &[sid, &hand_no.to_le_bytes(), &[seat]])
+                hash256(label, &[sid, &hand_no.to_le_bytes(), &[seat.number()]])
             }
-            Self::Chat { seat, n, text } => {
-                hash256(label, &[sid, &[seat], &n.to_le_bytes(), text.as_bytes()])
-            }
+            Self::Chat { seat, n, text } => hash256(
+                label,
+                &[sid, &[seat.number()], &n.to_le_bytes(), text.as_bytes()],
+            ),
             Self::Timeout {
                 hand_no,
                 hctx,
                 seat,
-            } => hash256(label, &[sid, &hand_no.to_le_bytes(), hctx, &[seat]]),
+            } => hash256(
+                label,
+                &[sid, &hand_no.to_le_bytes(), hctx, &[seat.number()]],
+            ),
             Self::Replace {
                 hand_no,
                 seat,
                 key,
                 seed,
-            } => hash256(label, &[sid, &hand_no.to_le_bytes(), &[seat], &key.0, seed]),
+            } => hash256(
+                label,
+                &[sid, &hand_no.to_le_bytes(), &[seat.number()], &key.0, seed],
+            ),
         }
     }
 
@@ -128,6 +136,7 @@ impl Statement<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fairdeal_core::SeatMap;
 
     fn hex(d: [u8; 32]) -> String {
         d.iter().map(|b| format!("{b:02x}")).collect()
@@ -141,40 +150,40 @@ mod tests {
         let key = Identity::from_secret([9; 32]).public();
         let state = ReturnState {
             hand_no: 3,
-            seat: 2,
-            dealer: 1,
+            seat: Seat::N,
+            dealer: Seat::W,
             totals: [150, -20],
             prev_result: [5; 32],
             keys: [key, key, key, key],
-            runners: [None, Some(1), None, Some(3)],
+            runners: SeatMap([None, Some(Seat::W), None, Some(Seat::E)]),
         };
         let all = [
             Statement::Return(&state),
             Statement::Over {
-                seat: 2,
+                seat: Seat::N,
                 totals: [1500, -40],
             },
             Statement::Ready {
                 hand_no: 4,
-                seat: 1,
+                seat: Seat::W,
             },
             Statement::Chat {
-                seat: 3,
+                seat: Seat::E,
                 n: 12,
                 text: "good luck",
             },
             Statement::Quit {
                 hand_no: 4,
-                seat: 1,
+                seat: Seat::W,
             },
             Statement::Timeout {
                 hand_no: 2,
                 hctx: &[6; 32],
-                seat: 0,
+                seat: Seat::S,
             },
             Statement::Replace {
                 hand_no: 5,
-                seat: 2,
+                seat: Seat::N,
                 key: &key,
                 seed: &[8; 32],
             },

@@ -16,9 +16,9 @@ impl TableSession {
     /// replayed the same evidence to the same scores). Any other fault voids the hand, which
     /// is dealt again. When no seat can be named the hand is simply dealt again, up to
     /// [`MAX_UNEXPLAINED_VOIDS`] times in a row; then the table stops and says so.
-    pub(super) fn after_fault(&mut self, offender: Option<u8>, fault: Fault) {
+    pub(super) fn after_fault(&mut self, offender: Option<Seat>, fault: Fault) {
         match offender {
-            Some(seat) if seat < 4 => {
+            Some(seat) => {
                 self.unexplained = 0;
                 self.bar(seat);
                 let scored = (fault == Fault::UnfoundedAudit)
@@ -28,7 +28,7 @@ impl TableSession {
                     Some(report) => {
                         self.events.push_back(TableEvent::HandForfeited {
                             hand_no: self.head.hand_no,
-                            seat: Seat::from_index(usize::from(seat)),
+                            seat,
                             scores: report.scores,
                             breakdown: None,
                         });
@@ -38,7 +38,7 @@ impl TableSession {
                     None => self.void_hand(seat, Gone::Cheated),
                 }
             }
-            _ => {
+            None => {
                 self.unexplained += 1;
                 let hctx = self.hand.take().map(|h| h.hctx()).unwrap_or_default();
                 self.advance(Ending::Void { hctx, seat: None });
@@ -61,11 +61,9 @@ impl TableSession {
     }
 
     /// `seat` is proven at fault: it is out for the rest of the game (said once).
-    pub(super) fn bar(&mut self, seat: u8) {
-        if seat < 4 && self.barred.insert(seat) {
-            self.events.push_back(TableEvent::SeatBarred {
-                seat: Seat::from_index(usize::from(seat)),
-            });
+    pub(super) fn bar(&mut self, seat: Seat) {
+        if self.barred.insert(seat) {
+            self.events.push_back(TableEvent::SeatBarred { seat });
         }
     }
 
@@ -78,8 +76,7 @@ impl TableSession {
         let seated = self
             .barred
             .iter()
-            .copied()
-            .find(|&s| self.runners[usize::from(s)].is_none() && !self.gone.contains(&s));
+            .find(|&s| self.runners[s].is_none() && !self.gone.contains(s));
         if let Some(seat) = seated {
             self.put_out(seat);
         }

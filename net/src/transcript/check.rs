@@ -8,10 +8,9 @@
 mod finish;
 pub(crate) mod seats;
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use fairdeal_core::{Rules, Seat, game_result};
+use fairdeal_core::{Rules, Seat, SeatMap, SeatSet, game_result};
 use fairdeal_crypto::{CardTable, PublicKey, SignedEnvelope};
 
 use self::seats::seat_of;
@@ -41,7 +40,7 @@ struct Block {
     /// The deal follows a return whose table state only its signer vouches for: `(seat
     /// given back, signer)`. The other seats' envelopes in this deal, signed under a hand
     /// context that binds that state, must confirm it.
-    confirm: Option<(u8, u8)>,
+    confirm: Option<(Seat, Seat)>,
 }
 
 /// A fault that stops the check (the rest of the file cannot be trusted to mean anything).
@@ -55,9 +54,9 @@ struct Game {
     table: Arc<CardTable>,
     report: Report,
     /// Set by a deal that ends with a return taken on its signer's word, for the next deal.
-    confirm: Option<(u8, u8)>,
+    confirm: Option<(Seat, Seat)>,
     /// Seats a deal proved at fault: a computer player keeps them for the rest of the game.
-    barred: BTreeSet<u8>,
+    barred: SeatSet,
     /// The deal under way.
     block: Option<Block>,
     /// What the next header must say (number, dealer, totals, previous result, seats).
@@ -71,7 +70,7 @@ struct Game {
 /// Where an entry is in the file: its index and its byte offset.
 type Pos = (usize, usize);
 
-fn stop(seat: Option<u8>, hand_no: Option<u32>, at: Pos, kind: FaultKind) -> Stop {
+fn stop(seat: Option<Seat>, hand_no: Option<u32>, at: Pos, kind: FaultKind) -> Stop {
     TranscriptFault {
         seat,
         hand_no,
@@ -185,18 +184,16 @@ impl Checker {
             return Err(stop(None, None, at, FaultKind::NoConfiguration));
         };
         let sid = config.sid();
-        for (seat, key) in config.seats.iter().enumerate() {
-            if key.verify(&sid, &accepts[seat]).is_err() {
-                return Err(stop(None, None, at, FaultKind::ConfigSignature(seat as u8)));
+        for (seat, key) in SeatMap(config.seats).iter() {
+            if key.verify(&sid, &accepts[seat.index()]).is_err() {
+                return Err(stop(None, None, at, FaultKind::ConfigSignature(seat)));
             }
         }
         let rules = config.rules();
         let Ok(table) = CardTable::new(rules.deck_size() as u16) else {
             return Err(stop(None, None, at, FaultKind::NoCardTable));
         };
-        let Ok(dealer) = Seat::try_from(config.first_dealer) else {
-            return Err(stop(None, None, at, FaultKind::NoCardTable));
-        };
+        let dealer = config.first_dealer;
         Ok(Game {
             config: (**config).clone(),
             sid,
@@ -207,7 +204,7 @@ impl Checker {
                 ..Report::default()
             },
             confirm: None,
-            barred: BTreeSet::new(),
+            barred: SeatSet::EMPTY,
             block: None,
             expect: Header {
                 head: DealHead::first(dealer),
@@ -248,21 +245,10 @@ impl Game {
                 keys,
                 bots,
             } => {
-                let Ok(dealer) = Seat::try_from(*dealer) else {
-                    return Err(stop(
-                        None,
-                        Some(*hand_no),
-                        at,
-                        FaultKind::WrongDealer {
-                            expected: self.expect.head.dealer.index() as u8,
-                            found: *dealer,
-                        },
-                    ));
-                };
                 let head = Header {
                     head: DealHead {
                         hand_no: *hand_no,
-                        dealer,
+                        dealer: *dealer,
                         totals: *scores,
                         prev_result: *prev_result,
                     },
@@ -379,8 +365,8 @@ impl Game {
             })
         } else if found.dealer != expected.dealer {
             Some(FaultKind::WrongDealer {
-                expected: expected.dealer.index() as u8,
-                found: found.dealer.index() as u8,
+                expected: expected.dealer,
+                found: found.dealer,
             })
         } else if found.totals != expected.totals {
             Some(FaultKind::Retotalled {
@@ -399,13 +385,11 @@ impl Game {
             return Err(stop(None, n, at, kind));
         }
         // A seat proven at fault never comes back under its own key, whoever hands it back.
-        let own = |keys: &[PublicKey; 4], s: u8| {
-            keys.get(usize::from(s)) == self.config.seats.get(usize::from(s))
-        };
-        if let Some(&s) = self
+        let own = |keys: &[PublicKey; 4], s: Seat| keys[s.index()] == self.config.seats[s.index()];
+        if let Some(s) = self
             .barred
             .iter()
-            .find(|&&s| own(&head.keys, s) && !own(&expect.keys, s))
+            .find(|&s| own(&head.keys, s) && !own(&expect.keys, s))
         {
             return Err(stop(None, n, at, FaultKind::BarredSeatBack(s)));
         }

@@ -3,6 +3,7 @@
 //! names ([`Stand`]), which table messages are kept as entries ([`is_evidence`]), and an entry
 //! with its place in a file ([`Located`]). The decoder, the writer and the checks name these.
 
+use fairdeal_core::Seat;
 use fairdeal_crypto::{PublicKey, Sig, SignedEnvelope, encoding};
 use serde::{Deserialize, Serialize};
 
@@ -12,7 +13,8 @@ use crate::table::msg::TableConfig;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stand {
     /// The seat whose client runs it.
-    pub runner: u8,
+    #[serde(with = "crate::seat_wire::one")]
+    pub runner: Seat,
     /// The seed of its decisions.
     pub seed: [u8; 32],
 }
@@ -33,7 +35,8 @@ pub enum Entry {
         /// Its number in the game (from 1; a redeal takes the next number).
         hand_no: u32,
         /// The dealer.
-        dealer: u8,
+        #[serde(with = "crate::seat_wire::one")]
+        dealer: Seat,
         /// Team totals before it.
         scores: [i32; 2],
         /// The previous hand's result hash (its transcript root, or the void marker).

@@ -2,17 +2,17 @@
 //! words, with the signed messages), the result root recomputed from the file's envelopes, and
 //! the claimed seat and slot of an envelope (for naming and sorting, never trusted).
 
+use fairdeal_core::{Seat, SeatMap};
 use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{Body, Envelope, PublicKey, SignedEnvelope, encoding};
 
 use super::replay::Finding;
-use super::report::seat_name;
 use crate::table::msg::TableMsg;
 
 /// Why seat `out` was put out of deal `hand_no`, with the signed evidence in words.
 pub(super) fn void_reason(
     hand_no: u32,
-    out: u8,
+    out: Seat,
     keys: &[PublicKey; 4],
     signed: &[(PublicKey, TableMsg)],
     found: &Finding,
@@ -22,13 +22,13 @@ pub(super) fn void_reason(
     {
         return (format!("was caught cheating: {fault}"), evidence.clone());
     }
-    let key = keys[usize::from(out)];
+    let key = keys[out.index()];
     if signed.iter().any(|(from, m)| {
         *from == key && matches!(m, TableMsg::Quit { hand_no: h, .. } if *h == hand_no)
     }) {
         return (
             "left the table; a computer player takes the seat".to_owned(),
-            vec![format!("{}'s signed quit", seat_name(out))],
+            vec![format!("{}'s signed quit", out.name())],
         );
     }
     let votes: Vec<String> = signed
@@ -38,9 +38,9 @@ pub(super) fn void_reason(
                 hand_no: h, seat, ..
             } if *h == hand_no && *seat == out => Some(format!(
                 "timeout vote signed by {}",
-                keys.iter()
-                    .position(|k| k == from)
-                    .map_or("a former seat", |s| seat_name(s as u8))
+                SeatMap(*keys)
+                    .find(|k| k == from)
+                    .map_or("a former seat", Seat::name)
             )),
             _ => None,
         })
@@ -63,11 +63,10 @@ pub(super) fn void_reason(
 
 /// The seat an envelope claims (without trusting it), for naming a message in a fault that
 /// names no seat.
-pub(super) fn claimed_seat(env: &SignedEnvelope) -> Option<u8> {
+pub(super) fn claimed_seat(env: &SignedEnvelope) -> Option<Seat> {
     encoding::decode::<Envelope>(&env.bytes)
         .ok()
-        .map(|e| e.sender)
-        .filter(|s| *s < 4)
+        .and_then(|e| Seat::try_from(e.sender).ok())
 }
 
 pub(super) fn sender_seq(env: &SignedEnvelope) -> (u8, u32, [u8; 32]) {

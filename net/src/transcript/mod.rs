@@ -228,6 +228,7 @@ impl Writer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fairdeal_core::Seat;
     use fairdeal_crypto::PublicKey;
     use proptest::prelude::*;
 
@@ -250,14 +251,14 @@ mod tests {
             },
             Entry::Hand {
                 hand_no: 1,
-                dealer: 3,
+                dealer: Seat::E,
                 scores: [0, 0],
                 prev_result: [0; 32],
                 keys: Box::new([PublicKey([1; 32]); 4]),
                 bots: Box::new([
                     None,
                     Some(Stand {
-                        runner: 2,
+                        runner: Seat::N,
                         seed: [9; 32],
                     }),
                     None,

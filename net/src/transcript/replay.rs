@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use fairdeal_core::Team;
+use fairdeal_core::{Seat, Team};
 use fairdeal_crypto::hand::seed_commit;
 use fairdeal_crypto::{
     Body, CardTable, Court, Fault, HandCommit, Identity, PublicKey, SignedEnvelope, adjudicate,
@@ -31,7 +31,7 @@ pub(super) struct Finding {
     /// All four replays completed with this report (the four signed results agree with it).
     pub complete: Option<HandReport>,
     /// A fault: the seat (if one is proved), what, and the evidence in words.
-    pub cheat: Option<(Option<u8>, Fault, Vec<String>)>,
+    pub cheat: Option<(Option<Seat>, Fault, Vec<String>)>,
     /// The seeds revealed, by seat.
     pub revealed: [bool; 4],
     /// The audited scores, when a replay got past the audit.
@@ -48,7 +48,7 @@ pub(super) struct Finding {
     /// seat stopped for nothing after every seed was in counts with them.
     pub counted: Vec<HandReport>,
     /// Seats a replay named at fault without stopping the deal (an audit after the play).
-    pub named: Vec<(u8, Fault)>,
+    pub named: Vec<(Seat, Fault)>,
     /// Each seat's signed result (root and scores), if the file has one.
     pub results: [Option<([u8; 32], [i32; 2])>; 4],
 }
@@ -70,7 +70,7 @@ fn describe(env: &SignedEnvelope, hctx: &[u8; 32], keys: &[PublicKey; 4]) -> Str
     };
     format!(
         "{kind} signed by {} (its message {})",
-        super::report::seat_name(v.envelope.sender),
+        Seat::try_from(v.envelope.sender).map_or("no seat", Seat::name),
         v.envelope.seq
     )
 }
@@ -84,12 +84,11 @@ pub(super) fn check_hand(
     envelopes: &[SignedEnvelope],
 ) -> Finding {
     let mut f = Finding::default();
-    let dealer = cfg.dealer.index() as u8;
     let court = Court {
         sid: hctx,
         keys: &cfg.keys,
         hctx,
-        order: [1, 2, 3, 4].map(|k| (dealer + k) % 4),
+        order: cfg.head.shuffle_order(),
         table,
         mode: cfg.proofs,
     };
@@ -107,7 +106,7 @@ pub(super) fn check_hand(
             .collect()
     };
     if let Some((seat, fault)) = judge(&court, envelopes) {
-        f.cheat = Some((Some(seat), fault, evidence_of(Some(seat))));
+        f.cheat = Some((Seat::try_from(seat).ok(), fault, evidence_of(Some(seat))));
     }
     // The seeds, as far as they match their commitments (a bad one is adjudicate's finding).
     let mut commits: [Option<HandCommit>; 4] = Default::default();
@@ -159,10 +158,11 @@ pub(super) fn check_hand(
                 Event::Complete(report) => reports.push(report),
                 Event::Fault(b) if f.cheat.is_none() => {
                     let evidence = evidence_of(b.offender);
-                    f.cheat = Some((b.offender, b.fault, evidence));
+                    let offender = b.offender.and_then(|s| Seat::try_from(s).ok());
+                    f.cheat = Some((offender, b.fault, evidence));
                 }
                 Event::Named(b) => {
-                    if let Some(o) = b.offender
+                    if let Some(o) = b.offender.and_then(|s| Seat::try_from(s).ok())
                         && !f.named.iter().any(|(s, _)| *s == o)
                     {
                         f.named.push((o, b.fault));

@@ -23,7 +23,7 @@ pub enum HandStatus {
     /// The deal was void and dealt again.
     Void {
         /// The seat put out, if one was.
-        seat: Option<u8>,
+        seat: Option<Seat>,
         /// Why, in words.
         why: String,
         /// The signed evidence, one line each.
@@ -32,7 +32,7 @@ pub enum HandStatus {
     /// The deal was over but a seat withheld the end of it: it counts with these scores.
     Forfeited {
         /// The silent seat.
-        seat: u8,
+        seat: Seat,
         /// The scores it counts with.
         scores: [i32; 2],
     },
@@ -56,7 +56,7 @@ pub struct HandLine {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TranscriptFault {
     /// The seat at fault (`None`: the file itself, or nobody can be named).
-    pub seat: Option<u8>,
+    pub seat: Option<Seat>,
     /// The deal, if the fault is in one.
     pub hand_no: Option<u32>,
     /// What is wrong.
@@ -89,9 +89,9 @@ pub enum FaultKind {
     /// A seat's signature on the configuration fails.
     #[error(
         "the file is damaged or altered: {}'s signature on the table configuration does not verify",
-        seat_name(*.0)
+        .0.name()
     )]
-    ConfigSignature(u8),
+    ConfigSignature(Seat),
     /// The rules give no card table.
     #[error("no card table for these rules")]
     NoCardTable,
@@ -102,21 +102,21 @@ pub enum FaultKind {
     #[error("a signed table message from a stranger")]
     Stranger,
     /// A signed table message that does not decode (it claims the seat given).
-    #[error("the file is damaged or altered: a table message that does not decode (it claims to be {}'s)", seat_name(*.0))]
-    Undecodable(u8),
+    #[error("the file is damaged or altered: a table message that does not decode (it claims to be {}'s)", .0.name())]
+    Undecodable(Seat),
     /// A signed table message of a kind that is no evidence.
-    #[error("the file is damaged or altered: a table message that is no evidence (it claims to be {}'s)", seat_name(*.0))]
-    NotEvidence(u8),
+    #[error("the file is damaged or altered: a table message that is no evidence (it claims to be {}'s)", .0.name())]
+    NotEvidence(Seat),
     /// A signed table message whose signature fails for the identity the entry names.
-    #[error("the file is damaged or altered: a signed table message whose signature does not verify (it claims to be {}'s)", seat_name(*.0))]
-    BadSignature(u8),
+    #[error("the file is damaged or altered: a signed table message whose signature does not verify (it claims to be {}'s)", .0.name())]
+    BadSignature(Seat),
     /// An envelope outside the deal being played.
     #[error("the file is damaged or altered: an envelope of a deal that is not being played here{}", claims(*.0))]
-    EnvelopeOutOfDeal(Option<u8>),
+    EnvelopeOutOfDeal(Option<Seat>),
     /// An envelope whose signature or hand context fails under the deal's header (which binds
     /// the number, dealer, running totals and previous result).
     #[error("the file is damaged or altered: an envelope whose signature or hand context does not verify under this deal's header (number, dealer, totals, previous result){}", claims(*.0))]
-    BadEnvelope(Option<u8>),
+    BadEnvelope(Option<Seat>),
     /// A deal whose number is not the next one: deals cut out, inserted or moved.
     #[error("{}", sequence_words(*expected, *found))]
     OutOfSequence {
@@ -126,12 +126,12 @@ pub enum FaultKind {
         found: u32,
     },
     /// A header whose dealer is not the one the deals before imply.
-    #[error("the deal's dealer is {}, but the deals before make {} the dealer", seat_name(*found), seat_name(*expected))]
+    #[error("the deal's dealer is {}, but the deals before make {} the dealer", found.name(), expected.name())]
     WrongDealer {
         /// The dealer implied.
-        expected: u8,
+        expected: Seat,
         /// The dealer stated.
-        found: u8,
+        found: Seat,
     },
     /// A header whose running totals are not the sum of the deals before it.
     #[error("re-totalled: the header says team A {}, team B {}, but the deals before it add up to team A {}, team B {}", found[0], found[1], expected[0], expected[1])]
@@ -154,46 +154,46 @@ pub enum FaultKind {
         found: [u8; 32],
     },
     /// A seat's identity or computer player changed with no signed `Replace` or `Return`.
-    #[error("{}'s identity or computer player changed without a signed replacement", seat_name(*.0))]
-    UnsignedSeatChange(u8),
+    #[error("{}'s identity or computer player changed without a signed replacement", .0.name())]
+    UnsignedSeatChange(Seat),
     /// A `Replace` of `seat` signed by another seat than the runner the header names.
-    #[error("the replacement of {}'s seat is signed by {}, not by the runner the deal names ({})", seat_name(*seat), seat_name(*signer), seat_name(*runner))]
+    #[error("the replacement of {}'s seat is signed by {}, not by the runner the deal names ({})", seat.name(), signer.name(), runner.name())]
     ReplaceNotFromRunner {
         /// The seat replaced.
-        seat: u8,
+        seat: Seat,
         /// Who signed it.
-        signer: u8,
+        signer: Seat,
         /// Who runs the computer player.
-        runner: u8,
+        runner: Seat,
     },
     /// A `Return` of `seat` not signed by the runner that held it (or signed by the
     /// returning seat itself, when no runner is recorded).
-    #[error("the return of {}'s seat is signed by {}, {}", seat_name(*seat), seat_name(*signer), runner.map_or_else(|| "the returning seat itself: only the runner of its computer player can give a seat back".to_owned(), |r| format!("not by the runner that held the seat ({})", seat_name(r))))]
+    #[error("the return of {}'s seat is signed by {}, {}", seat.name(), signer.name(), runner.map_or_else(|| "the returning seat itself: only the runner of its computer player can give a seat back".to_owned(), |r| format!("not by the runner that held the seat ({})", r.name())))]
     ReturnNotFromRunner {
         /// The seat given back.
-        seat: u8,
+        seat: Seat,
         /// Who signed it.
-        signer: u8,
+        signer: Seat,
         /// The runner the previous header records, if it records one.
-        runner: Option<u8>,
+        runner: Option<Seat>,
     },
     /// A seat given back that an earlier deal proved at fault: a computer player keeps a
     /// barred seat for the rest of the game, whoever signs its return.
     #[error(
         "{} is given back, though an earlier deal proved it at fault (a computer player keeps its seat to the end)",
-        seat_name(*.0)
+        .0.name()
     )]
-    BarredSeatBack(u8),
+    BarredSeatBack(Seat),
     /// A return's table state (totals, dealer, previous result) that no other seat's
     /// signature confirms: the deal it starts lacks envelopes of the seats named.
-    #[error("the table's state in {}'s return of {}'s seat is confirmed by no signature of {}: the deal it starts has none of their messages", seat_name(*signer), seat_name(*seat), missing.iter().map(|s| seat_name(*s)).collect::<Vec<_>>().join(" or "))]
+    #[error("the table's state in {}'s return of {}'s seat is confirmed by no signature of {}: the deal it starts has none of their messages", signer.name(), seat.name(), missing.iter().map(|s| s.name()).collect::<Vec<_>>().join(" or "))]
     ReturnUnconfirmed {
         /// The seat given back.
-        seat: u8,
+        seat: Seat,
         /// Who signed the return.
-        signer: u8,
+        signer: Seat,
         /// The seats without an envelope in the deal it starts.
-        missing: Vec<u8>,
+        missing: Vec<Seat>,
     },
     /// A deal started again with no signed return.
     #[error("the deal was started again without a signed return")]
@@ -217,9 +217,9 @@ pub enum FaultKind {
     Cheat(fairdeal_crypto::Fault),
 }
 
-fn claims(seat: Option<u8>) -> String {
+fn claims(seat: Option<Seat>) -> String {
     seat.map_or_else(String::new, |s| {
-        format!(" (it claims to be {}'s)", seat_name(s))
+        format!(" (it claims to be {}'s)", s.name())
     })
 }
 
@@ -257,11 +257,6 @@ pub struct Report {
     pub notes: Vec<String>,
     /// Every fault found (the first decides the exit status).
     pub faults: Vec<TranscriptFault>,
-}
-
-/// A seat's name.
-pub fn seat_name(seat: u8) -> &'static str {
-    Seat::from_index(usize::from(seat % 4)).name()
 }
 
 impl Report {
@@ -356,12 +351,12 @@ fn hand_line(h: &HandLine) -> String {
             short(root)
         ),
         HandStatus::Void { seat, why, .. } => match seat {
-            Some(s) => format!("hand {n}: void: {} {why}", seat_name(*s)),
+            Some(s) => format!("hand {n}: void: {} {why}", s.name()),
             None => format!("hand {n}: void: {why}"),
         },
         HandStatus::Forfeited { seat, scores } => format!(
             "hand {n}: forfeited: {} withheld the end of the hand; it counts team A {}, team B {}",
-            seat_name(*seat),
+            seat.name(),
             scores[0],
             scores[1]
         ),
@@ -372,7 +367,7 @@ fn hand_line(h: &HandLine) -> String {
 fn fault_line(f: &TranscriptFault) -> String {
     let who = f.seat.map_or_else(
         || "no seat can be named".to_owned(),
-        |s| format!("seat {}", seat_name(s)),
+        |s| format!("seat {}", s.name()),
     );
     match f.hand_no {
         Some(h) => format!("FAULT: {who}: hand {h}: {f}"),

@@ -22,7 +22,9 @@ use std::collections::VecDeque;
 
 use fairdeal_core::{Move, PlayerView, Position, Seat};
 
-use crate::hand::{Blame, Event, HandConfig, HandReport, HandSession, MoveEffect, Replacement};
+use crate::hand::{
+    Blame, DealHead, Event, HandConfig, HandReport, HandSession, MoveEffect, Replacement,
+};
 use crate::table::msg::TableConfig;
 use crate::transcript::{self, Checker, Entry, Located, Report, TranscriptFault};
 
@@ -204,10 +206,12 @@ impl Watch {
                     sid: config.sid(),
                     keys: **keys,
                     rules: config.rules(),
-                    dealer,
-                    scores: *scores,
-                    hand_no: *hand_no,
-                    prev_result: *prev_result,
+                    head: DealHead {
+                        hand_no: *hand_no,
+                        dealer,
+                        totals: *scores,
+                        prev_result: *prev_result,
+                    },
                     proofs: config.proofs,
                     bots: bots.map(|b| {
                         b.map(|b| Replacement {
@@ -218,7 +222,7 @@ impl Watch {
                 };
                 self.events.push_back(WatchEvent::Hand {
                     hand_no: *hand_no,
-                    dealer: cfg.dealer,
+                    dealer: cfg.head.dealer,
                     scores: *scores,
                 });
                 let session = HandSession::watch(cfg.clone(), table.clone());
@@ -295,18 +299,18 @@ impl Watch {
     pub fn progress(&self) -> Option<(u32, usize)> {
         self.deal
             .as_ref()
-            .map(|d| (d.cfg.hand_no, d.session.turn_count()))
+            .map(|d| (d.cfg.head.hand_no, d.session.turn_count()))
     }
 
     /// The totals before the deal under way (its header's).
     pub fn hand_scores(&self) -> Option<[i32; 2]> {
-        self.deal.as_ref().map(|d| d.cfg.scores)
+        self.deal.as_ref().map(|d| d.cfg.head.totals)
     }
 
     /// The deal under way's number and its checked report, once complete.
     pub fn last_report(&self) -> Option<(u32, &HandReport)> {
         let d = self.deal.as_ref()?;
-        d.report.as_ref().map(|r| (d.cfg.hand_no, r))
+        d.report.as_ref().map(|r| (d.cfg.head.hand_no, r))
     }
 
     /// The whole stream checked as a transcript: the same report a seat's `transcript.fdt`

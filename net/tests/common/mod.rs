@@ -12,7 +12,7 @@ use std::sync::Arc;
 use fairdeal_core::{Preset, Rules, Seat, SplitMix64};
 use fairdeal_crypto::encoding;
 use fairdeal_crypto::{Body, CardTable, Envelope, Identity, SignedEnvelope};
-use fairdeal_net::hand::{Blame, Event, HandConfig, HandSession, SessionError, Stage};
+use fairdeal_net::hand::{Blame, DealHead, Event, HandConfig, HandSession, SessionError, Stage};
 
 /// `by`'s signed `Replace` at table `sid`: seat `seat`'s computer player takes `key` and
 /// `seed` from hand `hand_no`.
@@ -20,7 +20,7 @@ pub fn replace_msg(
     by: &Identity,
     sid: &[u8; 32],
     hand_no: u32,
-    seat: u8,
+    seat: Seat,
     key: fairdeal_crypto::PublicKey,
     seed: [u8; 32],
 ) -> fairdeal_net::table::msg::TableMsg {
@@ -50,10 +50,12 @@ pub fn config(preset: Preset, dealer: Seat, hand_no: u32) -> HandConfig {
         sid: [9; 32],
         keys,
         rules: Rules::preset(preset),
-        dealer,
-        scores: [0, 0],
-        hand_no,
-        prev_result: [0; 32],
+        head: DealHead {
+            hand_no,
+            dealer,
+            totals: [0, 0],
+            prev_result: [0; 32],
+        },
         proofs: fairdeal_crypto::ProofMode::Proved,
         bots: Default::default(),
     }

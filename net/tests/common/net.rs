@@ -32,7 +32,7 @@ pub struct Net {
     pub wire: VecDeque<(usize, usize, Vec<u8>)>,
     pub events: Vec<Vec<TableEvent>>,
     /// Every timeout vote sent: (voter, hand, silent seat).
-    pub votes: Vec<(usize, u32, u8)>,
+    pub votes: Vec<(usize, u32, Seat)>,
     /// Links (from, to) whose messages take a second: delivered at the next tick.
     pub slow: Vec<(usize, usize)>,
     /// Messages on a slow link, waiting for the next tick.

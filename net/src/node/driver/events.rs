@@ -39,10 +39,9 @@ impl Node {
                 .roster()
                 .iter()
                 .position(|s| s.as_ref().is_some_and(|s| s.key == key))
-                .map(|i| i as u8),
+                .map(Seat::from_index),
         };
         if let Some(seat) = seat {
-            let seat = Seat::from_index(usize::from(seat));
             let _ = self.events.send(NodeEvent::Link { seat, up }).await;
         }
     }

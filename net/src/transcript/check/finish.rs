@@ -10,7 +10,7 @@ use crate::hand::{DealHead, Ending, HandConfig, Replacement, void_marker};
 use crate::table::msg::TableMsg;
 use crate::transcript::evidence::{root_of, sender_seq, void_reason};
 use crate::transcript::replay::{Finding, check_hand};
-use crate::transcript::report::{FaultKind, HandLine, HandStatus, TranscriptFault, seat_name};
+use crate::transcript::report::{FaultKind, HandLine, HandStatus, TranscriptFault};
 
 use super::{Block, Game, Header, Pos, Stop, seat_of, stop};
 
@@ -32,9 +32,10 @@ impl Game {
             // Every envelope here verified under the hand context, which binds the totals,
             // dealer and previous result the return stated: one from each seat but the
             // signer and the returning seat confirms them with a key the signer lacks.
-            let missing: Vec<u8> = (0..4u8)
+            let missing: Vec<Seat> = Seat::ALL
+                .into_iter()
                 .filter(|&s| s != seat && s != signer)
-                .filter(|&s| !b.envelopes.iter().any(|e| sender_seq(e).0 == s))
+                .filter(|&s| !b.envelopes.iter().any(|e| sender_seq(e).0 == s.number()))
                 .collect();
             if !missing.is_empty() {
                 return Err(stop(
@@ -53,10 +54,7 @@ impl Game {
             sid: self.sid,
             keys: h.keys,
             rules: self.rules.clone(),
-            dealer: d.dealer,
-            scores: d.totals,
-            hand_no: d.hand_no,
-            prev_result: d.prev_result,
+            head: d,
             proofs: self.config.proofs,
             bots: h.bots.map(|b| {
                 b.map(|b| Replacement {
@@ -78,7 +76,9 @@ impl Game {
         };
         let status = if let Some(rep) = &found.complete {
             // A seat named after the play is out for the rest of the game, as at the table.
-            self.barred.extend(found.named.iter().map(|(s, _)| *s));
+            for (s, _) in &found.named {
+                self.barred.insert(*s);
+            }
             if root_of(&b.envelopes) != rep.transcript_root {
                 return Err(stop(None, n, at, FaultKind::NotTheSignedEnvelopes));
             }
@@ -112,15 +112,10 @@ impl Game {
             let Some((seat, from)) = back else {
                 return Err(stop(None, n, at, FaultKind::RestartWithoutReturn));
             };
-            if self.barred.contains(&seat) {
+            if self.barred.contains(seat) {
                 return Err(stop(None, n, at, FaultKind::BarredSeatBack(seat)));
             }
-            let runner = h
-                .bots
-                .get(usize::from(seat))
-                .copied()
-                .flatten()
-                .map(|b| b.runner);
+            let runner = h.bots[seat.index()].map(|b| b.runner);
             let signer = seat_of(&h.keys, from);
             if runner.is_none() || signer != runner {
                 return Err(stop(
@@ -155,7 +150,7 @@ impl Game {
                     status: HandStatus::Unfinished {
                         why: format!(
                             "{} was out of the game from here (the others went on)",
-                            seat_name(back.seat)
+                            back.seat.name()
                         ),
                     },
                 });
@@ -190,7 +185,7 @@ impl Game {
                     }
                 }
                 Some(seat) => {
-                    let out = seat.index() as u8;
+                    let out = seat;
                     if found.cheat.as_ref().is_some_and(|c| c.0 == Some(out)) {
                         // Proven at fault: out for the rest of the game, as at the table.
                         self.barred.insert(out);
@@ -291,7 +286,7 @@ impl Game {
 /// A seat given back to this file's peer after deals it was away for.
 struct Back {
     /// The seat given back.
-    seat: u8,
+    seat: Seat,
     /// What the next header must say: the table's state the return states.
     after: Header,
 }
@@ -320,15 +315,10 @@ impl Game {
             return Ok(None);
         };
         let fault = |kind| stop(None, Some(next.head.hand_no), at, kind);
-        if self.barred.contains(&state.seat) {
+        if self.barred.contains(state.seat) {
             return Err(fault(FaultKind::BarredSeatBack(state.seat)));
         }
-        let runner = h
-            .bots
-            .get(usize::from(state.seat))
-            .copied()
-            .flatten()
-            .map(|b| b.runner);
+        let runner = h.bots[state.seat.index()].map(|b| b.runner);
         let signer = seat_of(&h.keys, from)
             .or_else(|| seat_of(&self.config.seats, from))
             .unwrap_or(state.seat);
@@ -351,16 +341,10 @@ impl Game {
         };
         self.report.notes.push(format!(
             "{away} played while {} was away; the table's state at hand {} is taken from the signed return",
-            seat_name(state.seat),
+            state.seat.name(),
             state.hand_no
         ));
-        // A dealer past the seats is no table state at all.
-        let Ok(dealer) = Seat::try_from(state.dealer) else {
-            return Err(fault(FaultKind::WrongDealer {
-                expected: h.head.dealer.index() as u8,
-                found: state.dealer,
-            }));
-        };
+        let dealer = state.dealer;
         Ok(Some(Back {
             seat: state.seat,
             after: Header {
@@ -385,7 +369,7 @@ fn counted_on_audit(
     found: &Finding,
     h: &DealHead,
     next: &DealHead,
-) -> Option<(u8, [i32; 2], [u8; 32])> {
+) -> Option<(Seat, [i32; 2], [u8; 32])> {
     let seat = found
         .named
         .iter()
@@ -402,9 +386,10 @@ fn counted_on_audit(
         next.totals[0].checked_sub(h.totals[0])?,
         next.totals[1].checked_sub(h.totals[1])?,
     ];
-    let signed = (0..4u8)
+    let signed = Seat::ALL
+        .into_iter()
         .filter(|&s| s != seat)
-        .all(|s| found.results[usize::from(s)] == Some((next.prev_result, scores)));
+        .all(|s| found.results[s.index()] == Some((next.prev_result, scores)));
     let follows = h.after(Ending::Scored {
         scores,
         root: next.prev_result,

@@ -3,11 +3,12 @@
 //! entitled to sign it. Also the seat a key holds ([`seat_of`]), which the checks look
 //! signers up by.
 
+use fairdeal_core::{Seat, SeatMap};
 use fairdeal_crypto::PublicKey;
 
 use crate::table::msg::{Statement, TableMsg};
 use crate::transcript::Stand;
-use crate::transcript::report::{FaultKind, seat_name};
+use crate::transcript::report::FaultKind;
 
 /// Checks a signed table message's signature (by `from`, seated in `keys` or in
 /// `config_seats`) and returns it decoded.
@@ -23,11 +24,7 @@ pub(crate) fn signed_msg(
     msg: &[u8],
     keys: &[PublicKey; 4],
 ) -> Result<TableMsg, FaultKind> {
-    let seat = keys
-        .iter()
-        .position(|k| k == from)
-        .or_else(|| config_seats.iter().position(|k| k == from))
-        .map(|s| s as u8);
+    let seat = seat_of(keys, from).or_else(|| seat_of(config_seats, from));
     let Some(seat) = seat else {
         return Err(FaultKind::Stranger);
     };
@@ -100,8 +97,8 @@ pub(crate) fn seat_changes(
     signed: &[(PublicKey, TableMsg)],
 ) -> Result<Vec<String>, FaultKind> {
     let mut notes = Vec::new();
-    for s in 0..4u8 {
-        let i = usize::from(s);
+    for s in Seat::ALL {
+        let i = s.index();
         if head_keys[i] == expect_keys[i] && head_bots[i] == expect_bots[i] {
             continue;
         }
@@ -152,15 +149,15 @@ pub(crate) fn seat_changes(
                         notes.push(format!(
                             "hand {}: a computer player takes {}'s seat, run by {} (signed), its moves replayed at every audit",
                             hand_no,
-                            seat_name(s),
-                            seat_name(b.runner)
+                            s.name(),
+                            b.runner.name()
                         ));
                     }
                 }
                 (_, Ok(())) => notes.push(format!(
                     "hand {}: {} is played by its player again (signed by the computer player's runner)",
                     hand_no,
-                    seat_name(s)
+                    s.name()
                 )),
                 (_, Err(Some(signer))) => {
                     return Err(FaultKind::ReturnNotFromRunner {
@@ -183,6 +180,6 @@ pub(crate) fn seat_changes(
 }
 
 /// The seat `key` holds in `keys`, if any.
-pub(super) fn seat_of(keys: &[PublicKey; 4], key: &PublicKey) -> Option<u8> {
-    keys.iter().position(|k| k == key).map(|s| s as u8)
+pub(super) fn seat_of(keys: &[PublicKey; 4], key: &PublicKey) -> Option<Seat> {
+    SeatMap(*keys).find(|k| k == key)
 }
