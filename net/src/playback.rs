@@ -19,7 +19,7 @@ use fairdeal_crypto::{
     audit, encoding,
 };
 
-use crate::hand::{DealHead, Event, HandConfig, HandReport, HandSession, Replacement, card_of_id};
+use crate::hand::{Event, HandConfig, HandReport, HandSession, card_of_id};
 use crate::table::msg::TableConfig;
 use crate::transcript::{self, Entry, Located, Report};
 
@@ -164,14 +164,7 @@ pub fn play(entries: &[Located]) -> Playback {
     let mut deal: Option<(HandConfig, Vec<SignedEnvelope>)> = None;
     for at in &entries[1..] {
         match &at.entry {
-            Entry::Hand {
-                hand_no,
-                dealer,
-                scores,
-                prev_result,
-                keys,
-                bots,
-            } => {
+            Entry::Hand { head, keys, bots } => {
                 if let Some((cfg, envs)) = deal.take() {
                     out.hands.push(play_hand(&cfg, &table, envs));
                 }
@@ -179,19 +172,9 @@ pub fn play(entries: &[Located]) -> Playback {
                     sid,
                     keys: **keys,
                     rules: rules.clone(),
-                    head: DealHead {
-                        hand_no: *hand_no,
-                        dealer: *dealer,
-                        totals: *scores,
-                        prev_result: *prev_result,
-                    },
+                    head: *head,
                     proofs: config.proofs,
-                    bots: bots.map(|b| {
-                        b.map(|b| Replacement {
-                            runner: b.runner,
-                            seed: b.seed,
-                        })
-                    }),
+                    bots: **bots,
                 };
                 deal = Some((cfg, Vec::new()));
             }

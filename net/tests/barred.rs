@@ -137,23 +137,16 @@ fn a_transcript_that_gives_a_barred_seat_back_is_refused() {
         .position(|d| matches!(&d[0], Entry::Hand { bots, .. } if bots[1].is_some()))
         .unwrap();
     assert!(at < deals.len(), "the file has the third deal's header");
-    let Entry::Hand {
-        hand_no,
-        dealer,
-        scores,
-        prev_result,
-        ..
-    } = &deals[at][0]
-    else {
+    let Entry::Hand { head: h, .. } = &deals[at][0] else {
         unreachable!("a deal starts with its header")
     };
     let config = sim.peers[0].config().unwrap();
     let state = ReturnState {
-        hand_no: *hand_no,
+        hand_no: h.hand_no,
         seat: Seat::W,
-        dealer: *dealer,
-        totals: *scores,
-        prev_result: *prev_result,
+        dealer: h.dealer,
+        totals: h.totals,
+        prev_result: h.prev_result,
         keys: config.seats,
         runners: fairdeal_core::SeatMap::default(),
     };
@@ -170,10 +163,7 @@ fn a_transcript_that_gives_a_barred_seat_back_is_refused() {
         msg: TableMsg::Return { state, sig }.encode(),
     });
     forged.push(Entry::Hand {
-        hand_no: *hand_no,
-        dealer: *dealer,
-        scores: *scores,
-        prev_result: *prev_result,
+        head: *h,
         keys: Box::new(config.seats),
         bots: Box::new([None; 4]),
     });

@@ -131,10 +131,10 @@ fn deals_cut_inserted_or_reordered_are_refused_by_number() {
 
 /// The header of `deal` with its totals replaced.
 fn retotal(deal: &mut [Entry], to: [i32; 2]) -> [i32; 2] {
-    let Entry::Hand { scores, .. } = &mut deal[0] else {
+    let Entry::Hand { head, .. } = &mut deal[0] else {
         unreachable!("a deal starts with its header")
     };
-    std::mem::replace(scores, to)
+    std::mem::replace(&mut head.totals, to)
 }
 
 #[test]
@@ -155,22 +155,15 @@ fn a_re_totalled_header_is_refused() {
 /// hand 3's header with those totals.
 fn self_totalled(peers: &[TableSession], file: &[Entry], seat: Seat) -> (Vec<Entry>, Vec<Entry>) {
     let (head, deals) = blocks(file);
-    let Entry::Hand {
-        hand_no,
-        dealer,
-        prev_result,
-        keys,
-        ..
-    } = &deals[2][0]
-    else {
+    let Entry::Hand { head: h, keys, .. } = &deals[2][0] else {
         unreachable!("a deal starts with its header")
     };
     let state = ReturnState {
-        hand_no: *hand_no,
+        hand_no: h.hand_no,
         seat,
-        dealer: *dealer,
+        dealer: h.dealer,
         totals: [0, 9_999],
-        prev_result: *prev_result,
+        prev_result: h.prev_result,
         keys: **keys,
         runners: fairdeal_core::SeatMap::default(),
     };
@@ -312,10 +305,7 @@ fn given_back(peers: &[TableSession], file: &[Entry], signer: u8) -> Vec<Entry> 
     let (head, mut deals) = blocks(file);
     let north = Identity::from_secret(secret(2)).public();
     let Entry::Hand {
-        hand_no,
-        dealer,
-        scores,
-        prev_result,
+        head: h,
         keys,
         bots,
     } = &mut deals[2][0]
@@ -325,11 +315,11 @@ fn given_back(peers: &[TableSession], file: &[Entry], signer: u8) -> Vec<Entry> 
     keys[2] = north;
     bots[2] = None;
     let state = ReturnState {
-        hand_no: *hand_no,
+        hand_no: h.hand_no,
         seat: Seat::N,
-        dealer: *dealer,
-        totals: *scores,
-        prev_result: *prev_result,
+        dealer: h.dealer,
+        totals: h.totals,
+        prev_result: h.prev_result,
         keys: **keys,
         runners: fairdeal_core::SeatMap::default(),
     };

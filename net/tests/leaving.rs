@@ -354,9 +354,7 @@ fn a_person_who_left_and_came_back_has_a_transcript_that_verifies() {
                     resigned += 1;
                 }
             }
-            Entry::Hand {
-                hand_no: 3, scores, ..
-            } => scores[0] += 1_000,
+            Entry::Hand { head, .. } if head.hand_no == 3 => head.totals[0] += 1_000,
             _ => {}
         }
     }

@@ -260,12 +260,12 @@ fn a_stream_that_does_not_check_stops_where_it_goes_wrong() {
     assert_eq!(feed(&game), (game.len(), None));
     let second = game
         .iter()
-        .position(|e| matches!(e, Entry::Hand { hand_no: 2, .. }))
+        .position(|e| matches!(e, Entry::Hand { head, .. } if head.hand_no == 2))
         .unwrap();
     // The second deal's totals are not the first deal's audited scores.
     let mut g = game.clone();
-    if let Entry::Hand { scores, .. } = &mut g[second] {
-        scores[0] += 10;
+    if let Entry::Hand { head, .. } = &mut g[second] {
+        head.totals[0] += 10;
     }
     assert!(matches!(
         feed(&g),
@@ -273,8 +273,8 @@ fn a_stream_that_does_not_check_stops_where_it_goes_wrong() {
     ));
     // Nor its previous result the first deal's root.
     let mut g = game.clone();
-    if let Entry::Hand { prev_result, .. } = &mut g[second] {
-        prev_result[0] ^= 1;
+    if let Entry::Hand { head, .. } = &mut g[second] {
+        head.prev_result[0] ^= 1;
     }
     assert!(matches!(
         feed(&g),
@@ -515,7 +515,7 @@ fn after_a_void_deal_a_header_with_other_totals_or_dealer_is_refused_at_once() {
     let game = files.swap_remove(0);
     let second = game
         .iter()
-        .position(|e| matches!(e, Entry::Hand { hand_no: 2, .. }))
+        .position(|e| matches!(e, Entry::Hand { head, .. } if head.hand_no == 2))
         .expect("the deal after the void one");
     let upto = &game[..=second];
     assert_eq!(feed(upto), (second + 1, None), "as the seats wrote it");
@@ -524,8 +524,8 @@ fn after_a_void_deal_a_header_with_other_totals_or_dealer_is_refused_at_once() {
         other => panic!("taken past the header: {other:?}"),
     };
     let mut g = upto.to_vec();
-    if let Entry::Hand { scores, .. } = &mut g[second] {
-        scores[1] += 500;
+    if let Entry::Hand { head, .. } = &mut g[second] {
+        head.totals[1] += 500;
     }
     let kind = refused(&g);
     assert!(
@@ -536,13 +536,13 @@ fn after_a_void_deal_a_header_with_other_totals_or_dealer_is_refused_at_once() {
         "{kind:?}"
     );
     let mut g = upto.to_vec();
-    if let Entry::Hand { dealer, .. } = &mut g[second] {
-        *dealer = dealer.next();
+    if let Entry::Hand { head, .. } = &mut g[second] {
+        head.dealer = head.dealer.next();
     }
     assert!(matches!(refused(&g), FaultKind::WrongDealer { .. }));
     let mut g = upto.to_vec();
-    if let Entry::Hand { prev_result, .. } = &mut g[second] {
-        prev_result[0] ^= 1;
+    if let Entry::Hand { head, .. } = &mut g[second] {
+        head.prev_result[0] ^= 1;
     }
     assert!(matches!(refused(&g), FaultKind::UnexplainedNext));
 }

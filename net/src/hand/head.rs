@@ -9,13 +9,16 @@ use fairdeal_core::Seat;
 use fairdeal_crypto::PublicKey;
 use fairdeal_crypto::hand::hand_context;
 use fairdeal_crypto::hash::hash256;
+use serde::{Deserialize, Serialize};
 
-/// What a deal's header says of the game, and its hand context binds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a deal's header says of the game, and its hand context binds. In a transcript's
+/// header it is written field by field in this order (the dealer as its one byte).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DealHead {
     /// The deal's number in the game, from 1; a deal started again keeps its number.
     pub hand_no: u32,
     /// The dealer.
+    #[serde(with = "crate::seat_wire::one")]
     pub dealer: Seat,
     /// Team totals before the deal.
     pub totals: [i32; 2],

@@ -5,6 +5,7 @@
 use fairdeal_core::{Card, Cards, Move, Rules, Seat};
 use fairdeal_crypto::envelope::EnvelopeError;
 use fairdeal_crypto::{Fault, ProofMode, PublicKey, SignedEnvelope};
+use serde::{Deserialize, Serialize};
 
 use super::DealHead;
 
@@ -35,10 +36,11 @@ impl HandConfig {
 
 /// A computer player that took over a seat: its moves are the [`REPLACEMENT_STRATEGY`]'s
 /// choices from the seat's view with [`replacement_rng`], which every seat checks at the
-/// audit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// audit. A deal's header in the transcript names each one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Replacement {
     /// The seat whose client runs it (blamed if it steered it).
+    #[serde(with = "crate::seat_wire::one")]
     pub runner: Seat,
     /// The seed announced when it took the seat.
     pub seed: [u8; 32],

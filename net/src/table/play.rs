@@ -81,17 +81,9 @@ impl TableSession {
         self.publish(
             None,
             crate::transcript::Entry::Hand {
-                hand_no: cfg.head.hand_no,
-                dealer: cfg.head.dealer,
-                scores: cfg.head.totals,
-                prev_result: cfg.head.prev_result,
+                head: cfg.head,
                 keys: Box::new(cfg.keys),
-                bots: Box::new(cfg.bots.map(|b| {
-                    b.map(|r| crate::transcript::Stand {
-                        runner: r.runner,
-                        seed: r.seed,
-                    })
-                })),
+                bots: Box::new(cfg.bots),
             },
         );
         let hand_no = self.head.hand_no.to_le_bytes();

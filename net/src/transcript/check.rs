@@ -16,8 +16,8 @@ use fairdeal_crypto::{CardTable, PublicKey, SignedEnvelope};
 use self::seats::seat_of;
 use super::evidence::claimed_seat;
 use super::report::{FaultKind, Report, TranscriptFault};
-use super::{Entry, Located, Stand};
-use crate::hand::DealHead;
+use super::{Entry, Located};
+use crate::hand::{DealHead, Replacement};
 use crate::table::msg::{TableConfig, TableMsg};
 
 /// A deal's header: where the game stands, who is seated, and which seats computer players
@@ -26,7 +26,7 @@ use crate::table::msg::{TableConfig, TableMsg};
 struct Header {
     head: DealHead,
     keys: [PublicKey; 4],
-    bots: [Option<Stand>; 4],
+    bots: [Option<Replacement>; 4],
 }
 
 /// A deal and what the file holds of it.
@@ -137,14 +137,6 @@ impl Checker {
         self.game.as_ref().map(|g| &g.config)
     }
 
-    /// The dealer of the deal under way, once a header checked.
-    pub fn dealer(&self) -> Option<Seat> {
-        self.game
-            .as_ref()
-            .and_then(|g| g.block.as_ref())
-            .map(|b| b.head.head.dealer)
-    }
-
     /// The card table of the configuration's deck, once checked.
     pub fn table(&self) -> Option<&Arc<CardTable>> {
         self.game.as_ref().map(|g| &g.table)
@@ -237,21 +229,9 @@ impl Game {
         self.last = at;
         match &entry.entry {
             Entry::Table { .. } => Err(stop(None, None, at, FaultKind::SecondConfiguration)),
-            Entry::Hand {
-                hand_no,
-                dealer,
-                scores,
-                prev_result,
-                keys,
-                bots,
-            } => {
+            Entry::Hand { head, keys, bots } => {
                 let head = Header {
-                    head: DealHead {
-                        hand_no: *hand_no,
-                        dealer: *dealer,
-                        totals: *scores,
-                        prev_result: *prev_result,
-                    },
+                    head: *head,
                     keys: **keys,
                     bots: **bots,
                 };

@@ -34,7 +34,7 @@ use fairdeal_crypto::encoding;
 use crate::store::StoreError;
 
 pub use self::check::{Checker, verify};
-pub use self::entry::{Entry, Located, Stand, is_evidence};
+pub use self::entry::{Entry, Located, is_evidence};
 pub use self::report::{FaultKind, HandStatus, Report, TranscriptFault};
 
 /// The file's first bytes. The last is the format version, which names the rules a file is
@@ -250,14 +250,16 @@ mod tests {
                 msg: vec![1, 2, 3],
             },
             Entry::Hand {
-                hand_no: 1,
-                dealer: Seat::E,
-                scores: [0, 0],
-                prev_result: [0; 32],
+                head: crate::hand::DealHead {
+                    hand_no: 1,
+                    dealer: Seat::E,
+                    totals: [0, 0],
+                    prev_result: [0; 32],
+                },
                 keys: Box::new([PublicKey([1; 32]); 4]),
                 bots: Box::new([
                     None,
-                    Some(Stand {
+                    Some(crate::hand::Replacement {
                         runner: Seat::N,
                         seed: [9; 32],
                     }),

@@ -22,9 +22,7 @@ use std::collections::VecDeque;
 
 use fairdeal_core::{Move, PlayerView, Position, Seat};
 
-use crate::hand::{
-    Blame, DealHead, Event, HandConfig, HandReport, HandSession, MoveEffect, Replacement,
-};
+use crate::hand::{Blame, Event, HandConfig, HandReport, HandSession, MoveEffect};
 use crate::table::msg::TableConfig;
 use crate::transcript::{self, Checker, Entry, Located, Report, TranscriptFault};
 
@@ -187,43 +185,24 @@ impl Watch {
                     names: config.names.clone(),
                 });
             }
-            Entry::Hand {
-                hand_no,
-                scores,
-                prev_result,
-                keys,
-                bots,
-                ..
-            } => {
-                let (Some(config), Some(table), Some(dealer)) = (
-                    self.checker.config(),
-                    self.checker.table(),
-                    self.checker.dealer(),
-                ) else {
+            Entry::Hand { head, keys, bots } => {
+                // The checker took the header: its head is the one the deals before imply.
+                let (Some(config), Some(table)) = (self.checker.config(), self.checker.table())
+                else {
                     return Ok(());
                 };
                 let cfg = HandConfig {
                     sid: config.sid(),
                     keys: **keys,
                     rules: config.rules(),
-                    head: DealHead {
-                        hand_no: *hand_no,
-                        dealer,
-                        totals: *scores,
-                        prev_result: *prev_result,
-                    },
+                    head: *head,
                     proofs: config.proofs,
-                    bots: bots.map(|b| {
-                        b.map(|b| Replacement {
-                            runner: b.runner,
-                            seed: b.seed,
-                        })
-                    }),
+                    bots: **bots,
                 };
                 self.events.push_back(WatchEvent::Hand {
-                    hand_no: *hand_no,
-                    dealer: cfg.head.dealer,
-                    scores: *scores,
+                    hand_no: head.hand_no,
+                    dealer: head.dealer,
+                    scores: head.totals,
                 });
                 let session = HandSession::watch(cfg.clone(), table.clone());
                 self.deal = Some(Deal {

@@ -6,7 +6,7 @@ use fairdeal_core::Seat;
 use fairdeal_crypto::Fault;
 use fairdeal_crypto::PublicKey;
 
-use crate::hand::{DealHead, Ending, HandConfig, Replacement, void_marker};
+use crate::hand::{DealHead, Ending, HandConfig, void_marker};
 use crate::table::msg::TableMsg;
 use crate::transcript::evidence::{root_of, sender_seq, void_reason};
 use crate::transcript::replay::{Finding, check_hand};
@@ -56,12 +56,7 @@ impl Game {
             rules: self.rules.clone(),
             head: d,
             proofs: self.config.proofs,
-            bots: h.bots.map(|b| {
-                b.map(|b| Replacement {
-                    runner: b.runner,
-                    seed: b.seed,
-                })
-            }),
+            bots: h.bots,
         };
         let found = check_hand(&cfg, &b.hctx, &self.table, &b.envelopes);
         // The seats stay as they were unless a header backed by a signed message changes them.

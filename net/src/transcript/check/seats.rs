@@ -6,8 +6,8 @@
 use fairdeal_core::{Seat, SeatMap};
 use fairdeal_crypto::PublicKey;
 
+use crate::hand::Replacement;
 use crate::table::msg::{Statement, TableMsg};
-use crate::transcript::Stand;
 use crate::transcript::report::FaultKind;
 
 /// Checks a signed table message's signature (by `from`, seated in `keys` or in
@@ -91,9 +91,9 @@ pub(crate) fn signed_msg(
 pub(crate) fn seat_changes(
     hand_no: u32,
     head_keys: &[PublicKey; 4],
-    head_bots: &[Option<Stand>; 4],
+    head_bots: &[Option<Replacement>; 4],
     expect_keys: &[PublicKey; 4],
-    expect_bots: &[Option<Stand>; 4],
+    expect_bots: &[Option<Replacement>; 4],
     signed: &[(PublicKey, TableMsg)],
 ) -> Result<Vec<String>, FaultKind> {
     let mut notes = Vec::new();
