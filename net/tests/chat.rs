@@ -185,15 +185,18 @@ fn chat_from_peers_is_shown_only_clean_signed_new_and_within_the_rate() {
             prop_assert!(st.peer.chat_lines().count() <= CHAT_LINES);
         }
     });
+    // Both outcomes are common whatever the case count (`PROPTEST_CASES` overrides it): each
+    // is at least a twentieth of the lines tried.
     let st = state.borrow();
+    let tried = st.shown_total + st.refused_total;
     assert!(
-        st.shown_total > 300,
-        "valid lines are shown ({})",
+        st.shown_total * 20 > tried,
+        "valid lines are shown ({} of {tried})",
         st.shown_total
     );
     assert!(
-        st.refused_total > 300,
-        "invalid ones are refused ({})",
+        st.refused_total * 20 > tried,
+        "invalid ones are refused ({} of {tried})",
         st.refused_total
     );
     assert_eq!(st.peer.chat_lines().count(), CHAT_LINES, "the oldest went");
