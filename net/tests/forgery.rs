@@ -429,3 +429,77 @@ fn a_held_seats_player_takes_its_return_and_the_games_end_only_from_its_runner()
         .unwrap();
     assert_eq!(peers[2].totals(), [0, 9_999]);
 }
+
+/// A header may change a seat's key or computer player only as a signed `Replace` of that
+/// seat, with that key and that seed, by the runner the header names says: a change with no
+/// message at all, or backed by a `Replace` of another seat, key or seed (signed by the right
+/// runner), is named as unsigned.
+///
+/// Sabotage caught (checked): the header check skipping a seat whose key or whose computer
+/// player alone is unchanged (`||` for `&&`), and a `Replace` taken for any seat, key or seed.
+#[test]
+fn a_seat_change_needs_the_replace_of_that_seat_key_and_seed() {
+    let (_, file) = honest_game();
+    let (head, deals) = blocks(&file);
+    let stranger = Identity::from_secret([77; 32]).public();
+    // West's key alone changed in hand 2's header; then West's computer player alone.
+    let mut deal = deals.clone();
+    let Entry::Hand { keys, .. } = &mut deal[1][0] else {
+        unreachable!("a deal starts with its header")
+    };
+    keys[1] = stranger;
+    assert_eq!(
+        refused(&join(&head, &deal)),
+        FaultKind::UnsignedSeatChange(Seat::W)
+    );
+    let mut deal = deals.clone();
+    let Entry::Hand { bots, .. } = &mut deal[1][0] else {
+        unreachable!("a deal starts with its header")
+    };
+    bots[1] = Some(fairdeal_net::hand::Replacement {
+        runner: Seat::E,
+        seed: [5; 32],
+    });
+    assert_eq!(
+        refused(&join(&head, &deal)),
+        FaultKind::UnsignedSeatChange(Seat::W)
+    );
+    // North's genuine replacement, signed by its runner South, for another seat, key or seed.
+    let (peers, file) = quit_game();
+    let sid = sid(&peers);
+    let south = Identity::from_secret(secret(0));
+    let at = file
+        .iter()
+        .position(|e| matches!(table_msg(e), Some((_, TableMsg::Replace { .. }))))
+        .unwrap();
+    let Some((
+        _,
+        TableMsg::Replace {
+            hand_no,
+            seat,
+            key,
+            seed,
+            ..
+        },
+    )) = table_msg(&file[at])
+    else {
+        unreachable!()
+    };
+    assert_eq!(seat, Seat::N);
+    for (seat, key, seed) in [
+        (Seat::E, key, seed),
+        (seat, stranger, seed),
+        (seat, key, [6; 32]),
+    ] {
+        let mut forged = file.clone();
+        forged[at] = Entry::Signed {
+            from: south.public(),
+            msg: common::replace_msg(&south, &sid, hand_no, seat, key, seed).encode(),
+        };
+        assert_eq!(
+            refused(&forged),
+            FaultKind::UnsignedSeatChange(Seat::N),
+            "{seat} {key:?}"
+        );
+    }
+}
