@@ -324,7 +324,7 @@ fn whole_hands(hands: u8, proofs: ProofMode) -> (f64, f64, f64) {
             let t = Instant::now();
             seats.push(HandSession::new(
                 cfg.clone(),
-                i as u8,
+                Seat::from_index(i),
                 id,
                 [h.wrapping_mul(7) ^ i as u8; 32],
                 table.clone(),

@@ -59,7 +59,7 @@ impl Computers {
             ),
             grace_ms: self.grace_ms,
             hold: false,
-            want: want.map(|w| w.index() as u8),
+            want: want.map(|w| w.number()),
             think_ms: self.think_ms,
             move_clock_ms: 0,
             wait_for_person: false,

@@ -464,12 +464,7 @@ pub fn verify(path: &Path, out: &mut impl Write) -> Result<bool> {
     if let Some((seat, fault)) = report.fault {
         let who = seat.map_or_else(
             || "no seat can be named".to_owned(),
-            |s| {
-                format!(
-                    "seat {}",
-                    fairdeal_core::Seat::from_index(usize::from(s)).name()
-                )
-            },
+            |s| format!("seat {}", s.name()),
         );
         writeln!(out, "FAULT: {who}: {fault}")?;
         return Ok(false);

@@ -134,7 +134,7 @@ pub async fn run(
                     "  the deal stopped: {}{}",
                     b.fault,
                     b.offender
-                        .map(|s| format!(" ({})", names[usize::from(s) % 4]))
+                        .map(|s| format!(" ({})", names[s.index()]))
                         .unwrap_or_default()
                 )?,
             },

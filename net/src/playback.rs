@@ -271,9 +271,14 @@ fn play_hand(
     hp.dealt = Some(pos.clone());
     // The replay signs only what it would send next, which is thrown away.
     let nobody = Identity::from_secret([0x5a; 32]);
-    let Ok(mut hand) =
-        HandSession::restore(cfg.clone(), 0, nobody, sd[0], table.clone(), &envelopes)
-    else {
+    let Ok(mut hand) = HandSession::restore(
+        cfg.clone(),
+        Seat::S,
+        nobody,
+        sd[0],
+        table.clone(),
+        &envelopes,
+    ) else {
         hp.gap = Some(Gap::Envelopes);
         return hp;
     };

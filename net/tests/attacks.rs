@@ -19,7 +19,7 @@ fn assert_blamed(events: &[Vec<Event>], cheat: u8, fault: Fault) {
         assert_eq!(b.len(), 1, "seat {i}: {b:?}");
         assert_eq!(
             (b[0].offender, b[0].fault),
-            (Some(cheat), fault),
+            (Seat::try_from(cheat).ok(), fault),
             "seat {i}"
         );
         assert!(!b[0].evidence.is_empty());
@@ -136,7 +136,7 @@ fn attack_17_a_hidden_red_three_is_caught_at_the_audit() {
         for x in &b {
             assert_eq!(
                 (x.offender, x.fault),
-                (Some(3), Fault::HiddenCard),
+                (Some(Seat::E), Fault::HiddenCard),
                 "salt {salt}"
             );
         }
@@ -195,7 +195,7 @@ fn attack_20_two_versions_of_one_message_are_found_by_every_seat() {
             assert_eq!(b.len(), 1, "{kind}: seat {i}: {b:?}");
             assert_eq!(
                 (b[0].offender, b[0].fault),
-                (Some(1), Fault::Equivocation),
+                (Some(Seat::W), Fault::Equivocation),
                 "{kind}: seat {i}"
             );
             assert_eq!(b[0].evidence.len(), 2);
@@ -211,7 +211,15 @@ fn attack_18_21_22_27_replayed_forged_and_foreign_bytes_change_nothing() {
         let cfg = config(Preset::Canasta, Seat::S, 2);
         let t = table(Preset::Canasta);
         (0..4u8)
-            .map(|i| HandSession::new(cfg.clone(), i, identity(i), seed(i, 9), t.clone()))
+            .map(|i| {
+                HandSession::new(
+                    cfg.clone(),
+                    Seat::from_index(usize::from(i)),
+                    identity(i),
+                    seed(i, 9),
+                    t.clone(),
+                )
+            })
             .collect()
     };
     let first = seats[1].poll_transmit().unwrap();
@@ -300,7 +308,7 @@ fn attack_15_23_a_silent_seat_is_named_by_waiting_on() {
     );
     assert!(events.iter().all(|e| blames(e).is_empty()));
     for s in &seats[..3] {
-        assert_eq!(s.waiting_on(), vec![3]);
+        assert_eq!(s.waiting_on(), vec![Seat::E]);
         assert_eq!(s.stage(), Stage::Deal);
     }
 }
@@ -323,7 +331,7 @@ fn attack_26_a_crashed_seat_restores_from_its_log_and_finishes() {
     let log = seats[2].transcript().to_vec();
     let restored = HandSession::restore(
         config(preset, Seat::W, 1),
-        2,
+        Seat::N,
         identity(2),
         seed(2, 8),
         table(preset),
@@ -437,7 +445,7 @@ fn mutated_signed_traffic_goes_on_or_blames_the_signer() {
             let b = blames(&events[j]);
             prop_assert!(b.len() <= 1, "seat {}: {:?}", j, b);
             if let Some(b) = b.first() {
-                prop_assert_eq!(b.offender, signer, "seat {} blamed {:?} for {:?} ({:?})", j, b.offender, b.fault, m);
+                prop_assert_eq!(b.offender.map(Seat::number), signer, "seat {} blamed {:?} for {:?} ({:?})", j, b.offender, b.fault, m);
                 blamed.set(blamed.get() + 1);
             } else if s.stage() == Stage::Done {
                 for e in &events[j] {
@@ -448,7 +456,7 @@ fn mutated_signed_traffic_goes_on_or_blames_the_signer() {
                 done.set(done.get() + 1);
             } else {
                 prop_assert!(
-                    signer.is_some() && s.waiting_on().iter().all(|&w| Some(w) == signer),
+                    signer.is_some() && s.waiting_on().iter().all(|&w| Some(w.number()) == signer),
                     "seat {} stuck at {:?} waiting on {:?} ({:?})", j, s.stage(), s.waiting_on(), m
                 );
                 waiting.set(waiting.get() + 1);
@@ -495,7 +503,7 @@ fn attack_23_refusing_to_reveal_the_seed_leaves_the_hand_waiting_on_that_seat() 
     assert!(events.iter().all(|e| blames(e).is_empty()));
     for i in [0usize, 2, 3] {
         assert_eq!(seats[i].stage(), Stage::Reveal);
-        assert_eq!(seats[i].waiting_on(), vec![1]);
+        assert_eq!(seats[i].waiting_on(), vec![Seat::W]);
     }
 }
 

@@ -21,7 +21,15 @@ fn covert(preset: Preset, dealer: Seat, salt: u8) -> Vec<HandSession> {
     cfg.proofs = ProofMode::Covert;
     let t = table(preset);
     (0..4u8)
-        .map(|i| HandSession::new(cfg.clone(), i, identity(i), seed(i, salt), t.clone()))
+        .map(|i| {
+            HandSession::new(
+                cfg.clone(),
+                Seat::from_index(usize::from(i)),
+                identity(i),
+                seed(i, salt),
+                t.clone(),
+            )
+        })
         .collect()
 }
 
@@ -41,7 +49,12 @@ fn all_name(
     for (i, es) in events.iter().enumerate().filter(|(i, _)| *i as u8 != cheat) {
         let b = blames(es);
         assert_eq!(b.len(), 1, "seat {i}: {b:?}");
-        assert_eq!(b[0].offender, Some(cheat), "seat {i} named {:?}", b[0]);
+        assert_eq!(
+            b[0].offender.map(Seat::number),
+            Some(cheat),
+            "seat {i} named {:?}",
+            b[0]
+        );
         assert_eq!(seats[i].stage(), Stage::Void);
         let hctx = seats[i].hctx();
         let court = Court {
@@ -220,7 +233,7 @@ fn our_own_broken_state_at_the_audit_counts_against_us_never_another_seat() {
         .collect();
     assert_eq!(broken, [&Event::Broken(HandBug::FacesDisagree)]);
     assert_eq!(seats[2].stage(), Stage::Void);
-    let judged = |es: &[Event]| -> Vec<(Option<u8>, Fault)> {
+    let judged = |es: &[Event]| -> Vec<(Option<Seat>, Fault)> {
         es.iter()
             .filter_map(|e| match e {
                 Event::Fault(b) | Event::Named(b) => Some((b.offender, b.fault)),
@@ -230,7 +243,11 @@ fn our_own_broken_state_at_the_audit_counts_against_us_never_another_seat() {
     };
     let mut scores = Vec::new();
     for (i, es) in events.iter().enumerate() {
-        assert_eq!(judged(es), [(Some(2), Fault::UnfoundedAudit)], "seat {i}");
+        assert_eq!(
+            judged(es),
+            [(Some(Seat::N), Fault::UnfoundedAudit)],
+            "seat {i}"
+        );
         if i != 2 {
             assert_eq!(seats[i].stage(), Stage::Done, "seat {i}");
             scores.extend(es.iter().filter_map(|e| match e {
@@ -396,7 +413,7 @@ fn seats_cheating_at_random_never_get_an_honest_seat_blamed() {
             // An audit waits on cheats only: what an honest seat's heads name, it passed on.
             if seats[j].stage() == Stage::Audit {
                 prop_assert!(
-                    seats[j].waiting_on().iter().all(|&w| cheats & (1 << w) != 0),
+                    seats[j].waiting_on().iter().all(|&w| cheats & (1 << w.number()) != 0),
                     "honest seat {} waits on {:?} in its audit (cheats {:#06b})", j, seats[j].waiting_on(), cheats
                 );
             }
@@ -411,14 +428,14 @@ fn seats_cheating_at_random_never_get_an_honest_seat_blamed() {
             for e in es {
                 if let Event::Named(n) = e {
                     prop_assert!(
-                        n.offender.is_some_and(|o| cheats & (1 << o) != 0),
+                        n.offender.is_some_and(|o| cheats & (1 << o.number()) != 0),
                         "honest seat {} named seat {:?} after the scores for {:?} (cheats {:#06b})", j, n.offender, n.fault, cheats
                     );
                 }
             }
             if let Some(b) = b.first() {
                 prop_assert!(
-                    b.offender.is_none_or(|o| cheats & (1 << o) != 0),
+                    b.offender.is_none_or(|o| cheats & (1 << o.number()) != 0),
                     "honest seat {} named seat {:?} for {:?} (cheats {:#06b})", j, b.offender, b.fault, cheats
                 );
                 if let Some(o) = b.offender {

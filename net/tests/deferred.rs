@@ -226,7 +226,7 @@ fn a_failed_result_names_the_shuffler_and_another_hands_result_is_ignored() {
     assert_eq!(b.len(), 1, "{b:?}");
     assert_eq!(
         (b[0].offender, b[0].fault),
-        (Some(shuffler), Fault::BadShuffleProof)
+        (Seat::try_from(shuffler).ok(), Fault::BadShuffleProof)
     );
 }
 
@@ -276,7 +276,7 @@ fn a_bad_step_built_on_first_names_its_shuffler_before_any_share() {
             assert_eq!(b.len(), 1, "seat {i}: {b:?}");
             assert_eq!(
                 (b[0].offender, b[0].fault),
-                (Some(3), Fault::BadShuffleProof),
+                (Some(Seat::E), Fault::BadShuffleProof),
                 "seat {i} (offload: {offload})"
             );
             assert!(!es.contains(&Event::Dealt), "seat {i} was dealt a bad deck");

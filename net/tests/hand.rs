@@ -37,7 +37,7 @@ fn sessions(preset: Preset, dealer: Seat, salt: u8) -> Vec<HandSession> {
         .map(|(i, id)| {
             let mut seed = [salt; 32];
             seed[0] = i as u8;
-            HandSession::new(cfg.clone(), i as u8, id, seed, table.clone())
+            HandSession::new(cfg.clone(), Seat::from_index(i), id, seed, table.clone())
         })
         .collect()
 }

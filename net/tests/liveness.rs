@@ -50,7 +50,7 @@ fn an_audit_that_proves_nothing_puts_its_sender_out_for_the_rest_of_the_game() {
         );
         assert_eq!(
             sim.faults(i).first(),
-            Some(&(Some(1), Fault::UnfoundedAudit)),
+            Some(&(Some(Seat::W), Fault::UnfoundedAudit)),
             "peer {i}"
         );
         assert!(
@@ -70,7 +70,7 @@ fn an_audit_that_proves_nothing_puts_its_sender_out_for_the_rest_of_the_game() {
             "peer {i} gave West its seat back"
         );
         assert!(
-            sim.faults(i).iter().all(|(o, _)| *o == Some(1)),
+            sim.faults(i).iter().all(|(o, _)| *o == Some(Seat::W)),
             "only West is named at peer {i}: {:?}",
             sim.faults(i)
         );
@@ -232,7 +232,7 @@ fn one_hand(
     (seats, events)
 }
 
-fn named(events: &[HandEvent]) -> Vec<(Option<u8>, Fault)> {
+fn named(events: &[HandEvent]) -> Vec<(Option<Seat>, Fault)> {
     events
         .iter()
         .filter_map(|e| match e {
@@ -268,7 +268,7 @@ fn a_false_head_is_waited_on_by_every_honest_seat_alike() {
     );
     for i in 0..3 {
         assert_eq!(seats[i].stage(), Stage::Audit, "seat {i}");
-        assert_eq!(seats[i].waiting_on(), vec![3], "seat {i}");
+        assert_eq!(seats[i].waiting_on(), vec![Seat::E], "seat {i}");
         assert!(common::blames(&events[i]).is_empty(), "seat {i}");
     }
 }
@@ -300,7 +300,7 @@ fn a_head_past_its_chain_is_never_waited_on() {
                 .iter()
                 .map(|b| (b.offender, b.fault))
                 .collect::<Vec<_>>(),
-            vec![(Some(3), Fault::UnfoundedAudit)],
+            vec![(Some(Seat::E), Fault::UnfoundedAudit)],
             "seat {i}"
         );
     }
@@ -340,10 +340,10 @@ fn a_split_result_strands_nobody_and_names_the_equivocator() {
         reports.push(r.unwrap_or_else(|| panic!("seat {i} completed")));
         let n = named(&events[i]);
         assert!(
-            !n.is_empty() && n.iter().all(|(o, _)| *o == Some(3)),
+            !n.is_empty() && n.iter().all(|(o, _)| *o == Some(Seat::E)),
             "seat {i} named East: {n:?}"
         );
     }
     assert!(reports.iter().all(|r| r.scores == reports[0].scores));
-    assert_eq!(named(&events[0]), vec![(Some(3), Fault::FalseResult)]);
+    assert_eq!(named(&events[0]), vec![(Some(Seat::E), Fault::FalseResult)]);
 }

@@ -553,7 +553,7 @@ fn a_runner_that_steers_the_computer_player_is_named_at_the_audit() {
             .collect();
         assert_eq!(
             blames,
-            vec![(Some(0), fairdeal_crypto::Fault::Steered)],
+            vec![(Some(Seat::S), fairdeal_crypto::Fault::Steered)],
             "peer {i}"
         );
         assert!(

@@ -70,7 +70,7 @@ fn assert_named(
         assert_eq!(b.len(), 1, "seat {i}: {b:?}");
         assert_eq!(
             (b[0].offender, b[0].fault),
-            (Some(cheat), fault),
+            (Seat::try_from(cheat).ok(), fault),
             "seat {i}"
         );
         assert_eq!(seats[i].stage(), Stage::Void);
@@ -166,7 +166,15 @@ fn a_covert_table_plays_without_proofs_and_refuses_one() {
     cfg.proofs = ProofMode::Covert;
     let t = table(preset);
     let mut seats: Vec<HandSession> = (0..4u8)
-        .map(|i| HandSession::new(cfg.clone(), i, identity(i), seed(i, 9), t.clone()))
+        .map(|i| {
+            HandSession::new(
+                cfg.clone(),
+                Seat::from_index(usize::from(i)),
+                identity(i),
+                seed(i, 9),
+                t.clone(),
+            )
+        })
         .collect();
     let mut proofs_seen = 0;
     let events = play_with(
@@ -188,7 +196,15 @@ fn a_covert_table_plays_without_proofs_and_refuses_one() {
     assert!(seats.iter().all(|s| s.stage() == Stage::Done));
     // A proof sent to the covert table is refused as a mode violation.
     let mut seats: Vec<HandSession> = (0..4u8)
-        .map(|i| HandSession::new(cfg.clone(), i, identity(i), seed(i, 9), t.clone()))
+        .map(|i| {
+            HandSession::new(
+                cfg.clone(),
+                Seat::from_index(usize::from(i)),
+                identity(i),
+                seed(i, 9),
+                t.clone(),
+            )
+        })
         .collect();
     let events = play_with(
         &mut seats,
@@ -207,7 +223,10 @@ fn a_covert_table_plays_without_proofs_and_refuses_one() {
     for (i, es) in events.iter().enumerate().filter(|(i, _)| *i != 0) {
         let b = blames(es);
         assert_eq!(b.len(), 1, "seat {i}");
-        assert_eq!((b[0].offender, b[0].fault), (Some(0), Fault::ProofMode));
+        assert_eq!(
+            (b[0].offender, b[0].fault),
+            (Some(Seat::S), Fault::ProofMode)
+        );
     }
 }
 
@@ -226,7 +245,15 @@ fn a_card_opening_twice_at_a_covert_table_is_a_fault_at_once() {
     cfg.proofs = ProofMode::Covert;
     let t = table(preset);
     let mut seats: Vec<HandSession> = (0..4u8)
-        .map(|i| HandSession::new(cfg.clone(), i, identity(i), seed(i, 6), t.clone()))
+        .map(|i| {
+            HandSession::new(
+                cfg.clone(),
+                Seat::from_index(usize::from(i)),
+                identity(i),
+                seed(i, 6),
+                t.clone(),
+            )
+        })
         .collect();
     seats[0].cheat_copy_card(4, upcard);
     let events = play_with(
@@ -242,7 +269,7 @@ fn a_card_opening_twice_at_a_covert_table_is_a_fault_at_once() {
         assert_eq!(b.len(), 1, "seat {i}: {b:?}");
         assert_eq!(
             (b[0].offender, b[0].fault),
-            (Some(0), Fault::ShuffleMismatch),
+            (Some(Seat::S), Fault::ShuffleMismatch),
             "seat {i}"
         );
     }
@@ -254,7 +281,7 @@ fn a_card_opening_twice_at_a_covert_table_is_a_fault_at_once() {
         let b = blames(es);
         assert_eq!(
             (b[0].offender, b[0].fault),
-            (Some(0), Fault::BadShuffleProof)
+            (Some(Seat::S), Fault::BadShuffleProof)
         );
     }
 }

@@ -365,7 +365,7 @@ fn mutated_hand_traffic_at_a_table_blames_only_its_signer() {
             }
             for e in es {
                 if let TableEvent::Hand { event: Event::Fault(b), .. } = e {
-                    prop_assert_eq!(b.offender, signer_seat.map(Seat::number), "peer {} blamed {:?}", j, b);
+                    prop_assert_eq!(b.offender, signer_seat, "peer {} blamed {:?}", j, b);
                     blamed.set(blamed.get() + 1);
                 }
                 if let TableEvent::Hand { event: Event::Complete(_), .. } = e {

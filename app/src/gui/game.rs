@@ -591,9 +591,8 @@ impl Game {
             HandEvent::Fault(b) => {
                 m.status = format!(
                     "Cheating detected: {} — {}",
-                    b.offender.map_or("no seat can be named".to_owned(), |s| {
-                        m.name(Seat::from_index(usize::from(s)))
-                    }),
+                    b.offender
+                        .map_or("no seat can be named".to_owned(), |s| m.name(s)),
                     b.fault
                 );
                 m.log.push(m.status.clone());
@@ -608,9 +607,8 @@ impl Game {
             HandEvent::Named(b) => {
                 m.status = format!(
                     "Cheating detected after the scores were checked: {} — {}; the scores stand.",
-                    b.offender.map_or("no seat can be named".to_owned(), |s| {
-                        m.name(Seat::from_index(usize::from(s)))
-                    }),
+                    b.offender
+                        .map_or("no seat can be named".to_owned(), |s| m.name(s)),
                     b.fault
                 );
                 m.log.push(m.status.clone());

@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use fairdeal_core::Seat;
 use fairdeal_crypto::{Body, Court, Fault, Head, SignedEnvelope, adjudicate};
 
 use super::session::link::{Inbound, MAX_FUTURE};
@@ -112,7 +113,7 @@ impl HandSession {
         self.audit.stopped = true;
         if self.audit.finding.is_none() {
             self.audit.finding = Some(Blame {
-                offender,
+                offender: offender.and_then(super::seat),
                 fault,
                 evidence,
             });
@@ -139,7 +140,7 @@ impl HandSession {
             // The others' end-of-hand replays pass and do not join an audit after the play:
             // ours stops the hand for nothing, and counts against this seat at every seat.
             self.events.push_back(super::Event::Broken(bug));
-            self.conclude(Some(self.ctx.me), Fault::UnfoundedAudit, Vec::new());
+            self.conclude(super::seat(self.ctx.me), Fault::UnfoundedAudit, Vec::new());
         }
     }
 
@@ -242,7 +243,7 @@ impl HandSession {
             self.link.push_out(env.to_wire());
         }
         self.events.push_back(super::Event::Named(Blame {
-            offender: Some(seat),
+            offender: super::seat(seat),
             fault,
             evidence: proof,
         }));
@@ -391,7 +392,7 @@ impl HandSession {
     pub(super) fn verdict(&mut self) {
         if let Some((&(seat, _), proof)) = self.audit.forks.iter().next() {
             let proof = proof.clone();
-            return self.conclude(Some(seat), Fault::Equivocation, proof);
+            return self.conclude(super::seat(seat), Fault::Equivocation, proof);
         }
         let Ok(cut) = self.cut() else { return };
         let evidence = self.link.evidence(self.ctx.me, &cut);
@@ -405,7 +406,7 @@ impl HandSession {
         };
         let v = adjudicate(&court, &evidence);
         if let (Some(seat), Some(fault)) = (v.offender, v.fault) {
-            return self.conclude(Some(seat), fault, evidence);
+            return self.conclude(super::seat(seat), fault, evidence);
         }
         if let Some(b) = self.audit.finding.take()
             && b.offender.is_some()
@@ -415,12 +416,12 @@ impl HandSession {
         if let Some(bug) = self.audit.bug {
             self.events.push_back(super::Event::Broken(bug));
         }
-        let first = self.answerable();
+        let first = self.answerable().and_then(super::seat);
         self.conclude(first, Fault::UnfoundedAudit, evidence);
     }
 
     /// The hand is void with this verdict.
-    fn conclude(&mut self, offender: Option<u8>, fault: Fault, evidence: Vec<SignedEnvelope>) {
+    fn conclude(&mut self, offender: Option<Seat>, fault: Fault, evidence: Vec<SignedEnvelope>) {
         let blame = Blame {
             offender,
             fault,

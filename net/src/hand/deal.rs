@@ -92,7 +92,7 @@ impl Dealing {
                 }
                 let dealt = self.script.dealt();
                 for p in 0..dealt {
-                    let seat = self.script.seat_of(p).index() as u8;
+                    let seat = self.script.seat_of(p).number();
                     if seat == ctx.me {
                         self.deck.open_known(ctx, pos16(p))?;
                     }
@@ -140,11 +140,11 @@ impl Dealing {
         self.need = match self.script.step() {
             &DealStep::TurnUp(p) => Need::Shares(Round::new(None, vec![pos16(p)])),
             DealStep::RedThrees { seat, positions } => Need::Declare {
-                seat: seat.index() as u8,
+                seat: seat.number(),
                 candidates: positions.iter().copied().map(pos16).collect(),
             },
             DealStep::Replace { seat, positions } => Need::Shares(Round::new(
-                Some(seat.index() as u8),
+                Some(seat.number()),
                 positions.iter().copied().map(pos16).collect(),
             )),
             DealStep::Done => {

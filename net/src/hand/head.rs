@@ -63,7 +63,7 @@ pub enum Ending {
 /// The previous result a void or forfeited deal leaves: the deal's hand context and the seat
 /// put out (`0xff` when no seat could be named), so the next deal's envelopes bind why.
 pub fn void_marker(hctx: &[u8; 32], seat: Option<Seat>) -> [u8; 32] {
-    let s = seat.map_or(0xff, |s| s.index() as u8);
+    let s = seat.map_or(0xff, |s| s.number());
     hash256(b"fairdeal/v1/void", &[hctx, &[s]])
 }
 

@@ -69,6 +69,7 @@ use self::checks::Checks;
 use self::ctx::{Cheats, Ctx};
 use self::session::link::Link;
 use self::stage::Phase;
+use self::types::seat;
 pub use self::watch::WATCHER;
 
 /// One seat's side of one hand.

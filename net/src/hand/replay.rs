@@ -60,7 +60,7 @@ impl Revealing {
             })
             .collect();
         for (i, (seat, mv)) in board.log().iter().enumerate() {
-            let mover = Some(seat.index() as u8);
+            let mover = Some(seat.number());
             if let Some((_, r, strategy, rng)) = bots
                 .iter_mut()
                 .find(|(b, _, _, _)| usize::from(*b) == seat.index())

@@ -29,12 +29,12 @@ impl HandSession {
     /// caller first). The commitment is queued at once.
     pub fn new(
         cfg: HandConfig,
-        me: u8,
+        me: Seat,
         identity: Identity,
         seed: [u8; 32],
         table: Arc<CardTable>,
     ) -> Self {
-        let mut s = Self::build(cfg, me, identity, seed, table);
+        let mut s = Self::build(cfg, me.number(), identity, seed, table);
         s.pump();
         s
     }
@@ -84,12 +84,13 @@ impl HandSession {
     /// A logged message that is not a valid envelope of this hand (a corrupt log).
     pub fn restore(
         cfg: HandConfig,
-        me: u8,
+        me: Seat,
         identity: Identity,
         seed: [u8; 32],
         table: Arc<CardTable>,
         log: &[SignedEnvelope],
     ) -> Result<Self, SessionError> {
+        let me = me.number();
         let mut s = Self::build(cfg, me, identity, seed, table);
         for env in log {
             let v = env.verify(&s.ctx.hctx, &s.ctx.cfg.keys)?;

@@ -5,7 +5,7 @@
 //! seat's own move: [`HandSession::submit`]) to the stage's own file; the public [`Stage`] is
 //! the stage's name without its data.
 
-use fairdeal_core::{Move, PlayerView, Position, Refusal};
+use fairdeal_core::{Move, PlayerView, Position, Refusal, Seat};
 use fairdeal_crypto::{Body, Fault};
 
 use super::board::Board;
@@ -205,27 +205,24 @@ impl HandSession {
     }
 
     /// The seats whose message the hand is waiting for (for timeouts).
-    pub fn waiting_on(&self) -> Vec<u8> {
-        if self.audit.auditing() {
-            return self.audit_waits();
-        }
-        (0..4u8)
-            .filter(|&s| self.expects(s).is_some() && !self.has_queued(s))
-            .collect()
+    pub fn waiting_on(&self) -> Vec<Seat> {
+        self.awaiting().into_iter().map(|(s, _)| s).collect()
     }
 
     /// What the hand waits for from each seat it waits on.
-    pub fn awaiting(&self) -> Vec<(u8, Awaiting)> {
+    pub fn awaiting(&self) -> Vec<(Seat, Awaiting)> {
         if self.audit.auditing() {
             return self
                 .audit_waits()
                 .into_iter()
+                .filter_map(super::seat)
                 .map(|s| (s, Awaiting::Reveal))
                 .collect();
         }
-        (0..4u8)
-            .filter(|&s| !self.has_queued(s))
-            .filter_map(|s| Some((s, self.expects(s)?)))
+        Seat::ALL
+            .into_iter()
+            .filter(|s| !self.has_queued(s.number()))
+            .filter_map(|s| Some((s, self.expects(s.number())?)))
             .collect()
     }
 

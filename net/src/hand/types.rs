@@ -75,11 +75,17 @@ pub struct HandReport {
     pub breakdown: [fairdeal_core::TeamScore; 2],
 }
 
+/// The seat of a sender number inside the hand (an envelope that verified against the four
+/// keys names one of them; anything else names nobody).
+pub(crate) fn seat(n: u8) -> Option<Seat> {
+    Seat::try_from(n).ok()
+}
+
 /// A seat named as a cheat, with the signed evidence.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Blame {
     /// The seat at fault (`None`: the hand is void but no seat can be proved at fault).
-    pub offender: Option<u8>,
+    pub offender: Option<Seat>,
     /// What it did.
     pub fault: Fault,
     /// The signed messages that prove it.

@@ -92,7 +92,7 @@ pub struct VerifyReport {
     /// The game's result, if it ended.
     pub result: Option<GameResult>,
     /// A cheat found: (seat, fault), seat `None` when no seat can be proved at fault.
-    pub fault: Option<(Option<u8>, Fault)>,
+    pub fault: Option<(Option<fairdeal_core::Seat>, Fault)>,
     /// A hand this seat's own replay could not audit (its state broke a promise: a bug of
     /// fairdeal's or a damaged log, not any seat's fault).
     pub broken: Option<HandBug>,

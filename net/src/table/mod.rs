@@ -382,12 +382,7 @@ impl TableSession {
     pub fn waiting_on(&self) -> Vec<Seat> {
         self.hand
             .as_ref()
-            .map(|h| {
-                h.waiting_on()
-                    .into_iter()
-                    .map(|s| Seat::from_index(usize::from(s)))
-                    .collect()
-            })
+            .map(HandSession::waiting_on)
             .unwrap_or_default()
     }
 

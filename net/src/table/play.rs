@@ -90,7 +90,7 @@ impl TableSession {
         let seed = derive(&self.master, b"hand-seed", &[&sid[..], &hand_no].concat());
         let mut hand = HandSession::new(
             cfg.clone(),
-            me.number(),
+            me,
             Identity::from_secret(self.secret),
             seed,
             table.clone(),
@@ -107,7 +107,7 @@ impl TableSession {
             let seed = derive(&self.master, b"proxy-seed", &[&sid[..], &hand_no].concat());
             let mut hand = HandSession::new(
                 cfg,
-                p.seat.number(),
+                p.seat,
                 Identity::from_secret(p.secret),
                 seed,
                 table.clone(),
@@ -215,15 +215,8 @@ impl TableSession {
                 match &event {
                     HandEvent::Complete(report) => complete = Some(report.clone()),
                     // A bug of ours is followed by the audit's verdict (a `Fault`).
-                    // A blame naming no seat (a number past 3 cannot come from the hand's
-                    // own verdict) is a blame of nobody.
-                    HandEvent::Fault(blame) => {
-                        let offender = blame.offender.and_then(|s| Seat::try_from(s).ok());
-                        fault = Some((offender, blame.fault));
-                    }
-                    HandEvent::Named(blame) => {
-                        named.extend(blame.offender.and_then(|s| Seat::try_from(s).ok()));
-                    }
+                    HandEvent::Fault(blame) => fault = Some((blame.offender, blame.fault)),
+                    HandEvent::Named(blame) => named.extend(blame.offender),
                     _ => {}
                 }
                 self.events.push_back(TableEvent::Hand {

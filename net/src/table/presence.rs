@@ -89,10 +89,7 @@ impl Presence {
         let awaiting = hand.map(HandSession::awaiting).unwrap_or_default();
         let progress = hand.map_or(0, HandSession::progress);
         for s in Seat::ALL {
-            let kind = awaiting
-                .iter()
-                .find(|(w, _)| *w == s.number())
-                .map(|(_, k)| *k);
+            let kind = awaiting.iter().find(|(w, _)| *w == s).map(|(_, k)| *k);
             let slot = &mut self.awaited[s];
             match kind {
                 None => *slot = None,

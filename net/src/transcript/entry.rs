@@ -92,7 +92,10 @@ mod tests {
 
     /// A header as files written before the head was one type held it, field by field.
     #[derive(Serialize)]
-    #[expect(clippy::large_enum_variant, reason = "a mirror of the file's layout, never kept")]
+    #[expect(
+        clippy::large_enum_variant,
+        reason = "a mirror of the file's layout, never kept"
+    )]
     enum Flat {
         #[expect(dead_code, reason = "the variant's index, as in `Entry`")]
         Table,

@@ -140,8 +140,8 @@ pub(super) fn check_hand(
     }
     let mut reports: Vec<HandReport> = Vec::new();
     let mut stages = Vec::new();
-    for r in 0..4u8 {
-        let (true, Some(seed)) = (f.revealed[usize::from(r)], seeds[usize::from(r)]) else {
+    for r in Seat::ALL {
+        let (true, Some(seed)) = (f.revealed[r.index()], seeds[r.index()]) else {
             continue;
         };
         // The identity only signs what the replay would send next, which is thrown away.
@@ -157,12 +157,11 @@ pub(super) fn check_hand(
             match ev {
                 Event::Complete(report) => reports.push(report),
                 Event::Fault(b) if f.cheat.is_none() => {
-                    let evidence = evidence_of(b.offender);
-                    let offender = b.offender.and_then(|s| Seat::try_from(s).ok());
-                    f.cheat = Some((offender, b.fault, evidence));
+                    let evidence = evidence_of(b.offender.map(Seat::number));
+                    f.cheat = Some((b.offender, b.fault, evidence));
                 }
                 Event::Named(b) => {
-                    if let Some(o) = b.offender.and_then(|s| Seat::try_from(s).ok())
+                    if let Some(o) = b.offender
                         && !f.named.iter().any(|(s, _)| *s == o)
                     {
                         f.named.push((o, b.fault));

@@ -75,7 +75,15 @@ pub fn sessions(preset: Preset, dealer: Seat, salt: u8) -> Vec<HandSession> {
     let cfg = config(preset, dealer, 1);
     let t = table(preset);
     (0..4u8)
-        .map(|i| HandSession::new(cfg.clone(), i, identity(i), seed(i, salt), t.clone()))
+        .map(|i| {
+            HandSession::new(
+                cfg.clone(),
+                Seat::from_index(usize::from(i)),
+                identity(i),
+                seed(i, salt),
+                t.clone(),
+            )
+        })
         .collect()
 }
 

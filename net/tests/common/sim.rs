@@ -168,7 +168,7 @@ impl Sim {
             .collect()
     }
 
-    pub fn faults(&self, i: usize) -> Vec<(Option<u8>, Fault)> {
+    pub fn faults(&self, i: usize) -> Vec<(Option<Seat>, Fault)> {
         self.events[i]
             .iter()
             .filter_map(|e| match e {
