@@ -3,6 +3,7 @@
 #![allow(dead_code, reason = "each test file uses part of the harness")]
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 
+pub mod files;
 pub mod net;
 pub mod sim;
 pub mod table;
