@@ -3,10 +3,22 @@
 //! up for good. The safe answer (Resume, or Cancel while it cannot be resumed yet) has the
 //! focus; Esc cancels.
 
+use std::path::PathBuf;
+
 use eframe::egui::{self, Id, RichText};
 
 use super::intent::{AskFirst, Intent};
-use super::start::Question;
+use super::records::GameRecord;
+
+/// "A game is waiting for you": asked before another game starts.
+pub struct Question<'a> {
+    /// The waiting game.
+    pub record: &'a GameRecord,
+    /// Its folder, when it can be resumed now (not while its hand is still played out).
+    pub resume: Option<PathBuf>,
+    /// What the player asked for instead, in words ("play against the computer").
+    pub instead: String,
+}
 
 /// The question, as a modal over the start screen.
 pub fn ask_first_ui(ctx: &egui::Context, q: &Question<'_>, out: &mut Vec<Intent>) {

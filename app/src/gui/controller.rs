@@ -570,7 +570,7 @@ impl Controller {
             } else {
                 if super::leave::plays_hand_out(&c.game.model) {
                     // The others are told now, not only when the hand ends.
-                    let line = super::leave::LEAVING_LINE.to_owned();
+                    let line = super::game::LEAVING_LINE.to_owned();
                     let _ = c.conn.intents.try_send(node::Intent::Say(line));
                 }
                 let _ = c.conn.intents.try_send(node::Intent::Leave);

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use fairdeal_core::{Card, Move, PlayerView, Seat, Team};
 use fairdeal_net::hand::{Event as HandEvent, HandReport};
 use fairdeal_net::node::NodeEvent;
+use fairdeal_net::table::chat::ChatLine;
 use fairdeal_net::table::msg::{SeatInfo, TableConfig};
 use fairdeal_net::table::{Gone, TableEvent};
 use libp2p::Multiaddr;
@@ -95,7 +96,7 @@ pub struct Model {
     /// line of ours goes.
     pub(crate) chat_note: Option<String>,
     /// Table chat, oldest first (at most [`CHAT_LINES`]).
-    pub(crate) chat: std::collections::VecDeque<fairdeal_net::table::chat::ChatLine>,
+    pub(crate) chat: std::collections::VecDeque<ChatLine>,
     /// This window only looks on (watching a table, or a public transcript played back):
     /// it holds no seat, so the table speaks of teams and seats by name, never "we" or
     /// "your hand", offers no moves, no chat line, and Leave leaves at once.
@@ -126,7 +127,7 @@ pub struct Desk {
     /// What the player saw happen (last turns, cards just drawn, animations).
     pub(crate) seen: super::seen::Seen,
     /// The order the player gave the hand.
-    pub(crate) order: super::hand::HandOrder,
+    pub(crate) order: super::hand_order::HandOrder,
     /// The chat line being written.
     pub(crate) chat_draft: String,
     /// "How to play" is open.
@@ -287,6 +288,51 @@ impl Model {
             .map(|n| fairdeal_net::table::clean_name(&n))
             .unwrap_or_else(|| seat.name().to_owned())
     }
+
+    /// A seat in words: the player's name and the seat ("Anna (East)"), or the seat alone.
+    pub(crate) fn seat_words(&self, seat: Seat) -> String {
+        let name = self.name(seat);
+        if name == seat.name() {
+            name
+        } else {
+            format!("{name} ({})", seat.name())
+        }
+    }
+
+    /// The seat names of a team, for the score sheet ("Ann + Bea").
+    pub fn team_names(&self, team: Team) -> String {
+        team.seats()
+            .iter()
+            .map(|s| self.name(*s))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    }
+
+    /// The move log's line when `line` says its seat left ([`LEAVING_LINE`]), at another
+    /// seat.
+    pub(crate) fn left_line(&self, line: &ChatLine) -> Option<String> {
+        if line.text != LEAVING_LINE || Some(line.seat) == self.me {
+            return None;
+        }
+        let who = self.name(line.seat);
+        Some(format!(
+            "{who} left; a computer player (run by {who}'s client until the hand ends) plays {}.",
+            line.seat.name()
+        ))
+    }
+}
+
+/// The chat line a seat's client sends when its person leaves mid-hand (the others' windows
+/// turn it into [`Model::left_line`]'s words).
+pub(crate) const LEAVING_LINE: &str = "I have left the table: my client plays my hand to its end, then a computer player takes my seat.";
+
+/// The move list's line for the node's word on who watches ("watching: kib, bo" or "nobody is
+/// watching").
+pub fn players_line(status: &str) -> String {
+    match status.strip_prefix("watching: ") {
+        Some(names) => format!("Watching this table: {names}"),
+        None => "Nobody is watching this table now.".to_owned(),
+    }
 }
 
 impl Game {
@@ -359,8 +405,7 @@ impl Game {
                     .filter(|s| !list.iter().any(|u| u.seat == *s))
                     .collect();
                 if !back.is_empty() {
-                    let line =
-                        crate::table_words::back_line(&back, |s| super::outage::seat_words(m, s));
+                    let line = crate::table_words::back_line(&back, |s| m.seat_words(s));
                     m.status = line;
                 }
                 m.unheard = list;
@@ -370,7 +415,7 @@ impl Game {
             }
             // Who watches this table goes into the move list, for everyone at the table to see.
             NodeEvent::Status(s) if s.starts_with("watching: ") || s == "nobody is watching" => {
-                m.log.push(super::watch::players_line(&s));
+                m.log.push(players_line(&s));
             }
             NodeEvent::Status(s) => m.note = Some(s),
             NodeEvent::Table(t) => self.apply_table(t),
@@ -518,7 +563,7 @@ impl Game {
                 if Some(line.seat) == m.me {
                     m.chat_note = None;
                 }
-                if let Some(left) = super::leave::left_line(m, &line) {
+                if let Some(left) = m.left_line(&line) {
                     m.log.push(left);
                 }
                 if m.chat.len() >= CHAT_LINES {

@@ -3,7 +3,6 @@
 //! default answer, for Enter and Esc alike, is to stay. It says what leaving does.
 
 use eframe::egui::{self, Id, RichText, Ui};
-use fairdeal_net::table::chat::ChatLine;
 
 use super::game::{Desk, Model};
 use super::intent::Intent;
@@ -20,20 +19,6 @@ pub(crate) fn plays_hand_out(m: &Model) -> bool {
 /// once, not only when the hand ends and a computer player takes the seat. A chat line is
 /// signed and reaches every seat now with no change to the table's protocol; a client that
 /// does not know it shows it as the line it is.
-pub(crate) const LEAVING_LINE: &str = "I have left the table: my client plays my hand to its end, then a computer player takes my seat.";
-
-/// The move log's line when `line` says its seat left ([`LEAVING_LINE`]), at another seat.
-pub(crate) fn left_line(m: &Model, line: &ChatLine) -> Option<String> {
-    if line.text != LEAVING_LINE || Some(line.seat) == m.me {
-        return None;
-    }
-    let who = m.name(line.seat);
-    Some(format!(
-        "{who} left; a computer player (run by {who}'s client until the hand ends) plays {}.",
-        line.seat.name()
-    ))
-}
-
 /// What leaving does, in words for the question and the button's tooltip.
 pub fn what_leaving_does(m: &Model) -> &'static str {
     if m.kind == GameKind::Local {
@@ -127,7 +112,7 @@ mod tests {
     use fairdeal_net::table::TableEvent;
     use fairdeal_net::table::chat::ChatLine;
 
-    use super::LEAVING_LINE;
+    use super::super::game::LEAVING_LINE;
     use crate::gui::game::Game;
     use crate::gui::records::{GameKind, GameRecord};
     use crate::gui::session::Update;

@@ -15,6 +15,7 @@ pub mod frames;
 pub mod game;
 pub mod hand;
 pub mod hand_keys;
+pub mod hand_order;
 pub mod help;
 pub mod intent;
 pub mod last_turn;

@@ -2,27 +2,16 @@
 //! hand waits and nothing is lost (the node's `Unheard`, in the words the terminal prints).
 
 use eframe::egui::{self, Color32, Frame, Ui};
-use fairdeal_core::Seat;
 
 use super::cards::WARN;
 use super::game::Model;
-
-/// A seat in words: the player's name and the seat ("Anna (East)"), or the seat alone.
-pub(crate) fn seat_words(m: &Model, seat: Seat) -> String {
-    let name = m.name(seat);
-    if name == seat.name() {
-        name
-    } else {
-        format!("{name} ({})", seat.name())
-    }
-}
 
 /// Draws the band while the node hears nothing from some seat; whether it did.
 pub(crate) fn band(ui: &mut Ui, m: &Model) -> bool {
     if m.unheard.is_empty() || m.over.is_some() {
         return false;
     }
-    let line = crate::table_words::unheard_line(&m.unheard, |s| seat_words(m, s));
+    let line = crate::table_words::unheard_line(&m.unheard, |s| m.seat_words(s));
     warning(ui, "outage band", &format!("⚠ {line}."));
     true
 }

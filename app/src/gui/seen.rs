@@ -13,27 +13,10 @@ use fairdeal_core::{Card, Move, PlayerView, Seat, Team};
 pub use super::last_turn::LastTurn;
 use super::last_turn::labels;
 use super::move_words;
-pub use super::seen_melds::kind_words;
 #[cfg(test)]
 use super::seen_melds::merged;
+pub use super::seen_melds::{Place, kind_words};
 use super::seen_melds::{dealt_threes, plan_effect, replayed_canastas};
-
-/// Where on the table a card can fly from or to (the table records their rectangles).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Place {
-    /// The stock.
-    Stock,
-    /// The discard pile.
-    Pile,
-    /// Another seat's box.
-    Seat(Seat),
-    /// The player's hand.
-    Hand,
-    /// A team's meld (index as in the move log, from 0).
-    Meld(Team, usize),
-    /// A team's red threes.
-    RedThrees(Team),
-}
 
 /// A card moving across the table.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,12 +1,29 @@
 //! What moves did to the melds as the table tells it, worked out without the views between
 //! them (a resumed hand replays its moves before one view): new melds' numbers and merges in
-//! the engine's order, canastas a replayed move completed, the red threes of the deal.
+//! the engine's order, canastas a replayed move completed, the red threes of the deal; and
+//! the places on the table a card flies between ([`Place`]), which `seen` animates.
 
 use std::collections::HashMap;
 
 use super::last_turn::{LastTurn, labels};
-use super::seen::Place;
-use fairdeal_core::{Card, Plan, PlayerView, Team};
+use fairdeal_core::{Card, Plan, PlayerView, Seat, Team};
+
+/// Where on the table a card can fly from or to (the table records their rectangles).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// The stock.
+    Stock,
+    /// The discard pile.
+    Pile,
+    /// Another seat's box.
+    Seat(Seat),
+    /// The player's hand.
+    Hand,
+    /// A team's meld (index as in the move log, from 0).
+    Meld(Team, usize),
+    /// A team's red threes.
+    RedThrees(Team),
+}
 
 /// A replayed move (a resumed hand's, seen without the views between them) that put `put`
 /// (meld, how many cards: merged in or from the hand) onto `team`'s melds: a meld it brought
@@ -18,7 +35,7 @@ pub(super) fn replayed_canastas(
     team: Team,
     put: &[(usize, usize)],
     after: &PlayerView,
-    me: Option<fairdeal_core::Seat>,
+    me: Option<Seat>,
     mut line: Option<&mut String>,
 ) {
     for (idx, cards) in put {

@@ -6,7 +6,6 @@ use fairdeal_core::Team;
 use super::game::{Desk, Model};
 use super::intent::Intent;
 use super::records::GameKind;
-use super::table::team_names;
 
 /// The score sheet after a hand, while it is open.
 pub fn report_window(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>) {
@@ -31,11 +30,11 @@ pub fn report_window(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>
                 .show(ui, |ui| {
                     ui.strong("");
                     if m.onlooker {
-                        ui.strong(team_names(m, us));
-                        ui.strong(team_names(m, us.other()));
+                        ui.strong(m.team_names(us));
+                        ui.strong(m.team_names(us.other()));
                     } else {
-                        ui.strong(format!("We ({})", team_names(m, us)));
-                        ui.strong(format!("They ({})", team_names(m, us.other())));
+                        ui.strong(format!("We ({})", m.team_names(us)));
+                        ui.strong(format!("They ({})", m.team_names(us.other())));
                     }
                     ui.end_row();
                     let rows: [(&str, i32, i32); 8] = [

@@ -16,6 +16,8 @@ use super::settings::Settings;
 use super::verify::Check;
 use super::words::{house_words, preset_title};
 
+pub use super::ask_first::Question;
+
 /// A table found on the LAN, with its rules in words (written once, when it is found).
 pub struct Listed {
     /// What the browser found.
@@ -58,16 +60,6 @@ pub struct StartInfo<'a> {
     pub playing_out: Option<&'a str>,
     /// Another game is about to start while one waits: the question asked first.
     pub ask_first: Option<Question<'a>>,
-}
-
-/// "A game is waiting for you": asked before another game starts.
-pub struct Question<'a> {
-    /// The waiting game.
-    pub record: &'a GameRecord,
-    /// Its folder, when it can be resumed now (not while its hand is still played out).
-    pub resume: Option<PathBuf>,
-    /// What the player asked for instead, in words ("play against the computer").
-    pub instead: String,
 }
 
 /// Draws the start screen (the settings are its form); what the player chose goes to `out`.

@@ -8,7 +8,7 @@
 //! (a discard) or along the hand (reorder).
 
 use eframe::egui::{self, Color32, Frame, Margin, Rect, RichText, Sense, Ui, Vec2};
-use fairdeal_core::{PlayerView, Seat, Team};
+use fairdeal_core::{PlayerView, Team};
 
 use super::actions::{self, Asked};
 use super::cards::WARN;
@@ -88,9 +88,9 @@ fn away_ui(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>) {
                     let score = if m.onlooker {
                         format!(
                             "Score: {} {} · {} {}",
-                            team_names(m, Team::A),
+                            m.team_names(Team::A),
                             m.totals[Team::A.index()],
-                            team_names(m, Team::B),
+                            m.team_names(Team::B),
                             m.totals[Team::B.index()]
                         )
                     } else {
@@ -372,7 +372,7 @@ fn header(
                 });
             ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
                 if m.onlooker {
-                    let team = |t: Team| format!("{} {}", team_names(m, t), scores[t.index()]);
+                    let team = |t: Team| format!("{} {}", m.team_names(t), scores[t.index()]);
                     // Players' names can be long: cut to the room left by the buttons.
                     ui.add(
                         egui::Label::new(
@@ -405,7 +405,7 @@ fn header(
                     for t in [Team::A, Team::B] {
                         let n = view.minimum_needed(t);
                         if n > 0 {
-                            notes.push(format!("{} need {n} to open", team_names(m, t)));
+                            notes.push(format!("{} need {n} to open", m.team_names(t)));
                         }
                     }
                 } else {
@@ -517,7 +517,7 @@ fn middle(
                     ui,
                     view,
                     them,
-                    &title(them, &format!("Their melds ({})", team_names(m, them))),
+                    &title(them, &format!("Their melds ({})", m.team_names(them))),
                     false,
                     &mut d.seen,
                     motion,
@@ -579,16 +579,6 @@ fn feedback_line(ui: &mut Ui, m: &Model, d: &Desk, verdict: Option<&str>, rect: 
         child.set_clip_rect(rect.intersect(child.clip_rect()));
         child.add(egui::Label::new(RichText::new(text).strong().color(colour)).wrap());
     }
-}
-
-/// The seat names of a team, for the score sheet ("Ann + Bea").
-pub fn team_names(g: &Model, team: Team) -> String {
-    let seats: Vec<Seat> = Seat::ALL.into_iter().filter(|s| s.team() == team).collect();
-    seats
-        .iter()
-        .map(|s| g.name(*s))
-        .collect::<Vec<_>>()
-        .join(" + ")
 }
 
 #[cfg(test)]

@@ -16,7 +16,6 @@ use super::intent::Intent;
 use super::played::Played;
 use super::prefs::TablePrefs;
 use super::records::{GameKind, GameRecord};
-use super::table::team_names;
 
 /// A table being watched.
 pub struct Watching {
@@ -229,8 +228,8 @@ fn over_words(m: &Model, result: GameResult) -> Option<String> {
     let [a, b] = m.totals;
     match result {
         GameResult::Continue => None,
-        GameResult::Won(Team::A) => Some(format!("{} win, {a} to {b}.", team_names(m, Team::A))),
-        GameResult::Won(Team::B) => Some(format!("{} win, {b} to {a}.", team_names(m, Team::B))),
+        GameResult::Won(Team::A) => Some(format!("{} win, {a} to {b}.", m.team_names(Team::A))),
+        GameResult::Won(Team::B) => Some(format!("{} win, {b} to {a}.", m.team_names(Team::B))),
         GameResult::Drawn => Some(format!("A drawn game at {a}.")),
     }
 }
@@ -246,14 +245,5 @@ async fn forward(
             return;
         }
         repaint();
-    }
-}
-
-/// The move list's line for the node's word on who watches ("watching: kib, bo" or "nobody is
-/// watching").
-pub fn players_line(status: &str) -> String {
-    match status.strip_prefix("watching: ") {
-        Some(names) => format!("Watching this table: {names}"),
-        None => "Nobody is watching this table now.".to_owned(),
     }
 }

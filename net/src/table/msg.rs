@@ -6,7 +6,7 @@ use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{ProofMode, PublicKey, Sig};
 use serde::{Deserialize, Serialize};
 
-pub use super::statement::Statement;
+pub use super::statement::{ReturnState, Statement};
 
 /// The protocol name on the wire (libp2p stream protocol).
 pub const PROTOCOL: &str = "/fairdeal/table/10";
@@ -293,29 +293,6 @@ pub enum TableMsg {
         /// The sender's signature.
         sig: Sig,
     },
-}
-
-/// The table's state at the start of the hand in which a player returns, as the runner of
-/// their seat's computer player signs it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReturnState {
-    /// The hand the player plays again from.
-    pub hand_no: u32,
-    /// The seat given back.
-    #[serde(with = "crate::seat_wire::one")]
-    pub seat: Seat,
-    /// The dealer of that hand.
-    #[serde(with = "crate::seat_wire::one")]
-    pub dealer: Seat,
-    /// Team totals before it.
-    pub totals: [i32; 2],
-    /// The previous hand's result hash (it chains the hand contexts).
-    pub prev_result: [u8; 32],
-    /// The seat identities for that hand (the returning player's own key in its seat).
-    pub keys: [PublicKey; 4],
-    /// Who runs a computer player in each of the other seats.
-    #[serde(with = "crate::seat_wire::map_opt")]
-    pub runners: SeatMap<Option<Seat>>,
 }
 
 /// What a table announces to the LAN.

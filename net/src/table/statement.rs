@@ -1,12 +1,36 @@
 //! What a seat signs at the table besides the deal's own envelopes: one [`Statement`] enum,
 //! its domain labels in one place, so that the seat that sends a message, the seat that
-//! checks it live and the transcript checker sign and verify the same bytes.
+//! checks it live and the transcript checker sign and verify the same bytes; and the one
+//! signed value that is more than a few fields, a seat given back's [`ReturnState`] (the
+//! messages in `msg.rs` carry these, so this file needs nothing of that one).
 
-use fairdeal_core::Seat;
+use fairdeal_core::{Seat, SeatMap};
 use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{Identity, PublicKey, Sig, encoding};
+use serde::{Deserialize, Serialize};
 
-use super::msg::ReturnState;
+/// The table's state at the start of the hand in which a player returns, as the runner of
+/// their seat's computer player signs it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReturnState {
+    /// The hand the player plays again from.
+    pub hand_no: u32,
+    /// The seat given back.
+    #[serde(with = "crate::seat_wire::one")]
+    pub seat: Seat,
+    /// The dealer of that hand.
+    #[serde(with = "crate::seat_wire::one")]
+    pub dealer: Seat,
+    /// Team totals before it.
+    pub totals: [i32; 2],
+    /// The previous hand's result hash (it chains the hand contexts).
+    pub prev_result: [u8; 32],
+    /// The seat identities for that hand (the returning player's own key in its seat).
+    pub keys: [PublicKey; 4],
+    /// Who runs a computer player in each of the other seats.
+    #[serde(with = "crate::seat_wire::map_opt")]
+    pub runners: SeatMap<Option<Seat>>,
+}
 
 /// One signed table statement, by kind. Each digest is `hash256(label, sid ‖ fields)`: the
 /// label names the kind and the table's session id binds it to one table.
