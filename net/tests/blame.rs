@@ -358,7 +358,15 @@ fn seats_cheating_at_random_never_get_an_honest_seat_blamed() {
         2 => (0u8..4).prop_map(|s| 1u8 << s),
         1 => (1u8..15).prop_filter("two or three seats", |m| (2..=3).contains(&m.count_ones())),
     ];
+    // A long run (`BLAME_CASES` set) says how far it got every 250 cases, so that a run
+    // stopped before its end still tells how many cases passed.
+    let long = std::env::var_os("BLAME_CASES").is_some();
+    let (tried, start) = (Cell::new(0u32), std::time::Instant::now());
     proptest!(ProptestConfig::with_cases(cases), |(cheats in coalition, salt in 30u8..250, rate in 1u64..40, proved in proptest::bool::weighted(0.25))| {
+        tried.set(tried.get() + 1);
+        if long && tried.get() % 250 == 0 {
+            eprintln!("random cheats: {} cases tried, {} s", tried.get(), start.elapsed().as_secs());
+        }
         let preset = [Preset::Samba, Preset::DutchSamba, Preset::Canasta][usize::from(salt % 3)];
         let dealer = Seat::from_index(usize::from(salt / 3 % 4));
         let mut seats = if proved { sessions(preset, dealer, salt) } else { covert(preset, dealer, salt) };
