@@ -210,17 +210,7 @@ fn attack_18_21_22_27_replayed_forged_and_foreign_bytes_change_nothing() {
     let mut other_hand: Vec<HandSession> = {
         let cfg = config(Preset::Canasta, Seat::S, 2);
         let t = table(Preset::Canasta);
-        (0..4u8)
-            .map(|i| {
-                HandSession::new(
-                    cfg.clone(),
-                    Seat::from_index(usize::from(i)),
-                    identity(i),
-                    seed(i, 9),
-                    t.clone(),
-                )
-            })
-            .collect()
+        sessions_of(&cfg, &t, 9)
     };
     let first = seats[1].poll_transmit().unwrap();
     seats[0].handle_message(&first).unwrap();

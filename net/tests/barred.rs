@@ -7,6 +7,7 @@
 
 mod common;
 
+use common::files::blocks;
 use common::sim::{Sim, table};
 use fairdeal_core::{Preset, Seat};
 use fairdeal_crypto::{Identity, PublicKey};
@@ -97,22 +98,6 @@ fn a_barred_seats_return_is_refused_by_the_gate_as_by_the_handler() {
         );
     }
     sim.same_totals(&[0, 2]);
-}
-
-/// The transcript's blocks: what comes before the first deal, then one block per deal.
-fn blocks(file: &[Entry]) -> (Vec<Entry>, Vec<Vec<Entry>>) {
-    let first = file
-        .iter()
-        .position(|e| matches!(e, Entry::Hand { .. }))
-        .unwrap();
-    let mut deals: Vec<Vec<Entry>> = Vec::new();
-    for e in &file[first..] {
-        if matches!(e, Entry::Hand { .. }) {
-            deals.push(Vec::new());
-        }
-        deals.last_mut().unwrap().push(e.clone());
-    }
-    (file[..first].to_vec(), deals)
 }
 
 /// Sabotage caught (checked): a checker that does not keep the seats proven at fault takes

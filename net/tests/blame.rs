@@ -20,17 +20,7 @@ fn covert(preset: Preset, dealer: Seat, salt: u8) -> Vec<HandSession> {
     let mut cfg = config(preset, dealer, 1);
     cfg.proofs = ProofMode::Covert;
     let t = table(preset);
-    (0..4u8)
-        .map(|i| {
-            HandSession::new(
-                cfg.clone(),
-                Seat::from_index(usize::from(i)),
-                identity(i),
-                seed(i, salt),
-                t.clone(),
-            )
-        })
-        .collect()
+    sessions_of(&cfg, &t, salt)
 }
 
 /// Every seat but `cheat` blamed exactly `cheat`, all for the same fault, and `adjudicate`

@@ -165,17 +165,7 @@ fn a_covert_table_plays_without_proofs_and_refuses_one() {
     let mut cfg = config(preset, Seat::N, 1);
     cfg.proofs = ProofMode::Covert;
     let t = table(preset);
-    let mut seats: Vec<HandSession> = (0..4u8)
-        .map(|i| {
-            HandSession::new(
-                cfg.clone(),
-                Seat::from_index(usize::from(i)),
-                identity(i),
-                seed(i, 9),
-                t.clone(),
-            )
-        })
-        .collect();
+    let mut seats: Vec<HandSession> = sessions_of(&cfg, &t, 9);
     let mut proofs_seen = 0;
     let events = play_with(
         &mut seats,
@@ -195,17 +185,7 @@ fn a_covert_table_plays_without_proofs_and_refuses_one() {
     assert!(events.iter().all(|es| blames(es).is_empty()));
     assert!(seats.iter().all(|s| s.stage() == Stage::Done));
     // A proof sent to the covert table is refused as a mode violation.
-    let mut seats: Vec<HandSession> = (0..4u8)
-        .map(|i| {
-            HandSession::new(
-                cfg.clone(),
-                Seat::from_index(usize::from(i)),
-                identity(i),
-                seed(i, 9),
-                t.clone(),
-            )
-        })
-        .collect();
+    let mut seats: Vec<HandSession> = sessions_of(&cfg, &t, 9);
     let events = play_with(
         &mut seats,
         &mut SplitMix64::new(9),
@@ -244,17 +224,7 @@ fn a_card_opening_twice_at_a_covert_table_is_a_fault_at_once() {
     let mut cfg = config(preset, dealer, 1);
     cfg.proofs = ProofMode::Covert;
     let t = table(preset);
-    let mut seats: Vec<HandSession> = (0..4u8)
-        .map(|i| {
-            HandSession::new(
-                cfg.clone(),
-                Seat::from_index(usize::from(i)),
-                identity(i),
-                seed(i, 6),
-                t.clone(),
-            )
-        })
-        .collect();
+    let mut seats: Vec<HandSession> = sessions_of(&cfg, &t, 6);
     seats[0].cheat_copy_card(4, upcard);
     let events = play_with(
         &mut seats,

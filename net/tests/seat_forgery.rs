@@ -13,7 +13,9 @@ use fairdeal_net::transcript::{Entry, FaultKind};
 
 mod common;
 
-use common::files::{blocks, check, honest_game, join, quit_game, refused, sid, signed, table_msg};
+use common::files::{
+    blocks, check, first_replace, honest_game, join, quit_game, refused, sid, signed, table_msg,
+};
 use common::table::secret;
 
 #[test]
@@ -43,23 +45,7 @@ fn a_quit_or_replace_signed_by_the_wrong_seat_is_refused() {
     };
     assert_eq!(refused(&forged), FaultKind::BadSignature(Seat::N));
     // North's replacement, signed by West (South runs it).
-    let at = file
-        .iter()
-        .position(|e| matches!(table_msg(e), Some((_, TableMsg::Replace { .. }))))
-        .unwrap();
-    let Some((
-        _,
-        TableMsg::Replace {
-            hand_no,
-            seat,
-            key,
-            seed,
-            ..
-        },
-    )) = table_msg(&file[at])
-    else {
-        unreachable!()
-    };
+    let (at, hand_no, seat, key, seed) = first_replace(&file);
     let mut forged = file.clone();
     forged[at] = signed(
         1,
@@ -276,23 +262,7 @@ fn a_seat_change_needs_the_replace_of_that_seat_key_and_seed() {
     let (peers, file) = quit_game();
     let sid = sid(&peers);
     let south = Identity::from_secret(secret(0));
-    let at = file
-        .iter()
-        .position(|e| matches!(table_msg(e), Some((_, TableMsg::Replace { .. }))))
-        .unwrap();
-    let Some((
-        _,
-        TableMsg::Replace {
-            hand_no,
-            seat,
-            key,
-            seed,
-            ..
-        },
-    )) = table_msg(&file[at])
-    else {
-        unreachable!()
-    };
+    let (at, hand_no, seat, key, seed) = first_replace(&file);
     assert_eq!(seat, Seat::N);
     for (seat, key, seed) in [
         (Seat::E, key, seed),

@@ -108,3 +108,23 @@ pub fn table_msg(e: &Entry) -> Option<(PublicKey, TableMsg)> {
         _ => None,
     }
 }
+
+/// The first `Replace` in `file`: its index, and the hand, seat, key and seed it names.
+pub fn first_replace(file: &[Entry]) -> (usize, u32, Seat, PublicKey, [u8; 32]) {
+    file.iter()
+        .enumerate()
+        .find_map(|(at, e)| match table_msg(e) {
+            Some((
+                _,
+                TableMsg::Replace {
+                    hand_no,
+                    seat,
+                    key,
+                    seed,
+                    ..
+                },
+            )) => Some((at, hand_no, seat, key, seed)),
+            _ => None,
+        })
+        .expect("the file has a replacement")
+}

@@ -73,8 +73,12 @@ pub fn table(preset: Preset) -> Arc<CardTable> {
 }
 
 pub fn sessions(preset: Preset, dealer: Seat, salt: u8) -> Vec<HandSession> {
-    let cfg = config(preset, dealer, 1);
-    let t = table(preset);
+    sessions_of(&config(preset, dealer, 1), &table(preset), salt)
+}
+
+/// The four seats' sessions of the hand `cfg`, each with its test identity and the seed of
+/// `salt`.
+pub fn sessions_of(cfg: &HandConfig, t: &Arc<CardTable>, salt: u8) -> Vec<HandSession> {
     (0..4u8)
         .map(|i| {
             HandSession::new(
