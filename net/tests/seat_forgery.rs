@@ -110,6 +110,11 @@ fn given_back_as(
     join(&head, &deals)
 }
 
+/// A seat given back by a seat that did not run its computer player is named; the runner's
+/// own return of it is taken, and the report says the seat is its player's again.
+///
+/// Sabotage caught (checked): the header check without its arm for a genuine `Return` (the
+/// runner's own return is then named as an unsigned seat change).
 #[test]
 fn a_return_signed_by_a_seat_that_did_not_run_the_computer_player_is_refused() {
     let (peers, file) = quit_game();
@@ -121,13 +126,22 @@ fn a_return_signed_by_a_seat_that_did_not_run_the_computer_player_is_refused() {
             runner: Some(Seat::S)
         }
     );
-    // The runner's own return of the same seat is taken (the header check passes it).
+    // The runner's own return of the same seat is taken (the header check passes it, and
+    // says so).
     let report = check(&given_back(&peers, &file, 0));
     assert!(
-        !report
-            .faults
+        !report.faults.iter().any(|f| matches!(
+            f.kind,
+            FaultKind::ReturnNotFromRunner { .. } | FaultKind::UnsignedSeatChange(_)
+        )),
+        "{}",
+        report.text()
+    );
+    assert!(
+        report
+            .notes
             .iter()
-            .any(|f| matches!(f.kind, FaultKind::ReturnNotFromRunner { .. })),
+            .any(|n| n.contains("North is played by its player again")),
         "{}",
         report.text()
     );
