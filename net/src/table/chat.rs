@@ -84,6 +84,15 @@ impl Chat {
         }
     }
 
+    /// When `seat` may send its next line, if it may send none at `now`.
+    fn next_line_at(&self, seat: Seat, now: u64, mine: bool) -> Option<u64> {
+        if self.left(seat, now, mine) > 0 {
+            return None;
+        }
+        let (_, at) = self.tokens[seat]?;
+        Some(at + CHAT_REFILL_MS * (now.saturating_sub(at) / CHAT_REFILL_MS + 1))
+    }
+
     /// Counts a line of `seat` at `now` (the caller checked [`Chat::left`]).
     fn spend(&mut self, seat: Seat, now: u64, mine: bool) {
         let left = self.left(seat, now, mine).saturating_sub(1);
@@ -172,6 +181,16 @@ impl TableSession {
         let config = self.stage.config()?;
         let playing = SeatMap(self.keys).find(|k| k == key);
         playing.or_else(|| config.seat_of(key).filter(|&s| !self.barred.contains(s)))
+    }
+
+    /// When a line held for the rate may go: now if one may, else at the next refill.
+    pub(crate) fn chat_due(&self) -> Option<u64> {
+        let me = self.chat_seat()?;
+        if self.chat.held.is_empty() {
+            return None;
+        }
+        let now = self.presence.now;
+        Some(self.chat.next_line_at(me, now, true).unwrap_or(now))
     }
 
     /// The lines said here and not yet sent (the rate holds them).

@@ -38,6 +38,7 @@ mod seat_rules;
 mod signing;
 mod stage;
 pub mod statement;
+mod timers;
 mod types;
 mod verdict;
 

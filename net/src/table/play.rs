@@ -342,17 +342,6 @@ impl TableSession {
         self.watch_turn();
     }
 
-    /// When [`TableSession::handle_timeout`] should next be called for a computer player's
-    /// move, if one is thinking (the node's periodic tick covers everything else).
-    pub fn poll_timeout(&self) -> Option<u64> {
-        self.bot_due
-            .iter()
-            .flatten()
-            .copied()
-            .chain(self.pace_deadline())
-            .min()
-    }
-
     /// Keeps a validly signed envelope of hand `hand_no` (bounded) to pass on in a resync.
     pub(super) fn hold(&mut self, hand_no: u32, sender: u8, seq: u32, bytes: &[u8]) {
         if self.held.len() < MAX_HELD {

@@ -161,6 +161,54 @@ impl Presence {
         self.awaited[seat].is_some()
     }
 
+    /// The next time at which, with nothing heard, what this peer knows of the seats changes:
+    /// a seat turns unheard, quiet or silent (`grace`), the standing hand is due a resync, or
+    /// a lonely stretch counts another step. `now` when the hand waits for something the clock
+    /// has not seen yet (its wait starts at the next [`Presence::observe`]).
+    pub(crate) fn next_due(
+        &self,
+        grace: u64,
+        hand_no: u32,
+        hand: Option<&HandSession>,
+    ) -> Option<u64> {
+        let now = self.now;
+        let awaiting = hand.map(HandSession::awaiting).unwrap_or_default();
+        let progress = hand.map_or(0, HandSession::progress);
+        let unseen = awaiting.iter().any(|(s, kind)| {
+            self.awaited[*s]
+                .as_ref()
+                .is_none_or(|(k, _)| *k != (hand_no, progress, *kind))
+        });
+        if unseen {
+            return Some(now);
+        }
+        let limits = [UNHEARD_MS, QUIET_MS.min(grace), grace];
+        let heard = self.heard.values().flatten().copied();
+        let overdue = self
+            .awaited
+            .values()
+            .flatten()
+            .filter(|((_, _, kind), _)| !kind.is_decision())
+            .map(|(_, since)| *since);
+        let crossings = heard
+            .chain(overdue)
+            .flat_map(|t| limits.map(|l| t.saturating_add(l)));
+        let waiting = self.awaited.values().any(Option::is_some);
+        let resync = self.still.filter(|_| waiting).map(|(_, _, since)| {
+            self.next_resync
+                .map_or(since.saturating_add(RESYNC_MS), |(at, _)| at)
+        });
+        let lonely = self
+            .lonely_at
+            .filter(|_| self.lonely > 0)
+            .map(|t| t + ALONE_STEP_MS);
+        crossings
+            .chain(resync)
+            .chain(lonely)
+            .filter(|&t| t > now)
+            .min()
+    }
+
     /// A connection to a seat came up (after an outage, a restart): if the hand is standing
     /// still, the next resync is asked at once rather than after the backed-off interval,
     /// which grew while nobody could answer.
