@@ -347,3 +347,49 @@ fn a_split_result_strands_nobody_and_names_the_equivocator() {
     assert!(reports.iter().all(|r| r.scores == reports[0].scores));
     assert_eq!(named(&events[0]), vec![(Some(Seat::E), Fault::FalseResult)]);
 }
+
+/// Once the scores are audited, a validly signed message that is out of order there (East
+/// sends South a seed where its signed result belongs) names East and is dropped: South goes
+/// on, and is not stuck taking the same message again for ever (it was, at 100 % of a core,
+/// inside one `handle_message`; the guard below fails the test instead of hanging it).
+///
+/// Sabotage caught (checked): the refused message kept at the front of East's queue.
+#[test]
+fn a_message_out_of_order_after_the_scores_is_dropped_not_taken_again() {
+    let (done_tx, done) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let out = one_hand(
+            47,
+            &mut |from, to, bytes| {
+                let b = common::body_of(bytes);
+                if from == 3 && to == 0 && matches!(b, Body::HandResult { .. }) {
+                    return Some(common::tamper(bytes, 3, &|b| {
+                        if let Body::HandResult { hctx, .. } = b {
+                            *b = Body::HandReveal {
+                                hctx: *hctx,
+                                seed: [0; 32],
+                            };
+                        }
+                    }));
+                }
+                Some(bytes.to_vec())
+            },
+            &|_| {},
+        );
+        let _ = done_tx.send(out);
+    });
+    let (seats, events) = done
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("South takes East's message and goes on");
+    assert_eq!(named(&events[0]), vec![(Some(Seat::E), Fault::OutOfOrder)]);
+    // The others, shown the message as South's proof, name East too (it signed two messages
+    // in one place of its chain), and finish the hand.
+    for i in 1..3 {
+        assert_eq!(seats[i].stage(), Stage::Done, "seat {i}");
+        let n = named(&events[i]);
+        assert!(
+            n.iter().all(|(o, _)| *o == Some(Seat::E)),
+            "seat {i}: {n:?}"
+        );
+    }
+}

@@ -323,6 +323,12 @@ impl HandSession {
                             ))
                             .then_some(s);
                             self.blame(offender, fault, evidence);
+                            if !self.audit.stopped() {
+                                // The scores stand and the hand goes on (the sender is only
+                                // named): the message is dropped, or it would be taken, and
+                                // refused, again for ever.
+                                self.link.inbox[usize::from(s)].pop_front();
+                            }
                             progress = true;
                             break;
                         }
