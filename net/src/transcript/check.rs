@@ -386,3 +386,24 @@ impl Game {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A checker shows how far it got, and what stopped it (in a log line, a failing test).
+    #[test]
+    fn a_checker_debugs_as_how_far_it_got() {
+        let mut c = Checker::new();
+        assert_eq!(
+            format!("{c:?}"),
+            "Checker { entries: 0, stopped: None, .. }"
+        );
+        c.stopped = Some(stop(None, None, (0, 8), FaultKind::Empty));
+        let text = format!("{c:?}");
+        assert!(
+            text.contains("entries: 0") && text.contains("Empty"),
+            "{text}"
+        );
+    }
+}
