@@ -406,4 +406,25 @@ mod tests {
             "{text}"
         );
     }
+
+    /// A spectator's checker counts the entry that stopped it as read, and refuses every
+    /// later one with the same fault.
+    #[test]
+    fn the_entry_that_stops_the_check_is_counted_and_nothing_after_it_is_taken() {
+        let mut c = Checker::new();
+        let signed = |index| Located {
+            index,
+            offset: 8 + 10 * index,
+            entry: Entry::Signed {
+                from: PublicKey([1; 32]),
+                msg: Vec::new(),
+            },
+        };
+        let first = c.take(&signed(0)).expect_err("no configuration first");
+        assert_eq!(first.kind, FaultKind::NoConfiguration);
+        assert_eq!(c.take(&signed(1)), Err(first.clone()));
+        let report = c.report();
+        assert_eq!(report.entries, 1);
+        assert_eq!(report.faults, vec![first]);
+    }
 }
