@@ -350,8 +350,8 @@ fn a_split_result_strands_nobody_and_names_the_equivocator() {
 
 /// Once the scores are audited, a validly signed message that is out of order there (East
 /// sends South a seed where its signed result belongs) names East and is dropped: South goes
-/// on, and is not stuck taking the same message again for ever (it was, at 100 % of a core,
-/// inside one `handle_message`; the guard below fails the test instead of hanging it).
+/// on. Left at the front of East's queue it would be taken, and refused, again for ever
+/// inside one `handle_message`; the guard below fails the test instead of hanging it.
 ///
 /// Sabotage caught (checked): the refused message kept at the front of East's queue.
 #[test]

@@ -90,7 +90,7 @@ mod tests {
 
     use super::*;
 
-    /// A header as files written before the head was one type held it, field by field.
+    /// A header as four loose fields, the layout every saved transcript has.
     #[derive(Serialize)]
     #[expect(
         clippy::large_enum_variant,
