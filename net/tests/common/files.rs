@@ -80,6 +80,9 @@ pub fn honest_game() -> (Vec<TableSession>, Vec<Entry>) {
     let report = check(&file);
     assert!(report.ok(), "{}", report.text());
     assert!(report.roots().len() >= 3, "{}", report.text());
+    // The report names the table and its players, from the signed configuration.
+    let names = ["p0", "p1", "p2", "p3"].map(str::to_owned);
+    assert_eq!(report.table, Some(("forgery".to_owned(), names)));
     (peers, file)
 }
 
