@@ -9,6 +9,7 @@ use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{Statement, TableConfig, TableMsg};
 use super::presence::{QUIET_MS, RESYNC_MS};
+use super::role::Role;
 use super::{
     Dest, Gone, NotNow, QuitRefused, TableError, TableEvent, TableSession, TimeoutRefused,
 };
@@ -480,9 +481,10 @@ impl TableSession {
                     have: [0; 4],
                 },
             );
-        } else if !self.is_host
+        } else if let Role::Joiner {
+            host: Some(host), ..
+        } = self.role
             && self.seat().is_none()
-            && let Some(host) = self.host
         {
             self.join(host);
         }

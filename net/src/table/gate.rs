@@ -14,6 +14,7 @@ use fairdeal_crypto::{Envelope, PublicKey, SignedEnvelope};
 
 use super::msg::{SeatInfo, TableConfig, TableMsg};
 use super::refused::{Refused, Why};
+use super::role::Role;
 use super::{MAX_ADDRS, MAX_EARLY_PER_SEAT, TableSession, clean_name};
 
 /// The longest address text a seat card may carry.
@@ -92,10 +93,10 @@ impl TableSession {
     }
 
     fn admit_lobby(&self, from: PublicKey, msg: &TableMsg) -> Result<(), Refused> {
-        let known = self.in_roster(&from) || Some(from) == self.host;
+        let known = self.in_roster(&from) || self.role.is_my_host(from);
         match msg {
             TableMsg::Join { seat, .. } => {
-                if !self.is_host {
+                if !self.role.is_host() {
                     return Err(Refused::bad(Why::JoinNotHost));
                 }
                 if seat.key != from || !seat_card_ok(seat) {
@@ -106,9 +107,12 @@ impl TableSession {
                 }
                 Ok(())
             }
-            TableMsg::Roster { .. } if !self.is_host && Some(from) == self.host => Ok(()),
+            TableMsg::Roster { .. } if self.role.is_my_host(from) => Ok(()),
             TableMsg::Start { config } => {
-                let Some(host) = self.host.filter(|_| !self.is_host) else {
+                let Role::Joiner {
+                    host: Some(host), ..
+                } = self.role
+                else {
                     return Err(Refused::bad(Why::ConfigAtHost));
                 };
                 if config.seats[0] != host {
@@ -128,7 +132,7 @@ impl TableSession {
                 }
                 Ok(())
             }
-            TableMsg::Accept { .. } if !self.is_host && known => {
+            TableMsg::Accept { .. } if !self.role.is_host() && known => {
                 let pending = self.stage.lobby().map_or(&[][..], |l| &l.pending_accepts);
                 if pending.iter().any(|(k, _, _)| *k == from) {
                     Err(Refused::stale(Why::AcceptAgain))
@@ -138,9 +142,11 @@ impl TableSession {
             }
             // Maybe a player seated after the roster this peer has (the host's next roster is
             // on its way): not kept, and not held against it.
-            TableMsg::Accept { .. } if !self.is_host => Err(Refused::later(Why::AcceptUnseated)),
+            TableMsg::Accept { .. } if !self.role.is_host() => {
+                Err(Refused::later(Why::AcceptUnseated))
+            }
             TableMsg::Leave
-                if (self.is_host && self.in_roster(&from)) || Some(from) == self.host =>
+                if (self.role.is_host() && self.in_roster(&from)) || self.role.is_my_host(from) =>
             {
                 Ok(())
             }
@@ -231,7 +237,7 @@ impl TableSession {
                 .map(|_| ())
                 .map_err(|r| Refused::bad(Why::Chat(r))),
             TableMsg::Roster { seats, .. }
-                if !self.is_host && Some(from) == self.host && roster_seats(config, seats) =>
+                if self.role.is_my_host(from) && roster_seats(config, seats) =>
             {
                 Ok(())
             }

@@ -7,6 +7,7 @@ use fairdeal_crypto::PublicKey;
 
 use super::gate;
 use super::msg::{SeatInfo, TableConfig, TableMsg};
+use super::role::Role;
 use super::{Dest, MsgKind, NotNow, TableError, TableEvent, TableSession, Unexpected};
 
 impl TableSession {
@@ -23,7 +24,7 @@ impl TableSession {
         want: Option<Seat>,
         nonce: [u8; 32],
     ) -> Result<(), TableError> {
-        if !self.is_host {
+        if !self.role.is_host() {
             return Err(Unexpected::JoinNotHost.into());
         }
         if self.stage.config().is_some() {
@@ -79,9 +80,11 @@ impl TableSession {
         }
     }
 
-    /// Joiner: ask for seat `seat` when joining.
+    /// Joiner: ask for seat `seat` when joining (a host sits South).
     pub fn want_seat(&mut self, seat: Option<Seat>) {
-        self.want = seat;
+        if let Role::Joiner { want, .. } = &mut self.role {
+            *want = seat;
+        }
     }
 
     /// Host: start the game as soon as four are seated (now, or when the computer players
@@ -91,7 +94,7 @@ impl TableSession {
     ///
     /// Not the host, or the game has started.
     pub fn request_start(&mut self) -> Result<(), TableError> {
-        if !self.is_host {
+        if !self.role.is_host() {
             return Err(NotNow::OnlyHostStarts.into());
         }
         if self.stage.config().is_some() {
@@ -111,7 +114,7 @@ impl TableSession {
     ///
     /// Not the host, the game has started, or a seat out of range.
     pub fn swap_seats(&mut self, a: u8, b: u8) -> Result<(), TableError> {
-        if !self.is_host {
+        if !self.role.is_host() {
             return Err(NotNow::OnlyHostSeats.into());
         }
         if self.stage.config().is_some() {
@@ -137,10 +140,12 @@ impl TableSession {
         if self.stage.config().is_some() {
             return Err(NotNow::Started.into());
         }
-        if self.is_host {
-            self.send_to_seated(&TableMsg::Leave);
-        } else if let Some(host) = self.host {
-            self.send(Dest::Peer(host), TableMsg::Leave);
+        match self.role {
+            Role::Host { .. } => self.send_to_seated(&TableMsg::Leave),
+            Role::Joiner {
+                host: Some(host), ..
+            } => self.send(Dest::Peer(host), TableMsg::Leave),
+            Role::Joiner { host: None, .. } => {}
         }
         Ok(())
     }
@@ -149,7 +154,7 @@ impl TableSession {
         if self.stage.config().is_some() {
             return Err(Unexpected::AfterStart(MsgKind::Leave).into());
         }
-        if self.is_host {
+        if self.role.is_host() {
             let Some(i) = self
                 .roster
                 .iter()
@@ -163,7 +168,7 @@ impl TableSession {
             }
             self.broadcast_roster();
             Ok(())
-        } else if Some(from) == self.host {
+        } else if self.role.is_my_host(from) {
             self.events.push_back(TableEvent::Closed);
             Ok(())
         } else {
@@ -251,7 +256,7 @@ impl TableSession {
             first_dealer: Seat::E,
             proofs: fairdeal_crypto::ProofMode::default(),
             nonces: self.lobby_nonces(),
-            move_clock_ms: self.move_clock_ms,
+            move_clock_ms: self.role.move_clock_ms(),
         };
         let me = self.me.key;
         for k in config.seats.into_iter().filter(|k| *k != me) {
@@ -268,8 +273,10 @@ impl TableSession {
     /// Host, before the start: a move clock of `ms` a turn (0: none). It goes into the
     /// signed configuration, so every seat sees the same countdown.
     pub fn set_move_clock_ms(&mut self, ms: u64) {
-        if self.stage.config().is_none() {
-            self.move_clock_ms = ms;
+        if self.stage.config().is_none()
+            && let Role::Host { move_clock_ms } = &mut self.role
+        {
+            *move_clock_ms = ms;
         }
     }
 }

@@ -13,7 +13,7 @@
 //! person who leaves mid-hand plays the hand out first), `replace.rs` (a
 //! computer player taking a seat over), `held.rs` (a player told that its seat is held) and
 //! `back.rs` (a seat given back, the game over). Also
-//! `route.rs` (which handler takes each message), `gate.rs` (what is admitted before it is
+//! `role.rs` (host or joiner), `route.rs` (which handler takes each message), `gate.rs` (what is admitted before it is
 //! stored), `publish.rs` (what is sent, and the public transcript), `types.rs` (the public
 //! types), `msg.rs` (the messages), `refusal.rs` (why a message or an action is not taken), `refused.rs` (why the gate refused one), `seat_rules.rs` (why a message about a seat is not taken, one reason for the gate and the handler),
 //! `presence.rs`, `chat.rs`, `verdict.rs` (what a hand's verdict does to the table).
@@ -33,6 +33,7 @@ mod publish;
 mod refusal;
 mod refused;
 mod replace;
+mod role;
 mod route;
 mod seat_rules;
 mod signing;
@@ -68,6 +69,7 @@ use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{PublicKey, Sig};
 
 use self::msg::{Ack, SeatInfo, TableConfig, TableMsg};
+use self::role::Role;
 use self::stage::Stage;
 use crate::hand::DealHead;
 use crate::hand::{HandReport, HandSession};
@@ -77,14 +79,12 @@ pub struct TableSession {
     secret: [u8; 32],
     master: [u8; 32],
     me: SeatInfo,
-    host: Option<PublicKey>,
-    is_host: bool,
+    /// Host or joiner, with what only that role knows.
+    role: Role,
     name: String,
     preset: fairdeal_core::Preset,
     house: msg::House,
     roster: [Option<SeatInfo>; 4],
-    /// Joiner: the seat asked for (sent with every `Join`).
-    want: Option<Seat>,
     /// Where the table stands, with what only that stage needs.
     stage: Stage,
     /// The game's position at the deal under way (or the last one started; number 0 before
@@ -143,8 +143,6 @@ pub struct TableSession {
     think_ms: u64,
     /// The hands hand their proof checks out ([`TableSession::set_offload`]).
     offload: bool,
-    /// Host, before the start: the move clock to put in the configuration (ms; 0: none).
-    move_clock_ms: u64,
     /// The turn the move clock runs for: (hand, actor) and since when.
     turn_clock: Option<((u32, Seat), u64)>,
     /// When this seat's and the proxy's computer players may move next.
@@ -208,13 +206,11 @@ impl TableSession {
             secret,
             master,
             me,
-            host: None,
-            is_host: false,
+            role: Role::joiner(),
             name: String::new(),
             preset: fairdeal_core::Preset::Samba,
             house: msg::House::default(),
             roster: Default::default(),
-            want: None,
             stage: Stage::lobby_start(),
             head: DealHead {
                 hand_no: 0,
@@ -245,7 +241,6 @@ impl TableSession {
             pending_return: None,
             think_ms: 0,
             offload: false,
-            move_clock_ms: 0,
             turn_clock: None,
             bot_due: [None; 2],
             held: BTreeMap::new(),
@@ -285,8 +280,7 @@ impl TableSession {
         house: fairdeal_core::HouseRules,
     ) -> Self {
         let mut s = Self::base(secret, master, me.clone(), bot);
-        s.is_host = true;
-        s.host = Some(me.key);
+        s.role = Role::Host { move_clock_ms: 0 };
         s.name = name.to_owned();
         s.preset = preset;
         s.house = msg::House::from(&house);
@@ -305,14 +299,17 @@ impl TableSession {
         Self::base(secret, master, me, bot)
     }
 
-    /// Asks `host` for a seat (once connected to it).
+    /// Joiner: asks `host` for a seat (once connected to it). A host joins nobody.
     pub fn join(&mut self, host: PublicKey) {
-        self.host = Some(host);
+        if self.role.is_host() {
+            return;
+        }
+        self.role.set_host(host);
         self.send(
             Dest::Peer(host),
             TableMsg::Join {
                 seat: self.me.clone(),
-                want: self.want,
+                want: self.role.want(),
                 nonce: self.nonce(),
             },
         );
@@ -420,7 +417,7 @@ impl TableSession {
 
     /// What this table announces (host only; `None` for a joiner).
     pub fn info(&self) -> Option<msg::TableInfo> {
-        self.is_host.then(|| msg::TableInfo {
+        self.role.is_host().then(|| msg::TableInfo {
             name: self.name.clone(),
             preset: self.preset,
             house: self.house.clone(),
@@ -436,17 +433,20 @@ impl TableSession {
                 })
             }),
             version: msg::AGENT_VERSION.to_owned(),
-            move_clock_ms: self.move_clock_ms,
+            move_clock_ms: self
+                .stage
+                .config()
+                .map_or(self.role.move_clock_ms(), |c| c.move_clock_ms),
         })
     }
 
     /// Whether this peer is the host.
     pub fn is_host(&self) -> bool {
-        self.is_host
+        self.role.is_host()
     }
 
     /// The host's identity, once known.
     pub fn host_key(&self) -> Option<PublicKey> {
-        self.host
+        self.role.host(self.me.key)
     }
 }

@@ -63,7 +63,7 @@ impl TableSession {
                 seats,
                 ..
             } => {
-                if Some(from) != self.host || self.is_host {
+                if !self.role.is_my_host(from) {
                     return Err(Unexpected::NotFromHost(MsgKind::Roster).into());
                 }
                 if self.stage.config().is_some() {
@@ -142,14 +142,16 @@ impl TableSession {
     fn replay_sent(&mut self, bytes: &[u8]) {
         match TableMsg::decode(bytes) {
             Ok(TableMsg::Roster { seats, nonces, .. })
-                if self.is_host && self.stage.config().is_none() =>
+                if self.role.is_host() && self.stage.config().is_none() =>
             {
                 self.roster = seats;
                 if let Some(lobby) = self.stage.lobby_mut() {
                     lobby.nonces = nonces;
                 }
             }
-            Ok(TableMsg::Start { config }) if self.is_host && self.stage.config().is_none() => {
+            Ok(TableMsg::Start { config })
+                if self.role.is_host() && self.stage.config().is_none() =>
+            {
                 if let Some(lobby) = self.stage.lobby_mut() {
                     lobby.start_requested = true;
                 }

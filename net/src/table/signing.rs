@@ -21,7 +21,7 @@ impl TableSession {
         let msgs: Vec<Vec<u8>> = self.own_recent.iter().map(|(_, b)| b.clone()).collect();
         // The seating, our acceptance and the configuration too, in case the game has not
         // started for it (what it was sent may have been lost with a dropped connection).
-        if self.is_host
+        if self.role.is_host()
             && let Some(roster) = self.roster_again()
         {
             self.send(Dest::Peer(peer), roster);
@@ -50,10 +50,11 @@ impl TableSession {
                 Err(Unexpected::OtherConfig.into())
             };
         }
-        if Some(from) != self.host && from != self.me.key {
+        let host = self.role.host(self.me.key);
+        if host != Some(from) && from != self.me.key {
             // A peer may forward the host's configuration (after a restart); it must still
             // be the host's table: the host sits South.
-            if config.seats[0] != from && self.host.is_some_and(|h| h != config.seats[0]) {
+            if config.seats[0] != from && host.is_some_and(|h| h != config.seats[0]) {
                 return Err(Unexpected::ForeignConfig.into());
             }
         }
@@ -70,7 +71,7 @@ impl TableSession {
             return Err(TableError::NotOurNonce);
         }
         let sid = config.sid();
-        self.host = Some(config.seats[0]);
+        self.role.set_host(config.seats[0]);
         let known = self.roster.clone();
         self.roster = [0, 1, 2, 3].map(|i| {
             let addrs = known
@@ -116,7 +117,7 @@ impl TableSession {
         let Some(config) = self.stage.config() else {
             // Kept until the configuration comes: one per player seated in the lobby.
             let seated =
-                self.roster.iter().flatten().any(|s| s.key == from) || Some(from) == self.host;
+                self.roster.iter().flatten().any(|s| s.key == from) || self.role.is_my_host(from);
             if let Some(lobby) = self.stage.lobby_mut()
                 && seated
                 && !lobby.pending_accepts.iter().any(|(k, _, _)| *k == from)
