@@ -171,7 +171,7 @@ impl TableSession {
         ) else {
             return;
         };
-        if hand_no != self.head.hand_no || !self.voted.insert((hctx, seat)) {
+        if hand_no != self.head.hand_no || !self.votes.sign_once(hctx, seat) {
             return;
         }
         let sig = Statement::Timeout {
@@ -238,11 +238,7 @@ impl TableSession {
         {
             return Err(TimeoutRefused::BadSignature);
         }
-        if self
-            .votes
-            .get(&(*hctx, seat))
-            .is_some_and(|v| v.contains(voter))
-        {
+        if self.votes.covered(hctx, seat).contains(voter) {
             return Err(TimeoutRefused::Again);
         }
         Ok(voter)
@@ -271,34 +267,22 @@ impl TableSession {
         voter: Seat,
         sig: &Sig,
     ) {
-        self.vote_sigs
-            .entry((hctx, seat))
-            .or_default()
-            .insert(voter, sig.clone());
-        let votes = self.votes.entry((hctx, seat)).or_default();
-        votes.insert(voter);
         // A computer player's runner votes for it too: it hears what its runner hears.
-        for (s, runner) in self.runners.iter() {
-            if *runner == Some(voter) {
-                votes.insert(s);
-            }
-        }
+        let runs: Vec<Seat> = self
+            .runners
+            .iter()
+            .filter(|(_, runner)| **runner == Some(voter))
+            .map(|(s, _)| s)
+            .collect();
+        let covered = self.votes.count(hctx, seat, voter, sig.clone(), runs);
         // Every client but the silent seat's own must vote: a computer player's vote comes
         // from its runner, so a silent runner and the computer player it runs are voted out
         // by the others alone.
-        let done = self
-            .votes
-            .get(&(hctx, seat))
-            .is_some_and(|v| self.all_voted(seat, *v));
-        if done && self.hand.is_some() {
+        if self.all_voted(seat, covered) && self.hand.is_some() {
             self.out_proof[seat] = Some(super::held::OutProof {
                 hand_no,
                 hctx,
-                votes: self
-                    .vote_sigs
-                    .get(&(hctx, seat))
-                    .map(|v| v.iter().map(|(s, g)| (*s, g.clone())).collect())
-                    .unwrap_or_default(),
+                votes: self.votes.signatures(&hctx, seat),
             });
             match self.forfeit_scores(seat) {
                 Some((scores, breakdown)) => self.forfeit_hand(seat, scores, breakdown),

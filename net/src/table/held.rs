@@ -215,7 +215,7 @@ impl TableSession {
         if hand_no != self.head.hand_no || here != Some(*hctx) || votes.len() > 3 {
             return Err(SeatHeldRefused::Unproved);
         }
-        let mut covered = self.votes.get(&(*hctx, seat)).copied().unwrap_or_default();
+        let mut covered = self.votes.covered(hctx, seat);
         let mut fresh: Vec<(Seat, Sig)> = Vec::new();
         for (voter, sig) in votes {
             let key = &self.keys[voter.index()];

@@ -16,7 +16,7 @@
 //! `role.rs` (host or joiner), `route.rs` (which handler takes each message), `gate.rs` (what is admitted before it is
 //! stored), `publish.rs` (what is sent, and the public transcript), `types.rs` (the public
 //! types), `msg.rs` (the messages), `refusal.rs` (why a message or an action is not taken), `refused.rs` (why the gate refused one), `seat_rules.rs` (why a message about a seat is not taken, one reason for the gate and the handler),
-//! `presence.rs`, `chat.rs`, `verdict.rs` (what a hand's verdict does to the table).
+//! `presence.rs`, `chat.rs`, `verdict.rs` (what a hand's verdict does to the table), `votes.rs` (the deal's timeout votes).
 
 mod absent;
 mod back;
@@ -42,6 +42,7 @@ pub mod statement;
 mod timers;
 mod types;
 mod verdict;
+mod votes;
 
 pub use self::absent::{DEFAULT_GRACE_MS, MIN_GRACE_MS};
 pub use self::gate::Admit;
@@ -65,8 +66,8 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use fairdeal_core::strategy::{Strategy, by_name};
 use fairdeal_core::{GameResult, PlayerView, Seat, SeatMap, SeatSet, SplitMix64};
+use fairdeal_crypto::PublicKey;
 use fairdeal_crypto::hash::hash256;
-use fairdeal_crypto::{PublicKey, Sig};
 
 use self::msg::{Ack, SeatInfo, TableConfig, TableMsg};
 use self::role::Role;
@@ -99,19 +100,14 @@ pub struct TableSession {
     keys: [PublicKey; 4],
     grace_ms: u64,
     presence: presence::Presence,
-    /// Timeout votes of the current deal, by (hand context, silent seat): cleared at each
-    /// deal, so observations of different deals never add up.
-    votes: BTreeMap<([u8; 32], Seat), SeatSet>,
-    /// The signatures of those votes, by (hand context, silent seat) and voter seat: kept
-    /// as evidence for the seat's player, should it come back.
-    vote_sigs: BTreeMap<([u8; 32], Seat), BTreeMap<Seat, Sig>>,
+    /// Timeout votes of the current deal, with their signatures (evidence for a voted-out
+    /// seat's player, should it come back): cleared at each deal.
+    votes: votes::Votes,
     /// For each seat voted out, the deal and the signed votes that put it out: what its
     /// runner shows the player when it comes back (the player takes nobody's word for it).
     out_proof: SeatMap<Option<held::OutProof>>,
     /// Runner: what it tells the player of each seat it holds, until the player plays again.
     telling: SeatMap<Option<held::Telling>>,
-    /// The votes this peer signed in the current deal.
-    voted: BTreeSet<([u8; 32], Seat)>,
     /// Seats proven at fault: played by a computer player for the rest of the game.
     barred: SeatSet,
     proxy: Option<replace::Proxy>,
@@ -221,11 +217,9 @@ impl TableSession {
             keys: [PublicKey([0; 32]); 4],
             grace_ms: DEFAULT_GRACE_MS,
             presence: presence::Presence::default(),
-            votes: BTreeMap::new(),
-            vote_sigs: BTreeMap::new(),
+            votes: votes::Votes::default(),
             out_proof: SeatMap::default(),
             telling: SeatMap::default(),
-            voted: BTreeSet::new(),
             barred: SeatSet::EMPTY,
             proxy: None,
             runners: SeatMap::default(),

@@ -56,8 +56,6 @@ impl TableSession {
         self.head.hand_no += 1;
         self.bot_due = [None; 2];
         self.votes.clear();
-        self.vote_sigs.clear();
-        self.voted.clear();
         let keep_from = self.head.hand_no.saturating_sub(1);
         self.held.retain(|(h, _, _), _| *h >= keep_from);
         let sid = config.sid();
