@@ -4,7 +4,7 @@
 
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 
-use fairdeal_core::{HouseRules, Preset};
+use fairdeal_core::{HouseRules, Preset, Seat};
 use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::store::{Meta, Record};
 use fairdeal_net::table::msg::SeatInfo;
@@ -65,7 +65,7 @@ fn held_table(wants: [Option<u8>; 3]) -> (Vec<TableSession>, Vec<Record>) {
     for (i, want) in (1..4u8).zip(wants) {
         let (s, info) = seat(i);
         let mut p = TableSession::joiner(s, [1 + i; 32], info, Some("greedy"));
-        p.want_seat(want.and_then(|w| fairdeal_core::Seat::try_from(w).ok()));
+        p.want_seat(want.and_then(|w| Seat::try_from(w).ok()));
         p.join(key);
         peers.push(p);
     }
@@ -146,11 +146,11 @@ fn the_host_chooses_partners_then_starts_with_that_seating() {
     run(&mut peers, &mut log, 10_000);
     assert_eq!(names(&peers[0]), ["p0", "p1", "p2", "p3"]);
     // South keeps its seat; the others can be swapped.
-    let out_of_range = Err(TableError::NotNow(NotNow::SeatOutOfRange));
-    assert_eq!(peers[0].swap_seats(0, 2), out_of_range);
-    assert_eq!(peers[0].swap_seats(1, 4), out_of_range);
+    let south = Err(TableError::NotNow(NotNow::HostKeepsSouth));
+    assert_eq!(peers[0].swap_seats(Seat::S, Seat::N), south);
+    assert_eq!(peers[0].swap_seats(Seat::W, Seat::S), south);
     assert_eq!(
-        peers[1].swap_seats(1, 2),
+        peers[1].swap_seats(Seat::W, Seat::N),
         Err(NotNow::OnlyHostSeats.into()),
         "only the host arranges seats"
     );
@@ -164,7 +164,7 @@ fn the_host_chooses_partners_then_starts_with_that_seating() {
         "only the host can start the game",
         "the words the person sees"
     );
-    peers[0].swap_seats(1, 2).unwrap();
+    peers[0].swap_seats(Seat::W, Seat::N).unwrap();
     run(&mut peers, &mut log, 10_000);
     assert_eq!(names(&peers[3]), ["p0", "p2", "p1", "p3"]);
     peers[0].request_start().unwrap();
@@ -175,7 +175,7 @@ fn the_host_chooses_partners_then_starts_with_that_seating() {
     let config = peers[0].config().unwrap();
     assert_eq!(config.names, ["p0", "p2", "p1", "p3"]);
     assert_eq!(
-        peers[0].swap_seats(1, 2),
+        peers[0].swap_seats(Seat::W, Seat::N),
         Err(NotNow::Started.into()),
         "no seat changes once started"
     );
@@ -200,7 +200,7 @@ fn a_start_asked_before_four_sit_waits_for_the_fourth() {
 fn a_host_rebuilt_from_its_log_keeps_the_seating_it_chose() {
     let (mut peers, mut log) = held_table([None, None, None]);
     run(&mut peers, &mut log, 10_000);
-    peers[0].swap_seats(1, 3).unwrap();
+    peers[0].swap_seats(Seat::W, Seat::E).unwrap();
     run(&mut peers, &mut log, 10_000);
     let (rebuilt, _) = fairdeal_net::node::rebuild(seat(0).0, &log).unwrap();
     assert_eq!(names(&rebuilt), ["p0", "p3", "p2", "p1"]);
@@ -279,7 +279,7 @@ fn hostile_lobby_traffic_never_breaks_the_seating() {
     let people: Vec<([u8; 32], SeatInfo)> = (1..7u8).map(seat).collect();
     // A wish: usually a seat, sometimes none (a number past 3 does not decode as a seat).
     let want = prop_oneof![
-        6 => (0usize..4).prop_map(|s| Some(fairdeal_core::Seat::from_index(s))),
+        6 => (0usize..4).prop_map(|s| Some(Seat::from_index(s))),
         2 => Just(None),
     ];
     let op = (0usize..6, 0u8..6, want, 0u8..4);
@@ -308,7 +308,7 @@ fn hostile_lobby_traffic_never_breaks_the_seating() {
                     nonces: [[0; 32]; 4],
                 },
                 4 => {
-                    let _ = host.swap_seats(n, want.map_or(0, |w| w.number()));
+                    let _ = host.swap_seats(Seat::from_index(usize::from(n)), want.unwrap_or(Seat::S));
                     continue;
                 }
                 _ => {
@@ -327,7 +327,7 @@ fn hostile_lobby_traffic_never_breaks_the_seating() {
                 if roster.iter().flatten().count() > before {
                     seated.set(seated.get() + 1);
                     let at = roster.iter().position(|s| s.as_ref().is_some_and(|s| s.key == from));
-                    if want.is_some() && at.map(fairdeal_core::Seat::from_index) == want {
+                    if want.is_some() && at.map(Seat::from_index) == want {
                         wished.set(wished.get() + 1);
                     }
                 }

@@ -122,10 +122,7 @@ pub async fn run(
                 }
                 Some(Intent::Play(mv)) => node.play(mv).await?,
                 Some(Intent::Start) => node.lobby(|s| s.request_start()).await,
-                Some(Intent::SwapSeats(a, b)) => {
-                    let (a, b) = (a.number(), b.number());
-                    node.lobby(|s| s.swap_seats(a, b)).await;
-                }
+                Some(Intent::SwapSeats(a, b)) => node.lobby(|s| s.swap_seats(a, b)).await,
                 Some(Intent::Ready) => node.lobby(TableSession::ready).await,
                 Some(Intent::Say(text)) => node.lobby(|s| s.say(&text)).await,
                 Some(Intent::Quit) | None => return Err(NodeError::Stopped),

@@ -107,25 +107,25 @@ impl TableSession {
         Ok(())
     }
 
-    /// Host, before the start: swap the players of seats `a` and `b` (1–3; the host keeps
-    /// South), choosing partners.
+    /// Host, before the start: swap the players of seats `a` and `b` (not South: the host
+    /// keeps it), choosing partners.
     ///
     /// # Errors
     ///
-    /// Not the host, the game has started, or a seat out of range.
-    pub fn swap_seats(&mut self, a: u8, b: u8) -> Result<(), TableError> {
+    /// Not the host, the game has started, or one of them is South.
+    pub fn swap_seats(&mut self, a: Seat, b: Seat) -> Result<(), TableError> {
         if !self.role.is_host() {
             return Err(NotNow::OnlyHostSeats.into());
         }
         if self.stage.config().is_some() {
             return Err(NotNow::Started.into());
         }
-        if !(1..4).contains(&a) || !(1..4).contains(&b) {
-            return Err(NotNow::SeatOutOfRange.into());
+        if a == Seat::S || b == Seat::S {
+            return Err(NotNow::HostKeepsSouth.into());
         }
-        self.roster.swap(usize::from(a), usize::from(b));
+        self.roster.swap(a.index(), b.index());
         if let Some(lobby) = self.stage.lobby_mut() {
-            lobby.nonces.swap(usize::from(a), usize::from(b));
+            lobby.nonces.swap(a.index(), b.index());
         }
         self.broadcast_roster();
         Ok(())

@@ -133,9 +133,9 @@ pub enum NotNow {
     /// Changing seats, by a joiner.
     #[error("only the host can change seats")]
     OnlyHostSeats,
-    /// Changing seat 0 or a seat past 3.
-    #[error("only seats 1 to 3 can change (the host keeps South)")]
-    SeatOutOfRange,
+    /// Moving South, the host's seat.
+    #[error("the host keeps South; only the other seats can change")]
+    HostKeepsSouth,
     /// A lobby action once the game started.
     #[error("the game has already started")]
     Started,
