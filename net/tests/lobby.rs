@@ -484,9 +484,7 @@ fn a_configuration_with_a_seat_past_three_or_a_player_twice_is_not_signed() {
     type Why = fn(&TableError) -> bool;
     let bad: [(Spoil, Why); 2] = [
         (dealer_seven, |e| matches!(e, TableError::Decode(_))),
-        (twice, |e| {
-            *e == TableError::BadConfig("one player in two seats")
-        }),
+        (twice, |e| *e == TableError::PlayerInTwoSeats),
     ];
     for (spoil, why) in bad {
         let (mut peers, _) = held_table([None, None, None]);

@@ -60,7 +60,7 @@ impl TableSession {
         }
         let dealer = config.first_dealer;
         if (0..4).any(|i| config.seats[..i].contains(&config.seats[i])) {
-            return Err(TableError::BadConfig("one player in two seats"));
+            return Err(TableError::PlayerInTwoSeats);
         }
         let Some(seat) = config.seat_of(&self.me.key) else {
             return Err(TableError::NotSeated);

@@ -190,10 +190,10 @@ pub enum TableError {
     /// configuration replayed, or one the host changed): not signed.
     #[error("the configuration does not carry this seat's nonce")]
     NotOurNonce,
-    /// A configuration no table can play (a first dealer past seat 3, a player in two
-    /// seats): not signed.
-    #[error("the configuration cannot be played: {0}")]
-    BadConfig(&'static str),
+    /// A configuration that seats one player in two seats: no table can play it, so it
+    /// is not signed. (A first dealer past seat 3 does not even decode.)
+    #[error("the configuration cannot be played: one player in two seats")]
+    PlayerInTwoSeats,
     /// The hand rejected the bytes.
     #[error(transparent)]
     Hand(#[from] crate::hand::SessionError),
