@@ -5,6 +5,7 @@
 
 use fairdeal_core::Seat;
 use fairdeal_crypto::Identity;
+use fairdeal_net::hand::Ending;
 use fairdeal_net::table::TableSession;
 use fairdeal_net::table::msg::{ReturnState, Statement, TableMsg};
 use fairdeal_net::transcript::{Entry, FaultKind};
@@ -137,4 +138,34 @@ fn another_seats_return_with_chosen_totals_is_refused_by_the_hand_context() {
             missing: vec![Seat::N, Seat::E]
         }
     );
+}
+
+/// West cuts hand 2 short and writes hand 3's header as if East had been put out of hand 2
+/// (void, East blamed): the file holds no vote, quit or proven fault against East, so the
+/// header is only West's word, and a header is no reason.
+#[test]
+fn a_seat_put_out_with_no_signed_reason_is_refused() {
+    let (peers, file) = honest_game();
+    let (head, deals) = blocks(&file);
+    let Entry::Hand {
+        head: h2,
+        keys,
+        bots,
+    } = &deals[1][0]
+    else {
+        unreachable!("a deal starts with its header")
+    };
+    let hctx = h2.hctx(&sid(&peers), keys);
+    let void = Entry::Hand {
+        head: h2.after(Ending::Void {
+            hctx,
+            seat: Some(Seat::E),
+        }),
+        keys: keys.clone(),
+        bots: bots.clone(),
+    };
+    let mut second = deals[1].clone();
+    second.truncate(second.len() / 2);
+    let forged = join(&head, &[deals[0].clone(), second, vec![void]]);
+    assert_eq!(refused(&forged), FaultKind::PutOutUnproved(Seat::E));
 }

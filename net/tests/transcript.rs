@@ -284,6 +284,43 @@ fn a_hand_whose_seed_was_withheld_is_reported_forfeited_with_the_rules_scores() 
     }
 }
 
+/// The seat that withholds its seed in the deciding hand does not hide the result: the game
+/// ends on the forfeit (no next deal is dealt), and every honest seat's file ends with that
+/// deal counted by the forfeit rule, the table's totals and its result.
+#[test]
+fn a_game_that_ends_on_a_forfeit_is_reported_over_with_its_totals() {
+    // East's team forfeits: a target that hand's forfeit scores reach ends the game there.
+    let mut probe = table(Preset::DutchSamba, 100_000);
+    let mut files = vec![Vec::new(); 4];
+    run_muted(&mut probe, &mut files, 3, &|p| p[0].hand_no() > 1);
+    let scores = probe[0].totals();
+    assert!(
+        scores[0] > 0,
+        "the other team scores by the forfeit: {scores:?}"
+    );
+
+    let mut peers = table(Preset::DutchSamba, scores[0]);
+    let mut files = vec![Vec::new(); 4];
+    run_muted(&mut peers, &mut files, 3, &|p| {
+        (0..3).all(|i| p[i].finished().is_some())
+    });
+    for i in 0..3 {
+        let result = peers[i].finished().expect("the game is over");
+        let report = check(&bytes_of(&files[i])).unwrap();
+        assert!(report.ok(), "seat {i}: {}", report.text());
+        let HandStatus::Forfeited { seat, .. } = &report.hands[0].status else {
+            panic!("seat {i}: {}", report.text());
+        };
+        assert_eq!(*seat, Seat::E, "{}", report.text());
+        assert_eq!(
+            report.totals,
+            peers[i].totals(),
+            "seat {i}: the table's totals"
+        );
+        assert_eq!(report.result, Some(result), "seat {i}: the table's result");
+    }
+}
+
 #[test]
 fn a_runner_that_steered_its_computer_player_is_named_and_the_check_fails() {
     let mut peers = table(Preset::Samba, 100_000);

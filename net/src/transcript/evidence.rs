@@ -7,58 +7,125 @@ use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{Body, Envelope, PublicKey, SignedEnvelope, encoding};
 
 use super::replay::Finding;
+use crate::hand::Replacement;
 use crate::table::msg::TableMsg;
 
-/// Why seat `out` was put out of deal `hand_no`, with the signed evidence in words.
-pub(super) fn void_reason(
-    hand_no: u32,
-    out: Seat,
-    keys: &[PublicKey; 4],
-    signed: &[(PublicKey, TableMsg)],
-    found: &Finding,
-) -> (String, Vec<String>) {
-    if let Some((Some(s), fault, evidence)) = &found.cheat
-        && *s == out
-    {
-        return (format!("was caught cheating: {fault}"), evidence.clone());
+/// What an honest table puts a seat out of a deal for, as a file shows it: the reason the
+/// next header's void or forfeit must have, because the header alone is the word of the
+/// file's writer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum PutOut {
+    /// The deal's envelopes prove the seat at fault.
+    Cheat,
+    /// The seat signed that it leaves in this hand.
+    Quit,
+    /// Every client but the seat's own signed a timeout vote against it in this deal.
+    Votes,
+}
+
+/// A deal as the checker holds it when it decides why a seat was put out of it.
+pub(super) struct Deal<'a> {
+    /// The hand's number.
+    pub hand_no: u32,
+    /// The deal's hand context (a vote names the deal it was observed in).
+    pub hctx: &'a [u8; 32],
+    /// The deal's seats.
+    pub keys: &'a [PublicKey; 4],
+    /// The deal's computer players (a runner's vote speaks for the computer players it runs).
+    pub bots: &'a [Option<Replacement>; 4],
+    /// The signed table messages of the deal.
+    pub signed: &'a [(PublicKey, TableMsg)],
+    /// What its envelopes show.
+    pub found: &'a Finding,
+}
+
+impl Deal<'_> {
+    /// Why `out` was put out of the deal, if the file holds a reason the table acts on: a
+    /// fault its envelopes prove, its signed quit in this hand, or a timeout vote against
+    /// it in this deal from every client but its own (the rule of `TableSession`'s vote
+    /// count: a runner's vote speaks for the computer players it runs).
+    pub(super) fn put_out(&self, out: Seat) -> Option<PutOut> {
+        let found = self.found;
+        if found.cheat.as_ref().is_some_and(|c| c.0 == Some(out))
+            || found.named.iter().any(|(s, _)| *s == out)
+        {
+            return Some(PutOut::Cheat);
+        }
+        if self.quit(out) {
+            return Some(PutOut::Quit);
+        }
+        let runner = |s: Seat| self.bots[s.index()].map(|b| b.runner);
+        let speaks_for = |s: Seat| runner(s).unwrap_or(s);
+        let voters: Vec<Seat> = self.votes(out).collect();
+        let covered =
+            |s: Seat| voters.contains(&s) || runner(s).is_some_and(|r| voters.contains(&r));
+        let all = Seat::ALL
+            .into_iter()
+            .filter(|&s| speaks_for(s) != speaks_for(out))
+            .all(covered);
+        all.then_some(PutOut::Votes)
     }
-    let key = keys[out.index()];
-    if signed.iter().any(|(from, m)| {
-        *from == key && matches!(m, TableMsg::Quit { hand_no: h, .. } if *h == hand_no)
-    }) {
-        return (
-            "left the table; a computer player takes the seat".to_owned(),
-            vec![format!("{}'s signed quit", out.name())],
-        );
+
+    /// Whether `out` signed a quit in this hand.
+    fn quit(&self, out: Seat) -> bool {
+        let key = self.keys[out.index()];
+        self.signed.iter().any(|(from, m)| {
+            *from == key && matches!(m, TableMsg::Quit { hand_no, .. } if *hand_no == self.hand_no)
+        })
     }
-    let votes: Vec<String> = signed
-        .iter()
-        .filter_map(|(from, m)| match m {
+
+    /// The seats that signed a timeout vote against `out` in this deal.
+    fn votes(&self, out: Seat) -> impl Iterator<Item = Seat> + '_ {
+        self.signed.iter().filter_map(move |(from, m)| match m {
             TableMsg::Timeout {
-                hand_no: h, seat, ..
-            } if *h == hand_no && *seat == out => Some(format!(
-                "timeout vote signed by {}",
-                SeatMap(*keys)
-                    .find(|k| k == from)
-                    .map_or("a former seat", Seat::name)
-            )),
+                hand_no,
+                hctx,
+                seat,
+                ..
+            } if *hand_no == self.hand_no && hctx == self.hctx && *seat == out => {
+                SeatMap(*self.keys).find(|k| k == from)
+            }
             _ => None,
         })
-        .collect();
-    if !votes.is_empty() {
-        return (
-            format!(
-                "was silent past the grace period ({} signed timeout votes); a computer player takes the seat",
-                votes.len()
-            ),
-            votes,
-        );
     }
-    (
-        "was put out of the deal; no signed reason is in this file (every seat signed the next deal on it)"
-            .to_owned(),
-        Vec::new(),
-    )
+
+    /// Why `out` was put out, in words, with the signed evidence.
+    pub(super) fn words(&self, out: Seat, why: PutOut) -> (String, Vec<String>) {
+        match why {
+            PutOut::Cheat => match &self.found.cheat {
+                Some((Some(s), fault, evidence)) if *s == out => {
+                    (format!("was caught cheating: {fault}"), evidence.clone())
+                }
+                _ => {
+                    let fault = self
+                        .found
+                        .named
+                        .iter()
+                        .find(|(s, _)| *s == out)
+                        .map(|(_, f)| f.to_string())
+                        .unwrap_or_default();
+                    (format!("was caught cheating: {fault}"), Vec::new())
+                }
+            },
+            PutOut::Quit => (
+                "left the table; a computer player takes the seat".to_owned(),
+                vec![format!("{}'s signed quit", out.name())],
+            ),
+            PutOut::Votes => {
+                let votes: Vec<String> = self
+                    .votes(out)
+                    .map(|s| format!("timeout vote signed by {}", s.name()))
+                    .collect();
+                (
+                    format!(
+                        "was silent past the grace period ({} signed timeout votes); a computer player takes the seat",
+                        votes.len()
+                    ),
+                    votes,
+                )
+            }
+        }
+    }
 }
 
 /// The seat an envelope claims (without trusting it), for naming a message in a fault that

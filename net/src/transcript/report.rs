@@ -204,6 +204,14 @@ pub enum FaultKind {
     /// The next deal follows neither this deal's result nor its void.
     #[error("the next deal follows neither this deal's result nor its void")]
     UnexplainedNext,
+    /// The next deal says a seat was put out of this one, and the file holds no reason the
+    /// table acts on: no fault its envelopes prove, no signed quit, no timeout vote from
+    /// every other client.
+    #[error(
+        "the next deal says {} was put out of this one, but the file holds no reason: no fault proved, no signed quit, no timeout votes from every other seat",
+        .0.name()
+    )]
+    PutOutUnproved(Seat),
     /// The totals after a forfeit are neither the audited scores nor the forfeit rule's.
     #[error(
         "the totals after a forfeited deal are neither its audited scores nor the forfeit rule's"

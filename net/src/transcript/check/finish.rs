@@ -8,7 +8,7 @@ use fairdeal_crypto::PublicKey;
 
 use crate::hand::{DealHead, Ending, HandConfig, void_marker};
 use crate::table::msg::TableMsg;
-use crate::transcript::evidence::{root_of, sender_seq, void_reason};
+use crate::transcript::evidence::{Deal, PutOut, root_of, sender_seq};
 use crate::transcript::replay::{Finding, check_hand};
 use crate::transcript::report::{FaultKind, HandLine, HandStatus, TranscriptFault};
 
@@ -59,6 +59,14 @@ impl Game {
             bots: h.bots,
         };
         let found = check_hand(&cfg, &b.hctx, &self.table, &b.envelopes);
+        let deal = Deal {
+            hand_no: d.hand_no,
+            hctx: &b.hctx,
+            keys: &h.keys,
+            bots: &h.bots,
+            signed,
+            found: &found,
+        };
         // The seats stay as they were unless a header backed by a signed message changes them.
         let next_head = |ending| Header {
             head: d.after(ending),
@@ -181,6 +189,16 @@ impl Game {
                 }
                 Some(seat) => {
                     let out = seat;
+                    // The header is its writer's word: the table puts a seat out only for a
+                    // reason the file must hold.
+                    let Some(why) = deal.put_out(out) else {
+                        return Err(stop(
+                            None,
+                            Some(next.head.hand_no),
+                            at,
+                            FaultKind::PutOutUnproved(out),
+                        ));
+                    };
                     if found.cheat.as_ref().is_some_and(|c| c.0 == Some(out)) {
                         // Proven at fault: out for the rest of the game, as at the table.
                         self.barred.insert(out);
@@ -190,7 +208,7 @@ impl Game {
                             hctx: b.hctx,
                             seat: Some(seat),
                         });
-                        let (why, evidence) = void_reason(d.hand_no, out, &h.keys, signed, &found);
+                        let (why, evidence) = deal.words(out, why);
                         HandStatus::Void {
                             seat: Some(out),
                             why,
@@ -223,6 +241,31 @@ impl Game {
                             seat: out,
                             scores: delta,
                         }
+                    }
+                }
+            }
+        } else if let Some((seat, why, scores)) = ended_here(&deal) {
+            // The file ends with the deal a seat was put out of: it ended as the table ended
+            // it, with the forfeit scores once the play was over (a game can end on them).
+            let (words, evidence) = deal.words(seat, why);
+            match scores {
+                Some(scores) => {
+                    after = next_head(Ending::Forfeited {
+                        hctx: b.hctx,
+                        seat,
+                        scores,
+                    });
+                    HandStatus::Forfeited { seat, scores }
+                }
+                None => {
+                    after = next_head(Ending::Void {
+                        hctx: b.hctx,
+                        seat: Some(seat),
+                    });
+                    HandStatus::Void {
+                        seat: Some(seat),
+                        why: words,
+                        evidence,
                     }
                 }
             }
@@ -394,4 +437,28 @@ fn counted_on_audit(
         scores,
         next.prev_result,
     ))
+}
+
+/// The seat deal `d` ended with when the file stops there: one voted out of it (every other
+/// client's vote) or one that quit it, and the scores it counts with (`None`: void). As at
+/// the table, a seat voted out once the play is over forfeits (the audited scores after the
+/// audit, the forfeit rule's at the reveal); a quit, or a vote before then, voids the deal.
+/// A fault the envelopes prove is told apart by the caller.
+fn ended_here(deal: &Deal<'_>) -> Option<(Seat, PutOut, Option<[i32; 2]>)> {
+    let found = deal.found;
+    if found.cheat.is_some() {
+        return None;
+    }
+    let (seat, why) = Seat::ALL.into_iter().find_map(|s| match deal.put_out(s) {
+        Some(why @ (PutOut::Votes | PutOut::Quit)) => Some((s, why)),
+        _ => None,
+    })?;
+    let scores = (why == PutOut::Votes)
+        .then(|| {
+            found
+                .audited
+                .or_else(|| found.forfeit.map(|f| f[seat.team().index()]))
+        })
+        .flatten();
+    Some((seat, why, scores))
 }
