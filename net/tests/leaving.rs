@@ -342,6 +342,7 @@ fn a_person_who_left_and_came_back_has_a_transcript_that_verifies() {
     // under the true totals, so the file is refused.
     let sid = sim.peers[0].config().unwrap().sid();
     let south = Identity::from_secret(card(0, false).0);
+    let honest = located.clone();
     let mut forged = located;
     let mut resigned = 0;
     for at in &mut forged {
@@ -367,5 +368,38 @@ fn a_person_who_left_and_came_back_has_a_transcript_that_verifies() {
         )),
         "a re-totalled return passed: {:?}",
         report.hands
+    );
+
+    // The deal North came back in, without East's envelopes: the table's state in the return
+    // is South's word, and only West's signatures confirm it; East's are missing.
+    let mut deal = None;
+    let cut: Vec<_> = honest
+        .into_iter()
+        .filter(|at| {
+            match &at.entry {
+                Entry::Hand { head, .. } => {
+                    deal = Some(head.hand_no);
+                    return true;
+                }
+                Entry::Envelope { signed, .. } if deal == Some(3) => {
+                    let env: fairdeal_crypto::Envelope =
+                        fairdeal_crypto::encoding::decode(&signed.bytes).unwrap();
+                    return env.sender != Seat::E.number();
+                }
+                _ => {}
+            }
+            true
+        })
+        .collect();
+    let report = fairdeal_net::transcript::verify(&cut);
+    assert_eq!(
+        report.faults.first().map(|f| &f.kind),
+        Some(&FaultKind::ReturnUnconfirmed {
+            seat: Seat::N,
+            signer: Seat::S,
+            missing: vec![Seat::E]
+        }),
+        "{}",
+        report.text()
     );
 }

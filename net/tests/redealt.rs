@@ -17,7 +17,7 @@ use fairdeal_crypto::encoding::decode;
 use fairdeal_crypto::{Envelope, Identity, SignedEnvelope};
 use fairdeal_net::table::msg::{Statement, TableMsg};
 use fairdeal_net::table::{Dest, TimeoutRefused, Why};
-use fairdeal_net::transcript::{self, MAGIC};
+use fairdeal_net::transcript::{self, Entry, FaultKind, MAGIC};
 
 const NORTH: usize = 2;
 const EAST: usize = 3;
@@ -207,4 +207,47 @@ fn a_seat_that_asks_for_a_hand_dealt_again_is_sent_the_second_deal() {
         let msg = TableMsg::Hand { bytes }.encode();
         net.peers[EAST].handle_message(from, &msg).unwrap();
     }
+}
+
+/// The file of the seat that dealt the hand again, with the runner's `Return` signed again
+/// (by the runner's own key) for the next hand instead: the hand was started again with no
+/// return for it, and the check says so.
+#[test]
+fn a_hand_started_again_needs_a_return_for_that_hand() {
+    let (net, secrets) = east_back_and_a_hand_dealt_again();
+    let Some((i, hand_no, _, _)) = redealt(&net) else {
+        net.dump();
+        panic!("no seat that stayed dealt a hand again");
+    };
+    let sid = net.peers[0].config().unwrap().sid();
+    let mut file = net.files[i].clone();
+    let mut moved = 0;
+    for e in &mut file {
+        let Entry::Signed { from, msg } = e else {
+            continue;
+        };
+        let Ok(TableMsg::Return { mut state, .. }) = TableMsg::decode(msg) else {
+            continue;
+        };
+        assert_eq!(state.hand_no, hand_no, "the return restarts this hand");
+        let signer = (0..4).find(|&k| net.keys[k] == *from).unwrap();
+        state.hand_no += 1;
+        let sig =
+            Identity::from_secret(secrets[signer]).sign(&Statement::Return(&state).digest(&sid));
+        *msg = TableMsg::Return { state, sig }.encode();
+        moved += 1;
+    }
+    assert_eq!(moved, 1, "peer {i}'s file holds the runner's return");
+    let mut bytes = MAGIC.to_vec();
+    for e in &file {
+        bytes.extend_from_slice(&e.to_record());
+    }
+    let report = transcript::verify(&transcript::decode(&bytes).expect("decodes"));
+    let kinds: Vec<&FaultKind> = report.faults.iter().map(|f| &f.kind).collect();
+    assert_eq!(
+        kinds,
+        [&FaultKind::RestartWithoutReturn],
+        "{}",
+        report.text()
+    );
 }
