@@ -15,7 +15,7 @@ use common::sim::table;
 use fairdeal_core::{Preset, Seat};
 use fairdeal_crypto::encoding::decode;
 use fairdeal_crypto::{Envelope, Identity, SignedEnvelope};
-use fairdeal_net::table::msg::{Statement, TableMsg};
+use fairdeal_net::table::msg::{ReturnState, Statement, TableMsg};
 use fairdeal_net::table::{Dest, TimeoutRefused, Why};
 use fairdeal_net::transcript::{self, Entry, FaultKind, MAGIC};
 
@@ -209,11 +209,10 @@ fn a_seat_that_asks_for_a_hand_dealt_again_is_sent_the_second_deal() {
     }
 }
 
-/// The file of the seat that dealt the hand again, with the runner's `Return` signed again
-/// (by the runner's own key) for the next hand instead: the hand was started again with no
-/// return for it, and the check says so.
-#[test]
-fn a_hand_started_again_needs_a_return_for_that_hand() {
+/// The file of the seat that dealt the hand again, with the runner's `Return` changed by
+/// `change` (its state, and the seat whose key signs it again), and the faults its check
+/// finds.
+fn return_changed(change: &dyn Fn(&mut ReturnState, &mut usize)) -> Vec<FaultKind> {
     let (net, secrets) = east_back_and_a_hand_dealt_again();
     let Some((i, hand_no, _, _)) = redealt(&net) else {
         net.dump();
@@ -221,7 +220,7 @@ fn a_hand_started_again_needs_a_return_for_that_hand() {
     };
     let sid = net.peers[0].config().unwrap().sid();
     let mut file = net.files[i].clone();
-    let mut moved = 0;
+    let mut changed = 0;
     for e in &mut file {
         let Entry::Signed { from, msg } = e else {
             continue;
@@ -230,24 +229,42 @@ fn a_hand_started_again_needs_a_return_for_that_hand() {
             continue;
         };
         assert_eq!(state.hand_no, hand_no, "the return restarts this hand");
-        let signer = (0..4).find(|&k| net.keys[k] == *from).unwrap();
-        state.hand_no += 1;
-        let sig =
-            Identity::from_secret(secrets[signer]).sign(&Statement::Return(&state).digest(&sid));
+        let mut signer = (0..4).find(|&k| net.keys[k] == *from).unwrap();
+        change(&mut state, &mut signer);
+        let id = Identity::from_secret(secrets[signer]);
+        *from = id.public();
+        let sig = id.sign(&Statement::Return(&state).digest(&sid));
         *msg = TableMsg::Return { state, sig }.encode();
-        moved += 1;
+        changed += 1;
     }
-    assert_eq!(moved, 1, "peer {i}'s file holds the runner's return");
+    assert_eq!(changed, 1, "peer {i}'s file holds the runner's return");
     let mut bytes = MAGIC.to_vec();
     for e in &file {
         bytes.extend_from_slice(&e.to_record());
     }
     let report = transcript::verify(&transcript::decode(&bytes).expect("decodes"));
-    let kinds: Vec<&FaultKind> = report.faults.iter().map(|f| &f.kind).collect();
+    report.faults.into_iter().map(|f| f.kind).collect()
+}
+
+/// The runner's `Return` signed again (by its own key) for the next hand instead: the hand
+/// was started again with no return for it, and the check says so.
+#[test]
+fn a_hand_started_again_needs_a_return_for_that_hand() {
+    let faults = return_changed(&|state, _| state.hand_no += 1);
+    assert_eq!(faults, [FaultKind::RestartWithoutReturn]);
+}
+
+/// The same return signed by North, which runs no computer player: only East's runner
+/// (West) gives East's seat back.
+#[test]
+fn a_hand_started_again_needs_the_return_of_the_seats_runner() {
+    let faults = return_changed(&|_, signer| *signer = NORTH);
     assert_eq!(
-        kinds,
-        [&FaultKind::RestartWithoutReturn],
-        "{}",
-        report.text()
+        faults,
+        [FaultKind::ReturnNotFromRunner {
+            seat: Seat::E,
+            signer: Seat::N,
+            runner: Some(Seat::W)
+        }]
     );
 }
