@@ -218,7 +218,7 @@ fn return_changed(change: &dyn Fn(&mut ReturnState, &mut usize)) -> Vec<FaultKin
         net.dump();
         panic!("no seat that stayed dealt a hand again");
     };
-    let sid = net.peers[0].config().unwrap().sid();
+    let sid = net.peers[0].config().expect("started").sid();
     let mut file = net.files[i].clone();
     let mut changed = 0;
     for e in &mut file {
@@ -229,7 +229,9 @@ fn return_changed(change: &dyn Fn(&mut ReturnState, &mut usize)) -> Vec<FaultKin
             continue;
         };
         assert_eq!(state.hand_no, hand_no, "the return restarts this hand");
-        let mut signer = (0..4).find(|&k| net.keys[k] == *from).unwrap();
+        let mut signer = (0..4)
+            .find(|&k| net.keys[k] == *from)
+            .expect("a seat signed it");
         change(&mut state, &mut signer);
         let id = Identity::from_secret(secrets[signer]);
         *from = id.public();
