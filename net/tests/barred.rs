@@ -56,6 +56,7 @@ fn east_gives_west_back(peers: &[TableSession], secrets: &[[u8; 32]]) -> TableMs
         prev_result: [0; 32],
         keys: config.seats,
         runners: fairdeal_core::SeatMap::default(),
+        seeds: fairdeal_core::SeatMap::default(),
     };
     let sig =
         Identity::from_secret(secrets[3]).sign(&Statement::Return(&state).digest(&config.sid()));
@@ -134,6 +135,7 @@ fn a_transcript_that_gives_a_barred_seat_back_is_refused() {
         prev_result: h.prev_result,
         keys: config.seats,
         runners: fairdeal_core::SeatMap::default(),
+        seeds: fairdeal_core::SeatMap::default(),
     };
     let sig =
         Identity::from_secret(secrets[3]).sign(&Statement::Return(&state).digest(&config.sid()));

@@ -92,6 +92,7 @@ fn self_totalled(peers: &[TableSession], file: &[Entry], seat: Seat) -> (Vec<Ent
         prev_result: h.prev_result,
         keys: **keys,
         runners: fairdeal_core::SeatMap::default(),
+        seeds: fairdeal_core::SeatMap::default(),
     };
     let sig = Identity::from_secret(secret(1)).sign(&Statement::Return(&state).digest(&sid(peers)));
     let mut forged = join(&head, &deals[..2]);

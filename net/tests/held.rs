@@ -51,6 +51,7 @@ fn forged_return(peers: &[TableSession], by: &Identity, seat: Seat, hand_no: u32
         prev_result: [0; 32],
         keys: config.seats,
         runners: fairdeal_core::SeatMap::default(),
+        seeds: fairdeal_core::SeatMap::default(),
     };
     let sig = by.sign(&Statement::Return(&state).digest(&config.sid()));
     TableMsg::Return { state, sig }.encode()

@@ -311,12 +311,14 @@ fn a_seat_given_back_that_names_no_seat_does_not_decode() {
         prev_result: [0; 32],
         keys: [0, 1, 2, 3].map(|j| sim.keys[j]),
         runners: fairdeal_core::SeatMap::default(),
+        seeds: fairdeal_core::SeatMap::default(),
     };
     // Each case: the state with a field at one seat and at another, and the number past 3
     // written in the byte where they differ (a signed state could not carry it at all).
     let runners = |r| fairdeal_core::SeatMap([None, None, Some(r), None]);
     let base = ReturnState {
         runners: runners(Seat::N),
+        seeds: fairdeal_core::SeatMap::default(),
         ..state
     };
     let cases = [
@@ -337,6 +339,7 @@ fn a_seat_given_back_that_names_no_seat_does_not_decode() {
         (
             ReturnState {
                 runners: runners(Seat::S),
+                seeds: fairdeal_core::SeatMap::default(),
                 ..base.clone()
             },
             9,

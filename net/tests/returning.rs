@@ -100,3 +100,65 @@ fn a_seat_back_from_a_stopped_process_costs_the_seats_that_stayed_nothing() {
     assert!(seen.contains(&Took::Restart), "{seen:?}");
     assert!(seen.contains(&Took::AtStart), "{seen:?}");
 }
+
+/// Two players away one after the other (North, then West: South runs North's computer
+/// player, East West's) wake up in the same hand: both get their seats back, every peer then
+/// deals the same deal (one hand context), the hands go on, and every transcript checks.
+#[test]
+fn two_seats_back_in_one_hand_from_two_runners() {
+    let (peers, _) = table("returning", Preset::Samba, 100_000);
+    let mut net = Net::new(peers);
+    net.run(120_000, &|n| n.peers[2].view().is_some());
+    net.away[2] = true;
+    net.run(120_000, &|n| {
+        [0, 1, 3]
+            .iter()
+            .all(|&i| n.peers[i].runners()[2] == Some(Seat::S) && n.peers[i].hand().is_some())
+    });
+    net.away[1] = true;
+    net.run(300_000, &|n| {
+        [0, 3]
+            .iter()
+            .all(|&i| n.peers[i].runners()[1] == Some(Seat::E) && n.peers[i].hand().is_some())
+    });
+    for i in [0, 3] {
+        assert_eq!(
+            net.peers[i].runners(),
+            [None, Some(Seat::E), Some(Seat::S), None],
+            "peer {i}"
+        );
+    }
+    net.wake(2);
+    net.wake(1);
+    net.run(1_800_000, &|n| {
+        (0..4).all(|i| n.peers[i].runners() == [None; 4] && n.completed(i) >= 3)
+    });
+    let what = || {
+        net.dump();
+        "two seats back".to_owned()
+    };
+    for i in 0..4 {
+        assert_eq!(net.peers[i].runners(), [None; 4], "peer {i}: {}", what());
+        assert!(net.completed(i) >= 3, "peer {i}: {}", what());
+    }
+    // Each hand from the one given back on, as every peer dealt it last: one hand context
+    // for all four.
+    let given = net.peers[0].hand_no().min(net.peers[3].hand_no());
+    let dealt = |i: usize, h: u32| net.deals[i].iter().rev().find(|d| d.0 == h).map(|d| d.1);
+    for h in 4..given {
+        let all: Vec<_> = (0..4).map(|i| dealt(i, h)).collect();
+        assert!(
+            all[0].is_some() && all.windows(2).all(|w| w[0] == w[1]),
+            "hand {h}: {all:?}: {}",
+            what()
+        );
+    }
+    for (i, file) in net.files.iter().enumerate() {
+        let mut bytes = MAGIC.to_vec();
+        for e in file {
+            bytes.extend_from_slice(&e.to_record());
+        }
+        let report = transcript::verify(&transcript::decode(&bytes).expect("decodes"));
+        assert!(report.ok(), "peer {i}: {}", report.text());
+    }
+}

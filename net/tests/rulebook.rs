@@ -76,6 +76,7 @@ fn hostile(
                 prev_result: [0; 32],
                 keys: config.seats,
                 runners: fairdeal_core::SeatMap::default(),
+                seeds: fairdeal_core::SeatMap::default(),
             };
             let sig = id.sign(&Statement::Return(&state).digest(&sid));
             TableMsg::Return { state, sig }

@@ -94,6 +94,7 @@ fn given_back_as(
         prev_result: h.prev_result,
         keys: **keys,
         runners: fairdeal_core::SeatMap::default(),
+        seeds: fairdeal_core::SeatMap::default(),
     };
     spoil(&mut state);
     let sig =
@@ -147,17 +148,18 @@ fn a_return_signed_by_a_seat_that_did_not_run_the_computer_player_is_refused() {
     );
 }
 
-/// A seat given back in a header is backed only by the runner's `Return` of that seat, with
-/// that header's keys, for that hand: the runner's return of another seat, with other keys or
-/// for a later hand backs nothing.
+/// A seat given back in a header is backed only by the runner's `Return` of that seat, to
+/// the key the header seats it with, for that hand: the runner's return of another seat, to
+/// another key or for a later hand backs nothing. (The return's other seats are its signer's
+/// view when it signed, and back nothing either way.)
 ///
-/// Sabotage caught (checked): the `Return` taken for any seat, keys or hand.
+/// Sabotage caught (checked): the `Return` taken for any seat, key or hand.
 #[test]
 fn a_seat_given_back_needs_the_return_of_that_seat_keys_and_hand() {
     let (peers, file) = quit_game();
     let spoils: [fn(&mut ReturnState); 3] = [
         |s| s.seat = Seat::E,
-        |s| s.keys[0] = Identity::from_secret([77; 32]).public(),
+        |s| s.keys[2] = Identity::from_secret([77; 32]).public(),
         |s| s.hand_no += 1,
     ];
     for spoil in spoils {
@@ -196,6 +198,7 @@ fn a_held_seats_player_takes_its_return_and_the_games_end_only_from_its_runner()
         prev_result: [0; 32],
         keys,
         runners: fairdeal_core::SeatMap::default(),
+        seeds: fairdeal_core::SeatMap::default(),
     };
     let ret = |by: &Identity| TableMsg::Return {
         state: state.clone(),

@@ -3,7 +3,7 @@
 //! so (`SeatHeld`, in `held.rs`), and at the start of the next hand hands the seat back with a
 //! signed `Return` carrying the table's state, which every peer applies at that hand.
 
-use fairdeal_core::{GameResult, Seat, game_result};
+use fairdeal_core::{GameResult, Seat, SeatMap, game_result};
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{ReturnState, Statement, TableConfig, TableMsg};
@@ -61,6 +61,13 @@ impl TableSession {
                 prev_result: self.head.prev_result,
                 keys: self.keys,
                 runners: self.runners,
+                seeds: SeatMap::from_fn(|s| {
+                    if self.runners[s].is_some() {
+                        self.bot_seeds[s]
+                    } else {
+                        [0; 32]
+                    }
+                }),
             };
             let sig = Statement::Return(&state).sign(&Identity::from_secret(self.secret), &sid);
             self.told_given(seat, &state, &sig);
@@ -136,6 +143,7 @@ impl TableSession {
                 // Our seat, back: take the table's state and play from that hand on.
                 self.keys = state.keys;
                 self.runners = state.runners;
+                self.bot_seeds = state.seeds;
                 // `start_hand` numbers the deal `state.hand_no` again.
                 self.head = DealHead {
                     hand_no: state.hand_no.saturating_sub(1),
@@ -157,8 +165,12 @@ impl TableSession {
                 });
                 self.start_hand();
             }
-            ReturnEffect::Later => self.pending_return = Some(state),
+            ReturnEffect::Later => {
+                self.tell_given_to(&state);
+                self.pending_return = Some(state);
+            }
             ReturnEffect::Restart => {
+                self.tell_given_to(&state);
                 // We started this hand with the computer player: start it again with the player.
                 self.apply_return(&state);
                 self.hand = None;
@@ -186,6 +198,26 @@ impl TableSession {
     /// of, or the one it worked out when it left or was voted out.
     fn holder_of(&self, seat: Seat) -> Option<Seat> {
         self.runners[seat].or(self.held_by)
+    }
+
+    /// Another runner gives `state.seat` back at the hand this peer gave a seat of its own
+    /// back at: that seat's player was not among the seats when our `Return` went out (a
+    /// computer player held its seat), and took its seat with a state in which ours is still
+    /// held. It is sent our `Return` too, or it would deal that hand under other keys than
+    /// everyone else, and the table would wait on it for good.
+    fn tell_given_to(&mut self, state: &ReturnState) {
+        let Some(player) = self.original(state.seat) else {
+            return;
+        };
+        let ours: Vec<TableMsg> = Seat::ALL
+            .into_iter()
+            .filter(|&s| s != state.seat)
+            .filter_map(|s| self.given_at(s, state.hand_no))
+            .map(|(state, sig)| TableMsg::Return { state, sig })
+            .collect();
+        for msg in ours {
+            self.send(Dest::Peer(player), msg);
+        }
     }
 
     /// Applies a seat given back (at the start of its hand).

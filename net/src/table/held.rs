@@ -147,6 +147,15 @@ impl TableSession {
             .given = Some((state.clone(), sig.clone()));
     }
 
+    /// The `Return` this peer signed giving `seat` back at hand `hand_no`, while it still
+    /// tells its player.
+    pub(crate) fn given_at(&self, seat: Seat, hand_no: u32) -> Option<(ReturnState, Sig)> {
+        self.telling[seat]
+            .as_ref()
+            .and_then(|t| t.given.clone())
+            .filter(|(s, _)| s.hand_no == hand_no)
+    }
+
     /// A validly signed envelope of the deal under way came from `seat`: if its seat was
     /// given back, its player plays it, and has nothing more to be told.
     pub(crate) fn seen_playing(&mut self, seat: Seat) {

@@ -30,6 +30,10 @@ pub struct ReturnState {
     /// Who runs a computer player in each of the other seats.
     #[serde(with = "crate::seat_wire::map_opt")]
     pub runners: SeatMap<Option<Seat>>,
+    /// The seed of each of those computer players (zeros for a seat its player plays): a
+    /// player back from away missed the `Replace`s that named them, and a computer player's
+    /// moves are checked against the strategy run with its seed.
+    pub seeds: SeatMap<[u8; 32]>,
 }
 
 /// One signed table statement, by kind. Each digest is `hash256(label, sid ‖ fields)`: the
@@ -180,6 +184,7 @@ mod tests {
             prev_result: [5; 32],
             keys: [key, key, key, key],
             runners: SeatMap([None, Some(Seat::W), None, Some(Seat::E)]),
+            seeds: SeatMap([[0; 32], [3; 32], [0; 32], [4; 32]]),
         };
         let all = [
             Statement::Return(&state),
@@ -221,9 +226,10 @@ mod tests {
         assert_eq!(distinct.len(), all.len());
     }
 
-    /// Computed by the per-kind digest functions this enum replaced.
+    /// Computed by the per-kind digest functions this enum replaced; the return's since its
+    /// state carries the computer players' seeds.
     const GOLDEN: [&str; 7] = [
-        "8066c001b94094167c95e99f541f02309f6cc2c73c23ecfc15bbde618c53b9bd",
+        "1197d5ef9f72a9f264ea811ecc626368122548949b69665cc8f6626317c932b7",
         "fba9dd0f3c310c0bc88d152504a5d3364a8110178f2243c60c50d3c9c5b4c08a",
         "72627d4443c4de43b9d4962cbd511b05fccde9e1b7b6bccd055ac35fdfa04efe",
         "c29e8c59ae036a7d6d887eb845e34c0368108afe765c2a2bb256390643b1a91d",

@@ -6,7 +6,7 @@ use fairdeal_core::Seat;
 use fairdeal_crypto::Fault;
 use fairdeal_crypto::PublicKey;
 
-use crate::hand::{DealHead, Ending, HandConfig, void_marker};
+use crate::hand::{DealHead, Ending, HandConfig, Replacement, void_marker};
 use crate::table::msg::TableMsg;
 use crate::transcript::evidence::{Deal, PutOut, root_of, sender_seq};
 use crate::transcript::replay::{Finding, check_hand};
@@ -37,7 +37,13 @@ impl Game {
                 .filter(|&s| s != seat && s != signer)
                 .filter(|&s| !b.envelopes.iter().any(|e| sender_seq(e).0 == s.number()))
                 .collect();
-            if !missing.is_empty() {
+            // A deal started again at once for another seat given back in the same hand
+            // keeps this deal's state (the same head): the envelopes of the deal started
+            // again confirm it as well.
+            let restarted = next.is_some_and(|x| x.head == d);
+            if !missing.is_empty() && restarted {
+                self.confirm = Some((seat, signer));
+            } else if !missing.is_empty() {
                 return Err(stop(
                     None,
                     n,
@@ -383,6 +389,14 @@ impl Game {
             state.hand_no
         ));
         let dealer = state.dealer;
+        // The seats as the return states them: this peer missed whatever changed while it
+        // was away (another seat taken over, or given back).
+        let bots = std::array::from_fn(|i| {
+            state.runners.0[i].map(|runner| Replacement {
+                runner,
+                seed: state.seeds.0[i],
+            })
+        });
         Ok(Some(Back {
             seat: state.seat,
             after: Header {
@@ -392,7 +406,8 @@ impl Game {
                     totals: state.totals,
                     prev_result: state.prev_result,
                 },
-                ..h.clone()
+                keys: state.keys,
+                bots,
             },
         }))
     }

@@ -124,10 +124,14 @@ pub(crate) fn seat_changes(
             replaced = Err(signer);
         }
         // A seat given back: by the runner of the computer player the previous header
-        // records for it (nobody else held the seat, so nobody else may hand it over).
+        // records for it (nobody else held the seat, so nobody else may hand it over), to
+        // the key this header seats, for this hand. The return's other seats are its
+        // signer's view when it signed: two runners giving two seats back at one hand each
+        // sign while the other's seat is still held, and each seat's change is backed by its
+        // own return.
         let returns = signed.iter().filter_map(|(from, m)| match m {
             TableMsg::Return { state, .. }
-                if state.seat == s && state.keys == *head_keys && state.hand_no == hand_no =>
+                if state.seat == s && state.keys[i] == head_keys[i] && state.hand_no == hand_no =>
             {
                 Some(from)
             }
