@@ -167,7 +167,8 @@ impl TableSession {
             }
             ReturnEffect::Later => {
                 self.tell_given_to(&state);
-                self.pending_return = Some(state);
+                let seat = state.seat;
+                self.pending_return[seat] = Some(state);
             }
             ReturnEffect::Restart => {
                 self.tell_given_to(&state);
@@ -234,15 +235,16 @@ impl TableSession {
         });
     }
 
-    /// Called as hand `hand_no` starts: a return announced for it applies now.
+    /// Called as hand `hand_no` starts: the returns announced for it apply now (one runner
+    /// may give several seats back at one hand, each with its own `Return`).
     pub(crate) fn returns_at(&mut self, hand_no: u32) {
-        if self
-            .pending_return
-            .as_ref()
-            .is_some_and(|s| s.hand_no == hand_no)
-            && let Some(state) = self.pending_return.take()
-        {
-            self.apply_return(&state);
+        for seat in Seat::ALL {
+            match self.pending_return[seat].take() {
+                Some(state) if state.hand_no == hand_no => self.apply_return(&state),
+                Some(state) if state.hand_no > hand_no => self.pending_return[seat] = Some(state),
+                // For a hand this peer never started: nothing to apply.
+                _ => {}
+            }
         }
         self.give_back(hand_no);
     }

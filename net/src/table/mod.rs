@@ -133,8 +133,8 @@ pub struct TableSession {
     last_ask: Option<u64>,
     /// Runner: seats whose players are back, given back at the next hand.
     returning: SeatSet,
-    /// A seat given back from a hand not started here yet.
-    pending_return: Option<msg::ReturnState>,
+    /// Seats given back from a hand not started here yet, by seat.
+    pending_return: SeatMap<Option<msg::ReturnState>>,
     /// How long computer players wait before each move (ms; 0: at once).
     think_ms: u64,
     /// The hands hand their proof checks out ([`TableSession::set_offload`]).
@@ -232,7 +232,7 @@ impl TableSession {
             unexplained: 0,
             last_ask: None,
             returning: SeatSet::EMPTY,
-            pending_return: None,
+            pending_return: SeatMap::default(),
             think_ms: 0,
             offload: false,
             turn_clock: None,
