@@ -9,7 +9,7 @@ use fairdeal_core::Seat;
 use fairdeal_crypto::PublicKey;
 use fairdeal_net::table::msg::TableMsg;
 use fairdeal_net::table::{Dest, TableSession};
-use fairdeal_net::transcript::{self, Entry, HandStatus, MAGIC, Report};
+use fairdeal_net::transcript::{self, Entry, FaultKind, HandStatus, MAGIC, Report};
 
 mod common;
 
@@ -282,6 +282,23 @@ fn a_hand_whose_seed_was_withheld_is_reported_forfeited_with_the_rules_scores() 
             report.text()
         );
     }
+    // The next header with ten points more for team A than the forfeit rule gives: neither
+    // the audited scores (there are none: the seed was withheld) nor the rule's.
+    let mut retotalled = files[0].clone();
+    for e in &mut retotalled {
+        if let Entry::Hand { head, .. } = e
+            && head.hand_no == 2
+        {
+            head.totals[0] += 10;
+        }
+    }
+    let report = check(&bytes_of(&retotalled)).unwrap();
+    assert_eq!(
+        report.faults.first().map(|f| &f.kind),
+        Some(&FaultKind::ForfeitTotals),
+        "{}",
+        report.text()
+    );
 }
 
 /// The seat that withholds its seed in the deciding hand does not hide the result: the game
