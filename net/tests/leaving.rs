@@ -403,3 +403,69 @@ fn a_person_who_left_and_came_back_has_a_transcript_that_verifies() {
         report.text()
     );
 }
+
+/// Whether `bytes` (a table message) carries a seat's seed.
+fn is_reveal(bytes: &[u8]) -> bool {
+    use fairdeal_crypto::{Body, Envelope, SignedEnvelope, encoding};
+    let Ok(TableMsg::Hand { bytes }) = TableMsg::decode(bytes) else {
+        return false;
+    };
+    SignedEnvelope::from_wire(&bytes)
+        .ok()
+        .and_then(|s| encoding::decode::<Envelope>(&s.bytes).ok())
+        .and_then(|e| Body::decode(&e.body).ok())
+        .is_some_and(|b| matches!(b, Body::HandReveal { .. }))
+}
+
+/// East's seed never arrives, and East signs a quit once the play is over instead: the hand
+/// is not voided for it (leaving is no way out of a hand already played): the others wait
+/// for the seed, vote East out as silent, and count the hand with the forfeit rule's scores,
+/// and every file says so.
+#[test]
+fn a_quit_once_the_play_is_over_forfeits_the_hand_rather_than_voiding_it() {
+    use common::net::Net;
+    use fairdeal_net::hand::Stage;
+    let (peers, _) = common::sim::table("leaving", Preset::Samba, 100_000);
+    let mut net = Net::new(peers);
+    net.lose = Box::new(|from, _, bytes| from == 3 && is_reveal(bytes));
+    net.run(900_000, &|n| {
+        (0..3).all(|i| {
+            n.peers[i]
+                .hand()
+                .is_some_and(|h| h.stage() == Stage::Reveal && h.waiting_on() == [Seat::E])
+        })
+    });
+    assert_eq!(net.peers[0].hand_no(), 1, "still the first hand");
+    net.peers[3].quit().unwrap();
+    net.collect(3);
+    net.deliver();
+    net.away[3] = true;
+    net.run(300_000, &|n| (0..3).all(|i| n.peers[i].hand_no() > 1));
+    for i in 0..3 {
+        let voided = net.voided(i);
+        assert!(voided.is_empty(), "peer {i} voided {voided:?}");
+        assert!(
+            net.events[i].iter().any(|e| matches!(
+                e,
+                TableEvent::HandForfeited {
+                    hand_no: 1,
+                    seat: Seat::E,
+                    ..
+                }
+            )),
+            "peer {i}: {:?}",
+            net.events[i]
+        );
+        let report =
+            fairdeal_net::transcript::verify(&common::located(net.files[i].iter().cloned()));
+        assert!(report.ok(), "peer {i}: {}", report.text());
+        assert!(
+            matches!(
+                report.hands[0].status,
+                HandStatus::Forfeited { seat: Seat::E, .. }
+            ),
+            "peer {i}: {}",
+            report.text()
+        );
+    }
+}

@@ -299,6 +299,32 @@ fn a_hand_whose_seed_was_withheld_is_reported_forfeited_with_the_rules_scores() 
         "{}",
         report.text()
     );
+    // The next header as if the deal were void (same dealer, same totals, the same marker of
+    // East put out): the forfeit undone.
+    let mut voided = files[0].clone();
+    let first = voided.iter().rev().find_map(|e| match e {
+        Entry::Hand { head, .. } if head.hand_no == 1 => Some(*head),
+        _ => None,
+    });
+    let first = first.expect("hand 1's header");
+    for e in &mut voided {
+        if let Entry::Hand { head, .. } = e
+            && head.hand_no == 2
+        {
+            head.dealer = first.dealer;
+            head.totals = first.totals;
+        }
+    }
+    let report = check(&bytes_of(&voided)).unwrap();
+    assert_eq!(
+        report.faults.first().map(|f| &f.kind),
+        Some(&FaultKind::ForfeitVoided {
+            seat: Seat::E,
+            scores: peers[0].totals()
+        }),
+        "{}",
+        report.text()
+    );
 }
 
 /// The seat that withholds its seed in the deciding hand does not hide the result: the game

@@ -418,7 +418,21 @@ impl TableSession {
         sig: &Sig,
     ) -> Result<(), TableError> {
         let seat = self.check_quit(&from, hand_no, sig)?;
-        self.void_hand(seat, Gone::Left);
+        // Leaving is no way out of a hand whose play is over: the hand goes on, the seat
+        // leaves once it is scored, and what it still owes comes or its silence forfeits the
+        // hand as any seat's would. (A person who leaves mid-hand has the hand played out
+        // first, so only a bare `Quit` gets here.) Acting on it at once would also let a
+        // seat that sent its last message to some peers only have them end the hand two
+        // ways.
+        let over = self
+            .hand
+            .as_ref()
+            .is_some_and(|h| matches!(h.stage(), Stage::Reveal | Stage::Result));
+        if over {
+            self.quit_after.insert(seat);
+        } else {
+            self.void_hand(seat, Gone::Left);
+        }
         Ok(())
     }
 

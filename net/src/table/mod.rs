@@ -117,6 +117,9 @@ pub struct TableSession {
     bot_seeds: SeatMap<[u8; 32]>,
     /// Seats out of the current hand, waiting for their replacement.
     gone: SeatSet,
+    /// Seats that signed a quit once the play of the hand was over: they leave when it is
+    /// scored (or forfeit it, silent, if it never is).
+    quit_after: SeatSet,
     /// This peer left the game (or was put out of it).
     left: bool,
     /// The seat whose client runs this peer's seat while it is away (as this peer worked it
@@ -225,6 +228,7 @@ impl TableSession {
             runners: SeatMap::default(),
             bot_seeds: SeatMap::default(),
             gone: SeatSet::EMPTY,
+            quit_after: SeatSet::EMPTY,
             left: false,
             held_by: None,
             held_told: false,

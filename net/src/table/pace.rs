@@ -108,6 +108,11 @@ impl TableSession {
             since: self.presence.now,
             ask: None,
         });
+        // Seats that quit once the play was over leave now, the hand scored.
+        let quit = std::mem::take(&mut self.quit_after);
+        for seat in quit.iter() {
+            self.put_out(seat);
+        }
         // Replaying a log, our `Ready` comes from the log (if we said it).
         if !self.replaying && (self.bot.is_some() || !self.wait_for_person) {
             self.say_ready();

@@ -4,7 +4,7 @@
 //! voided or scored, the envelopes held for a seat that asks again, and the move clock.
 
 use fairdeal_core::strategy::by_name;
-use fairdeal_core::{GameResult, Move, Refusal, Seat, SeatMap, SplitMix64, game_result};
+use fairdeal_core::{GameResult, Move, Refusal, Seat, SeatMap, SeatSet, SplitMix64, game_result};
 use fairdeal_crypto::{Envelope, Identity, PublicKey, SignedEnvelope};
 
 use super::msg::{TableConfig, TableMsg};
@@ -56,6 +56,7 @@ impl TableSession {
         self.head.hand_no += 1;
         self.bot_due = [None; 2];
         self.votes.clear();
+        self.quit_after = SeatSet::EMPTY;
         let keep_from = self.head.hand_no.saturating_sub(1);
         self.held.retain(|(h, _, _), _| *h >= keep_from);
         let sid = config.sid();

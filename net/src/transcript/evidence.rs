@@ -41,9 +41,10 @@ pub(super) struct Deal<'a> {
 
 impl Deal<'_> {
     /// Why `out` was put out of the deal, if the file holds a reason the table acts on: a
-    /// fault its envelopes prove, its signed quit in this hand, or a timeout vote against
-    /// it in this deal from every client but its own (the rule of `TableSession`'s vote
-    /// count: a runner's vote speaks for the computer players it runs).
+    /// fault its envelopes prove, its signed quit in this hand before the play was over (a
+    /// quit after it leaves the hand to be scored, or forfeited by the votes on its silence),
+    /// or a timeout vote against it in this deal from every client but its own (the rule of
+    /// `TableSession`'s vote count: a runner's vote speaks for the computer players it runs).
     pub(super) fn put_out(&self, out: Seat) -> Option<PutOut> {
         let found = self.found;
         if found.cheat.as_ref().is_some_and(|c| c.0 == Some(out))
@@ -51,7 +52,8 @@ impl Deal<'_> {
         {
             return Some(PutOut::Cheat);
         }
-        if self.quit(out) {
+        let over = found.audited.is_some() || found.forfeit.is_some();
+        if !over && self.quit(out) {
             return Some(PutOut::Quit);
         }
         let runner = |s: Seat| self.bots[s.index()].map(|b| b.runner);
@@ -64,6 +66,21 @@ impl Deal<'_> {
             .filter(|&s| speaks_for(s) != speaks_for(out))
             .all(covered);
         all.then_some(PutOut::Votes)
+    }
+
+    /// The scores the deal counts with when `out` was put out of it for `why`, if it counts
+    /// (as at the table): a seat voted out once the play is over forfeits, with the audited
+    /// scores after the audit and the forfeit rule's at the reveal; before then, for a quit
+    /// (which only ends a hand still in play) and for a proven fault, the deal is void
+    /// (`None`).
+    pub(super) fn owed(&self, out: Seat, why: PutOut) -> Option<[i32; 2]> {
+        if why != PutOut::Votes {
+            return None;
+        }
+        let found = self.found;
+        found
+            .audited
+            .or_else(|| found.forfeit.map(|f| f[out.team().index()]))
     }
 
     /// Whether `out` signed a quit in this hand.

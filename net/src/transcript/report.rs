@@ -212,6 +212,18 @@ pub enum FaultKind {
         .0.name()
     )]
     PutOutUnproved(Seat),
+    /// The next deal voids a deal a seat was put out of for silence or leaving once the play
+    /// was over: the table counts the forfeit.
+    #[error(
+        "the next deal voids the deal {} was put out of once the play was over; it counts with {scores:?}",
+        seat.name()
+    )]
+    ForfeitVoided {
+        /// The seat put out.
+        seat: Seat,
+        /// The scores the deal counts with.
+        scores: [i32; 2],
+    },
     /// The totals after a forfeit are neither the audited scores nor the forfeit rule's.
     #[error(
         "the totals after a forfeited deal are neither its audited scores nor the forfeit rule's"

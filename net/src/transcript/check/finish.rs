@@ -209,7 +209,22 @@ impl Game {
                         // Proven at fault: out for the rest of the game, as at the table.
                         self.barred.insert(out);
                     }
-                    if next.head.totals == d.totals {
+                    // A forfeit moves the totals and passes the deal on (its scores may be
+                    // nil: then the dealer tells it); a void deals again on the same.
+                    let owed = deal.owed(out, why);
+                    let forfeited = next.head.totals != d.totals
+                        || (next.head.dealer != d.dealer && owed.is_some());
+                    if !forfeited {
+                        if let Some(scores) = owed {
+                            // Put out for silence or leaving once the play was over: the
+                            // table counts the forfeit, and a void would undo it.
+                            return Err(stop(
+                                None,
+                                Some(next.head.hand_no),
+                                at,
+                                FaultKind::ForfeitVoided { seat: out, scores },
+                            ));
+                        }
                         after = next_head(Ending::Void {
                             hctx: b.hctx,
                             seat: Some(seat),
@@ -454,11 +469,9 @@ fn counted_on_audit(
     ))
 }
 
-/// The seat deal `d` ended with when the file stops there: one voted out of it (every other
-/// client's vote) or one that quit it, and the scores it counts with (`None`: void). As at
-/// the table, a seat voted out once the play is over forfeits (the audited scores after the
-/// audit, the forfeit rule's at the reveal); a quit, or a vote before then, voids the deal.
-/// A fault the envelopes prove is told apart by the caller.
+/// The seat the deal ended with when the file stops there: one voted out of it (every other
+/// client's vote) or one that quit it, and the scores it counts with (`None`: void). A
+/// fault the envelopes prove is told apart by the caller.
 fn ended_here(deal: &Deal<'_>) -> Option<(Seat, PutOut, Option<[i32; 2]>)> {
     let found = deal.found;
     if found.cheat.is_some() {
@@ -468,12 +481,5 @@ fn ended_here(deal: &Deal<'_>) -> Option<(Seat, PutOut, Option<[i32; 2]>)> {
         Some(why @ (PutOut::Votes | PutOut::Quit)) => Some((s, why)),
         _ => None,
     })?;
-    let scores = (why == PutOut::Votes)
-        .then(|| {
-            found
-                .audited
-                .or_else(|| found.forfeit.map(|f| f[seat.team().index()]))
-        })
-        .flatten();
-    Some((seat, why, scores))
+    Some((seat, why, deal.owed(seat, why)))
 }
