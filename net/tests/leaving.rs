@@ -374,7 +374,7 @@ fn a_person_who_left_and_came_back_has_a_transcript_that_verifies() {
     // is South's word, and only West's signatures confirm it; East's are missing.
     let mut deal = None;
     let cut: Vec<_> = honest
-        .into_iter()
+        .iter()
         .filter(|at| {
             match &at.entry {
                 Entry::Hand { head, .. } => {
@@ -390,7 +390,32 @@ fn a_person_who_left_and_came_back_has_a_transcript_that_verifies() {
             }
             true
         })
+        .cloned()
         .collect();
+    // South's return signed again for the hand after: it gives North nothing back at hand 3,
+    // so North's file has hand 3's header where hand 2's must be.
+    let mut later = honest.clone();
+    for at in &mut later {
+        if let Entry::Signed { from, msg } = &mut at.entry
+            && *from == south.public()
+            && let Ok(TableMsg::Return { mut state, .. }) = TableMsg::decode(msg)
+        {
+            state.hand_no += 1;
+            let sig = south.sign(&Statement::Return(&state).digest(&sid));
+            *msg = TableMsg::Return { state, sig }.encode();
+        }
+    }
+    let report = fairdeal_net::transcript::verify(&later);
+    assert_eq!(
+        report.faults.first().map(|f| &f.kind),
+        Some(&FaultKind::OutOfSequence {
+            expected: 2,
+            found: 3
+        }),
+        "{}",
+        report.text()
+    );
+
     let report = fairdeal_net::transcript::verify(&cut);
     assert_eq!(
         report.faults.first().map(|f| &f.kind),

@@ -162,3 +162,56 @@ fn two_seats_back_in_one_hand_from_two_runners() {
         assert!(report.ok(), "peer {i}: {}", report.text());
     }
 }
+
+/// The host leaves at the end of hand 1 (its client plays the hand out and quits) and the
+/// computer player its window ran for East stops with it: South's seat goes to North, East's,
+/// voted out, to West. Later the host resumes, and East's computer player with it: both seats
+/// come back at one hand from their two runners, every peer deals the same deals, and every
+/// transcript checks.
+#[test]
+fn a_host_that_left_comes_back_with_the_computer_player_it_ran() {
+    let (peers, _) = table("returning", Preset::Samba, 100_000);
+    let mut net = Net::new(peers);
+    // The host's client quits once hand 1 is scored (as a node does after playing it out).
+    net.run(600_000, &|n| n.completed(0) >= 1);
+    assert_eq!(net.completed(0), 1, "hand 1 scored at the host");
+    net.peers[0].quit().unwrap();
+    net.collect(0);
+    net.deliver();
+    net.away[0] = true;
+    net.away[3] = true;
+    net.run(600_000, &|n| {
+        [1, 2].iter().all(|&i| {
+            n.peers[i].runners() == [Some(Seat::N), None, None, Some(Seat::W)]
+                && n.peers[i].hand().is_some()
+        })
+    });
+    for i in [1, 2] {
+        assert_eq!(
+            net.peers[i].runners(),
+            [Some(Seat::N), None, None, Some(Seat::W)],
+            "peer {i}"
+        );
+    }
+    net.wake(0);
+    net.wake(3);
+    net.run(1_800_000, &|n| {
+        (0..4).all(|i| n.peers[i].runners() == [None; 4] && n.completed(i) >= 3)
+    });
+    let what = || {
+        net.dump();
+        "host and East back".to_owned()
+    };
+    for i in 0..4 {
+        assert_eq!(net.peers[i].runners(), [None; 4], "peer {i}: {}", what());
+        assert!(net.completed(i) >= 3, "peer {i}: {}", what());
+    }
+    for (i, file) in net.files.iter().enumerate() {
+        let mut bytes = MAGIC.to_vec();
+        for e in file {
+            bytes.extend_from_slice(&e.to_record());
+        }
+        let report = transcript::verify(&transcript::decode(&bytes).expect("decodes"));
+        assert!(report.ok(), "peer {i}: {}", report.text());
+    }
+}

@@ -146,6 +146,12 @@ fn a_return_signed_by_a_seat_that_did_not_run_the_computer_player_is_refused() {
         "{}",
         report.text()
     );
+    // Given back at the next hand, as the table does: no hand was missed.
+    assert!(
+        !report.notes.iter().any(|n| n.contains("away")),
+        "{}",
+        report.text()
+    );
 }
 
 /// A seat given back in a header is backed only by the runner's `Return` of that seat, to
