@@ -220,4 +220,35 @@ fn a_hand_counted_on_its_audited_scores_reads_as_counted_naming_the_audits_sende
         );
     }
     sim.same_totals(&[0, 2, 3]);
+
+    // The audited scores count only on the signed results of every seat but the audit's
+    // sender, and only for a next header that follows them: South's file without North's
+    // signed result, or with the next dealer changed, explains the next deal no more.
+    let file = &sim.files[0];
+    let north_result = |e: &Entry| match e {
+        Entry::Envelope { signed, .. } => {
+            use fairdeal_crypto::{Body, Envelope, encoding};
+            encoding::decode::<Envelope>(&signed.bytes).is_ok_and(|env| {
+                env.sender == Seat::N.number()
+                    && Body::decode(&env.body).is_ok_and(|b| matches!(b, Body::HandResult { .. }))
+            })
+        }
+        _ => false,
+    };
+    assert!(
+        file.iter().any(north_result),
+        "North signed hand 1's result"
+    );
+    let unsigned: Vec<Entry> = file.iter().filter(|e| !north_result(e)).cloned().collect();
+    let first_fault = |f: &[Entry]| check(f).faults.first().map(|f| f.kind.clone());
+    assert_eq!(first_fault(&unsigned), Some(FaultKind::UnexplainedNext));
+    let mut moved = file.clone();
+    for e in &mut moved {
+        if let Entry::Hand { head, .. } = e
+            && head.hand_no == 2
+        {
+            head.dealer = head.dealer.next();
+        }
+    }
+    assert_eq!(first_fault(&moved), Some(FaultKind::UnexplainedNext));
 }
