@@ -202,3 +202,35 @@ async fn browsed_table_joined_filled_and_started() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A guest looking for a table by a name no host answers to is told that no such table was
+/// found (and what to try), not that a table it never reached may be full.
+#[test]
+fn a_table_name_nobody_answers_to_is_said_to_be_not_found() {
+    node::runtime(2).unwrap().block_on(async {
+        let dir = std::env::temp_dir().join(format!("fairdeal-node-noname-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let opts = options(
+            &dir,
+            Role::Join {
+                address: None,
+                table: Some("No such table".to_owned()),
+            },
+            None,
+            "Di",
+        );
+        let (tx, mut rx) = mpsc::channel(4096);
+        let (_in, in_rx) = mpsc::channel(16);
+        tokio::spawn(node::run(opts, [50; 32], [51; 32], tx, in_rx));
+        let said = wait_for(&mut rx, |e| match e {
+            NodeEvent::Status(s) if s.starts_with("no ") => Some(s.clone()),
+            _ => None,
+        })
+        .await;
+        assert!(
+            said.starts_with("no table named \"No such table\" found on the LAN"),
+            "{said}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    });
+}

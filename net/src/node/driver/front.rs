@@ -219,10 +219,21 @@ impl Node {
             return;
         }
         self.said_unseated = true;
-        let line = format!(
-            "no seat yet after {UNSEATED_SECS} s: the table may be full, or its game started \
-             without you; still asking"
-        );
+        let line = match &self.opts.role {
+            // Looking for a table by name that no host on the LAN has answered to: nobody
+            // was asked for a seat yet.
+            Role::Join {
+                table: Some(name), ..
+            } if !self.joined => format!(
+                "no table named \"{name}\" found on the LAN after {UNSEATED_SECS} s ({} peers \
+                 asked); check the name, or join by the host's address; still looking",
+                self.queried.len()
+            ),
+            _ => format!(
+                "no seat yet after {UNSEATED_SECS} s: the table may be full, or its game \
+                 started without you; still asking"
+            ),
+        };
         let _ = self.events.send(NodeEvent::Status(line)).await;
     }
 
