@@ -79,6 +79,14 @@ fn an_audit_that_proves_nothing_puts_its_sender_out_for_the_rest_of_the_game() {
             sim.peers[i].reports().len() >= 2,
             "peer {i}: hands were played after the stop, with West's client still there"
         );
+        // The file names West too, and nobody else.
+        let report =
+            fairdeal_net::transcript::verify(&common::located(sim.files[i].iter().cloned()));
+        assert!(
+            !report.faults.is_empty() && report.faults.iter().all(|f| f.seat == Some(Seat::W)),
+            "peer {i}: {}",
+            report.text()
+        );
     }
     sim.same_totals(&honest);
     assert!(
@@ -140,6 +148,11 @@ fn a_silent_runner_and_its_computer_player_are_voted_out_by_the_others() {
             })
             .collect();
         assert!(out.contains(&Seat::S), "peer {i} put South out: {out:?}");
+        // The file says so too: the two votes of West and East are every client but the one
+        // that ran South and North.
+        let report =
+            fairdeal_net::transcript::verify(&common::located(sim.files[i].iter().cloned()));
+        assert!(report.ok(), "peer {i}: {}", report.text());
     }
     sim.same_totals(&[1, 3]);
 }
