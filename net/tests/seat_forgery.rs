@@ -61,6 +61,39 @@ fn a_quit_or_replace_signed_by_the_wrong_seat_is_refused() {
     );
 }
 
+/// West writes itself in as the runner of North's computer player: the replacement signed
+/// by West, and every header from then on naming West as its runner. The table picks South
+/// (North's partner, running none), so the file is refused, naming South as the runner.
+///
+/// Sabotage caught (checked): the header check taking whichever runner the header names.
+#[test]
+fn a_runner_the_table_would_not_pick_is_refused() {
+    let (peers, file) = quit_game();
+    let sid = sid(&peers);
+    let west = Identity::from_secret(secret(1));
+    let (at, hand_no, seat, key, seed) = first_replace(&file);
+    let mut forged = file.clone();
+    forged[at] = signed(
+        1,
+        &common::replace_msg(&west, &sid, hand_no, seat, key, seed),
+    );
+    for e in &mut forged {
+        if let Entry::Hand { bots, .. } = e
+            && let Some(b) = bots[Seat::N.index()].as_mut()
+        {
+            b.runner = Seat::W;
+        }
+    }
+    assert_eq!(
+        refused(&forged),
+        FaultKind::ReplaceNotFromRunner {
+            seat: Seat::N,
+            signer: Seat::W,
+            runner: Seat::S
+        }
+    );
+}
+
 /// North's seat given back at hand 3 by `signer`'s signed return; hand 3's header names
 /// North's own key again, and North's computer player's envelopes are left out.
 fn given_back(peers: &[TableSession], file: &[Entry], signer: u8) -> Vec<Entry> {

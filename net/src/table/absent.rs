@@ -439,20 +439,7 @@ impl TableSession {
     /// Who runs a computer player for `seat`: its partner, if that is a player who runs none
     /// yet, else the lowest such seat.
     pub(crate) fn runner_for(&self, seat: Seat) -> Option<Seat> {
-        let free = |s: Seat| {
-            s != seat
-                && self.runners[s].is_none()
-                && !self.runners.values().any(|r| *r == Some(s))
-                && self.presence_ok(s)
-        };
-        std::iter::once(seat.partner())
-            .chain(Seat::ALL)
-            .find(|&s| free(s))
-    }
-
-    /// A seat that is a player's own (not one that was voted out in the same breath).
-    fn presence_ok(&self, seat: Seat) -> bool {
-        !self.gone.contains(seat)
+        crate::hand::runner_for(seat, &self.runners, self.gone)
     }
 }
 

@@ -3,7 +3,7 @@
 //! entitled to sign it. Also the seat a key holds ([`seat_of`]), which the checks look
 //! signers up by.
 
-use fairdeal_core::{Seat, SeatMap};
+use fairdeal_core::{Seat, SeatMap, SeatSet};
 use fairdeal_crypto::PublicKey;
 
 use crate::hand::Replacement;
@@ -113,7 +113,11 @@ pub(crate) fn seat_changes(
             }
             _ => None,
         });
-        let runner_now = head_bots[i].map(|b| b.runner);
+        // The runner the table picks for it (from the computer players before this header),
+        // and nobody else, may run it.
+        let runner_now = head_bots[i]
+            .map(|b| b.runner)
+            .filter(|&r| Some(r) == runner_for(s, expect_bots));
         let mut replaced = Err(None);
         for from in replaces {
             let signer = seat_of(expect_keys, from);
@@ -174,13 +178,22 @@ pub(crate) fn seat_changes(
                     return Err(FaultKind::ReplaceNotFromRunner {
                             seat: s,
                             signer,
-                            runner: runner_now.unwrap_or(signer),
+                            runner: runner_for(s, expect_bots).unwrap_or(signer),
                         });
                 }
                 _ => return Err(FaultKind::UnsignedSeatChange(s)),
             }
     }
     Ok(notes)
+}
+
+/// Who runs a computer player for `seat`, given the computer players `bots` before (the
+/// table's rule, [`crate::hand::runner_for`]; only `seat` is out of the deal then).
+fn runner_for(seat: Seat, bots: &[Option<Replacement>; 4]) -> Option<Seat> {
+    let runners = SeatMap(bots.map(|b| b.map(|b| b.runner)));
+    let mut gone = SeatSet::EMPTY;
+    gone.insert(seat);
+    crate::hand::runner_for(seat, &runners, gone)
 }
 
 /// The seat `key` holds in `keys`, if any.
