@@ -94,6 +94,46 @@ fn a_runner_the_table_would_not_pick_is_refused() {
     );
 }
 
+/// South, North's runner, signs a return of North's seat at hand 3 that keeps the computer
+/// player's key in it, and hand 3's header names no computer player there: the computer
+/// player's moves would then be replayed as a person's, unchecked against its strategy. A
+/// seat is given back only to its player's own key.
+///
+/// Sabotage caught (checked): the return taken for whatever key the header seats.
+#[test]
+fn a_seat_given_back_keeps_no_computer_players_key() {
+    let (peers, file) = quit_game();
+    let (head, mut deals) = blocks(&file);
+    let Entry::Hand {
+        head: h,
+        keys,
+        bots,
+    } = &mut deals[2][0]
+    else {
+        unreachable!("a deal starts with its header")
+    };
+    assert!(bots[2].is_some(), "South runs North's computer player");
+    bots[2] = None;
+    let state = ReturnState {
+        hand_no: h.hand_no,
+        seat: Seat::N,
+        dealer: h.dealer,
+        totals: h.totals,
+        prev_result: h.prev_result,
+        keys: **keys,
+        runners: fairdeal_core::SeatMap::default(),
+        seeds: fairdeal_core::SeatMap::default(),
+    };
+    let sig =
+        Identity::from_secret(secret(0)).sign(&Statement::Return(&state).digest(&sid(&peers)));
+    deals[1].push(signed(0, &TableMsg::Return { state, sig }));
+    deals.truncate(3);
+    assert_eq!(
+        refused(&join(&head, &deals)),
+        FaultKind::UnsignedSeatChange(Seat::N)
+    );
+}
+
 /// North's seat given back at hand 3 by `signer`'s signed return; hand 3's header names
 /// North's own key again, and North's computer player's envelopes are left out.
 fn given_back(peers: &[TableSession], file: &[Entry], signer: u8) -> Vec<Entry> {

@@ -375,6 +375,7 @@ impl Game {
         }
         let notes = seats::seat_changes(
             found.hand_no,
+            &self.config.seats,
             &head.keys,
             &head.bots,
             &expect.keys,

@@ -90,6 +90,7 @@ pub(crate) fn signed_msg(
 /// A change no signed message backs, or one signed by the wrong seat.
 pub(crate) fn seat_changes(
     hand_no: u32,
+    original: &[PublicKey; 4],
     head_keys: &[PublicKey; 4],
     head_bots: &[Option<Replacement>; 4],
     expect_keys: &[PublicKey; 4],
@@ -129,13 +130,16 @@ pub(crate) fn seat_changes(
         }
         // A seat given back: by the runner of the computer player the previous header
         // records for it (nobody else held the seat, so nobody else may hand it over), to
-        // the key this header seats, for this hand. The return's other seats are its
-        // signer's view when it signed: two runners giving two seats back at one hand each
-        // sign while the other's seat is still held, and each seat's change is backed by its
-        // own return.
+        // its player's own key (the configuration's), as this header seats it, for this
+        // hand. The return's other seats are its signer's view when it signed: two runners
+        // giving two seats back at one hand each sign while the other's seat is still held,
+        // and each seat's change is backed by its own return.
         let returns = signed.iter().filter_map(|(from, m)| match m {
             TableMsg::Return { state, .. }
-                if state.seat == s && state.keys[i] == head_keys[i] && state.hand_no == hand_no =>
+                if state.seat == s
+                    && state.keys[i] == head_keys[i]
+                    && head_keys[i] == original[i]
+                    && state.hand_no == hand_no =>
             {
                 Some(from)
             }
