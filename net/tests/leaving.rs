@@ -493,4 +493,33 @@ fn a_quit_once_the_play_is_over_forfeits_the_hand_rather_than_voiding_it() {
             report.text()
         );
     }
+    // South's file with the next header as if the quit had voided the hand (same dealer,
+    // same totals): a quit once the play is over is no reason to void it.
+    let located = common::located(net.files[0].iter().cloned());
+    let first = located
+        .iter()
+        .rev()
+        .find_map(|at| match &at.entry {
+            Entry::Hand { head, .. } if head.hand_no == 1 => Some(*head),
+            _ => None,
+        })
+        .expect("hand 1's header");
+    let mut voided = located;
+    for at in &mut voided {
+        if let Entry::Hand { head, .. } = &mut at.entry
+            && head.hand_no == 2
+        {
+            head.dealer = first.dealer;
+            head.totals = first.totals;
+        }
+    }
+    let report = fairdeal_net::transcript::verify(&voided);
+    assert!(
+        matches!(
+            report.faults.first().map(|f| &f.kind),
+            Some(FaultKind::ForfeitVoided { seat: Seat::E, .. })
+        ),
+        "{}",
+        report.text()
+    );
 }
