@@ -429,19 +429,6 @@ fn a_person_who_left_and_came_back_has_a_transcript_that_verifies() {
     );
 }
 
-/// Whether `bytes` (a table message) carries a seat's seed.
-fn is_reveal(bytes: &[u8]) -> bool {
-    use fairdeal_crypto::{Body, Envelope, SignedEnvelope, encoding};
-    let Ok(TableMsg::Hand { bytes }) = TableMsg::decode(bytes) else {
-        return false;
-    };
-    SignedEnvelope::from_wire(&bytes)
-        .ok()
-        .and_then(|s| encoding::decode::<Envelope>(&s.bytes).ok())
-        .and_then(|e| Body::decode(&e.body).ok())
-        .is_some_and(|b| matches!(b, Body::HandReveal { .. }))
-}
-
 /// East's seed never arrives, and East signs a quit once the play is over instead: the hand
 /// is not voided for it (leaving is no way out of a hand already played): the others wait
 /// for the seed, vote East out as silent, and count the hand with the forfeit rule's scores,
@@ -452,7 +439,7 @@ fn a_quit_once_the_play_is_over_forfeits_the_hand_rather_than_voiding_it() {
     use fairdeal_net::hand::Stage;
     let (peers, _) = common::sim::table("leaving", Preset::Samba, 100_000);
     let mut net = Net::new(peers);
-    net.lose = Box::new(|from, _, bytes| from == 3 && is_reveal(bytes));
+    net.lose = Box::new(|from, _, bytes| from == 3 && common::table::is_reveal(bytes));
     net.run(900_000, &|n| {
         (0..3).all(|i| {
             n.peers[i]

@@ -7,6 +7,8 @@
 
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 
+mod common;
+
 use fairdeal_core::{HouseRules, Preset, Seat, SplitMix64};
 use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::hand::Event as HandEvent;
@@ -440,19 +442,6 @@ fn computer_players_wait_their_thinking_time_before_each_move() {
     assert!(moved(&sim) > before, "West never moved");
 }
 
-/// Whether `bytes` (a table message) carry a seat's seed reveal.
-fn is_reveal(bytes: &[u8]) -> bool {
-    use fairdeal_crypto::{Body, Envelope, SignedEnvelope, encoding};
-    let Ok(TableMsg::Hand { bytes }) = TableMsg::decode(bytes) else {
-        return false;
-    };
-    SignedEnvelope::from_wire(&bytes)
-        .ok()
-        .and_then(|s| encoding::decode::<Envelope>(&s.bytes).ok())
-        .and_then(|e| Body::decode(&e.body).ok())
-        .is_some_and(|b| matches!(b, Body::HandReveal { .. }))
-}
-
 /// The first hand's scores when everyone plays it through (same seeds, same moves).
 fn honest_first_hand(preset: Preset) -> [i32; 2] {
     let (peers, _) = table(preset, 100_000);
@@ -480,7 +469,7 @@ fn a_seat_that_withholds_its_seed_forfeits_the_hand_under_the_rule() {
         let (peers, _) = table(preset, 100_000);
         let mut sim = Sim::new(peers);
         // East sends everything but its seed, then is gone for good.
-        sim.mute = Some((3, is_reveal));
+        sim.mute = Some((3, common::table::is_reveal));
         sim.run(0, 100 * DEFAULT_GRACE_MS, &|s| {
             s.events[0]
                 .iter()

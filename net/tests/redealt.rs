@@ -130,14 +130,7 @@ fn a_vote_signed_in_the_first_deal_of_a_hand_dealt_again_never_counts_in_the_sec
         against.is_empty(),
         "votes against seats that stayed: {against:?}"
     );
-    for (k, file) in net.files.iter().enumerate() {
-        let mut bytes = MAGIC.to_vec();
-        for e in file {
-            bytes.extend_from_slice(&e.to_record());
-        }
-        let report = transcript::verify(&transcript::decode(&bytes).expect("decodes"));
-        assert!(report.ok(), "peer {k}: {}", report.text());
-    }
+    net.assert_files_verify();
 }
 
 /// The seat that dealt the hand again is asked by East, through the gate as a node asks, for

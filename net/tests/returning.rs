@@ -12,7 +12,6 @@ use common::net::{Net, Took, took};
 use common::sim::table;
 use fairdeal_core::{Preset, Seat};
 use fairdeal_net::table::{Gone, TableEvent};
-use fairdeal_net::transcript::{self, MAGIC};
 
 /// East's process is stopped while it holds its cards, past the grace period: South, West
 /// and North vote it out, West (its partner) runs a computer player in the seat and the hand
@@ -72,14 +71,7 @@ fn east_stopped_and_back(slow: &[(usize, usize)]) -> [Option<Took>; 2] {
         what()
     );
     // Every transcript, with both deals of the hand given back, checks.
-    for (i, file) in net.files.iter().enumerate() {
-        let mut bytes = MAGIC.to_vec();
-        for e in file {
-            bytes.extend_from_slice(&e.to_record());
-        }
-        let report = transcript::verify(&transcript::decode(&bytes).expect("decodes"));
-        assert!(report.ok(), "peer {i}: {}", report.text());
-    }
+    net.assert_files_verify();
     let took = [took(&net.events[0]), took(&net.events[2])];
     eprintln!("slow {slow:?}: South and North took the seat back by {took:?}");
     took
@@ -128,39 +120,7 @@ fn two_seats_back_in_one_hand_from_two_runners() {
             "peer {i}"
         );
     }
-    net.wake(2);
-    net.wake(1);
-    net.run(1_800_000, &|n| {
-        (0..4).all(|i| n.peers[i].runners() == [None; 4] && n.completed(i) >= 3)
-    });
-    let what = || {
-        net.dump();
-        "two seats back".to_owned()
-    };
-    for i in 0..4 {
-        assert_eq!(net.peers[i].runners(), [None; 4], "peer {i}: {}", what());
-        assert!(net.completed(i) >= 3, "peer {i}: {}", what());
-    }
-    // Each hand from the one given back on, as every peer dealt it last: one hand context
-    // for all four.
-    let given = net.peers[0].hand_no().min(net.peers[3].hand_no());
-    let dealt = |i: usize, h: u32| net.deals[i].iter().rev().find(|d| d.0 == h).map(|d| d.1);
-    for h in 4..given {
-        let all: Vec<_> = (0..4).map(|i| dealt(i, h)).collect();
-        assert!(
-            all[0].is_some() && all.windows(2).all(|w| w[0] == w[1]),
-            "hand {h}: {all:?}: {}",
-            what()
-        );
-    }
-    for (i, file) in net.files.iter().enumerate() {
-        let mut bytes = MAGIC.to_vec();
-        for e in file {
-            bytes.extend_from_slice(&e.to_record());
-        }
-        let report = transcript::verify(&transcript::decode(&bytes).expect("decodes"));
-        assert!(report.ok(), "peer {i}: {}", report.text());
-    }
+    both_back(&mut net, [2, 1]);
 }
 
 /// The host leaves at the end of hand 1 (its client plays the hand out and quits) and the
@@ -193,25 +153,39 @@ fn a_host_that_left_comes_back_with_the_computer_player_it_ran() {
             "peer {i}"
         );
     }
-    net.wake(0);
-    net.wake(3);
+    both_back(&mut net, [0, 3]);
+}
+
+/// The players of seats `back` wake up at once, and get their seats back from their runners:
+/// the table runs until no computer player is left and every peer has scored three hands.
+/// Each hand from the next one on, as every peer dealt it last, has one hand context for all
+/// four, and every transcript checks.
+fn both_back(net: &mut Net, back: [usize; 2]) {
+    let stayed = (0..4).find(|i| !back.contains(i)).unwrap_or(0);
+    let from = net.peers[stayed].hand_no() + 1;
+    for i in back {
+        net.wake(i);
+    }
     net.run(1_800_000, &|n| {
         (0..4).all(|i| n.peers[i].runners() == [None; 4] && n.completed(i) >= 3)
     });
     let what = || {
         net.dump();
-        "host and East back".to_owned()
+        format!("seats {back:?} back")
     };
     for i in 0..4 {
         assert_eq!(net.peers[i].runners(), [None; 4], "peer {i}: {}", what());
         assert!(net.completed(i) >= 3, "peer {i}: {}", what());
     }
-    for (i, file) in net.files.iter().enumerate() {
-        let mut bytes = MAGIC.to_vec();
-        for e in file {
-            bytes.extend_from_slice(&e.to_record());
-        }
-        let report = transcript::verify(&transcript::decode(&bytes).expect("decodes"));
-        assert!(report.ok(), "peer {i}: {}", report.text());
+    let upto = (0..4).map(|i| net.peers[i].hand_no()).min().unwrap_or(0);
+    let dealt = |i: usize, h: u32| net.deals[i].iter().rev().find(|d| d.0 == h).map(|d| d.1);
+    for h in from..upto {
+        let all: Vec<_> = (0..4).map(|i| dealt(i, h)).collect();
+        assert!(
+            all[0].is_some() && all.windows(2).all(|w| w[0] == w[1]),
+            "hand {h}: {all:?}: {}",
+            what()
+        );
     }
+    net.assert_files_verify();
 }

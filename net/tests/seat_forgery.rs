@@ -45,21 +45,27 @@ fn a_quit_or_replace_signed_by_the_wrong_seat_is_refused() {
     };
     assert_eq!(refused(&forged), FaultKind::BadSignature(Seat::N));
     // North's replacement, signed by West (South runs it).
-    let (at, hand_no, seat, key, seed) = first_replace(&file);
-    let mut forged = file.clone();
+    assert_eq!(refused(&replaced_by_west(&peers, &file)), WEST_NOT_RUNNER);
+}
+
+/// The file with North's replacement signed by West instead of South, its runner.
+fn replaced_by_west(peers: &[TableSession], file: &[Entry]) -> Vec<Entry> {
+    let west = Identity::from_secret(secret(1));
+    let (at, hand_no, seat, key, seed) = first_replace(file);
+    let mut forged = file.to_vec();
     forged[at] = signed(
         1,
-        &common::replace_msg(&west, &sid, hand_no, seat, key, seed),
+        &common::replace_msg(&west, &sid(peers), hand_no, seat, key, seed),
     );
-    assert_eq!(
-        refused(&forged),
-        FaultKind::ReplaceNotFromRunner {
-            seat: Seat::N,
-            signer: Seat::W,
-            runner: Seat::S
-        }
-    );
+    forged
 }
+
+/// North's computer player replaced by West, which the table would not pick to run it.
+const WEST_NOT_RUNNER: FaultKind = FaultKind::ReplaceNotFromRunner {
+    seat: Seat::N,
+    signer: Seat::W,
+    runner: Seat::S,
+};
 
 /// West writes itself in as the runner of North's computer player: the replacement signed
 /// by West, and every header from then on naming West as its runner. The table picks South
@@ -69,14 +75,7 @@ fn a_quit_or_replace_signed_by_the_wrong_seat_is_refused() {
 #[test]
 fn a_runner_the_table_would_not_pick_is_refused() {
     let (peers, file) = quit_game();
-    let sid = sid(&peers);
-    let west = Identity::from_secret(secret(1));
-    let (at, hand_no, seat, key, seed) = first_replace(&file);
-    let mut forged = file.clone();
-    forged[at] = signed(
-        1,
-        &common::replace_msg(&west, &sid, hand_no, seat, key, seed),
-    );
+    let mut forged = replaced_by_west(&peers, &file);
     for e in &mut forged {
         if let Entry::Hand { bots, .. } = e
             && let Some(b) = bots[Seat::N.index()].as_mut()
@@ -84,14 +83,7 @@ fn a_runner_the_table_would_not_pick_is_refused() {
             b.runner = Seat::W;
         }
     }
-    assert_eq!(
-        refused(&forged),
-        FaultKind::ReplaceNotFromRunner {
-            seat: Seat::N,
-            signer: Seat::W,
-            runner: Seat::S
-        }
-    );
+    assert_eq!(refused(&forged), WEST_NOT_RUNNER);
 }
 
 /// South, North's runner, signs a return of North's seat at hand 3 that keeps the computer
@@ -103,35 +95,8 @@ fn a_runner_the_table_would_not_pick_is_refused() {
 #[test]
 fn a_seat_given_back_keeps_no_computer_players_key() {
     let (peers, file) = quit_game();
-    let (head, mut deals) = blocks(&file);
-    let Entry::Hand {
-        head: h,
-        keys,
-        bots,
-    } = &mut deals[2][0]
-    else {
-        unreachable!("a deal starts with its header")
-    };
-    assert!(bots[2].is_some(), "South runs North's computer player");
-    bots[2] = None;
-    let state = ReturnState {
-        hand_no: h.hand_no,
-        seat: Seat::N,
-        dealer: h.dealer,
-        totals: h.totals,
-        prev_result: h.prev_result,
-        keys: **keys,
-        runners: fairdeal_core::SeatMap::default(),
-        seeds: fairdeal_core::SeatMap::default(),
-    };
-    let sig =
-        Identity::from_secret(secret(0)).sign(&Statement::Return(&state).digest(&sid(&peers)));
-    deals[1].push(signed(0, &TableMsg::Return { state, sig }));
-    deals.truncate(3);
-    assert_eq!(
-        refused(&join(&head, &deals)),
-        FaultKind::UnsignedSeatChange(Seat::N)
-    );
+    let forged = given_back_to(&peers, &file, 0, |_| {}, false);
+    assert_eq!(refused(&forged), FaultKind::UnsignedSeatChange(Seat::N));
 }
 
 /// North's seat given back at hand 3 by `signer`'s signed return; hand 3's header names
@@ -147,6 +112,18 @@ fn given_back_as(
     signer: u8,
     spoil: fn(&mut ReturnState),
 ) -> Vec<Entry> {
+    given_back_to(peers, file, signer, spoil, true)
+}
+
+/// [`given_back_as`], with North's own key in hand 3's header (`own_key`) or the computer
+/// player's kept there.
+fn given_back_to(
+    peers: &[TableSession],
+    file: &[Entry],
+    signer: u8,
+    spoil: fn(&mut ReturnState),
+    own_key: bool,
+) -> Vec<Entry> {
     let (head, mut deals) = blocks(file);
     let north = Identity::from_secret(secret(2)).public();
     let Entry::Hand {
@@ -157,7 +134,10 @@ fn given_back_as(
     else {
         unreachable!("a deal starts with its header")
     };
-    keys[2] = north;
+    assert!(bots[2].is_some(), "South runs North's computer player");
+    if own_key {
+        keys[2] = north;
+    }
     bots[2] = None;
     let mut state = ReturnState {
         hand_no: h.hand_no,

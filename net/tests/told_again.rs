@@ -13,7 +13,6 @@ use common::sim::table;
 use fairdeal_core::{Preset, Seat};
 use fairdeal_net::table::TableEvent;
 use fairdeal_net::table::msg::TableMsg;
-use fairdeal_net::transcript::{self, MAGIC};
 
 const WEST: usize = 1;
 const EAST: usize = 3;
@@ -81,12 +80,5 @@ fn a_player_whose_first_notice_is_lost_still_gets_its_seat_back() {
         .filter(|(v, h, _)| *h >= held_at && *v != EAST)
         .collect();
     assert!(again.is_empty(), "votes after East came back: {again:?}");
-    for (i, file) in net.files.iter().enumerate() {
-        let mut bytes = MAGIC.to_vec();
-        for e in file {
-            bytes.extend_from_slice(&e.to_record());
-        }
-        let report = transcript::verify(&transcript::decode(&bytes).expect("decodes"));
-        assert!(report.ok(), "peer {i}: {}", report.text());
-    }
+    net.assert_files_verify();
 }

@@ -7,7 +7,6 @@
 use fairdeal_core::Preset;
 use fairdeal_core::Seat;
 use fairdeal_crypto::PublicKey;
-use fairdeal_net::table::msg::TableMsg;
 use fairdeal_net::table::{Dest, TableSession};
 use fairdeal_net::transcript::{self, Entry, FaultKind, HandStatus, MAGIC, Report};
 
@@ -17,19 +16,6 @@ use common::table::run;
 
 fn table(preset: Preset, target: i32) -> Vec<TableSession> {
     common::table::table("transcript", preset, target)
-}
-
-/// Whether `bytes` (a table message) carry a seat's seed reveal.
-fn is_reveal(bytes: &[u8]) -> bool {
-    use fairdeal_crypto::{Body, Envelope, SignedEnvelope, encoding};
-    let Ok(TableMsg::Hand { bytes }) = TableMsg::decode(bytes) else {
-        return false;
-    };
-    SignedEnvelope::from_wire(&bytes)
-        .ok()
-        .and_then(|s| encoding::decode::<Envelope>(&s.bytes).ok())
-        .and_then(|e| Body::decode(&e.body).ok())
-        .is_some_and(|b| matches!(b, Body::HandReveal { .. }))
 }
 
 /// Like [`run`], with `muted` withholding its seed and gone from then on, and a clock: every
@@ -48,7 +34,7 @@ fn run_muted(
             let mut moved = false;
             for i in 0..peers.len() {
                 while let Some((dest, bytes)) = peers[i].poll_transmit() {
-                    if i == muted && is_reveal(&bytes) {
+                    if i == muted && common::table::is_reveal(&bytes) {
                         dead = true;
                     }
                     if i == muted && dead {

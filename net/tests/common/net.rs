@@ -184,6 +184,19 @@ impl Net {
         self.deliver();
     }
 
+    /// Each peer's transcript so far, written and read back as a file: every one checks.
+    pub fn assert_files_verify(&self) {
+        use fairdeal_net::transcript::{self, MAGIC};
+        for (i, file) in self.files.iter().enumerate() {
+            let mut bytes = MAGIC.to_vec();
+            for e in file {
+                bytes.extend_from_slice(&e.to_record());
+            }
+            let report = transcript::verify(&transcript::decode(&bytes).expect("decodes"));
+            assert!(report.ok(), "peer {i}: {}", report.text());
+        }
+    }
+
     /// Prints every peer's table events (not the hands') and the votes, for a failure.
     pub fn dump(&self) {
         eprintln!("now {}", self.now);

@@ -80,3 +80,17 @@ pub fn run(
         }
     }
 }
+
+/// Whether `bytes` (a table message) carry a seat's seed reveal.
+pub fn is_reveal(bytes: &[u8]) -> bool {
+    use fairdeal_crypto::{Body, Envelope, SignedEnvelope, encoding};
+    use fairdeal_net::table::msg::TableMsg;
+    let Ok(TableMsg::Hand { bytes }) = TableMsg::decode(bytes) else {
+        return false;
+    };
+    SignedEnvelope::from_wire(&bytes)
+        .ok()
+        .and_then(|s| encoding::decode::<Envelope>(&s.bytes).ok())
+        .and_then(|e| Body::decode(&e.body).ok())
+        .is_some_and(|b| matches!(b, Body::HandReveal { .. }))
+}
