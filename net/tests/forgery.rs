@@ -12,7 +12,7 @@ use fairdeal_net::transcript::{Entry, FaultKind};
 
 mod common;
 
-use common::files::{blocks, honest_game, join, refused, sid, signed};
+use common::files::{blocks, honest_game, join, quit_game, refused, sid, signed};
 use common::table::secret;
 
 #[test]
@@ -169,4 +169,28 @@ fn a_seat_put_out_with_no_signed_reason_is_refused() {
     second.truncate(second.len() / 2);
     let forged = join(&head, &[deals[0].clone(), second, vec![void]]);
     assert_eq!(refused(&forged), FaultKind::PutOutUnproved(Seat::E));
+}
+
+/// North quits hand 1 while it is played, which voids it; West rewrites the next header as a
+/// void of West instead. North's quit is no reason to put West out.
+#[test]
+fn another_seats_quit_is_no_reason_to_put_a_seat_out() {
+    let (peers, file) = quit_game();
+    let (head, mut deals) = blocks(&file);
+    let Entry::Hand { head: h1, keys, .. } = &deals[0][0] else {
+        unreachable!("a deal starts with its header")
+    };
+    let hctx = h1.hctx(&sid(&peers), keys);
+    let west_out = h1.after(Ending::Void {
+        hctx,
+        seat: Some(Seat::W),
+    });
+    let Entry::Hand { head: h2, .. } = &mut deals[1][0] else {
+        unreachable!("a deal starts with its header")
+    };
+    *h2 = west_out;
+    assert_eq!(
+        refused(&join(&head, &deals[..2])),
+        FaultKind::PutOutUnproved(Seat::W)
+    );
 }

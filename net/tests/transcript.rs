@@ -311,6 +311,31 @@ fn a_hand_whose_seed_was_withheld_is_reported_forfeited_with_the_rules_scores() 
         "{}",
         report.text()
     );
+    // The same void, of North instead: the votes against East are no reason to put North out.
+    let mut north = voided;
+    let marker = |seat| {
+        let (sid, keys) = (
+            peers[0].config().unwrap().sid(),
+            peers[0].config().unwrap().seats,
+        );
+        let hctx = first.hctx(&sid, &keys);
+        fairdeal_net::hand::void_marker(&hctx, Some(seat))
+    };
+    for e in &mut north {
+        if let Entry::Hand { head, .. } = e
+            && head.hand_no == 2
+        {
+            assert_eq!(head.prev_result, marker(Seat::E), "East's marker");
+            head.prev_result = marker(Seat::N);
+        }
+    }
+    let report = check(&bytes_of(&north)).unwrap();
+    assert_eq!(
+        report.faults.first().map(|f| &f.kind),
+        Some(&FaultKind::PutOutUnproved(Seat::N)),
+        "{}",
+        report.text()
+    );
 }
 
 /// The seat that withholds its seed in the deciding hand does not hide the result: the game
