@@ -98,7 +98,7 @@ pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>, out: &mut V
                             if ui.button(resume).clicked() {
                                 action = Some(Intent::Resume(dir.clone()));
                             }
-                            if ui.button("Abandon it").clicked() {
+                            if ui.button("Leave it for good").clicked() {
                                 action = Some(Intent::Abandon(dir.clone()));
                             }
                             action
