@@ -180,3 +180,129 @@ pub(super) fn root_of(envelopes: &[SignedEnvelope]) -> [u8; 32] {
     let refs: Vec<&[u8]> = hashes.iter().map(|h| h.as_slice()).collect();
     hash256(b"fairdeal/v1/transcript", &refs)
 }
+
+#[cfg(test)]
+mod tests {
+    use fairdeal_core::Seat;
+    use fairdeal_crypto::{Fault, PublicKey, Sig};
+
+    use super::{Deal, PutOut, Replacement, TableMsg};
+    use crate::transcript::replay::Finding;
+
+    const HCTX: [u8; 32] = [7; 32];
+
+    fn keys() -> [PublicKey; 4] {
+        [1, 2, 3, 4].map(|b| PublicKey([b; 32]))
+    }
+
+    /// A timeout vote from `voter` against `seat` in hand 1 of the deal `hctx` (signatures
+    /// are checked before a deal's reasons are read, so any will do here).
+    fn vote(voter: Seat, seat: Seat, hctx: [u8; 32], hand_no: u32) -> (PublicKey, TableMsg) {
+        let msg = TableMsg::Timeout {
+            hand_no,
+            hctx,
+            seat,
+            sig: Sig(vec![0; 64]),
+        };
+        (keys()[voter.index()], msg)
+    }
+
+    fn quit(seat: Seat, hand_no: u32) -> (PublicKey, TableMsg) {
+        let msg = TableMsg::Quit {
+            hand_no,
+            sig: Sig(vec![0; 64]),
+        };
+        (keys()[seat.index()], msg)
+    }
+
+    fn put_out(
+        signed: &[(PublicKey, TableMsg)],
+        bots: [Option<Replacement>; 4],
+        found: &Finding,
+        out: Seat,
+    ) -> Option<PutOut> {
+        let keys = keys();
+        let deal = Deal {
+            hand_no: 1,
+            hctx: &HCTX,
+            keys: &keys,
+            bots: &bots,
+            signed,
+            found,
+        };
+        deal.put_out(out)
+    }
+
+    /// Votes put a seat out only when every other client signed one against that seat, in
+    /// that hand, in that deal; a runner's vote speaks for the computer players it runs.
+    #[test]
+    fn votes_count_for_their_seat_hand_and_deal_only() {
+        let none = [None; 4];
+        let found = Finding::default();
+        let against_e =
+            |hctx, hand| [Seat::S, Seat::W, Seat::N].map(|v| vote(v, Seat::E, hctx, hand));
+        assert_eq!(
+            put_out(&against_e(HCTX, 1), none, &found, Seat::E),
+            Some(PutOut::Votes)
+        );
+        assert_eq!(
+            put_out(&against_e(HCTX, 1)[..2], none, &found, Seat::E),
+            None
+        );
+        assert_eq!(put_out(&against_e(HCTX, 1), none, &found, Seat::N), None);
+        assert_eq!(put_out(&against_e([8; 32], 1), none, &found, Seat::E), None);
+        assert_eq!(put_out(&against_e(HCTX, 2), none, &found, Seat::E), None);
+        // South runs West's computer player: South's vote speaks for West too.
+        let mut bots = none;
+        bots[Seat::W.index()] = Some(Replacement {
+            runner: Seat::S,
+            seed: [0; 32],
+        });
+        let two = [
+            vote(Seat::S, Seat::E, HCTX, 1),
+            vote(Seat::N, Seat::E, HCTX, 1),
+        ];
+        assert_eq!(put_out(&two, bots, &found, Seat::E), Some(PutOut::Votes));
+        assert_eq!(put_out(&two, none, &found, Seat::E), None);
+    }
+
+    /// A seat's own quit in this hand puts it out while the deal is played, not another
+    /// seat's, not one of another hand, and not once the play is over.
+    #[test]
+    fn a_quit_counts_for_its_seat_in_its_hand_while_the_deal_is_played() {
+        let none = [None; 4];
+        let found = Finding::default();
+        let signed = [quit(Seat::N, 1)];
+        assert_eq!(put_out(&signed, none, &found, Seat::N), Some(PutOut::Quit));
+        assert_eq!(put_out(&signed, none, &found, Seat::W), None);
+        assert_eq!(put_out(&[quit(Seat::N, 2)], none, &found, Seat::N), None);
+        let over = Finding {
+            forfeit: Some([[0, 0], [0, 0]]),
+            ..Finding::default()
+        };
+        assert_eq!(put_out(&signed, none, &over, Seat::N), None);
+        let audited = Finding {
+            audited: Some([0, 0]),
+            ..Finding::default()
+        };
+        assert_eq!(put_out(&signed, none, &audited, Seat::N), None);
+    }
+
+    /// A fault the replays or the crypto's evidence prove puts its seat out, and no other.
+    #[test]
+    fn a_proven_fault_counts_for_its_seat_only() {
+        let none = [None; 4];
+        let named = Finding {
+            named: vec![(Seat::W, Fault::OutOfOrder)],
+            ..Finding::default()
+        };
+        assert_eq!(put_out(&[], none, &named, Seat::W), Some(PutOut::Cheat));
+        assert_eq!(put_out(&[], none, &named, Seat::E), None);
+        let caught = Finding {
+            cheat: Some((Some(Seat::E), Fault::OutOfOrder, Vec::new())),
+            ..Finding::default()
+        };
+        assert_eq!(put_out(&[], none, &caught, Seat::E), Some(PutOut::Cheat));
+        assert_eq!(put_out(&[], none, &caught, Seat::S), None);
+    }
+}
