@@ -283,10 +283,19 @@ impl TableSession {
     /// the empty seats with computer players. `None` for a person's seat, or when it cannot
     /// be told.
     pub fn client_of(&self, seat: Seat, among: &[Seat]) -> Option<Seat> {
-        let i = seat.index();
         if let Some(r) = self.runners[seat] {
             return Some(r);
         }
+        // A guess from the machines: never this peer's own seat, which knows it is here
+        // (a computer player started beside it on this machine may well be another process).
+        self.guess_client(seat, among)
+            .filter(|&c| Some(c) != self.my_seat_index())
+    }
+
+    /// [`TableSession::client_of`] for a computer player no runner plays: the one person on
+    /// its machine, or the one of those unheard with it, or the host unheard with it there.
+    fn guess_client(&self, seat: Seat, among: &[Seat]) -> Option<Seat> {
+        let i = seat.index();
         let info = self.roster.get(i)?.as_ref()?;
         if !info.bot {
             return None;
@@ -384,6 +393,29 @@ mod tests {
         assert_eq!(t.client_of(Seat::S, &among), None);
         // Heard, the host is not the client of a computer player gone on its own.
         assert_eq!(t.client_of(Seat::W, &[Seat::W]), None);
+    }
+
+    /// On the host's own screen, the host is never guessed to be the client of a computer
+    /// player that went silent: it is here, and knows it (a computer player on its machine
+    /// may be another process). The others still say so.
+    #[test]
+    fn a_peer_is_never_guessed_the_client_on_its_own_screen() {
+        let mut t = table([(false, HERE), (true, HERE), (false, THERE), (true, HERE)]);
+        let among = [Seat::W, Seat::E];
+        assert_eq!(
+            t.client_of(Seat::W, &among),
+            Some(Seat::S),
+            "seen by another peer"
+        );
+        t.keys = [0, 1, 2, 3].map(|i| Identity::from_secret([i as u8 + 1; 32]).public());
+        assert_eq!(
+            t.client_of(Seat::W, &among),
+            None,
+            "on the host's own screen"
+        );
+        // A runner it knows of is said as it is.
+        t.runners[Seat::W] = Some(Seat::S);
+        assert_eq!(t.client_of(Seat::W, &among), Some(Seat::S));
     }
 
     /// Every seat on one machine (loopback): the host, unheard with them, runs them.
