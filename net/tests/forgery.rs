@@ -127,7 +127,7 @@ fn another_seats_return_with_chosen_totals_is_refused_by_the_hand_context() {
     let (mut forged, third) = self_totalled(&peers, &file, Seat::S);
     let header = third[0].clone();
     forged.extend(third);
-    assert!(matches!(refused(&forged), FaultKind::BadEnvelope(_)));
+    assert!(matches!(refused(&forged), FaultKind::BadEnvelope(Some(_))));
     // The file ends at the forged header: no other seat confirms the totals.
     let (mut bare, _) = self_totalled(&peers, &file, Seat::S);
     bare.push(header);

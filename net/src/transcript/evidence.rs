@@ -288,6 +288,37 @@ mod tests {
         assert_eq!(put_out(&signed, none, &audited, Seat::N), None);
     }
 
+    /// The words for a seat caught name its own fault, with the crypto's evidence when that
+    /// is what proved it: never another seat's fault.
+    #[test]
+    fn a_caught_seats_words_name_its_own_fault() {
+        let keys = keys();
+        let bots = [None; 4];
+        let found = Finding {
+            cheat: Some((
+                Some(Seat::E),
+                Fault::DuplicateKey,
+                vec!["commitment signed by East".to_owned()],
+            )),
+            named: vec![(Seat::W, Fault::OutOfOrder)],
+            ..Finding::default()
+        };
+        let deal = Deal {
+            hand_no: 1,
+            hctx: &HCTX,
+            keys: &keys,
+            bots: &bots,
+            signed: &[],
+            found: &found,
+        };
+        let (why, evidence) = deal.words(Seat::E, PutOut::Cheat);
+        assert_eq!(why, format!("was caught cheating: {}", Fault::DuplicateKey));
+        assert_eq!(evidence, ["commitment signed by East"]);
+        let (why, evidence) = deal.words(Seat::W, PutOut::Cheat);
+        assert_eq!(why, format!("was caught cheating: {}", Fault::OutOfOrder));
+        assert!(evidence.is_empty());
+    }
+
     /// A fault the replays or the crypto's evidence prove puts its seat out, and no other.
     #[test]
     fn a_proven_fault_counts_for_its_seat_only() {
