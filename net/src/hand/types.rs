@@ -66,6 +66,37 @@ pub(crate) fn runner_for(
         .find(|&s| free(s))
 }
 
+/// The seats timeout votes from `voters` speak for: each voter's, and those of the computer
+/// players it runs (`runners`: it hears what they would).
+pub(crate) fn vote_cover(
+    voters: fairdeal_core::SeatSet,
+    runners: &fairdeal_core::SeatMap<Option<Seat>>,
+) -> fairdeal_core::SeatSet {
+    let mut covered = voters;
+    for (s, runner) in runners.iter() {
+        if runner.is_some_and(|r| voters.contains(r)) {
+            covered.insert(s);
+        }
+    }
+    covered
+}
+
+/// Whether votes that speak for the seats `covered` put `seat` out of its deal: they cover
+/// every seat but those of `seat`'s own client (its runner's, for a computer player), so a
+/// silent runner and the computer players it runs are voted out by the others alone. The one
+/// count for the table and the transcript check.
+pub(crate) fn voted_out(
+    seat: Seat,
+    covered: fairdeal_core::SeatSet,
+    runners: &fairdeal_core::SeatMap<Option<Seat>>,
+) -> bool {
+    let client = |s: Seat| runners[s].unwrap_or(s);
+    Seat::ALL
+        .into_iter()
+        .filter(|&s| client(s) != client(seat))
+        .all(|s| covered.contains(s))
+}
+
 /// The strategy of every computer player that takes over a seat.
 pub const REPLACEMENT_STRATEGY: &str = "expert";
 

@@ -268,13 +268,12 @@ impl TableSession {
         sig: &Sig,
     ) {
         // A computer player's runner votes for it too: it hears what its runner hears.
-        let runs: Vec<Seat> = self
-            .runners
-            .iter()
-            .filter(|(_, runner)| **runner == Some(voter))
-            .map(|(s, _)| s)
-            .collect();
-        let covered = self.votes.count(hctx, seat, voter, sig.clone(), runs);
+        let mut one = SeatSet::EMPTY;
+        one.insert(voter);
+        let runs = crate::hand::vote_cover(one, &self.runners);
+        let covered = self
+            .votes
+            .count(hctx, seat, voter, sig.clone(), runs.iter());
         // Every client but the silent seat's own must vote: a computer player's vote comes
         // from its runner, so a silent runner and the computer player it runs are voted out
         // by the others alone.
@@ -294,10 +293,7 @@ impl TableSession {
     /// Whether the seats in `covered` are every seat but `seat`'s own client's: enough
     /// votes to put `seat` out.
     pub(super) fn all_voted(&self, seat: Seat, covered: SeatSet) -> bool {
-        Seat::ALL
-            .into_iter()
-            .filter(|&s| self.speaks_for(s) != self.speaks_for(seat))
-            .all(|s| covered.contains(s))
+        crate::hand::voted_out(seat, covered, &self.runners)
     }
 
     /// The seat whose client speaks for `seat` (its votes and messages): its runner's for a computer player that took

@@ -234,11 +234,7 @@ impl TableSession {
                         fresh.push((v, sig.clone()));
                     }
                     covered.insert(v);
-                    for (s, runner) in self.runners.iter() {
-                        if *runner == Some(v) {
-                            covered.insert(s);
-                        }
-                    }
+                    covered = crate::hand::vote_cover(covered, &self.runners);
                 }
                 Err(TimeoutRefused::Again) => {}
                 Err(_) => return Err(SeatHeldRefused::Unproved),

@@ -2,7 +2,7 @@
 //! words, with the signed messages), the result root recomputed from the file's envelopes, and
 //! the claimed seat and slot of an envelope (for naming and sorting, never trusted).
 
-use fairdeal_core::{Seat, SeatMap};
+use fairdeal_core::{Seat, SeatMap, SeatSet};
 use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{Body, Envelope, PublicKey, SignedEnvelope, encoding};
 
@@ -56,16 +56,13 @@ impl Deal<'_> {
         if !over && self.quit(out) {
             return Some(PutOut::Quit);
         }
-        let runner = |s: Seat| self.bots[s.index()].map(|b| b.runner);
-        let speaks_for = |s: Seat| runner(s).unwrap_or(s);
-        let voters: Vec<Seat> = self.votes(out).collect();
-        let covered =
-            |s: Seat| voters.contains(&s) || runner(s).is_some_and(|r| voters.contains(&r));
-        let all = Seat::ALL
-            .into_iter()
-            .filter(|&s| speaks_for(s) != speaks_for(out))
-            .all(covered);
-        all.then_some(PutOut::Votes)
+        let runners = SeatMap(self.bots.map(|b| b.map(|b| b.runner)));
+        let mut voters = SeatSet::EMPTY;
+        for s in self.votes(out) {
+            voters.insert(s);
+        }
+        let covered = crate::hand::vote_cover(voters, &runners);
+        crate::hand::voted_out(out, covered, &runners).then_some(PutOut::Votes)
     }
 
     /// The scores the deal counts with when `out` was put out of it for `why`, if it counts

@@ -192,12 +192,10 @@ pub(crate) fn seat_changes(
 }
 
 /// Who runs a computer player for `seat`, given the computer players `bots` before (the
-/// table's rule, [`crate::hand::runner_for`]; only `seat` is out of the deal then).
+/// table's rule, [`crate::hand::runner_for`], which never picks `seat` itself).
 fn runner_for(seat: Seat, bots: &[Option<Replacement>; 4]) -> Option<Seat> {
     let runners = SeatMap(bots.map(|b| b.map(|b| b.runner)));
-    let mut gone = SeatSet::EMPTY;
-    gone.insert(seat);
-    crate::hand::runner_for(seat, &runners, gone)
+    crate::hand::runner_for(seat, &runners, SeatSet::EMPTY)
 }
 
 /// The seat `key` holds in `keys`, if any.
