@@ -68,8 +68,8 @@ struct Sim {
     quits: Vec<(usize, u32, usize)>,
     /// Each peer's public transcript entries so far.
     public: Vec<Vec<Entry>>,
-    /// North's client is running again after it left (the person pressed Resume).
-    north_back: bool,
+    /// The people's clients running again after they left (the person pressed Resume).
+    back: [bool; 4],
     now: u64,
     rng: SplitMix64,
 }
@@ -84,7 +84,7 @@ impl Sim {
             events: vec![Vec::new(); 4],
             quits: Vec::new(),
             public: vec![Vec::new(); 4],
-            north_back: false,
+            back: [false; 4],
             now: 0,
             rng: SplitMix64::new(11),
         }
@@ -107,6 +107,9 @@ impl Sim {
                         }
                         Dest::Seats => (0..4).filter(|&j| j != i).collect(),
                     };
+                    // A client that left has stopped (until North's is started again).
+                    let targets: Vec<usize> =
+                        targets.into_iter().filter(|&j| self.running(j)).collect();
                     for j in targets {
                         let from = self.keys[i];
                         let _ = self.peers[j].handle_message(from, &bytes);
@@ -129,28 +132,43 @@ impl Sim {
         self.now += 5_000;
         for i in 0..4 {
             for j in 0..4 {
-                if i != j && (!self.peers[j].has_left() || (j == 2 && self.north_back)) {
+                if i != j && self.running(j) {
                     let k = self.keys[j];
                     self.peers[i].heard(k, self.now);
                 }
             }
         }
-        for p in &mut self.peers {
-            p.handle_timeout(self.now);
+        for i in 0..4 {
+            if self.running(i) {
+                self.peers[i].handle_timeout(self.now);
+            }
         }
     }
 
-    /// One step of the people's part: South plays at random; North plays at random until it
-    /// leaves, then as its node would.
+    /// Whether peer `i`'s client runs: it has not left, or it was started again.
+    fn running(&self, i: usize) -> bool {
+        !self.peers[i].has_left() || self.back[i]
+    }
+
+    /// One step of the people's part: South and North play at random until they leave, then
+    /// as their nodes would; a computer player that leaves quits once its hand is over, as
+    /// its node does.
     fn step(&mut self) {
-        if self.north_back {
+        for b in (0..4).filter(|&b| self.back[b]) {
             // Its pings, heard while the others play on without a pause.
-            for i in [0, 1, 3] {
-                let k = self.keys[2];
+            for i in (0..4).filter(|&i| i != b) {
+                let k = self.keys[b];
                 self.peers[i].heard(k, self.now);
             }
         }
         self.deliver();
+        for i in [1, 3] {
+            // A computer player leaving: its node quits once the hand is over.
+            if self.peers[i].quit_due() {
+                self.peers[i].quit().unwrap();
+                return;
+            }
+        }
         for i in [0, 2] {
             let p = &mut self.peers[i];
             if p.has_left() {
@@ -309,7 +327,7 @@ fn a_person_who_left_and_came_back_has_a_transcript_that_verifies() {
         s.peers[0].hand_no() >= 2 && s.peers[0].hand().is_some()
     });
     // North's client runs again during hand 2: it gets its seat back at hand 3.
-    sim.north_back = true;
+    sim.back[2] = true;
     sim.step_until(80_000, "North never got its seat back", |s| {
         s.peers[2].hand_no() >= 3 && s.peers[2].hand().is_some()
     });
@@ -509,4 +527,57 @@ fn a_quit_once_the_play_is_over_forfeits_the_hand_rather_than_voiding_it() {
         "{}",
         report.text()
     );
+}
+
+/// South, West and East all leave during hand 1 (a host whose window ran two computer players
+/// leaves with them): each plays the hand out and quits once it is scored, in whatever order
+/// the quits arrive. North, the one player left, takes all three seats over (a runner may run
+/// several computer players), and the game goes on with hand 2, nobody voted out as silent.
+///
+/// Sabotage caught (checked): a quit refused once another seat's quit dropped the scored hand
+/// leaves West and East to be voted out (never, with no other client to vote); a runner
+/// limited to one computer player leaves two seats with nobody to run them.
+#[test]
+fn the_last_player_at_the_table_runs_every_seat_the_others_leave() {
+    let mut sim = Sim::new();
+    sim.play_to_norths_turn();
+    let leavers = [0, 1, 3];
+    for i in leavers {
+        assert_eq!(sim.peers[i].leave_after_hand().unwrap(), Leaving::AfterHand);
+    }
+    sim.step_until(60_000, "hand 2 was never played", |s| s.completed(2) >= 2);
+    let me = Some(Seat::N);
+    assert_eq!(
+        sim.peers[2].runners(),
+        [me, me, None, me],
+        "North runs South, West and East"
+    );
+    assert_eq!(sim.peers[2].proxy_seats().len(), 3);
+    assert_eq!(sim.voided(2), 0, "no hand was void");
+    assert!(
+        !sim.events[2]
+            .iter()
+            .any(|e| matches!(e, TableEvent::HandForfeited { .. })),
+        "nobody forfeited"
+    );
+    let quitters: Vec<usize> = sim.quits.iter().map(|q| q.0).collect();
+    assert_eq!(quitters.len(), 3, "{:?}", sim.quits);
+    assert!(
+        sim.quits
+            .iter()
+            .all(|&(_, hand_no, done)| hand_no == 1 && done == 1),
+        "each quit once hand 1 was scored: {:?}",
+        sim.quits
+    );
+    // North's file holds the runner the rule picks for every seat taken over.
+    let report = fairdeal_net::transcript::verify(&common::located(sim.public[2].iter().cloned()));
+    assert!(report.ok(), "{}", report.text());
+    assert_eq!(report.hands.len(), 2, "{}", report.text());
+    // South's person presses Resume: the seat is theirs again from the next hand, though
+    // its client left thinking North (its partner, leaving too) would run it.
+    sim.back[0] = true;
+    sim.step_until(80_000, "South never got its seat back", |s| {
+        !s.peers[0].has_left() && s.peers[0].hand().is_some()
+    });
+    assert_eq!(sim.peers[2].runners()[0], None, "North gave South back");
 }

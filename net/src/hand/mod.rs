@@ -50,6 +50,7 @@ mod reveal;
 mod session;
 mod shuffle;
 mod stage;
+mod takeovers;
 mod types;
 mod watch;
 pub mod wire;
@@ -59,11 +60,11 @@ use std::collections::VecDeque;
 pub use self::cards::card_of_id;
 pub use self::checks::{CheckDone, CheckId, ProofCheck};
 pub use self::head::{DealHead, Ending, add_scores, void_marker};
+pub use self::takeovers::Takeovers;
 pub use self::types::{
     Awaiting, Blame, Event, HandBug, HandConfig, HandReport, MoveEffect, REPLACEMENT_STRATEGY,
     Replacement, SessionError, Stage, replacement_rng,
 };
-pub(crate) use self::types::{runner_for, vote_cover, voted_out};
 
 use self::audit::Audit;
 use self::checks::Checks;

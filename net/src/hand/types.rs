@@ -46,57 +46,6 @@ pub struct Replacement {
     pub seed: [u8; 32],
 }
 
-/// Who runs the computer player that takes `seat` over, given who runs one in each seat
-/// now (`runners`) and the seats out of the deal with it (`gone`): its partner, if that is a
-/// player who runs none yet, else the lowest such seat. The one rule for the table that
-/// picks the runner and the transcript check that holds a header's runner to it.
-pub(crate) fn runner_for(
-    seat: Seat,
-    runners: &fairdeal_core::SeatMap<Option<Seat>>,
-    gone: fairdeal_core::SeatSet,
-) -> Option<Seat> {
-    let free = |s: Seat| {
-        s != seat
-            && runners[s].is_none()
-            && !runners.values().any(|r| *r == Some(s))
-            && !gone.contains(s)
-    };
-    std::iter::once(seat.partner())
-        .chain(Seat::ALL)
-        .find(|&s| free(s))
-}
-
-/// The seats timeout votes from `voters` speak for: each voter's, and those of the computer
-/// players it runs (`runners`: it hears what they would).
-pub(crate) fn vote_cover(
-    voters: fairdeal_core::SeatSet,
-    runners: &fairdeal_core::SeatMap<Option<Seat>>,
-) -> fairdeal_core::SeatSet {
-    let mut covered = voters;
-    for (s, runner) in runners.iter() {
-        if runner.is_some_and(|r| voters.contains(r)) {
-            covered.insert(s);
-        }
-    }
-    covered
-}
-
-/// Whether votes that speak for the seats `covered` put `seat` out of its deal: they cover
-/// every seat but those of `seat`'s own client (its runner's, for a computer player), so a
-/// silent runner and the computer players it runs are voted out by the others alone. The one
-/// count for the table and the transcript check.
-pub(crate) fn voted_out(
-    seat: Seat,
-    covered: fairdeal_core::SeatSet,
-    runners: &fairdeal_core::SeatMap<Option<Seat>>,
-) -> bool {
-    let client = |s: Seat| runners[s].unwrap_or(s);
-    Seat::ALL
-        .into_iter()
-        .filter(|&s| client(s) != client(seat))
-        .all(|s| covered.contains(s))
-}
-
 /// The strategy of every computer player that takes over a seat.
 pub const REPLACEMENT_STRATEGY: &str = "expert";
 
@@ -300,38 +249,5 @@ impl Awaiting {
     /// within moments).
     pub fn is_decision(self) -> bool {
         matches!(self, Self::Move)
-    }
-}
-
-#[cfg(test)]
-mod runner_tests {
-    use fairdeal_core::{Seat, SeatMap, SeatSet};
-
-    use super::runner_for;
-
-    /// The partner runs the computer player if it runs none and is not out itself; else the
-    /// lowest seat that is free; nobody when every other seat runs one or is out.
-    #[test]
-    fn the_partner_runs_it_else_the_lowest_free_seat() {
-        let none = SeatMap::default();
-        assert_eq!(runner_for(Seat::N, &none, SeatSet::EMPTY), Some(Seat::S));
-        assert_eq!(runner_for(Seat::E, &none, SeatSet::EMPTY), Some(Seat::W));
-        // South runs West's: North's partner is busy, so the lowest free seat (East, after
-        // South, West and North itself).
-        let south_runs_west = SeatMap([None, Some(Seat::S), None, None]);
-        assert_eq!(
-            runner_for(Seat::N, &south_runs_west, SeatSet::EMPTY),
-            Some(Seat::E)
-        );
-        // A seat with a computer player runs none.
-        assert_eq!(
-            runner_for(Seat::E, &south_runs_west, SeatSet::EMPTY),
-            Some(Seat::N)
-        );
-        let mut gone = SeatSet::EMPTY;
-        gone.insert(Seat::S);
-        assert_eq!(runner_for(Seat::N, &none, gone), Some(Seat::W));
-        let busy = SeatMap([None, Some(Seat::S), None, Some(Seat::N)]);
-        assert_eq!(runner_for(Seat::N, &busy, SeatSet::EMPTY), None);
     }
 }

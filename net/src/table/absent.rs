@@ -29,16 +29,16 @@ impl TableSession {
         self.grace_ms = ms.max(MIN_GRACE_MS);
     }
 
-    /// The seat this peer runs a computer player for, if any.
-    pub fn proxy_seat(&self) -> Option<Seat> {
-        self.proxy.as_ref().map(|p| p.seat)
+    /// The seats this peer runs computer players for.
+    pub fn proxy_seats(&self) -> SeatSet {
+        self.proxies.iter().map(|p| p.seat).collect()
     }
 
     /// Test knob (feature `cheats`): the computer player this peer runs for a seat taken over
     /// plays at random instead of by its announced strategy (a runner steering it).
     #[cfg(feature = "cheats")]
     pub fn cheat_steer_proxy(&mut self) {
-        if let Some(p) = &mut self.proxy {
+        for p in &mut self.proxies {
             p.bot = Box::new(fairdeal_core::strategy::Random);
         }
     }
@@ -55,19 +55,20 @@ impl TableSession {
 
     /// Who runs the computer player in each seat that was taken over (by seat).
     pub fn runners(&self) -> [Option<Seat>; 4] {
-        self.runners.0
+        self.bots.to_parts().0.0
     }
 
     /// The other seated peers to send to (not this peer, not the seat it runs).
     pub fn peers(&self) -> Vec<PublicKey> {
-        let proxy_key = self
-            .proxy
-            .as_ref()
-            .map(|p| Identity::from_secret(p.secret).public());
+        let proxy_keys: Vec<PublicKey> = self
+            .proxies
+            .iter()
+            .map(|p| Identity::from_secret(p.secret).public())
+            .collect();
         self.keys
             .iter()
             .copied()
-            .filter(|k| *k != self.me.key && Some(*k) != proxy_key && *k != PublicKey([0; 32]))
+            .filter(|k| *k != self.me.key && !proxy_keys.contains(k) && *k != PublicKey([0; 32]))
             .collect()
     }
 
@@ -80,10 +81,8 @@ impl TableSession {
         };
         self.tell_again(seat, peer, now_ms);
         self.presence.heard(seat, now_ms);
-        for (s, r) in self.runners.iter() {
-            if *r == Some(seat) {
-                self.presence.heard(s, now_ms);
-            }
+        for s in self.bots.run_by(seat).iter() {
+            self.presence.heard(s, now_ms);
         }
     }
 
@@ -107,10 +106,10 @@ impl TableSession {
             return;
         }
         let me = self.my_seat_index();
-        let proxy = self.proxy.as_ref().map(|p| p.seat);
+        let proxies = self.proxy_seats();
         let quiet: Vec<Seat> = Seat::ALL
             .into_iter()
-            .filter(|&s| Some(s) != me && Some(s) != proxy)
+            .filter(|&s| Some(s) != me && !proxies.contains(s))
             .filter(|&s| {
                 self.presence.awaited(s) && self.presence.absence(s) >= QUIET_MS.min(self.grace_ms)
             })
@@ -148,7 +147,7 @@ impl TableSession {
         let me = self.my_seat_index();
         let others: Vec<Seat> = Seat::ALL
             .into_iter()
-            .filter(|&s| Some(s) != me && (me.is_none() || self.runners[s] != me))
+            .filter(|&s| Some(s) != me && (me.is_none() || self.bots.runner(s) != me))
             .collect();
         if let Some(ms) = self.presence.alone(&others) {
             self.events.push_back(TableEvent::Alone { secs: ms / 1000 });
@@ -270,7 +269,7 @@ impl TableSession {
         // A computer player's runner votes for it too: it hears what its runner hears.
         let mut one = SeatSet::EMPTY;
         one.insert(voter);
-        let runs = crate::hand::vote_cover(one, &self.runners);
+        let runs = self.bots.vote_cover(one);
         let covered = self
             .votes
             .count(hctx, seat, voter, sig.clone(), runs.iter());
@@ -293,13 +292,13 @@ impl TableSession {
     /// Whether the seats in `covered` are every seat but `seat`'s own client's: enough
     /// votes to put `seat` out.
     pub(super) fn all_voted(&self, seat: Seat, covered: SeatSet) -> bool {
-        crate::hand::voted_out(seat, covered, &self.runners)
+        self.bots.voted_out(seat, covered)
     }
 
     /// The seat whose client speaks for `seat` (its votes and messages): its runner's for a computer player that took
     /// it over, else its own.
     pub(super) fn speaks_for(&self, seat: Seat) -> Seat {
-        self.runners[seat].unwrap_or(seat)
+        self.bots.client(seat)
     }
 
     /// The scores of a hand that is over when `seat` withholds what is left to send: after
@@ -398,7 +397,9 @@ impl TableSession {
         let seat = self
             .seat_of_sender(from)
             .map_err(|_| QuitRefused::NotSeated)?;
-        if hand_no != self.head.hand_no || self.hand.is_none() {
+        // The hand may be gone already, dropped when another seat left first: a quit of it
+        // still counts (several may leave at one score sheet, or at once).
+        if hand_no != self.head.hand_no || self.head.hand_no == 0 {
             return Err(QuitRefused::OtherHand);
         }
         if !(Statement::Quit { hand_no, seat }).signed_by(from, &sid, sig) {
@@ -420,14 +421,13 @@ impl TableSession {
         // first, so only a bare `Quit` gets here.) Acting on it at once would also let a
         // seat that sent its last message to some peers only have them end the hand two
         // ways.
-        let over = self
-            .hand
-            .as_ref()
-            .is_some_and(|h| matches!(h.stage(), Stage::Reveal | Stage::Result));
-        if over {
-            self.quit_after.insert(seat);
-        } else {
-            self.void_hand(seat, Gone::Left);
+        match self.hand.as_ref().map(HandSession::stage) {
+            Some(Stage::Reveal | Stage::Result) => {
+                self.quit_after.insert(seat);
+            }
+            Some(_) => self.void_hand(seat, Gone::Left),
+            // Dropped already (another seat left first): the seat leaves with it.
+            None => self.put_out(seat),
         }
         Ok(())
     }
@@ -435,7 +435,7 @@ impl TableSession {
     /// Who runs a computer player for `seat`: its partner, if that is a player who runs none
     /// yet, else the lowest such seat.
     pub(crate) fn runner_for(&self, seat: Seat) -> Option<Seat> {
-        crate::hand::runner_for(seat, &self.runners, self.gone)
+        self.bots.runner_for(seat, self.gone)
     }
 }
 

@@ -3,12 +3,12 @@
 //! so (`SeatHeld`, in `held.rs`), and at the start of the next hand hands the seat back with a
 //! signed `Return` carrying the table's state, which every peer applies at that hand.
 
-use fairdeal_core::{GameResult, Seat, SeatMap, game_result};
+use fairdeal_core::{GameResult, Seat, SeatSet, game_result};
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{ReturnState, Statement, TableConfig, TableMsg};
 use super::{Dest, OverRefused, ReturnRefused, TableError, TableEvent, TableSession};
-use crate::hand::DealHead;
+use crate::hand::{DealHead, Takeovers};
 
 /// What a seat given back does here ([`TableSession::check_return`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,15 +44,14 @@ impl TableSession {
             let Some(key) = self.original(seat) else {
                 continue;
             };
-            if self.runners[seat] != Some(me) {
+            if self.bots.runner(seat) != Some(me) {
                 continue;
             }
             self.keys[seat.index()] = key;
-            self.runners[seat] = None;
+            self.bots.give_back(seat);
             self.out_proof[seat] = None;
-            if self.proxy.as_ref().is_some_and(|p| p.seat == seat) {
-                self.proxy = None;
-            }
+            self.proxies.retain(|p| p.seat != seat);
+            let (runners, seeds) = self.bots.to_parts();
             let state = ReturnState {
                 hand_no,
                 seat,
@@ -60,14 +59,8 @@ impl TableSession {
                 totals: self.head.totals,
                 prev_result: self.head.prev_result,
                 keys: self.keys,
-                runners: self.runners,
-                seeds: SeatMap::from_fn(|s| {
-                    if self.runners[s].is_some() {
-                        self.bot_seeds[s]
-                    } else {
-                        [0; 32]
-                    }
-                }),
+                runners,
+                seeds,
             };
             let sig = Statement::Return(&state).sign(&Identity::from_secret(self.secret), &sid);
             self.told_given(seat, &state, &sig);
@@ -121,7 +114,7 @@ impl TableSession {
             }
             return Ok(ReturnEffect::Mine);
         }
-        if self.runners[state.seat] != Some(sender) {
+        if self.bots.runner(state.seat) != Some(sender) {
             return Err(ReturnRefused::NotRunner);
         }
         Ok(match state.hand_no.cmp(&self.head.hand_no) {
@@ -142,8 +135,7 @@ impl TableSession {
             ReturnEffect::Mine => {
                 // Our seat, back: take the table's state and play from that hand on.
                 self.keys = state.keys;
-                self.runners = state.runners;
-                self.bot_seeds = state.seeds;
+                self.bots = Takeovers::from_parts(state.runners, state.seeds);
                 // `start_hand` numbers the deal `state.hand_no` again.
                 self.head = DealHead {
                     hand_no: state.hand_no.saturating_sub(1),
@@ -157,7 +149,9 @@ impl TableSession {
                 self.held_by = None;
                 self.held_told = false;
                 self.hand = None;
-                self.proxy = None;
+                self.proxies.clear();
+                self.gone = SeatSet::EMPTY;
+                self.awaiting_replacement = None;
                 self.events.push_back(TableEvent::SeatBack {
                     seat: state.seat,
                     totals: self.head.totals,
@@ -198,7 +192,7 @@ impl TableSession {
     /// The seat whose client plays `seat` for its away player: the runner this peer knows
     /// of, or the one it worked out when it left or was voted out.
     fn holder_of(&self, seat: Seat) -> Option<Seat> {
-        self.runners[seat].or(self.held_by)
+        self.bots.runner(seat).or(self.held_by)
     }
 
     /// Another runner gives `state.seat` back at the hand this peer gave a seat of its own
@@ -227,7 +221,7 @@ impl TableSession {
         if let Some(key) = self.original(seat) {
             self.keys[seat.index()] = key;
         }
-        self.runners[seat] = None;
+        self.bots.give_back(seat);
         self.events.push_back(TableEvent::SeatBack {
             seat,
             totals: self.head.totals,
@@ -267,7 +261,7 @@ impl TableSession {
         };
         let held: Vec<(Seat, PublicKey)> = Seat::ALL
             .into_iter()
-            .filter(|&s| self.runners[s] == Some(me))
+            .filter(|&s| self.bots.runner(s) == Some(me))
             .filter_map(|s| {
                 self.original(s)
                     .filter(|k| self.keys[s.index()] != *k && *k != self.me.key)

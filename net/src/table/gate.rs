@@ -253,12 +253,7 @@ impl TableSession {
         let env = SignedEnvelope::from_wire(bytes).map_err(|_| Refused::bad(Why::GarbledHand))?;
         let header: Envelope = fairdeal_crypto::encoding::decode(&env.bytes)
             .map_err(|_| Refused::bad(Why::GarbledHand))?;
-        let proxy = self.proxy.as_ref().and_then(|p| p.hand.as_ref());
-        if let Some(hand) = [self.hand.as_ref(), proxy]
-            .into_iter()
-            .flatten()
-            .find(|h| h.hctx() == header.sid)
-        {
+        if let Some(hand) = self.hands().find(|h| h.hctx() == header.sid) {
             // A copy of a message held already (a peer back from a crash sends what it sent
             // again, a resync answer crosses the message itself) changes nothing: not logged
             // again, so that nobody can grow the log by repeating valid messages. A different

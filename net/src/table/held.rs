@@ -74,7 +74,7 @@ impl TableSession {
         if self.keys[seat.index()] == peer
             || self.barred.contains(seat)
             || self.my_seat_index().is_none()
-            || self.runners[seat] != self.my_seat_index()
+            || self.bots.runner(seat) != self.my_seat_index()
             || !self.returning.insert(seat)
         {
             return;
@@ -169,7 +169,7 @@ impl TableSession {
     /// (the decision came from a liveness signal, which is not logged), so it gives it back at
     /// the next hand as it did live, and tells it again as it would have.
     pub(crate) fn replay_seat_held(&mut self, seat: Seat, proof: OutProof) {
-        if self.my_seat_index().is_some() && self.runners[seat] == self.my_seat_index() {
+        if self.my_seat_index().is_some() && self.bots.runner(seat) == self.my_seat_index() {
             self.returning.insert(seat);
             let telling = self.telling[seat].get_or_insert_with(Telling::default);
             telling.given = None;
@@ -206,7 +206,7 @@ impl TableSession {
         let sender = self
             .seat_of_sender(from)
             .map_err(|_| SeatHeldRefused::NotSeated)?;
-        if let Some(r) = self.runners[seat] {
+        if let Some(r) = self.bots.runner(seat) {
             return if r == sender {
                 Ok(SeatHeldEffect::Known)
             } else {
@@ -234,7 +234,7 @@ impl TableSession {
                         fresh.push((v, sig.clone()));
                     }
                     covered.insert(v);
-                    covered = crate::hand::vote_cover(covered, &self.runners);
+                    covered = self.bots.vote_cover(covered);
                 }
                 Err(TimeoutRefused::Again) => {}
                 Err(_) => return Err(SeatHeldRefused::Unproved),

@@ -73,7 +73,7 @@ use self::msg::{Ack, SeatInfo, TableConfig, TableMsg};
 use self::role::Role;
 use self::stage::Stage;
 use crate::hand::DealHead;
-use crate::hand::{HandReport, HandSession};
+use crate::hand::{HandReport, HandSession, Takeovers};
 
 /// One peer's side of a table.
 pub struct TableSession {
@@ -110,11 +110,11 @@ pub struct TableSession {
     telling: SeatMap<Option<held::Telling>>,
     /// Seats proven at fault: played by a computer player for the rest of the game.
     barred: SeatSet,
-    proxy: Option<replace::Proxy>,
-    /// For each seat taken over, the seat whose client runs its computer player.
-    runners: SeatMap<Option<Seat>>,
-    /// For each seat taken over, the seed of its computer player's decisions.
-    bot_seeds: SeatMap<[u8; 32]>,
+    /// The computer players this peer runs for seats taken over (at most three).
+    proxies: Vec<replace::Proxy>,
+    /// The seats taken over: whose client runs each computer player, and the seed of its
+    /// decisions (what the next deal's header records).
+    bots: Takeovers,
     /// Seats out of the current hand, waiting for their replacement.
     gone: SeatSet,
     /// Seats that signed a quit once the play of the hand was over: they leave when it is
@@ -144,15 +144,18 @@ pub struct TableSession {
     offload: bool,
     /// The turn the move clock runs for: (hand, actor) and since when.
     turn_clock: Option<((u32, Seat), u64)>,
-    /// When this seat's and the proxy's computer players may move next.
-    bot_due: [Option<u64>; 2],
+    /// When this seat's computer player may move next (a proxy keeps its own).
+    bot_due: Option<u64>,
     /// Every signed hand envelope of the last two hands, by (hand, sender, seq), to resend.
     held: BTreeMap<(u32, u8, u32), Vec<u8>>,
     /// When each seat's last resync was answered (one is answered at most every
     /// [`RESYNC_ANSWER_MS`]).
     resync_answered: [Option<u64>; 4],
-    awaiting_replacement: Option<(u32, Seat)>,
-    early_replace: Option<replace::EarlyReplace>,
+    /// The hand whose seats out (`gone`) this peer waits to see taken over by their runners'
+    /// `Replace`; no hand is dealt until they are.
+    awaiting_replacement: Option<u32>,
+    /// `Replace`s that came before this peer's own verdict on their seats (one per seat).
+    early_replace: Vec<replace::EarlyReplace>,
     bot: Option<Box<dyn Strategy + Send>>,
     rng: SplitMix64,
     reports: Vec<HandReport>,
@@ -184,6 +187,10 @@ pub struct TableSession {
     /// A log is being replayed ([`TableSession::replay`]): what this peer said by itself is in
     /// the log, not said again.
     replaying: bool,
+    /// A hand is being dealt ([`TableSession::start_hand`]).
+    dealing: bool,
+    /// The hand dealt ended while it was, and the next is to be dealt.
+    deal_again: bool,
 }
 
 impl std::fmt::Debug for TableSession {
@@ -224,9 +231,8 @@ impl TableSession {
             out_proof: SeatMap::default(),
             telling: SeatMap::default(),
             barred: SeatSet::EMPTY,
-            proxy: None,
-            runners: SeatMap::default(),
-            bot_seeds: SeatMap::default(),
+            proxies: Vec::new(),
+            bots: Takeovers::NONE,
             gone: SeatSet::EMPTY,
             quit_after: SeatSet::EMPTY,
             left: false,
@@ -240,11 +246,11 @@ impl TableSession {
             think_ms: 0,
             offload: false,
             turn_clock: None,
-            bot_due: [None; 2],
+            bot_due: None,
             held: BTreeMap::new(),
             resync_answered: [None; 4],
             awaiting_replacement: None,
-            early_replace: None,
+            early_replace: Vec::new(),
             bot: bot.and_then(by_name),
             rng: SplitMix64::new(u64::from_le_bytes([
                 seed[0], seed[1], seed[2], seed[3], seed[4], seed[5], seed[6], seed[7],
@@ -264,6 +270,8 @@ impl TableSession {
             recent_hctx: VecDeque::new(),
             chat: chat::Chat::default(),
             replaying: false,
+            dealing: false,
+            deal_again: false,
         }
     }
 
@@ -423,7 +431,7 @@ impl TableSession {
             // not say a friend is playing who is not.
             seated: std::array::from_fn(|i| {
                 self.roster[i].as_ref().map(|s| {
-                    if !s.bot && self.runners.0[i].is_some() {
+                    if !s.bot && self.bots.get(Seat::from_index(i)).is_some() {
                         format!("Computer for {}", s.name)
                     } else {
                         s.name.clone()

@@ -113,8 +113,13 @@ impl TableSession {
         for seat in quit.iter() {
             self.put_out(seat);
         }
-        // Replaying a log, our `Ready` comes from the log (if we said it).
-        if !self.replaying && (self.bot.is_some() || !self.wait_for_person) {
+        // Replaying a log, our `Ready` comes from the log (if we said it). A seat leaving
+        // after this hand (a computer player too) is not ready for one it will not play: the
+        // table waits for its `Quit` instead of dealing to it.
+        if !self.replaying
+            && self.leave_after.is_none()
+            && (self.bot.is_some() || !self.wait_for_person)
+        {
             self.say_ready();
         }
         self.start_if_ready();
@@ -150,7 +155,7 @@ impl TableSession {
         };
         self.readies[seat] >= after
             || config.bots[seat.index()]
-            || self.runners[seat].is_some()
+            || self.bots.runner(seat).is_some()
             || (Some(seat) != self.my_seat_index() && self.presence.absence(seat) >= self.grace_ms)
     }
 

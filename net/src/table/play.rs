@@ -4,7 +4,7 @@
 //! voided or scored, the envelopes held for a seat that asks again, and the move clock.
 
 use fairdeal_core::strategy::by_name;
-use fairdeal_core::{GameResult, Move, Refusal, Seat, SeatMap, SeatSet, SplitMix64, game_result};
+use fairdeal_core::{GameResult, Move, Refusal, Seat, SeatSet, SplitMix64, game_result};
 use fairdeal_crypto::{Envelope, Identity, PublicKey, SignedEnvelope};
 
 use super::msg::{TableConfig, TableMsg};
@@ -37,8 +37,33 @@ impl TableSession {
         Ok(())
     }
 
+    /// Deals the next hand. A peer that plays every seat (computer players it runs, and its
+    /// own) plays a whole hand within the call, and the hand after it is dealt as that one
+    /// ends: that deal is made here, in a loop, rather than from inside the one before, so
+    /// that a game played all on one peer does not nest a call per hand.
     pub(super) fn start_hand(&mut self) {
-        if self.stage.agreed().is_none_or(|a| a.table.is_none()) || self.left {
+        if self.dealing {
+            self.deal_again = true;
+            return;
+        }
+        self.dealing = true;
+        loop {
+            self.deal_again = false;
+            self.deal();
+            if !self.deal_again {
+                break;
+            }
+        }
+        self.dealing = false;
+    }
+
+    fn deal(&mut self) {
+        // Not while a seat out waits for the computer player its runner announces: dealt
+        // now, the hand would wait on a seat nobody plays.
+        if self.stage.agreed().is_none_or(|a| a.table.is_none())
+            || self.left
+            || self.awaiting_replacement.is_some()
+        {
             return;
         }
         self.returns_at(self.head.hand_no + 1);
@@ -54,7 +79,8 @@ impl TableSession {
             return;
         };
         self.head.hand_no += 1;
-        self.bot_due = [None; 2];
+        self.bot_due = None;
+        self.gone = SeatSet::EMPTY;
         self.votes.clear();
         self.quit_after = SeatSet::EMPTY;
         let keep_from = self.head.hand_no.saturating_sub(1);
@@ -66,13 +92,7 @@ impl TableSession {
             rules: config.rules(),
             head: self.head,
             proofs: config.proofs,
-            bots: SeatMap::from_fn(|s| {
-                self.runners[s].map(|runner| crate::hand::Replacement {
-                    runner,
-                    seed: self.bot_seeds[s],
-                })
-            })
-            .0,
+            bots: self.bots.to_array(),
         };
         let table = table.clone();
         self.between = None;
@@ -101,11 +121,20 @@ impl TableSession {
         }
         self.recent_hctx
             .extend(self.hand.as_ref().map(HandSession::hctx));
-        if let Some(p) = &mut self.proxy {
-            p.rng = crate::hand::replacement_rng(&self.bot_seeds[p.seat], self.head.hand_no);
-            let seed = derive(&self.master, b"proxy-seed", &[&sid[..], &hand_no].concat());
+        for (k, p) in self.proxies.iter_mut().enumerate() {
+            let bot_seed = self.bots.get(p.seat).map_or([0; 32], |b| b.seed);
+            p.rng = crate::hand::replacement_rng(&bot_seed, self.head.hand_no);
+            p.due = None;
+            // The first computer player a peer runs derives its hand secret from the table and
+            // the hand alone (as a peer with one always has, so that its log replays to the
+            // same secrets); each further one adds its seat: no two hands of a peer share one.
+            let mut at = [&sid[..], &hand_no].concat();
+            if k > 0 {
+                at.push(p.seat.number());
+            }
+            let seed = derive(&self.master, b"proxy-seed", &at);
             let mut hand = HandSession::new(
-                cfg,
+                cfg.clone(),
                 p.seat,
                 Identity::from_secret(p.secret),
                 seed,
@@ -126,6 +155,20 @@ impl TableSession {
         self.drain_hand();
     }
 
+    /// The hands this peer plays: its own seat's, and those of the computer players it runs.
+    pub(super) fn hands_mut(&mut self) -> impl Iterator<Item = &mut HandSession> {
+        self.hand
+            .iter_mut()
+            .chain(self.proxies.iter_mut().filter_map(|p| p.hand.as_mut()))
+    }
+
+    /// The hands this peer plays, to read.
+    pub(super) fn hands(&self) -> impl Iterator<Item = &HandSession> {
+        self.hand
+            .iter()
+            .chain(self.proxies.iter().filter_map(|p| p.hand.as_ref()))
+    }
+
     /// A hand message from the peer in seat `from`.
     pub(super) fn on_hand_bytes(&mut self, from: usize, bytes: &[u8]) -> Result<(), TableError> {
         // Route by the envelope's hand context (its sid) without trusting it yet.
@@ -133,8 +176,7 @@ impl TableSession {
         let header: Envelope = fairdeal_crypto::encoding::decode(&env.bytes)?;
         let mut handled = false;
         let mut result = Ok(());
-        let proxy_hand = self.proxy.as_mut().and_then(|p| p.hand.as_mut());
-        for hand in [self.hand.as_mut(), proxy_hand].into_iter().flatten() {
+        for hand in self.hands_mut() {
             if header.sid == hand.hctx() {
                 handled = true;
                 if let Err(e) = hand.handle_message(bytes) {
@@ -166,28 +208,20 @@ impl TableSession {
     pub(super) fn drain_hand(&mut self) {
         loop {
             let mut progressed = false;
-            let own: Vec<Vec<u8>> = self
-                .hand
-                .as_mut()
-                .map(|h| std::iter::from_fn(|| h.poll_transmit()).collect())
-                .unwrap_or_default();
-            let theirs: Vec<Vec<u8>> = self
-                .proxy
-                .as_mut()
-                .and_then(|p| p.hand.as_mut())
-                .map(|h| std::iter::from_fn(|| h.poll_transmit()).collect())
-                .unwrap_or_default();
-            for bytes in &own {
-                if let Some(h) = self.proxy.as_mut().and_then(|p| p.hand.as_mut()) {
-                    let _ = h.handle_message(bytes);
+            // Each hand run here (ours, and the computer players' we run) hears the others'
+            // messages here, as the other seats hear them over the network.
+            let mut sent: Vec<(usize, Vec<u8>)> = Vec::new();
+            for (i, h) in self.hands_mut().enumerate() {
+                sent.extend(std::iter::from_fn(|| h.poll_transmit()).map(|b| (i, b)));
+            }
+            for (from, bytes) in &sent {
+                for (i, h) in self.hands_mut().enumerate() {
+                    if i != *from {
+                        let _ = h.handle_message(bytes);
+                    }
                 }
             }
-            for bytes in &theirs {
-                if let Some(h) = self.hand.as_mut() {
-                    let _ = h.handle_message(bytes);
-                }
-            }
-            for bytes in own.into_iter().chain(theirs) {
+            for (_, bytes) in sent {
                 if let Ok(env) = SignedEnvelope::from_wire(&bytes)
                     && let Ok(header) = fairdeal_crypto::encoding::decode::<Envelope>(&env.bytes)
                 {
@@ -224,7 +258,7 @@ impl TableSession {
                 });
                 progressed = true;
             }
-            if let Some(p) = self.proxy.as_mut().and_then(|p| p.hand.as_mut()) {
+            for p in self.proxies.iter_mut().filter_map(|p| p.hand.as_mut()) {
                 while p.poll_event().is_some() {}
             }
             let barring = !named.is_empty();
@@ -248,22 +282,23 @@ impl TableSession {
             let Some(hand) = &mut self.hand else { return };
             let (now, think) = (self.presence.now, self.think_ms);
             if let (Some(bot), true) = (&mut self.bot, hand.my_turn())
-                && thought(&mut self.bot_due[0], now, think)
+                && thought(&mut self.bot_due, now, think)
                 && let Some(view) = hand.view()
                 && let Some(mv) = bot.choose(&view, &mut self.rng)
                 && hand.submit(mv).is_ok()
             {
                 progressed = true;
             }
-            if let Some(p) = self.proxy.as_mut()
-                && let Some(h) = p.hand.as_mut()
-                && h.my_turn()
-                && thought(&mut self.bot_due[1], now, think)
-                && let Some(view) = h.view()
-                && let Some(mv) = p.bot.choose(&view, &mut p.rng)
-                && h.submit(mv).is_ok()
-            {
-                progressed = true;
+            for p in &mut self.proxies {
+                if let Some(h) = p.hand.as_mut()
+                    && h.my_turn()
+                    && thought(&mut p.due, now, think)
+                    && let Some(view) = h.view()
+                    && let Some(mv) = p.bot.choose(&view, &mut p.rng)
+                    && h.submit(mv).is_ok()
+                {
+                    progressed = true;
+                }
             }
             if !progressed {
                 return;
@@ -312,8 +347,7 @@ impl TableSession {
     /// [`HandSession::set_offload`]). Off by default.
     pub fn set_offload(&mut self, on: bool) {
         self.offload = on;
-        let proxy = self.proxy.as_mut().and_then(|p| p.hand.as_mut());
-        for hand in [self.hand.as_mut(), proxy].into_iter().flatten() {
+        for hand in self.hands_mut() {
             hand.set_offload(on);
         }
         if !on {
@@ -323,18 +357,13 @@ impl TableSession {
 
     /// The next proof check to run, once offloaded: give its result to [`Self::check_done`].
     pub fn poll_check(&mut self) -> Option<ProofCheck> {
-        let proxy = self.proxy.as_mut().and_then(|p| p.hand.as_mut());
-        [self.hand.as_mut(), proxy]
-            .into_iter()
-            .flatten()
-            .find_map(HandSession::poll_check)
+        self.hands_mut().find_map(HandSession::poll_check)
     }
 
     /// Takes the result of a check from [`Self::poll_check`] (one for a hand that is over is
     /// ignored).
     pub fn check_done(&mut self, done: &CheckDone) {
-        let proxy = self.proxy.as_mut().and_then(|p| p.hand.as_mut());
-        for hand in [self.hand.as_mut(), proxy].into_iter().flatten() {
+        for hand in self.hands_mut() {
             hand.check_done(done);
         }
         self.drain_hand();

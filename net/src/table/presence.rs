@@ -248,11 +248,11 @@ impl TableSession {
             return Vec::new();
         }
         let me = self.my_seat_index();
-        let proxy = self.proxy.as_ref().map(|p| p.seat);
+        let proxies = self.proxy_seats();
         Seat::ALL
             .into_iter()
-            .filter(|&s| Some(s) != me && Some(s) != proxy)
-            .filter(|&s| me.is_none() || self.runners[s] != me)
+            .filter(|&s| Some(s) != me && !proxies.contains(s))
+            .filter(|&s| me.is_none() || self.bots.runner(s) != me)
             .map(|s| (s, self.presence.unheard(s)))
             .filter(|&(_, ms)| ms >= UNHEARD_MS)
             .collect()
@@ -283,7 +283,7 @@ impl TableSession {
     /// the empty seats with computer players. `None` for a person's seat, or when it cannot
     /// be told.
     pub fn client_of(&self, seat: Seat, among: &[Seat]) -> Option<Seat> {
-        if let Some(r) = self.runners[seat] {
+        if let Some(r) = self.bots.runner(seat) {
             return Some(r);
         }
         // A guess from the machines: never this peer's own seat, which knows it is here
@@ -414,7 +414,7 @@ mod tests {
             "on the host's own screen"
         );
         // A runner it knows of is said as it is.
-        t.runners[Seat::W] = Some(Seat::S);
+        t.bots.take(Seat::W, Seat::S, [0; 32]);
         assert_eq!(t.client_of(Seat::W, &among), Some(Seat::S));
     }
 

@@ -4,7 +4,7 @@
 //! comes before this peer's own verdict waits for it.
 
 use fairdeal_core::strategy::{Strategy, by_name};
-use fairdeal_core::{Seat, SeatSet, SplitMix64};
+use fairdeal_core::{Seat, SplitMix64};
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{Statement, TableMsg};
@@ -18,6 +18,8 @@ pub(crate) struct Proxy {
     pub(crate) bot: Box<dyn Strategy + Send>,
     pub(crate) rng: SplitMix64,
     pub(crate) hand: Option<HandSession>,
+    /// When it may move next (its thinking time).
+    pub(crate) due: Option<u64>,
 }
 
 /// A `Replace` that came before this peer's own verdict.
@@ -57,31 +59,51 @@ impl TableSession {
     }
 
     /// `seat` is out of the game from now on: the current hand is dropped and a computer
-    /// player takes the seat (the runner says so, the others wait for its word).
+    /// player takes the seat (the runner says so, the others wait for its word). The computer
+    /// players `seat`'s client ran go with it: their seats are out too. Each seat out whose
+    /// runner, as the seats out now stand, is this peer is taken over here, in seat order;
+    /// a seat out waiting for a runner that leaves too is taken by the runner the rule then
+    /// picks (so the last person at a table takes every seat the others leave).
     pub(super) fn put_out(&mut self, seat: Seat) {
         let hand_no = self.head.hand_no;
         self.hand = None;
-        if let Some(p) = &mut self.proxy {
+        for p in &mut self.proxies {
             p.hand = None;
         }
         self.presence.reported.clear();
         self.gone.insert(seat);
-        let runner = self.runner_for(seat);
-        if runner.is_some() && runner == self.my_seat_index() {
-            self.take_seat(hand_no, seat);
-        } else if Some(seat) == self.my_seat_index() {
+        for run in self.bots.run_by(seat).iter() {
+            self.gone.insert(run);
+        }
+        let me = self.my_seat_index();
+        if Some(seat) == me {
             // We are the one out: nothing more to play (for good when barred; a seat voted
             // out while away may be given back, by the runner worked out here and by nobody
             // else).
             self.left = true;
-            self.held_by = runner;
+            self.held_by = self.runner_for(seat);
             if self.barred.contains(seat) {
                 self.events.push_back(TableEvent::Stopped {
                     reason: super::StopReason::PutOut,
                 });
             }
+            return;
+        }
+        // No hand is dealt until every seat out is taken over.
+        self.awaiting_replacement = Some(hand_no);
+        for out in self.gone.iter() {
+            if me.is_some() && self.runner_for(out) == me {
+                self.take_seat(hand_no, out);
+            }
+        }
+        if self.gone.is_empty() {
+            self.awaiting_replacement = None;
+            if self.between.is_some() {
+                self.start_if_ready();
+            } else {
+                self.start_hand();
+            }
         } else {
-            self.awaiting_replacement = Some((hand_no, seat));
             self.apply_early_replace();
         }
     }
@@ -115,13 +137,15 @@ impl TableSession {
                 sig,
             },
         );
-        self.proxy = Some(Proxy {
+        self.proxies.retain(|p| p.seat != seat);
+        self.proxies.push(Proxy {
             seat,
             secret,
             bot: by_name(REPLACEMENT_STRATEGY)
                 .unwrap_or_else(|| Box::new(fairdeal_core::strategy::Random)),
             rng: replacement_rng(&seed, hand_no),
             hand: None,
+            due: None,
         });
         self.seat_taken(seat, key, seed, me);
     }
@@ -130,9 +154,8 @@ impl TableSession {
     /// `runner`; the hand is dealt again.
     fn seat_taken(&mut self, seat: Seat, key: PublicKey, seed: [u8; 32], runner: Seat) {
         self.keys[seat.index()] = key;
-        self.bot_seeds[seat] = seed;
-        self.runners[seat] = Some(runner);
-        self.gone = SeatSet::EMPTY;
+        self.bots.take(seat, runner, seed);
+        self.gone.remove(seat);
         self.events
             .push_back(TableEvent::SeatTaken { seat, runner });
         if self.between.is_some() {
@@ -169,7 +192,7 @@ impl TableSession {
         }
         if self
             .awaiting_replacement
-            .is_some_and(|a| a != (hand_no, seat))
+            .is_some_and(|h| h != hand_no || !self.gone.contains(seat))
         {
             return Err(ReplaceRefused::OtherSeat);
         }
@@ -209,7 +232,8 @@ impl TableSession {
         match self.check_replace(&from, hand_no, seat, &key, &seed, sig)? {
             (_, ReplaceEffect::Early) => {
                 // Before we voided ourselves: keep it until our own observation agrees.
-                self.early_replace = Some(EarlyReplace {
+                self.early_replace.retain(|r| r.seat != seat);
+                self.early_replace.push(EarlyReplace {
                     from,
                     hand_no,
                     seat,
@@ -219,7 +243,10 @@ impl TableSession {
                 });
             }
             (runner, ReplaceEffect::Now) => {
-                self.awaiting_replacement = None;
+                self.gone.remove(seat);
+                if self.gone.is_empty() {
+                    self.awaiting_replacement = None;
+                }
                 self.seat_taken(seat, key, seed, runner);
             }
         }
@@ -228,9 +255,15 @@ impl TableSession {
 
     /// A replacement that arrived before our own void, applied once we void.
     pub(crate) fn apply_early_replace(&mut self) {
-        if self.awaiting_replacement.is_some()
-            && let Some(r) = self.early_replace.take()
-        {
+        if self.awaiting_replacement.is_none() {
+            return;
+        }
+        let (now, later): (Vec<EarlyReplace>, Vec<EarlyReplace>) =
+            std::mem::take(&mut self.early_replace)
+                .into_iter()
+                .partition(|r| self.gone.contains(r.seat));
+        self.early_replace = later;
+        for r in now {
             let _ = self.on_replace(r.from, r.hand_no, r.seat, r.key, r.seed, &r.sig);
         }
     }

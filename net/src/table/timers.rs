@@ -32,9 +32,8 @@ impl TableSession {
             .filter(|&(seat, left)| left > 0 && Some(seat) == self.my_seat_index())
             .map(|(_, left)| now.saturating_add(left));
         self.bot_due
-            .iter()
-            .flatten()
-            .copied()
+            .into_iter()
+            .chain(self.proxies.iter().filter_map(|p| p.due))
             .chain(self.pace_deadline())
             .chain(presence)
             .chain(ask)

@@ -76,7 +76,7 @@ impl TableSession {
         let seated = self
             .barred
             .iter()
-            .find(|&s| self.runners[s].is_none() && !self.gone.contains(s));
+            .find(|&s| self.bots.runner(s).is_none() && !self.gone.contains(s));
         if let Some(seat) = seated {
             self.put_out(seat);
         }

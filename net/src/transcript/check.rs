@@ -17,7 +17,7 @@ use self::seats::seat_of;
 use super::evidence::claimed_seat;
 use super::report::{FaultKind, Report, TranscriptFault};
 use super::{Entry, Located};
-use crate::hand::{DealHead, Replacement};
+use crate::hand::{DealHead, Takeovers};
 use crate::table::msg::{TableConfig, TableMsg};
 
 /// A deal's header: where the game stands, who is seated, and which seats computer players
@@ -26,7 +26,7 @@ use crate::table::msg::{TableConfig, TableMsg};
 struct Header {
     head: DealHead,
     keys: [PublicKey; 4],
-    bots: [Option<Replacement>; 4],
+    bots: Takeovers,
 }
 
 /// A deal and what the file holds of it.
@@ -201,7 +201,7 @@ impl Checker {
             expect: Header {
                 head: DealHead::first(dealer),
                 keys: config.seats,
-                bots: [None; 4],
+                bots: Takeovers::NONE,
             },
             loose: Vec::new(),
             last: (first.index, first.offset),
@@ -233,7 +233,7 @@ impl Game {
                 let head = Header {
                     head: *head,
                     keys: **keys,
-                    bots: **bots,
+                    bots: Takeovers::from_array(**bots),
                 };
                 let mut signed = std::mem::take(&mut self.loose);
                 if let Some(b) = self.block.take() {

@@ -7,7 +7,7 @@ use fairdeal_crypto::hash::hash256;
 use fairdeal_crypto::{Body, Envelope, PublicKey, SignedEnvelope, encoding};
 
 use super::replay::Finding;
-use crate::hand::Replacement;
+use crate::hand::Takeovers;
 use crate::table::msg::TableMsg;
 
 /// What an honest table puts a seat out of a deal for, as a file shows it: the reason the
@@ -32,7 +32,7 @@ pub(super) struct Deal<'a> {
     /// The deal's seats.
     pub keys: &'a [PublicKey; 4],
     /// The deal's computer players (a runner's vote speaks for the computer players it runs).
-    pub bots: &'a [Option<Replacement>; 4],
+    pub bots: &'a Takeovers,
     /// The signed table messages of the deal.
     pub signed: &'a [(PublicKey, TableMsg)],
     /// What its envelopes show.
@@ -56,13 +56,9 @@ impl Deal<'_> {
         if !over && self.quit(out) {
             return Some(PutOut::Quit);
         }
-        let runners = SeatMap(self.bots.map(|b| b.map(|b| b.runner)));
-        let mut voters = SeatSet::EMPTY;
-        for s in self.votes(out) {
-            voters.insert(s);
-        }
-        let covered = crate::hand::vote_cover(voters, &runners);
-        crate::hand::voted_out(out, covered, &runners).then_some(PutOut::Votes)
+        let voters: SeatSet = self.votes(out).collect();
+        let covered = self.bots.vote_cover(voters);
+        self.bots.voted_out(out, covered).then_some(PutOut::Votes)
     }
 
     /// The scores the deal counts with when `out` was put out of it for `why`, if it counts
@@ -183,7 +179,7 @@ mod tests {
     use fairdeal_core::Seat;
     use fairdeal_crypto::{Fault, PublicKey, Sig};
 
-    use super::{Deal, PutOut, Replacement, TableMsg};
+    use super::{Deal, PutOut, TableMsg, Takeovers};
     use crate::transcript::replay::Finding;
 
     const HCTX: [u8; 32] = [7; 32];
@@ -214,7 +210,7 @@ mod tests {
 
     fn put_out(
         signed: &[(PublicKey, TableMsg)],
-        bots: [Option<Replacement>; 4],
+        bots: Takeovers,
         found: &Finding,
         out: Seat,
     ) -> Option<PutOut> {
@@ -234,7 +230,7 @@ mod tests {
     /// that hand, in that deal; a runner's vote speaks for the computer players it runs.
     #[test]
     fn votes_count_for_their_seat_hand_and_deal_only() {
-        let none = [None; 4];
+        let none = Takeovers::NONE;
         let found = Finding::default();
         let against_e =
             |hctx, hand| [Seat::S, Seat::W, Seat::N].map(|v| vote(v, Seat::E, hctx, hand));
@@ -251,10 +247,7 @@ mod tests {
         assert_eq!(put_out(&against_e(HCTX, 2), none, &found, Seat::E), None);
         // South runs West's computer player: South's vote speaks for West too.
         let mut bots = none;
-        bots[Seat::W.index()] = Some(Replacement {
-            runner: Seat::S,
-            seed: [0; 32],
-        });
+        bots.take(Seat::W, Seat::S, [0; 32]);
         let two = [
             vote(Seat::S, Seat::E, HCTX, 1),
             vote(Seat::N, Seat::E, HCTX, 1),
@@ -267,7 +260,7 @@ mod tests {
     /// seat's, not one of another hand, and not once the play is over.
     #[test]
     fn a_quit_counts_for_its_seat_in_its_hand_while_the_deal_is_played() {
-        let none = [None; 4];
+        let none = Takeovers::NONE;
         let found = Finding::default();
         let signed = [quit(Seat::N, 1)];
         assert_eq!(put_out(&signed, none, &found, Seat::N), Some(PutOut::Quit));
@@ -290,7 +283,7 @@ mod tests {
     #[test]
     fn a_caught_seats_words_name_its_own_fault() {
         let keys = keys();
-        let bots = [None; 4];
+        let bots = Takeovers::NONE;
         let found = Finding {
             cheat: Some((
                 Some(Seat::E),
@@ -319,7 +312,7 @@ mod tests {
     /// A fault the replays or the crypto's evidence prove puts its seat out, and no other.
     #[test]
     fn a_proven_fault_counts_for_its_seat_only() {
-        let none = [None; 4];
+        let none = Takeovers::NONE;
         let named = Finding {
             named: vec![(Seat::W, Fault::OutOfOrder)],
             ..Finding::default()

@@ -6,7 +6,7 @@ use fairdeal_core::Seat;
 use fairdeal_crypto::Fault;
 use fairdeal_crypto::PublicKey;
 
-use crate::hand::{DealHead, Ending, HandConfig, Replacement, void_marker};
+use crate::hand::{DealHead, Ending, HandConfig, Takeovers, void_marker};
 use crate::table::msg::TableMsg;
 use crate::transcript::evidence::{Deal, PutOut, root_of, sender_seq};
 use crate::transcript::replay::{Finding, check_hand};
@@ -62,7 +62,7 @@ impl Game {
             rules: self.rules.clone(),
             head: d,
             proofs: self.config.proofs,
-            bots: h.bots,
+            bots: h.bots.to_array(),
         };
         let found = check_hand(&cfg, &b.hctx, &self.table, &b.envelopes);
         let deal = Deal {
@@ -124,7 +124,7 @@ impl Game {
             if self.barred.contains(seat) {
                 return Err(stop(None, n, at, FaultKind::BarredSeatBack(seat)));
             }
-            let runner = h.bots[seat.index()].map(|b| b.runner);
+            let runner = h.bots.runner(seat);
             let signer = seat_of(&h.keys, from);
             if runner.is_none() || signer != runner {
                 return Err(stop(
@@ -377,7 +377,7 @@ impl Game {
         if self.barred.contains(state.seat) {
             return Err(fault(FaultKind::BarredSeatBack(state.seat)));
         }
-        let runner = h.bots[state.seat.index()].map(|b| b.runner);
+        let runner = h.bots.runner(state.seat);
         let signer = seat_of(&h.keys, from)
             .or_else(|| seat_of(&self.config.seats, from))
             .unwrap_or(state.seat);
@@ -406,12 +406,7 @@ impl Game {
         let dealer = state.dealer;
         // The seats as the return states them: this peer missed whatever changed while it
         // was away (another seat taken over, or given back).
-        let bots = std::array::from_fn(|i| {
-            state.runners.0[i].map(|runner| Replacement {
-                runner,
-                seed: state.seeds.0[i],
-            })
-        });
+        let bots = Takeovers::from_parts(state.runners, state.seeds);
         Ok(Some(Back {
             seat: state.seat,
             after: Header {

@@ -6,7 +6,7 @@
 use fairdeal_core::{Seat, SeatMap, SeatSet};
 use fairdeal_crypto::PublicKey;
 
-use crate::hand::Replacement;
+use crate::hand::Takeovers;
 use crate::table::msg::{Statement, TableMsg};
 use crate::transcript::report::FaultKind;
 
@@ -92,15 +92,22 @@ pub(crate) fn seat_changes(
     hand_no: u32,
     original: &[PublicKey; 4],
     head_keys: &[PublicKey; 4],
-    head_bots: &[Option<Replacement>; 4],
+    head_bots: &Takeovers,
     expect_keys: &[PublicKey; 4],
-    expect_bots: &[Option<Replacement>; 4],
+    expect_bots: &Takeovers,
     signed: &[(PublicKey, TableMsg)],
 ) -> Result<Vec<String>, FaultKind> {
     let mut notes = Vec::new();
+    // Every seat this header has a computer player take (or take again from a runner that
+    // left too): the seats that left the deal before it, out together when their runners
+    // are picked.
+    let taken: SeatSet = Seat::ALL
+        .into_iter()
+        .filter(|&s| head_bots.get(s).is_some() && head_bots.get(s) != expect_bots.get(s))
+        .collect();
     for s in Seat::ALL {
         let i = s.index();
-        if head_keys[i] == expect_keys[i] && head_bots[i] == expect_bots[i] {
+        if head_keys[i] == expect_keys[i] && head_bots.get(s) == expect_bots.get(s) {
             continue;
         }
         let replaces = signed.iter().filter_map(|(from, m)| match m {
@@ -108,7 +115,7 @@ pub(crate) fn seat_changes(
                 seat, key, seed, ..
             } if *seat == s
                 && *key == head_keys[i]
-                && head_bots[i].is_some_and(|b| b.seed == *seed) =>
+                && head_bots.get(s).is_some_and(|b| b.seed == *seed) =>
             {
                 Some(from)
             }
@@ -116,9 +123,9 @@ pub(crate) fn seat_changes(
         });
         // The runner the table picks for it (from the computer players before this header),
         // and nobody else, may run it.
-        let runner_now = head_bots[i]
-            .map(|b| b.runner)
-            .filter(|&r| Some(r) == runner_for(s, expect_bots));
+        let runner_now = head_bots
+            .runner(s)
+            .filter(|&r| Some(r) == expect_bots.runner_for(s, taken));
         let mut replaced = Err(None);
         for from in replaces {
             let signer = seat_of(expect_keys, from);
@@ -145,11 +152,11 @@ pub(crate) fn seat_changes(
             }
             _ => None,
         });
-        let runner_before = expect_bots[i].map(|b| b.runner);
+        let runner_before = expect_bots.runner(s);
         let mut returned = Err(None);
         for from in returns {
             let signer = seat_of(expect_keys, from);
-            if runner_before.is_some() && signer == runner_before && head_bots[i].is_none() {
+            if runner_before.is_some() && signer == runner_before && head_bots.get(s).is_none() {
                 returned = Ok(());
                 break;
             }
@@ -157,7 +164,7 @@ pub(crate) fn seat_changes(
         }
         match (replaced, returned) {
                 (Ok(()), _) => {
-                    if let Some(b) = head_bots[i] {
+                    if let Some(b) = head_bots.get(s) {
                         notes.push(format!(
                             "hand {}: a computer player takes {}'s seat, run by {} (signed), its moves replayed at every audit",
                             hand_no,
@@ -182,20 +189,13 @@ pub(crate) fn seat_changes(
                     return Err(FaultKind::ReplaceNotFromRunner {
                             seat: s,
                             signer,
-                            runner: runner_for(s, expect_bots).unwrap_or(signer),
+                            runner: expect_bots.runner_for(s, taken).unwrap_or(signer),
                         });
                 }
                 _ => return Err(FaultKind::UnsignedSeatChange(s)),
             }
     }
     Ok(notes)
-}
-
-/// Who runs a computer player for `seat`, given the computer players `bots` before (the
-/// table's rule, [`crate::hand::runner_for`], which never picks `seat` itself).
-fn runner_for(seat: Seat, bots: &[Option<Replacement>; 4]) -> Option<Seat> {
-    let runners = SeatMap(bots.map(|b| b.map(|b| b.runner)));
-    crate::hand::runner_for(seat, &runners, SeatSet::EMPTY)
 }
 
 /// The seat `key` holds in `keys`, if any.
