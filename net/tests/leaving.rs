@@ -326,7 +326,11 @@ fn a_person_who_left_and_came_back_has_a_transcript_that_verifies() {
     sim.step_until(40_000, "hand 2 never started", |s| {
         s.peers[0].hand_no() >= 2 && s.peers[0].hand().is_some()
     });
-    // North's client runs again during hand 2: it gets its seat back at hand 3.
+    // North's client runs again during hand 2 (Resume is offered once the client that left
+    // has stopped, some seconds later): it gets its seat back at hand 3.
+    for _ in 0..3 {
+        sim.tick();
+    }
     sim.back[2] = true;
     sim.step_until(80_000, "North never got its seat back", |s| {
         s.peers[2].hand_no() >= 3 && s.peers[2].hand().is_some()
@@ -536,7 +540,8 @@ fn a_quit_once_the_play_is_over_forfeits_the_hand_rather_than_voiding_it() {
 ///
 /// Sabotage caught (checked): a quit refused once another seat's quit dropped the scored hand
 /// leaves West and East to be voted out (never, with no other client to vote); a runner
-/// limited to one computer player leaves two seats with nobody to run them.
+/// limited to one computer player leaves two seats with nobody to run them; a leaver's last
+/// pings taken for its player's return give its seat back to a client that has stopped.
 #[test]
 fn the_last_player_at_the_table_runs_every_seat_the_others_leave() {
     let mut sim = Sim::new();
@@ -545,8 +550,17 @@ fn the_last_player_at_the_table_runs_every_seat_the_others_leave() {
     for i in leavers {
         assert_eq!(sim.peers[i].leave_after_hand().unwrap(), Leaving::AfterHand);
     }
-    sim.step_until(60_000, "hand 2 was never played", |s| s.completed(2) >= 2);
     let me = Some(Seat::N);
+    sim.step_until(60_000, "North never took the three seats", |s| {
+        s.peers[2].runners() == [me, me, None, me]
+    });
+    // The leavers' clients still flush and answer pings for a moment after their quits: that
+    // is not their players coming back.
+    for i in leavers {
+        let k = sim.keys[i];
+        sim.peers[2].heard(k, sim.now);
+    }
+    sim.step_until(60_000, "hand 2 was never played", |s| s.completed(2) >= 2);
     assert_eq!(
         sim.peers[2].runners(),
         [me, me, None, me],

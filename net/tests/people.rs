@@ -597,6 +597,10 @@ fn a_player_who_comes_back_gets_the_seat_back_at_the_next_hand() {
     sim.peers[3].quit().unwrap();
     sim.deliver();
     sim.dead[3] = true;
+    // Its client stops; its person presses Resume some seconds later (the last signs of life
+    // of a client that just quit are not a return).
+    sim.tick(10_000);
+    sim.deliver();
     let held_hand = sim.peers[0].hand_no();
     // East comes back (the same session: its client resumed from its log).
     sim.dead[3] = false;

@@ -415,6 +415,7 @@ impl TableSession {
         sig: &Sig,
     ) -> Result<(), TableError> {
         let seat = self.check_quit(&from, hand_no, sig)?;
+        self.quit_at[seat] = Some(self.presence.now);
         // Leaving is no way out of a hand whose play is over: the hand goes on, the seat
         // leaves once it is scored, and what it still owes comes or its silence forfeits the
         // hand as any seat's would. (A person who leaves mid-hand has the hand played out

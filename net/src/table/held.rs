@@ -71,7 +71,11 @@ impl TableSession {
         let Some(seat) = config.seat_of(&peer) else {
             return;
         };
+        // A client that just quit is still flushing its last messages: not a return.
+        let lingering = self.quit_at[seat]
+            .is_some_and(|t| now < t.saturating_add(super::presence::QUIT_LINGER_MS));
         if self.keys[seat.index()] == peer
+            || lingering
             || self.barred.contains(seat)
             || self.my_seat_index().is_none()
             || self.bots.runner(seat) != self.my_seat_index()

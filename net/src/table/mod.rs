@@ -120,6 +120,9 @@ pub struct TableSession {
     /// Seats that signed a quit once the play of the hand was over: they leave when it is
     /// scored (or forfeit it, silent, if it never is).
     quit_after: SeatSet,
+    /// When each seat's `Quit` was taken: its client's last signs of life just after are not
+    /// its player coming back.
+    quit_at: SeatMap<Option<u64>>,
     /// This peer left the game (or was put out of it).
     left: bool,
     /// The seat whose client runs this peer's seat while it is away (as this peer worked it
@@ -235,6 +238,7 @@ impl TableSession {
             bots: Takeovers::NONE,
             gone: SeatSet::EMPTY,
             quit_after: SeatSet::EMPTY,
+            quit_at: SeatMap::default(),
             left: false,
             held_by: None,
             held_told: false,

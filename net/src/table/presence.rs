@@ -36,6 +36,11 @@ pub const RESYNC_MS: u64 = 2_000;
 /// The longest wait between two resync requests while a hand stands still.
 pub const RESYNC_MAX_MS: u64 = 30_000;
 
+/// How long after a seat's `Quit` its client's last messages are not taken for its player
+/// coming back: a client that quits still flushes what it sent and answers pings for a few
+/// seconds (the node waits at most 3 s) before it stops.
+pub const QUIT_LINGER_MS: u64 = 10_000;
+
 /// How long every other seat must have been unheard from before this peer concludes that
 /// nobody at the table answers any more (the others left, or finished the game without it).
 pub const ALONE_MS: u64 = 120_000;
