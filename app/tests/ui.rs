@@ -10,8 +10,8 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use fairdeal::gui::controller::Timing;
 
 use common::{
-    hand, harness, harness_in, labels, shows, step_both, table_with_a_guest,
-    table_with_a_guest_timed, wait_for, wait_for_with,
+    hand, harness, harness_in, labels, leave_now, shows, start_with_two_computer_players,
+    step_both, table_with_a_guest, table_with_a_guest_timed, wait_for, wait_for_with,
 };
 
 #[test]
@@ -529,20 +529,8 @@ fn a_guest_who_leaves_mid_game_takes_the_seat_back_at_the_next_hand() {
     let (mut host, mut guest) = table_with_a_guest_timed(71, 72, Some(5_000));
     // The host's own seat plays itself, so that hands go on while the guest is away.
     host.state_mut().autoplay();
-    host.get_by_label_contains("2 computer players").click();
-    let start = Instant::now();
-    while !(shows(&host, "Stock") && shows(&guest, "Stock")) {
-        assert!(
-            start.elapsed() < Duration::from_secs(180),
-            "the game did not start for both"
-        );
-        step_both(&mut host, &mut guest);
-    }
-    guest.get_by_label("Leave the table").click();
-    for _ in 0..3 {
-        guest.step();
-    }
-    guest.get_by_label("Leave now").click();
+    start_with_two_computer_players(&mut host, &mut guest);
+    leave_now(&mut guest);
     wait_for_with(&mut guest, &mut host, "Play now", Duration::from_secs(10));
     assert!(
         !guest.state().in_game(),

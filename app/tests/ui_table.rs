@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use egui_kittest::kittest::{NodeT, Queryable};
 
 use common::{
-    harness, harness_in, shows, step_both, table_with_a_guest, table_with_a_guest_asking, wait_for,
+    harness, harness_in, leave_now, shows, start_with_two_computer_players, step_both,
+    table_with_a_guest, table_with_a_guest_asking, table_with_a_guest_timed, wait_for,
     wait_for_with,
 };
 
@@ -72,15 +73,7 @@ fn the_next_hand_waits_for_next_hand() {
 #[test]
 fn a_chat_line_reaches_the_other_window() {
     let (mut host, mut guest) = table_with_a_guest(91, 92);
-    host.get_by_label_contains("2 computer players").click();
-    let start = Instant::now();
-    while !(shows(&host, "Stock") && shows(&guest, "Stock")) {
-        assert!(
-            start.elapsed() < Duration::from_secs(180),
-            "the game did not start for both"
-        );
-        step_both(&mut host, &mut guest);
-    }
+    start_with_two_computer_players(&mut host, &mut guest);
     assert!(shows(&host, "Nothing said yet."));
     guest.get_by_label("Good luck").click();
     wait_for_with(
@@ -298,4 +291,55 @@ fn a_friend_who_joins_by_address_sits_as_the_hosts_partner() {
             "Bea sits North ({bea} against {north})"
         );
     }
+}
+
+/// The host leaves a LAN game mid-hand from a window that runs two computer players: the
+/// hand is played out and scored, and the computer players leave with their person, so the
+/// guest's client, the one left, takes all three seats over and the game goes on with the
+/// next hand, without waiting out anyone's silence (the grace period here is far longer than
+/// the test).
+///
+/// Sabotage caught (checked): computer players stopped when their person's node stops leave
+/// North and East silent; the guest's table then waits for them and never takes them over.
+#[test]
+fn the_computer_players_a_host_runs_leave_with_it() {
+    let (mut host, mut guest) = table_with_a_guest_timed(91, 92, Some(3_600_000));
+    host.state_mut().autoplay();
+    guest.state_mut().autoplay();
+    start_with_two_computer_players(&mut host, &mut guest);
+    leave_now(&mut host);
+    let taken = |g: &egui_kittest::Harness<'static, fairdeal::gui::app::FairdealApp>| {
+        let log = g.state().move_log();
+        ["South", "North", "East"].map(|seat| {
+            log.iter()
+                .any(|l| l.starts_with(&format!("A computer player now plays {seat} (")))
+        })
+    };
+    let start = Instant::now();
+    while taken(&guest) != [true; 3] || guest.state().hands_scored_and_void().0 < 2 {
+        assert!(
+            start.elapsed() < Duration::from_secs(600),
+            "the guest's table took over {:?} of South, North and East and scored {:?}; the move list ends {:?}",
+            taken(&guest),
+            guest.state().hands_scored_and_void(),
+            guest
+                .state()
+                .move_log()
+                .iter()
+                .rev()
+                .take(8)
+                .collect::<Vec<_>>()
+        );
+        step_both(&mut guest, &mut host);
+    }
+    let (_, void) = guest.state().hands_scored_and_void();
+    assert_eq!(void, 0, "no hand was void");
+    assert!(
+        !guest
+            .state()
+            .move_log()
+            .iter()
+            .any(|l| l.contains("stayed away")),
+        "no seat was put out as silent"
+    );
 }

@@ -35,6 +35,16 @@ const LEAVE_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 /// stop within moments; past this the offer comes anyway).
 const LEAVE_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// A game left, whose nodes are still telling the table.
+struct Leaving {
+    /// When it was left.
+    since: Instant,
+    /// When the player's node stopped.
+    player_gone: Option<Instant>,
+    /// Its nodes.
+    conn: Connection,
+}
+
 /// The game under way: the connection to the player's node, and what the screens show.
 struct Current {
     conn: Connection,
@@ -62,7 +72,7 @@ pub struct Controller {
     error: Option<String>,
     /// Games left during play, kept until their nodes have stopped (a LAN game's player node
     /// first tells the table; the computer players this client runs stop after it).
-    leaving: Vec<(Instant, Connection)>,
+    leaving: Vec<Leaving>,
     /// The verify screen: this user's recent transcripts, the last check and where its
     /// outcome comes from (a thread of its own).
     recent: Vec<records::Recent>,
@@ -147,17 +157,17 @@ impl Controller {
             resumable: self
                 .resumable
                 .as_ref()
-                .filter(|(dir, _)| !self.leaving.iter().any(|(_, c)| &c.game_dir == dir)),
+                .filter(|(dir, _)| !self.leaving.iter().any(|l| &l.conn.game_dir == dir)),
             playing_out: self
                 .leaving
                 .iter()
-                .find(|(_, c)| c.record.kind != GameKind::Local && !c.player_stopped())
-                .map(|(_, c)| c.record.table.as_str()),
+                .find(|l| l.conn.record.kind != GameKind::Local && !l.conn.player_stopped())
+                .map(|l| l.conn.record.table.as_str()),
             ask_first: self.ask_first.as_ref().and_then(|a| {
                 let (dir, r) = self.waiting_game()?;
                 Some(super::start::Question {
                     record: r,
-                    resume: (!self.leaving.iter().any(|(_, c)| &c.game_dir == dir))
+                    resume: (!self.leaving.iter().any(|l| &l.conn.game_dir == dir))
                         .then(|| dir.clone()),
                     instead: a.words(),
                 })
@@ -190,16 +200,23 @@ impl Controller {
     /// Drains the network's events into the model (never blocks); the game folder's record
     /// is marked as the game starts and ends.
     pub fn pump(&mut self) {
-        for (since, c) in &mut self.leaving {
-            // A LAN game's player node may be playing its hand to the end: the computer
-            // players this client runs at that table play on until it stops.
+        for l in &mut self.leaving {
+            let c = &mut l.conn;
+            if c.player_stopped() {
+                l.player_gone.get_or_insert_with(Instant::now);
+            }
+            // A LAN game's computer players run here play their hand out and quit with the
+            // player (stopped at once, they would leave their seats silent and the table
+            // would wait out the grace period for them); a moment after the player's node
+            // stopped they are stopped anyway.
+            let after_player = l.player_gone.is_some_and(|t| t.elapsed() >= LEAVE_GRACE);
             let local = c.record.kind == GameKind::Local;
-            if c.player_stopped() || (local && since.elapsed() >= LEAVE_GRACE) {
+            if after_player || (local && (c.player_stopped() || l.since.elapsed() >= LEAVE_GRACE)) {
                 c.stop_computers();
             }
         }
-        self.leaving.retain(|(since, c)| {
-            !c.all_stopped() && (since.elapsed() < LEAVE_LIMIT || !c.player_stopped())
+        self.leaving.retain(|l| {
+            !l.conn.all_stopped() && (l.since.elapsed() < LEAVE_LIMIT || !l.conn.player_stopped())
         });
         if let Some(Current { conn, game, probe }) = &mut self.current {
             while let Ok(update) = conn.events.try_recv() {
@@ -574,8 +591,13 @@ impl Controller {
                     let _ = c.conn.intents.try_send(node::Intent::Say(line));
                 }
                 let _ = c.conn.intents.try_send(node::Intent::Leave);
+                c.conn.leave_computers();
             }
-            self.leaving.push((Instant::now(), c.conn));
+            self.leaving.push(Leaving {
+                since: Instant::now(),
+                player_gone: None,
+                conn: c.conn,
+            });
         }
         self.resumable = records::unfinished(&self.data_dir);
     }

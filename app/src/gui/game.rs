@@ -323,7 +323,10 @@ impl Model {
 }
 
 /// The chat line a seat's client sends when its person leaves mid-hand (the others' windows
-/// turn it into [`Model::left_line`]'s words).
+/// turn it into [`Model::left_line`]'s words): the others are told at once, not only when the
+/// hand ends and a computer player takes the seat. A chat line is signed and reaches every
+/// seat now with no change to the table's protocol; a client that does not know it shows it
+/// as the line it is.
 pub(crate) const LEAVING_LINE: &str = "I have left the table: my client plays my hand to its end, then a computer player takes my seat.";
 
 /// The move list's line for the node's word on who watches ("watching: kib, bo" or "nobody is

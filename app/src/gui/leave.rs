@@ -15,10 +15,6 @@ pub(crate) fn plays_hand_out(m: &Model) -> bool {
     m.kind != GameKind::Local && m.next.is_none() && !m.held && m.view.is_some()
 }
 
-/// The chat line a client sends for its player who leaves mid-hand: the others are told at
-/// once, not only when the hand ends and a computer player takes the seat. A chat line is
-/// signed and reaches every seat now with no change to the table's protocol; a client that
-/// does not know it shows it as the line it is.
 /// What leaving does, in words for the question and the button's tooltip.
 pub fn what_leaving_does(m: &Model) -> &'static str {
     if m.kind == GameKind::Local {

@@ -186,3 +186,29 @@ pub fn labels(h: &Harness<'static, FairdealApp>) -> Vec<String> {
         .filter_map(|n| n.accesskit_node().label())
         .collect()
 }
+
+/// The host seats two computer players in the seats left, and the game starts in both
+/// windows.
+pub fn start_with_two_computer_players(
+    host: &mut Harness<'static, FairdealApp>,
+    guest: &mut Harness<'static, FairdealApp>,
+) {
+    host.get_by_label_contains("2 computer players").click();
+    let start = Instant::now();
+    while !(shows(host, "Stock") && shows(guest, "Stock")) {
+        assert!(
+            start.elapsed() < Duration::from_secs(180),
+            "the game did not start for both"
+        );
+        step_both(host, guest);
+    }
+}
+
+/// "Leave the table", and "Leave now" in the question it asks.
+pub fn leave_now(h: &mut Harness<'static, FairdealApp>) {
+    h.get_by_label("Leave the table").click();
+    for _ in 0..3 {
+        h.step();
+    }
+    h.get_by_label("Leave now").click();
+}

@@ -63,6 +63,9 @@ pub struct Connection {
     /// Dropped with the connection (or by [`Connection::stop_computers`]): stops the computer
     /// players run here.
     stop: Option<watch::Sender<()>>,
+    /// Set by [`Connection::leave_computers`]: the computer players run here leave the table
+    /// as a person does (the hand played out, then a signed quit).
+    leave: watch::Sender<bool>,
     secrets: Secrets,
     /// Held by the player's node task while it runs.
     player_alive: Arc<()>,
@@ -213,6 +216,7 @@ fn spawn_player(
         }
     });
     let (stop, _) = watch::channel(());
+    let (leave, _) = watch::channel(false);
     Connection {
         intents: in_tx,
         events: ui_rx,
@@ -221,6 +225,7 @@ fn spawn_player(
         key,
         runtime,
         stop: Some(stop),
+        leave,
         secrets,
         player_alive,
         computers_alive: Arc::new(()),
@@ -228,16 +233,34 @@ fn spawn_player(
     }
 }
 
+/// What a computer player task run here watches.
+#[derive(Clone)]
+struct ComputerHandles {
+    /// Fires (or closes) when the computer players stop at once.
+    stop: watch::Receiver<()>,
+    /// Turns true when they leave the table as a person does.
+    leave: watch::Receiver<bool>,
+    /// Held while the task runs.
+    alive: Arc<()>,
+}
+
 /// Runs the computer player `opts` (the `n`th of this client's game, from 1) on `runtime`
-/// until its game ends or `stop` fires; its events are dropped. It holds `alive` while it
+/// until its game ends or `stop` fires; its events are dropped. Told to leave, it leaves the
+/// table as a person does: its node plays the hand out and quits, so that the table takes its
+/// seat over at the next hand rather than waiting out its silence. It holds `alive` while it
 /// runs (its log is locked until then).
 fn run_computer(
     runtime: &Runtime,
     opts: NodeOptions,
     n: u64,
     secrets: Secrets,
-    (mut stop, alive): (watch::Receiver<()>, Arc<()>),
+    handles: ComputerHandles,
 ) -> tokio::task::JoinHandle<()> {
+    let ComputerHandles {
+        mut stop,
+        mut leave,
+        alive,
+    } = handles;
     runtime.spawn(async move {
         let _alive = alive;
         let Ok(secret) =
@@ -247,29 +270,59 @@ fn run_computer(
         };
         let master = secrets.fresh("bot-master", n);
         let (tx, mut rx) = mpsc::channel(256);
-        let (_keep, irx) = mpsc::channel(4);
+        let (itx, irx) = mpsc::channel(4);
         tokio::spawn(async move { while rx.recv().await.is_some() {} });
-        tokio::select! {
-            _ = Box::pin(node::run(opts, secret, master, tx, irx)) => {}
-            _ = stop.changed() => {}
+        let mut run = Box::pin(node::run(opts, secret, master, tx, irx));
+        let mut told = *leave.borrow_and_update();
+        if told {
+            let _ = itx.try_send(Intent::Leave);
+        }
+        loop {
+            tokio::select! {
+                _ = &mut run => break,
+                _ = stop.changed() => break,
+                changed = leave.changed(), if !told => {
+                    // A closed channel has nothing more to say.
+                    told = changed.is_err() || *leave.borrow_and_update();
+                    if changed.is_ok() && told {
+                        let _ = itx.try_send(Intent::Leave);
+                    }
+                }
+            }
         }
     })
 }
 
 impl Connection {
     /// What a computer player task run here watches: the stop signal (a closed one when the
-    /// computer players were stopped already), and the token it holds while it runs.
-    fn computer_handles(&self) -> (watch::Receiver<()>, Arc<()>) {
+    /// computer players were stopped already), the leave signal, and the token it holds while
+    /// it runs.
+    fn computer_handles(&self) -> ComputerHandles {
         let stop = self
             .stop
             .as_ref()
             .map_or_else(|| watch::channel(()).1, watch::Sender::subscribe);
-        (stop, self.computers_alive.clone())
+        ComputerHandles {
+            stop,
+            leave: self.leave.subscribe(),
+            alive: self.computers_alive.clone(),
+        }
     }
 
     /// Stops the computer players run here (at once; their logs stay).
     pub fn stop_computers(&mut self) {
         self.stop = None;
+    }
+
+    /// The computer players run here leave the table as their person does: each plays its
+    /// hand out and signs its quit, and stops.
+    pub fn leave_computers(&self) {
+        self.leave.send_replace(true);
+    }
+
+    /// Whether every computer player run here has stopped.
+    pub fn computers_stopped(&self) -> bool {
+        Arc::strong_count(&self.computers_alive) == 1
     }
 
     /// Whether the player's node has stopped.
@@ -279,7 +332,7 @@ impl Connection {
 
     /// Whether every node of this game run here has stopped (their logs are free again).
     pub fn all_stopped(&self) -> bool {
-        self.player_stopped() && Arc::strong_count(&self.computers_alive) == 1
+        self.player_stopped() && self.computers_stopped()
     }
 
     /// How this game's computer players play.

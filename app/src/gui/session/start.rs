@@ -89,13 +89,12 @@ pub fn start_local(
         on_listen: Some(on_listen),
     };
     let conn = spawn_player(runtime.clone(), player, game_dir, record, secrets, repaint);
-    let (stop, alive) = conn.computer_handles();
+    let handles = conn.computer_handles();
     let rt = runtime.clone();
     runtime.spawn(async move {
         table
             .seat_computers(listening, |i, opts| {
-                let handles = (stop.clone(), alive.clone());
-                run_computer(&rt, opts, i as u64 + 1, secrets, handles)
+                run_computer(&rt, opts, i as u64 + 1, secrets, handles.clone())
             })
             .await;
     });
