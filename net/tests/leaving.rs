@@ -539,9 +539,10 @@ fn a_quit_once_the_play_is_over_forfeits_the_hand_rather_than_voiding_it() {
 /// several computer players), and the game goes on with hand 2, nobody voted out as silent.
 ///
 /// Sabotage caught (checked): a quit refused once another seat's quit dropped the scored hand
-/// leaves West and East to be voted out (never, with no other client to vote); a runner
-/// limited to one computer player leaves two seats with nobody to run them; a leaver's last
-/// pings taken for its player's return give its seat back to a client that has stopped.
+/// leaves West and East to be voted out (never, with no other client to vote); a leaver's
+/// last pings taken for its player's return give its seat back to a client that has stopped;
+/// a file check that holds a runner to the rule without the seats taken over with it refuses
+/// North's file.
 #[test]
 fn the_last_player_at_the_table_runs_every_seat_the_others_leave() {
     let mut sim = Sim::new();

@@ -40,9 +40,14 @@ impl Takeovers {
     /// state.
     pub fn to_parts(self) -> (SeatMap<Option<Seat>>, SeatMap<[u8; 32]>) {
         (
-            SeatMap(self.0.0.map(|b| b.map(|b| b.runner))),
+            self.runners(),
             SeatMap(self.0.0.map(|b| b.map_or([0; 32], |b| b.seed))),
         )
+    }
+
+    /// Who runs each seat's computer player, by seat.
+    pub fn runners(&self) -> SeatMap<Option<Seat>> {
+        SeatMap(self.0.0.map(|b| b.map(|b| b.runner)))
     }
 
     /// The computer player in `seat`, if one plays it.

@@ -55,7 +55,7 @@ impl TableSession {
 
     /// Who runs the computer player in each seat that was taken over (by seat).
     pub fn runners(&self) -> [Option<Seat>; 4] {
-        self.bots.to_parts().0.0
+        self.bots.runners().0
     }
 
     /// The other seated peers to send to (not this peer, not the seat it runs).

@@ -435,7 +435,7 @@ impl TableSession {
             // not say a friend is playing who is not.
             seated: std::array::from_fn(|i| {
                 self.roster[i].as_ref().map(|s| {
-                    if !s.bot && self.bots.get(Seat::from_index(i)).is_some() {
+                    if !s.bot && self.bots.get(Seat::ALL[i]).is_some() {
                         format!("Computer for {}", s.name)
                     } else {
                         s.name.clone()
