@@ -28,17 +28,18 @@ use super::settings::Settings;
 use super::start::{Listed, StartInfo};
 use super::verify::Check;
 
-/// How long a LAN game left during play may keep running to tell the table.
-const LEAVE_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+/// How long the computer players of a LAN game left during play may go on once the
+/// player's node has stopped: they end the same hand, and each signs its quit after its last
+/// messages are answered, settles and flushes (a few seconds, more on a loaded machine).
+const LEAVE_GRACE: std::time::Duration = std::time::Duration::from_secs(15);
 
-/// How long a left game's nodes are waited for at most before it is offered to resume (they
-/// stop within moments; past this the offer comes anyway).
-const LEAVE_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
+/// How long a left game's nodes are waited for at most once the player's node has stopped,
+/// before the game is offered to resume (they stop within moments of being told; past this
+/// the offer comes anyway).
+const LEAVE_LIMIT: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// A game left, whose nodes are still telling the table.
 struct Leaving {
-    /// When it was left.
-    since: Instant,
     /// When the player's node stopped.
     player_gone: Option<Instant>,
     /// Its nodes.
@@ -207,16 +208,17 @@ impl Controller {
             }
             // A LAN game's computer players run here play their hand out and quit with the
             // player (stopped at once, they would leave their seats silent and the table
-            // would wait out the grace period for them); a moment after the player's node
-            // stopped they are stopped anyway.
-            let after_player = l.player_gone.is_some_and(|t| t.elapsed() >= LEAVE_GRACE);
-            let local = c.record.kind == GameKind::Local;
-            if after_player || (local && (c.player_stopped() || l.since.elapsed() >= LEAVE_GRACE)) {
+            // would wait out the grace period for them); a while after the player's node
+            // stopped they are stopped anyway. The grace counts from then, not from the
+            // leave, as the player may play a long hand out first. (A game against the
+            // computer stopped them as it was left.)
+            if l.player_gone.is_some_and(|t| t.elapsed() >= LEAVE_GRACE) {
                 c.stop_computers();
             }
         }
+        // Dropping a connection stops its computer players, so it is kept until they stop.
         self.leaving.retain(|l| {
-            !l.conn.all_stopped() && (l.since.elapsed() < LEAVE_LIMIT || !l.conn.player_stopped())
+            !l.conn.all_stopped() && !l.player_gone.is_some_and(|t| t.elapsed() >= LEAVE_LIMIT)
         });
         if let Some(Current { conn, game, probe }) = &mut self.current {
             while let Ok(update) = conn.events.try_recv() {
@@ -594,7 +596,6 @@ impl Controller {
                 c.conn.leave_computers();
             }
             self.leaving.push(Leaving {
-                since: Instant::now(),
                 player_gone: None,
                 conn: c.conn,
             });
