@@ -301,14 +301,15 @@ fn a_friend_who_joins_by_address_sits_as_the_hosts_partner() {
 ///
 /// Sabotage caught (checked): computer players stopped when their person's node stops leave
 /// North and East silent; the guest's table then waits for them and never takes them over.
+/// A computer player seated from the lobby counted ready without its `Ready`: hand 2 can be
+/// dealt to one that is leaving, and its quit of hand 1 is refused.
 #[test]
 fn the_computer_players_a_host_runs_leave_with_it() {
     let (mut host, mut guest) = table_with_a_guest_timed(91, 92, Some(3_600_000));
     host.state_mut().autoplay();
-    // Bea reads each score sheet: the next hand comes with the table's countdown, as for a
-    // person who does not press "Next hand" at once (a computer player seated from the lobby
-    // needs no `Ready`, so a hand dealt at once can reach one that is leaving before its quit).
-    guest.state_mut().autoplay_to_sheets();
+    // Bea presses "Next hand" the moment a hand is scored: the computer players leaving say
+    // no `Ready`, so the next hand waits for their quits instead of going to them.
+    guest.state_mut().autoplay();
     start_with_two_computer_players(&mut host, &mut guest);
     leave_now(&mut host);
     let taken = |g: &egui_kittest::Harness<'static, fairdeal::gui::app::FairdealApp>| {

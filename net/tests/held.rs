@@ -36,6 +36,7 @@ fn held(hand_no: u32, seat: Seat, hctx: [u8; 32], votes: Vec<(Seat, Sig)>) -> Ve
         seat,
         hctx,
         votes,
+        quits: Vec::new(),
     }
     .encode()
 }

@@ -70,6 +70,9 @@ struct Sim {
     public: Vec<Vec<Entry>>,
     /// The people's clients running again after they left (the person pressed Resume).
     back: [bool; 4],
+    /// A computer player whose quit was due at the last step (its node waits a moment once
+    /// the hand is over before it quits).
+    settling: [bool; 4],
     now: u64,
     rng: SplitMix64,
 }
@@ -85,6 +88,7 @@ impl Sim {
             quits: Vec::new(),
             public: vec![Vec::new(); 4],
             back: [false; 4],
+            settling: [false; 4],
             now: 0,
             rng: SplitMix64::new(11),
         }
@@ -163,11 +167,13 @@ impl Sim {
         }
         self.deliver();
         for i in [1, 3] {
-            // A computer player leaving: its node quits once the hand is over.
-            if self.peers[i].quit_due() {
+            // A computer player leaving: its node quits a moment after the hand is over.
+            let due = self.peers[i].quit_due();
+            if due && self.settling[i] {
                 self.peers[i].quit().unwrap();
                 return;
             }
+            self.settling[i] = due;
         }
         for i in [0, 2] {
             let p = &mut self.peers[i];
@@ -588,11 +594,99 @@ fn the_last_player_at_the_table_runs_every_seat_the_others_leave() {
     let report = fairdeal_net::transcript::verify(&common::located(sim.public[2].iter().cloned()));
     assert!(report.ok(), "{}", report.text());
     assert_eq!(report.hands.len(), 2, "{}", report.text());
-    // South's person presses Resume: the seat is theirs again from the next hand, though
-    // its client left thinking North (its partner, leaving too) would run it.
+    // South's person presses Resume: the seat is theirs again from the next hand.
     sim.back[0] = true;
     sim.step_until(80_000, "South never got its seat back", |s| {
         !s.peers[0].has_left() && s.peers[0].hand().is_some()
     });
     assert_eq!(sim.peers[2].runners()[0], None, "North gave South back");
+}
+
+/// South leaves during hand 1 and North, its partner, takes the seat over. South's person
+/// presses Resume during hand 2, while North is leaving too: North's client hears South back
+/// but quits at the end of the hand, and West (a computer player seated from the lobby, the
+/// lowest seat a player plays) takes both seats. South's client still holds North for its
+/// runner: West's notice carries North's signed quit, and South takes its seat back from West.
+///
+/// Sabotage caught (checked): a notice without the quits, or a returning player that takes
+/// its seat only from the runner it worked out when it left, leaves South out for good.
+#[test]
+fn a_player_back_after_its_runner_left_too_gets_its_seat_from_the_new_runner() {
+    let mut sim = Sim::new();
+    // Computer players think between moves, as at a real table: with nobody left but them
+    // they would otherwise play the game out between two of the clock's steps.
+    for p in &mut sim.peers {
+        p.set_think_ms(1_000);
+    }
+    sim.play_to_norths_turn();
+    assert_eq!(sim.peers[0].leave_after_hand().unwrap(), Leaving::AfterHand);
+    sim.step_until(60_000, "North never took South over", |s| {
+        s.peers[2].runners()[0] == Some(Seat::N)
+    });
+    sim.step_until(60_000, "hand 2 was never dealt at North", |s| {
+        s.peers[2].hand_no() == 2 && s.peers[2].hand().is_some_and(|h| h.turn_count() > 4)
+    });
+    assert_eq!(sim.peers[2].leave_after_hand().unwrap(), Leaving::AfterHand);
+    sim.back[0] = true;
+    sim.step_until(80_000, "South never got its seat back", |s| {
+        !s.peers[0].has_left() && s.peers[0].hand().is_some()
+    });
+    assert!(sim.peers[2].has_left(), "North left");
+    assert_eq!(
+        sim.peers[1].runners(),
+        [None, None, Some(Seat::W), None],
+        "West gave South back and runs North"
+    );
+    let from_west = sim.events[0].iter().any(|e| {
+        matches!(
+            e,
+            TableEvent::SeatBack {
+                seat: Seat::S,
+                yours: true,
+                ..
+            }
+        )
+    });
+    assert!(from_west, "South took its seat back");
+    sim.step_until(80_000, "South never completed a hand back", |s| {
+        s.completed(0) >= 2
+    });
+    assert_eq!(sim.voided(1), 0, "no hand was void");
+}
+
+/// West, a computer player seated from the lobby, leaves during hand 1 (its person's window
+/// closed), and North presses "Next hand" the moment hand 1 is scored, before West's quit
+/// is out: hand 2 waits for the quit and goes to East's client running West, never to the
+/// leaving West.
+///
+/// Sabotage caught (checked): a computer player seated from the lobby counted ready without
+/// its own `Ready` has hand 2 dealt to West, whose quit then voids it.
+#[test]
+fn a_leaving_computer_player_is_not_dealt_the_next_hand() {
+    let mut sim = Sim::new();
+    sim.play_to_norths_turn();
+    assert_eq!(sim.peers[1].leave_after_hand().unwrap(), Leaving::AfterHand);
+    let mut steps = 0;
+    while sim.peers[2].hand_no() < 2 || sim.peers[2].hand().is_none_or(|h| h.turn_count() <= 4) {
+        sim.step();
+        if sim.peers[2].next_hand().is_some_and(|n| !n.ready) {
+            sim.peers[2].ready().unwrap();
+            sim.deliver();
+        }
+        steps += 1;
+        assert!(steps < 60_000, "hand 2 was never played");
+    }
+    assert_eq!(
+        sim.quits.first().map(|q| (q.0, q.1)),
+        Some((1, 1)),
+        "West quit hand 1"
+    );
+    for i in [0, 2, 3] {
+        assert_eq!(sim.voided(i), 0, "peer {i}: no hand void");
+        assert_eq!(
+            sim.peers[i].runners()[1],
+            Some(Seat::E),
+            "peer {i}: East runs West"
+        );
+    }
 }

@@ -409,3 +409,40 @@ fn a_message_out_of_order_after_the_scores_is_dropped_not_taken_again() {
         );
     }
 }
+
+/// A vote lost on a broken link: East goes silent mid-hand, the three others vote it out, and
+/// West's vote never reaches anyone. West, which holds all three votes, ends the deal and
+/// tells every seat the count; South and North end it too, and the game goes on to its end at
+/// all three alike.
+///
+/// Sabotage caught (checked): with the count told neither at the vote nor in a resync answer,
+/// South and North wait for West's vote while West deals again: the table splits and stands
+/// still.
+#[test]
+fn a_lost_timeout_vote_does_not_split_the_table() {
+    let (peers, _) = table(Preset::Samba, 100);
+    let mut sim = Sim::new(peers);
+    sim.lose = |i, bytes| i == 1 && matches!(TableMsg::decode(bytes), Ok(TableMsg::Timeout { .. }));
+    sim.run(60_000, &|s| s.peers[1].view().is_some());
+    sim.dead[3] = true;
+    sim.run(400 * DEFAULT_GRACE_MS, &|s| s.over(&[0, 1, 2]));
+    for i in [0, 1, 2] {
+        assert!(
+            sim.peers[i].finished().is_some(),
+            "peer {i} finished the game; waiting on {:?}",
+            sim.peers[i].waiting_on()
+        );
+        assert!(
+            sim.has(i, &|e| matches!(
+                e,
+                TableEvent::HandVoided { seat: Seat::E, .. }
+                    | TableEvent::HandForfeited { seat: Seat::E, .. }
+            )),
+            "peer {i} put East out"
+        );
+        let report =
+            fairdeal_net::transcript::verify(&common::located(sim.files[i].iter().cloned()));
+        assert!(report.ok(), "peer {i}: {}", report.text());
+    }
+    sim.same_totals(&[0, 1, 2]);
+}

@@ -112,11 +112,36 @@ fn hostile(
                     )
                 })
                 .collect();
+            if rng.below(3) == 0 {
+                // The same votes, told as a count.
+                return TableMsg::VotedOut {
+                    hand_no,
+                    seat,
+                    hctx,
+                    votes,
+                }
+                .encode();
+            }
+            // Quits of other seats, each signed by a random seat, for this hand or another.
+            let quits = (0..rng.below(4))
+                .map(|_| {
+                    let quitter = Seat::from_index(rng.below(4));
+                    let by = Identity::from_secret(secrets[rng.below(4)]);
+                    let at = hand_no + rng.below(2) as u32;
+                    let digest = Statement::Quit {
+                        hand_no: at,
+                        seat: quitter,
+                    }
+                    .digest(&sid);
+                    (quitter, (at, by.sign(&digest)))
+                })
+                .collect();
             TableMsg::SeatHeld {
                 hand_no,
                 seat,
                 hctx,
                 votes,
+                quits,
             }
         }
     }

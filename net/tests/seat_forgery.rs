@@ -244,6 +244,7 @@ fn a_held_seats_player_takes_its_return_and_the_games_end_only_from_its_runner()
         seat: Seat::N,
         hctx: [0; 32],
         votes: Vec::new(),
+        quits: Vec::new(),
     };
     peers[2]
         .handle_message(south.public(), &held.encode())

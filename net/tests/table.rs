@@ -4,7 +4,7 @@
 
 use fairdeal_core::{GameResult, HouseRules, Preset, Seat};
 use fairdeal_crypto::{Identity, PublicKey};
-use fairdeal_net::table::msg::SeatInfo;
+use fairdeal_net::table::msg::{SeatInfo, TableMsg};
 use fairdeal_net::table::{Dest, TableEvent, TableSession};
 
 fn seat(i: u8, bot: bool) -> ([u8; 32], SeatInfo) {
@@ -239,7 +239,7 @@ fn arbitrary_bytes_from_any_peer_never_panic_a_table() {
     });
     // Wrapped garbage inside a well-formed table message, too.
     proptest!(ProptestConfig::with_cases(300), |(inner in proptest::collection::vec(any::<u8>(), 0..2000))| {
-        let msg = fairdeal_net::table::msg::TableMsg::Hand { bytes: inner }.encode();
+        let msg = TableMsg::Hand { bytes: inner }.encode();
         let _ = peers.borrow_mut()[0].handle_message(from, &msg);
     });
 }
@@ -257,7 +257,6 @@ fn mutated_hand_traffic_at_a_table_blames_only_its_signer() {
     use fairdeal_crypto::encoding;
     use fairdeal_crypto::{Body, Envelope, SignedEnvelope};
     use fairdeal_net::hand::Event;
-    use fairdeal_net::table::msg::TableMsg;
     use proptest::prelude::*;
     use std::cell::Cell;
 
@@ -408,7 +407,11 @@ fn a_silent_seat_pauses_the_table_then_a_computer_player_takes_it() {
                     if silent && j == 3 {
                         continue;
                     }
-                    peers[j].handle_message(keys[i], &bytes).unwrap();
+                    // Every message is taken, but the count of votes each voter tells the
+                    // others once its own count is done: a leftover where it was done too.
+                    let told = matches!(TableMsg::decode(&bytes), Ok(TableMsg::VotedOut { .. }));
+                    let taken = peers[j].handle_message(keys[i], &bytes);
+                    assert!(told || taken.is_ok(), "{taken:?}");
                 }
             }
             while let Some(e) = peers[i].poll_event() {

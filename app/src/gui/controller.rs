@@ -218,7 +218,7 @@ impl Controller {
         }
         // Dropping a connection stops its computer players, so it is kept until they stop.
         self.leaving.retain(|l| {
-            !l.conn.all_stopped() && !l.player_gone.is_some_and(|t| t.elapsed() >= LEAVE_LIMIT)
+            !l.conn.all_stopped() && l.player_gone.is_none_or(|t| t.elapsed() < LEAVE_LIMIT)
         });
         if let Some(Current { conn, game, probe }) = &mut self.current {
             while let Ok(update) = conn.events.try_recv() {

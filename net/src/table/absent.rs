@@ -282,6 +282,8 @@ impl TableSession {
                 hctx,
                 votes: self.votes.signatures(&hctx, seat),
             });
+            // Every seat gets the whole count: one that missed a vote ends the deal too.
+            self.tell_voted_out(hand_no, Dest::Seats);
             match self.forfeit_scores(seat) {
                 Some((scores, breakdown)) => self.forfeit_hand(seat, scores, breakdown),
                 None => self.void_hand(seat, Gone::Silent),
@@ -416,6 +418,7 @@ impl TableSession {
     ) -> Result<(), TableError> {
         let seat = self.check_quit(&from, hand_no, sig)?;
         self.quit_at[seat] = Some(self.presence.now);
+        self.signed_quits[seat] = Some((hand_no, sig.clone()));
         // Leaving is no way out of a hand whose play is over: the hand goes on, the seat
         // leaves once it is scored, and what it still owes comes or its silence forfeits the
         // hand as any seat's would. (A person who leaves mid-hand has the hand played out
@@ -433,8 +436,10 @@ impl TableSession {
         Ok(())
     }
 
-    /// Who runs a computer player for `seat`: its partner, if that is a player who runs none
-    /// yet, else the lowest such seat.
+    /// Who runs a computer player for `seat`: its partner if a player plays it, else the
+    /// lowest seat a player plays (the one rule of [`Takeovers::runner_for`]).
+    ///
+    /// [`Takeovers::runner_for`]: crate::hand::Takeovers::runner_for
     pub(crate) fn runner_for(&self, seat: Seat) -> Option<Seat> {
         self.bots.runner_for(seat, self.gone)
     }

@@ -196,6 +196,15 @@ impl TableSession {
                 .check_timeout(&from, *hand_no, hctx, *seat, sig)
                 .map(|_| ())
                 .map_err(|r| Refused::of(Why::Timeout(r), r.is_stale())),
+            TableMsg::VotedOut {
+                hand_no,
+                seat,
+                hctx,
+                votes,
+            } => self
+                .check_voted_out(*hand_no, *seat, hctx, votes)
+                .map(|_| ())
+                .map_err(|r| Refused::of(Why::Timeout(r), r.is_stale())),
             TableMsg::Replace {
                 hand_no,
                 seat,
@@ -219,8 +228,9 @@ impl TableSession {
                 seat,
                 hctx,
                 votes,
+                quits,
             } => self
-                .check_seat_held(&from, *hand_no, *seat, hctx, votes)
+                .check_seat_held(&from, *hand_no, *seat, hctx, votes, quits)
                 .map(|_| ())
                 .map_err(|r| Refused::of(Why::SeatHeld(r), r.is_stale())),
             TableMsg::Over { totals, sig } => self

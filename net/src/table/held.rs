@@ -6,10 +6,10 @@
 //! back, the runner tells the player again, the notices and then the `Return`, at most every
 //! [`RESYNC_MS`] while it hears from it, until it sees the player play the seat.
 
-use fairdeal_core::Seat;
+use fairdeal_core::{Seat, SeatSet};
 use fairdeal_crypto::{PublicKey, Sig};
 
-use super::msg::{ReturnState, TableMsg};
+use super::msg::{ReturnState, Statement, TableMsg};
 use super::presence::RESYNC_MS;
 use super::{Dest, SeatHeldRefused, TableError, TableEvent, TableSession, TimeoutRefused};
 
@@ -25,7 +25,8 @@ pub(crate) struct OutProof {
 /// What a held seat's notice does here ([`TableSession::check_seat_held`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum SeatHeldEffect {
-    /// This peer knows already that it is out, and that the sender runs its seat.
+    /// This peer knows already that it is out, and that the sender runs its seat (the runner
+    /// it worked out, or the one it works out with the quits of seats that left since).
     Known,
     /// The notice proves this peer was voted out of the deal it is in: these votes (its
     /// signers' seats and signatures), not yet counted here, complete the count.
@@ -127,6 +128,11 @@ impl TableSession {
         t.told_at = Some(now);
         let notices = t.notices.clone();
         let given = t.given.clone().filter(|(s, _)| s.hand_no == hand_no);
+        let quits: Vec<(Seat, (u32, Sig))> = Seat::ALL
+            .into_iter()
+            .filter(|&s| s != seat && self.bots.runner(s).is_some())
+            .filter_map(|s| self.signed_quits[s].clone().map(|q| (s, q)))
+            .collect();
         for n in notices {
             self.send(
                 Dest::Peer(player),
@@ -135,6 +141,7 @@ impl TableSession {
                     seat,
                     hctx: n.hctx,
                     votes: n.votes,
+                    quits: quits.clone(),
                 },
             );
         }
@@ -198,6 +205,7 @@ impl TableSession {
         held: Seat,
         hctx: &[u8; 32],
         votes: &[(Seat, Sig)],
+        quits: &[(Seat, (u32, Sig))],
     ) -> Result<SeatHeldEffect, SeatHeldRefused> {
         let config = self.stage.config().ok_or(SeatHeldRefused::NotSeated)?;
         let seat = config
@@ -218,7 +226,9 @@ impl TableSession {
             };
         }
         if self.left {
-            return if self.held_by == Some(sender) {
+            return if self.held_by == Some(sender)
+                || self.runner_after_quits(seat, quits) == Some(sender)
+            {
                 Ok(SeatHeldEffect::Known)
             } else {
                 Err(SeatHeldRefused::NotRunner)
@@ -254,8 +264,30 @@ impl TableSession {
         Ok(SeatHeldEffect::Proved(fresh))
     }
 
+    /// Who runs `seat` for this peer, which left it, once the seats whose signed `quits`
+    /// (hand and signature, by seat) are shown left too: quits of the hand this peer left in
+    /// or later, each signed by the player this peer knew in that seat. `None` for a quit of
+    /// this seat, an earlier one, a false signature, or more than one per other seat.
+    fn runner_after_quits(&self, seat: Seat, quits: &[(Seat, (u32, Sig))]) -> Option<Seat> {
+        let sid = self.stage.config()?.sid();
+        let mut shown = SeatSet::EMPTY;
+        for (s, (hand_no, sig)) in quits {
+            let signed = Statement::Quit {
+                hand_no: *hand_no,
+                seat: *s,
+            }
+            .signed_by(&self.keys[s.index()], &sid, sig);
+            if *s == seat || *hand_no < self.head.hand_no || shown.contains(*s) || !signed {
+                return None;
+            }
+            shown.insert(*s);
+        }
+        self.bots
+            .runner_for(seat, self.gone.iter().chain(shown.iter()).collect())
+    }
+
     /// The returning player: its seat is held (by the runner it worked out, or as the votes
-    /// the notice carries prove), and is given back from the next hand on.
+    /// or quits the notice carries prove), and is given back from the next hand on.
     pub(crate) fn on_seat_held(
         &mut self,
         from: PublicKey,
@@ -263,24 +295,17 @@ impl TableSession {
         held: Seat,
         hctx: [u8; 32],
         votes: &[(Seat, Sig)],
+        quits: &[(Seat, (u32, Sig))],
     ) -> Result<(), TableError> {
-        let effect = self.check_seat_held(&from, hand_no, held, &hctx, votes)?;
+        let effect = self.check_seat_held(&from, hand_no, held, &hctx, votes, quits)?;
         if let SeatHeldEffect::Proved(fresh) = effect {
             // Counted as if they had come from their signers: the seat is out here as it is
             // at every peer that counted them, and this peer works its runner out itself.
-            for (voter, sig) in fresh {
-                let key = self.keys[voter.index()];
-                let vote = TableMsg::Timeout {
-                    hand_no,
-                    hctx,
-                    seat: held,
-                    sig: sig.clone(),
-                };
-                // In the transcript as if from its signer: why this deal stops here.
-                let at = self.public.len();
-                self.publish_signed(at, key, &vote.encode());
-                self.count_vote(hand_no, hctx, held, voter, &sig);
-            }
+            self.count_shown_votes(hand_no, hctx, held, fresh);
+        }
+        if self.left && self.bots.runner(held).is_none() {
+            // Its `Return` and `Over` are taken from the runner the notice showed.
+            self.held_by = self.seat_of_sender(&from).ok();
         }
         self.hand = None;
         self.left = true;

@@ -42,6 +42,7 @@ pub mod statement;
 mod timers;
 mod types;
 mod verdict;
+mod voted_out;
 mod votes;
 
 pub use self::absent::{DEFAULT_GRACE_MS, MIN_GRACE_MS};
@@ -123,6 +124,9 @@ pub struct TableSession {
     /// When each seat's `Quit` was taken: its client's last signs of life just after are not
     /// its player coming back.
     quit_at: SeatMap<Option<u64>>,
+    /// Each seat's latest signed quit (its hand and signature): a runner shows those of the
+    /// seats taken over to a returning player whose own runner may be among them.
+    signed_quits: SeatMap<Option<(u32, fairdeal_crypto::Sig)>>,
     /// This peer left the game (or was put out of it).
     left: bool,
     /// The seat whose client runs this peer's seat while it is away (as this peer worked it
@@ -239,6 +243,7 @@ impl TableSession {
             gone: SeatSet::EMPTY,
             quit_after: SeatSet::EMPTY,
             quit_at: SeatMap::default(),
+            signed_quits: SeatMap::default(),
             left: false,
             held_by: None,
             held_told: false,

@@ -9,10 +9,10 @@ use serde::{Deserialize, Serialize};
 pub use super::statement::{ReturnState, Statement};
 
 /// The protocol name on the wire (libp2p stream protocol).
-pub const PROTOCOL: &str = "/fairdeal/table/10";
+pub const PROTOCOL: &str = "/fairdeal/table/11";
 /// The version string sent in libp2p identify: the package's version and the table
 /// protocol's (kept equal to [`PROTOCOL`]'s number; a unit test holds it).
-pub const AGENT_VERSION: &str = concat!("fairdeal/", env!("CARGO_PKG_VERSION"), "/table-10");
+pub const AGENT_VERSION: &str = concat!("fairdeal/", env!("CARGO_PKG_VERSION"), "/table-11");
 
 /// What a table is about, as announced and agreed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -230,8 +230,9 @@ pub enum TableMsg {
     },
     /// Before the start: a joiner gives up its seat, or the host closes the table.
     Leave,
-    /// During the game: the sender leaves the table; hand `hand_no` is void and a computer
-    /// player takes its seat at once (signed over [`Statement::Quit`]).
+    /// During the game: the sender leaves the table (signed over [`Statement::Quit`]). While
+    /// hand `hand_no` is played it is void at once; once its play is over the seat leaves
+    /// when it is scored. A computer player takes the seat.
     Quit {
         /// The hand being played.
         hand_no: u32,
@@ -254,6 +255,28 @@ pub enum TableMsg {
         hctx: [u8; 32],
         /// The signed timeout votes against the seat in that deal, by voter seat (each over
         /// [`Statement::Timeout`]), at most one per other seat.
+        #[serde(with = "crate::seat_wire::pairs")]
+        votes: Vec<(Seat, Sig)>,
+        /// The signed quits of the seats taken over since (each the hand and signature of a
+        /// `Quit`, over [`Statement::Quit`]), by seat, at most one per other seat: a player
+        /// away while the runner it worked out left too works the sender out with them.
+        #[serde(with = "crate::seat_wire::pairs")]
+        quits: Vec<(Seat, (u32, Sig))>,
+    },
+    /// The signed timeout votes that put `seat` out of the deal `hctx` of hand `hand_no`, by
+    /// voter seat, from a seat that counted them, to every seat (and again to one that asks
+    /// for what it misses of that hand). Unsigned: each vote is taken as its signer's own
+    /// would be, so a peer that missed one (lost on a broken link) ends the deal as the
+    /// others did.
+    VotedOut {
+        /// The hand of the deal.
+        hand_no: u32,
+        /// The seat voted out.
+        #[serde(with = "crate::seat_wire::one")]
+        seat: Seat,
+        /// The deal's hand context.
+        hctx: [u8; 32],
+        /// The votes (each over [`Statement::Timeout`]), at most one per other seat.
         #[serde(with = "crate::seat_wire::pairs")]
         votes: Vec<(Seat, Sig)>,
     },

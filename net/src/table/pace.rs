@@ -1,9 +1,11 @@
 //! Between two hands: the score sheet stays up until every person at the table has said they
 //! are ready for the next hand (a signed `Ready`), or a countdown runs out.
 //!
-//! Computer players, seats a computer player holds, and seats whose player has been away past
-//! the grace period are ready at once; a seat without [`TableSession::set_wait_for_person`]
-//! (a terminal player, a computer player) says it is ready as soon as the hand is scored. The
+//! Seats a computer player holds for a player who left, and seats whose player has been away
+//! past the grace period, are ready at once; a seat without
+//! [`TableSession::set_wait_for_person`] (a terminal player, a computer player seated from the
+//! lobby) says it is ready as soon as the hand is scored, unless it is leaving: the table then
+//! waits for its `Quit`, and deals the next hand to the seat's new runner, never to the leaver. The
 //! decision to deal the next hand is each peer's own: a replay of the log reaches it again
 //! from the logged `Ready` messages, or, when the countdown or an away seat decided it, from
 //! the first message of the next hand this peer sent (logged like every message it sends).
@@ -137,10 +139,6 @@ impl TableSession {
             return;
         }
         self.readies[me] = hand_no;
-        if config.bots[me.index()] {
-            // Every seat counts a computer player ready: nothing to say.
-            return;
-        }
         let sig = Statement::Ready { hand_no, seat: me }
             .sign(&Identity::from_secret(self.secret), &config.sid());
         let msg = TableMsg::Ready { hand_no, sig };
@@ -150,11 +148,10 @@ impl TableSession {
 
     /// Whether `seat` is ready for the hand after `after`.
     fn seat_ready(&self, seat: Seat, after: u32) -> bool {
-        let Some(config) = self.stage.config() else {
+        if self.stage.config().is_none() {
             return true;
-        };
+        }
         self.readies[seat] >= after
-            || config.bots[seat.index()]
             || self.bots.runner(seat).is_some()
             || (Some(seat) != self.my_seat_index() && self.presence.absence(seat) >= self.grace_ms)
     }
@@ -239,11 +236,12 @@ impl TableSession {
         if hand_no == 0 || hand_no > self.head.hand_no {
             return Err(ReadyRefused::Ahead);
         }
-        if hand_no < self.head.hand_no || self.readies[seat] >= hand_no {
-            return Err(ReadyRefused::Again);
-        }
+        // A forged `Ready` is refused as such, even for a seat that said it already.
         if !(Statement::Ready { hand_no, seat }).signed_by(from, &sid, sig) {
             return Err(ReadyRefused::BadSignature);
+        }
+        if hand_no < self.head.hand_no || self.readies[seat] >= hand_no {
+            return Err(ReadyRefused::Again);
         }
         Ok(seat)
     }

@@ -416,6 +416,8 @@ impl TableSession {
             self.send(Dest::Peer(from), TableMsg::Hand { bytes });
         }
         self.ready_again(from, hand_no);
+        // A seat still in a deal of this hand that votes ended here may have missed a vote.
+        self.tell_voted_out(hand_no, Dest::Peer(from));
         Ok(())
     }
 

@@ -115,6 +115,9 @@ pub enum Unexpected {
     /// A timeout vote against the voter's own seat.
     #[error("a timeout vote against the voter's own seat")]
     TimeoutOwnSeat,
+    /// A count of timeout votes told with none, or more than one per other seat.
+    #[error("a count of timeout votes with none, or too many")]
+    NotACount,
     /// A chat line not taken.
     #[error(transparent)]
     Chat(#[from] ChatRefused),

@@ -92,8 +92,15 @@ impl TableSession {
                 seat,
                 hctx,
                 votes,
-            } => self.on_seat_held(from, hand_no, seat, hctx, &votes),
+                quits,
+            } => self.on_seat_held(from, hand_no, seat, hctx, &votes, &quits),
             TableMsg::Over { totals, sig } => self.on_over(from, totals, &sig),
+            TableMsg::VotedOut {
+                hand_no,
+                seat,
+                hctx,
+                votes,
+            } => self.on_voted_out(hand_no, seat, hctx, &votes),
             TableMsg::Return { state, sig } => self.on_return(from, state, &sig),
             TableMsg::Query => Ok(()),
             TableMsg::Leave => self.on_leave(from),
@@ -170,6 +177,7 @@ impl TableSession {
                 seat,
                 hctx,
                 votes,
+                ..
             }) => self.replay_seat_held(
                 seat,
                 super::held::OutProof {

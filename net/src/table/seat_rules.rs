@@ -24,8 +24,10 @@ pub enum TimeoutRefused {
     OtherHand,
     /// A signature that does not verify.
     BadSignature,
-    /// A vote this peer holds already.
+    /// A vote this peer holds already (of a count told: every vote of it).
     Again,
+    /// A count told with no vote, or more than one per other seat.
+    NotACount,
 }
 
 impl TimeoutRefused {
@@ -38,6 +40,7 @@ impl TimeoutRefused {
             Self::OtherHand => "a timeout vote for another hand",
             Self::BadSignature => "a timeout vote with a bad signature",
             Self::Again => "a repeated timeout vote",
+            Self::NotACount => "a count of timeout votes with none, or too many",
         }
     }
 
@@ -56,6 +59,7 @@ impl From<TimeoutRefused> for TableError {
             TimeoutRefused::OtherHand => Unexpected::OtherHand(MsgKind::Timeout).into(),
             TimeoutRefused::BadSignature => Self::BadSignature,
             TimeoutRefused::Again => Unexpected::Repeated(MsgKind::Timeout).into(),
+            TimeoutRefused::NotACount => Unexpected::NotACount.into(),
         }
     }
 }
