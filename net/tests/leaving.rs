@@ -73,6 +73,8 @@ struct Sim {
     /// A computer player whose quit was due at the last step (its node waits a moment once
     /// the hand is over before it quits).
     settling: [bool; 4],
+    /// Each peer's messages of one round arrive last first (each request goes its own way).
+    backwards: bool,
     now: u64,
     rng: SplitMix64,
 }
@@ -89,6 +91,7 @@ impl Sim {
             public: vec![Vec::new(); 4],
             back: [false; 4],
             settling: [false; 4],
+            backwards: false,
             now: 0,
             rng: SplitMix64::new(11),
         }
@@ -99,7 +102,12 @@ impl Sim {
         loop {
             let mut moved = false;
             for i in 0..4 {
-                while let Some((dest, bytes)) = self.peers[i].poll_transmit() {
+                let mut sent: Vec<(Dest, Vec<u8>)> =
+                    std::iter::from_fn(|| self.peers[i].poll_transmit()).collect();
+                if self.backwards {
+                    sent.reverse();
+                }
+                for (dest, bytes) in sent {
                     moved = true;
                     if let Ok(TableMsg::Quit { hand_no, .. }) = TableMsg::decode(&bytes) {
                         let done = self.completed(i);
@@ -688,5 +696,59 @@ fn a_leaving_computer_player_is_not_dealt_the_next_hand() {
             Some(Seat::E),
             "peer {i}: East runs West"
         );
+    }
+}
+
+/// South leaves mid-hand with the two computer players its window runs (West and East), and
+/// North, the one player left, runs all three; then South's person presses Resume, which
+/// starts the three again. North gives the three seats back at one hand, each with its own
+/// `Return`, and those may arrive in any order (each goes its own way): here each peer's
+/// messages arrive last first. Every seat deals the next hand alike and the game goes on.
+///
+/// Sabotage caught (checked): a runner that signs each `Return` with the table as it is once
+/// that seat alone is given back: South hears West's `Return` before its own, refuses it (it
+/// thinks North still runs West), and deals under other keys than the others: the table
+/// stands still. A notice that carries only the quits of seats still taken over: West, told
+/// again once South and East are given back, works out East for its runner and refuses
+/// North's notice, and the hand is void for West's silence.
+#[test]
+fn seats_given_back_at_one_hand_in_any_order_deal_alike() {
+    let mut sim = Sim::new();
+    for p in &mut sim.peers {
+        p.set_think_ms(1_000);
+    }
+    sim.play_to_norths_turn();
+    for i in [0, 1, 3] {
+        assert_eq!(sim.peers[i].leave_after_hand().unwrap(), Leaving::AfterHand);
+    }
+    let me = Some(Seat::N);
+    sim.step_until(60_000, "North never took the three seats", |s| {
+        s.peers[2].runners() == [me, me, None, me]
+    });
+    sim.backwards = true;
+    sim.back = [true, true, false, true];
+    sim.step_until(80_000, "the three never got their seats back", |s| {
+        [0, 1, 3]
+            .iter()
+            .all(|&i| !s.peers[i].has_left() && s.peers[i].hand().is_some())
+    });
+    assert_eq!(
+        sim.peers[2].runners(),
+        [None; 4],
+        "North gave all three back"
+    );
+    let done: Vec<usize> = (0..4).map(|i| sim.completed(i)).collect();
+    sim.step_until(
+        80_000,
+        "no hand was scored after the three came back",
+        |s| (0..4).all(|i| s.completed(i) > done[i]),
+    );
+    for i in 0..4 {
+        let why: Vec<&TableEvent> = sim.events[i]
+            .iter()
+            .filter(|e| matches!(e, TableEvent::HandVoided { .. }))
+            .collect();
+        assert_eq!(sim.voided(i), 0, "peer {i}: no hand void: {why:?}");
+        assert_eq!(sim.peers[i].totals(), sim.peers[2].totals(), "peer {i}");
     }
 }

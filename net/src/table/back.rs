@@ -38,20 +38,24 @@ impl TableSession {
         ) else {
             return false;
         };
-        let seats = std::mem::take(&mut self.returning);
-        let mut any = false;
-        for seat in seats.iter() {
-            let Some(key) = self.original(seat) else {
-                continue;
-            };
-            if self.bots.runner(seat) != Some(me) {
-                continue;
-            }
+        // Every seat given back at this hand first, then one `Return` each, all with the
+        // table as the hand starts: a returning player takes its own `Return`'s state whole,
+        // and may hear the others' before it (each goes its own way), while it still thinks
+        // its runner holds them; with a state that gives back only its own seat it would
+        // deal the hand under other keys than everyone else, and the table would wait.
+        let seats: Vec<(Seat, PublicKey)> = std::mem::take(&mut self.returning)
+            .iter()
+            .filter(|&seat| self.bots.runner(seat) == Some(me))
+            .filter_map(|seat| Some((seat, self.original(seat)?)))
+            .collect();
+        for &(seat, key) in &seats {
             self.keys[seat.index()] = key;
             self.bots.give_back(seat);
             self.out_proof[seat] = None;
             self.proxies.retain(|p| p.seat != seat);
-            let (runners, seeds) = self.bots.to_parts();
+        }
+        let (runners, seeds) = self.bots.to_parts();
+        for &(seat, key) in &seats {
             let state = ReturnState {
                 hand_no,
                 seat,
@@ -77,9 +81,8 @@ impl TableSession {
                 totals: self.head.totals,
                 yours: false,
             });
-            any = true;
         }
-        any
+        !seats.is_empty()
     }
 
     /// Whether a seat given back is taken, and what it does: one decision for the gate
@@ -113,6 +116,13 @@ impl TableSession {
                 return Err(ReturnRefused::Stale);
             }
             return Ok(ReturnEffect::Mine);
+        }
+        let back_here = self.bots.runner(state.seat).is_none()
+            && self.keys[state.seat.index()] == state.keys[state.seat.index()];
+        if back_here && state.hand_no == self.head.hand_no {
+            // Given back with this hand's state already (a returning player's own `Return`
+            // carries every seat given back at its hand): nothing more to do.
+            return Err(ReturnRefused::Stale);
         }
         if self.bots.runner(state.seat) != Some(sender) {
             return Err(ReturnRefused::NotRunner);

@@ -128,9 +128,11 @@ impl TableSession {
         t.told_at = Some(now);
         let notices = t.notices.clone();
         let given = t.given.clone().filter(|(s, _)| s.hand_no == hand_no);
+        // Every other seat's latest quit, those given back since too: the runner was picked
+        // while they were out.
         let quits: Vec<(Seat, (u32, Sig))> = Seat::ALL
             .into_iter()
-            .filter(|&s| s != seat && self.bots.runner(s).is_some())
+            .filter(|&s| s != seat)
             .filter_map(|s| self.signed_quits[s].clone().map(|q| (s, q)))
             .collect();
         for n in notices {
@@ -266,17 +268,19 @@ impl TableSession {
 
     /// Who runs `seat` for this peer, which left it, once the seats whose signed `quits`
     /// (hand and signature, by seat) are shown left too: quits of the hand this peer left in
-    /// or later, each signed by the player this peer knew in that seat. `None` for a quit of
+    /// or later, each signed by that seat's player (the configuration's key: only a player
+    /// quits, never a computer player run for one). `None` for a quit of
     /// this seat, an earlier one, a false signature, or more than one per other seat.
     fn runner_after_quits(&self, seat: Seat, quits: &[(Seat, (u32, Sig))]) -> Option<Seat> {
-        let sid = self.stage.config()?.sid();
+        let config = self.stage.config()?;
+        let sid = config.sid();
         let mut shown = SeatSet::EMPTY;
         for (s, (hand_no, sig)) in quits {
             let signed = Statement::Quit {
                 hand_no: *hand_no,
                 seat: *s,
             }
-            .signed_by(&self.keys[s.index()], &sid, sig);
+            .signed_by(&config.seats[s.index()], &sid, sig);
             if *s == seat || *hand_no < self.head.hand_no || shown.contains(*s) || !signed {
                 return None;
             }

@@ -257,7 +257,7 @@ pub enum TableMsg {
         /// [`Statement::Timeout`]), at most one per other seat.
         #[serde(with = "crate::seat_wire::pairs")]
         votes: Vec<(Seat, Sig)>,
-        /// The signed quits of the seats taken over since (each the hand and signature of a
+        /// The latest signed quit of each other seat that left (the hand and signature of a
         /// `Quit`, over [`Statement::Quit`]), by seat, at most one per other seat: a player
         /// away while the runner it worked out left too works the sender out with them.
         #[serde(with = "crate::seat_wire::pairs")]
