@@ -118,3 +118,89 @@ fn a_mistyped_address_is_refused_before_a_waiting_game_is_touched() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A game whose log is damaged is not given up when it cannot be resumed: the window says
+/// the resume failed, and the start screen still offers the game. Giving a game up asks once
+/// more, and a yes in the first moments (a double click) is not taken.
+///
+/// Sabotage caught (checked): with Back after the failed resume marking the game over, the
+/// start screen no longer offered it; with "Leave it for good" acting at once, the game was
+/// gone after the first click.
+#[test]
+fn a_damaged_log_is_kept_and_giving_a_game_up_asks_twice() {
+    let dir = std::env::temp_dir().join(format!("fairdeal-ui-damaged-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut h = harness_in(dir.clone(), 48);
+    h.step();
+    h.get_by_label("Play now").click();
+    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    drop(h);
+    let games: Vec<_> = std::fs::read_dir(dir.join("games"))
+        .expect("the game's folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    assert_eq!(games.len(), 1, "one game played");
+    let log = games[0].join("me").join("GAME.fdlog");
+    let mut bytes = std::fs::read(&log).expect("the game's log");
+    assert!(bytes.len() > 64, "the log holds the game");
+    for b in &mut bytes[..64] {
+        *b ^= 0x5a;
+    }
+    std::fs::write(&log, &bytes).expect("the log damaged");
+
+    let mut h = harness_in(dir.clone(), 49);
+    h.step();
+    h.get_by_label("Resume it").click();
+    wait_for(&mut h, "Could not resume the game", Duration::from_secs(60));
+    h.get_by_label("Back to the start").click();
+    for _ in 0..3 {
+        h.step();
+    }
+    assert!(
+        shows(&h, "was interrupted; it can be resumed"),
+        "the game is still offered after a failed resume"
+    );
+
+    // Each frame is a quarter of a second of the window's time, and a queued click is taken
+    // by the next step: the yes comes half a second after the first click (a frame to show
+    // the question, one to take the yes).
+    h.get_by_label("Leave it for good…").click();
+    h.step();
+    h.step();
+    assert!(shows(&h, "Leave that game for good?"), "asked once more");
+    h.get_by_label("Yes, leave it for good").click_accesskit();
+    for _ in 0..3 {
+        h.step();
+    }
+    assert!(
+        shows(&h, "Leave that game for good?"),
+        "a yes in the first moments is not taken"
+    );
+    h.get_by_label("Keep it").click();
+    for _ in 0..3 {
+        h.step();
+    }
+    assert!(
+        shows(&h, "was interrupted; it can be resumed"),
+        "Keep it keeps the game"
+    );
+    h.get_by_label("Leave it for good…").click();
+    for _ in 0..60 {
+        h.step();
+    }
+    h.get_by_label("Yes, leave it for good").click();
+    for _ in 0..3 {
+        h.step();
+    }
+    assert!(
+        !shows(&h, "was interrupted; it can be resumed"),
+        "the game is given up"
+    );
+    drop(h);
+    let h = harness_in(dir.clone(), 50);
+    assert!(
+        !shows(&h, "was interrupted; it can be resumed"),
+        "and stays given up after a restart"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

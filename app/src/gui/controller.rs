@@ -609,9 +609,12 @@ impl Controller {
             && c.game.model.config.is_none()
         {
             // A table left before it started: the others are told, and there is nothing to
-            // resume.
+            // resume. A started game whose resume failed (a damaged log, say) stays
+            // resumable: only the player gives it up.
             let _ = c.conn.intents.try_send(node::Intent::Leave);
-            records::mark(&c.conn.game_dir, false, true);
+            if !c.conn.record.started {
+                records::mark(&c.conn.game_dir, false, true);
+            }
         }
         self.resumable = records::unfinished(&self.data_dir);
     }

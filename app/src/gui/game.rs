@@ -74,6 +74,10 @@ pub struct Model {
     pub(crate) start_asked: bool,
     /// The player's node stopped, with this error.
     pub(crate) stopped: Option<String>,
+    /// A game that had started when this window took it up (resumed from its logs): a
+    /// failure to take it up again is a failure to resume, not to join, and leaves the game
+    /// resumable.
+    pub(crate) resumed: bool,
     /// The node's latest word on the network before the start ("cannot reach the host…").
     pub(crate) note: Option<String>,
     /// The host closed the table before the start.
@@ -216,6 +220,7 @@ impl Game {
             invitation: None,
             start_asked: false,
             stopped: None,
+            resumed: record.started,
             note: None,
             closed: false,
             since: std::time::Instant::now(),

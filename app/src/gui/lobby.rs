@@ -11,14 +11,24 @@ use super::records::GameKind;
 /// Draws the lobby of `g`; what the player asks for goes to `out`.
 pub fn lobby_ui(ui: &mut Ui, g: &Model, out: &mut Vec<Intent>) {
     let hosting = g.kind == GameKind::Host;
-    if g.table.is_empty() {
+    if g.resumed {
+        ui.heading(if g.table.is_empty() {
+            "Resuming the game".to_owned()
+        } else {
+            format!("Resuming the game at \"{}\"", g.table)
+        });
+    } else if g.table.is_empty() {
         ui.heading("A table joined by address (asking the host its name…)");
     } else {
         ui.heading(format!("Table \"{}\"", g.table));
     }
     if let Some(e) = &g.stopped {
-        // Nothing was played yet: a guest's try failed, or the host's table closed.
-        let what = if hosting {
+        // Nothing was played yet: a guest's try failed, or the host's table closed; or a
+        // game resumed from its logs could not be taken up again.
+        let what = if g.resumed {
+            "Could not resume the game (its logs are kept, and it stays on the start screen \
+             to try again)"
+        } else if hosting {
             "The table stopped"
         } else {
             "Could not join the table"
@@ -37,7 +47,9 @@ pub fn lobby_ui(ui: &mut Ui, g: &Model, out: &mut Vec<Intent>) {
     }
     let seated = g.roster.iter().flatten().count();
     if seated == 0 && g.stopped.is_none() {
-        ui.label(if hosting {
+        ui.label(if g.resumed {
+            "Reading the game's log and finding the table again…"
+        } else if hosting {
             "Opening the table…"
         } else {
             "Asking the host for a seat…"
@@ -45,7 +57,7 @@ pub fn lobby_ui(ui: &mut Ui, g: &Model, out: &mut Vec<Intent>) {
         if let Some(note) = g.note.as_ref().filter(|_| !hosting && g.stopped.is_none()) {
             ui.colored_label(egui::Color32::from_rgb(200, 120, 0), sentence(note));
         }
-        if !hosting && g.stopped.is_none() && g.since.elapsed().as_secs() >= 10 {
+        if !hosting && !g.resumed && g.stopped.is_none() && g.since.elapsed().as_secs() >= 10 {
             ui.colored_label(
                 egui::Color32::from_rgb(200, 120, 0),
                 "No answer from the host yet: the table may be full, closed, or out of reach. Check the address, or leave and pick another table.",

@@ -86,23 +86,7 @@ pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>, out: &mut V
                         );
                     }),
                     Some((dir, r)) => {
-                        let text = super::records::waiting_game(r);
-                        if let Some(a) = centred_row(ui, |ui| {
-                            ui.strong(text);
-                            let mut action = None;
-                            let resume = if r.unanswered {
-                                "Try again"
-                            } else {
-                                "Resume it"
-                            };
-                            if ui.button(resume).clicked() {
-                                action = Some(Intent::Resume(dir.clone()));
-                            }
-                            if ui.button("Leave it for good").clicked() {
-                                action = Some(Intent::Abandon(dir.clone()));
-                            }
-                            action
-                        }) {
+                        if let Some(a) = centred_row(ui, |ui| waiting_row(ui, dir, r)) {
                             action = Some(a);
                         }
                     }
@@ -146,6 +130,52 @@ pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>, out: &mut V
 const START_WIDTH: f32 = 1000.0;
 
 /// A row of widgets centred in the width (its width is the one it took last frame).
+/// The game waiting to be resumed, in one row: Resume it, or give it up for good. Giving
+/// it up asks once more in the same row, and the yes is not taken in the first moments (a
+/// double click on the first button never gives a game up).
+fn waiting_row(ui: &mut Ui, dir: &std::path::Path, r: &GameRecord) -> Option<Intent> {
+    const SETTLE: f64 = 1.0;
+    let id = ui.make_persistent_id("abandon-asked");
+    let now = ui.input(|i| i.time);
+    let asked: Option<f64> = ui.data(|d| d.get_temp(id));
+    let mut action = None;
+    match asked {
+        None => {
+            ui.strong(super::records::waiting_game(r));
+            let resume = if r.unanswered {
+                "Try again"
+            } else {
+                "Resume it"
+            };
+            if ui.button(resume).clicked() {
+                action = Some(Intent::Resume(dir.to_owned()));
+            }
+            if ui.button("Leave it for good…").clicked() {
+                ui.data_mut(|d| d.insert_temp(id, now));
+            }
+        }
+        Some(at) => {
+            ui.strong("Leave that game for good? It cannot be resumed afterwards.");
+            if ui.button("Keep it").clicked() {
+                ui.data_mut(|d| d.remove::<f64>(id));
+            }
+            let settled = now - at >= SETTLE;
+            if !settled {
+                ui.ctx()
+                    .request_repaint_after(std::time::Duration::from_secs_f64(SETTLE));
+            }
+            if ui
+                .add_enabled(settled, egui::Button::new("Yes, leave it for good"))
+                .clicked()
+            {
+                ui.data_mut(|d| d.remove::<f64>(id));
+                action = Some(Intent::Abandon(dir.to_owned()));
+            }
+        }
+    }
+    action
+}
+
 fn centred_row<R>(ui: &mut Ui, add: impl FnOnce(&mut Ui) -> R) -> R {
     let id = ui.make_persistent_id("centred-row");
     let last: f32 = ui.data(|d| d.get_temp(id)).unwrap_or(0.0);
