@@ -160,6 +160,60 @@ fn a_silent_runner_and_its_computer_player_are_voted_out_by_the_others() {
     sim.same_totals(&[1, 3]);
 }
 
+/// A runner whose computer player never moves, while its own client answers every ping and
+/// its own seat plays on, holds the hand for the grace period only: West and East vote South,
+/// the runner, out (not the computer player, which the same runner would take again), and
+/// the game goes on to its end with nobody named for a fault.
+///
+/// Sabotage caught (checked): a computer player's move with no deadline (the hand waits on
+/// North for ever); the vote cast against the computer player instead of its runner (North is
+/// voided, South never).
+#[test]
+fn a_runner_whose_computer_player_never_moves_is_voted_out() {
+    let (peers, _) = table(Preset::Samba, 100);
+    let mut sim = Sim::new(peers);
+    sim.run(60_000, &|s| s.peers[1].view().is_some());
+    sim.peers[2].quit().unwrap();
+    while sim.peers[2].poll_transmit().is_some_and(|(_, b)| {
+        for j in [0, 1, 3] {
+            let _ = sim.peers[j].handle_message(sim.keys[2], &b);
+        }
+        true
+    }) {}
+    sim.dead[2] = true;
+    sim.run(60_000 + sim.now, &|s| {
+        s.peers[0].proxy_seats().iter().eq([Seat::N]) && s.peers[1].view().is_some()
+    });
+    assert_eq!(
+        sim.peers[0].proxy_seats().iter().collect::<Vec<_>>(),
+        [Seat::N],
+        "South runs North's computer player"
+    );
+    sim.peers[0].cheat_stall_proxy();
+    sim.run(400 * DEFAULT_GRACE_MS, &|s| s.over(&[1, 3]));
+    for i in [1, 3] {
+        assert!(
+            sim.peers[i].finished().is_some(),
+            "peer {i} finished the game: waiting on {:?}",
+            sim.peers[i].waiting_on()
+        );
+        let voided = sim.voided(i);
+        assert!(
+            voided.contains(&(Seat::S, Gone::Silent)),
+            "peer {i} put the runner out: {voided:?}"
+        );
+        assert!(
+            !voided.contains(&(Seat::N, Gone::Silent)),
+            "peer {i} put the computer player out instead: {voided:?}"
+        );
+        assert!(sim.faults(i).is_empty(), "peer {i}: {:?}", sim.faults(i));
+        let report =
+            fairdeal_net::transcript::verify(&common::located(sim.files[i].iter().cloned()));
+        assert!(report.ok(), "peer {i}: {}", report.text());
+    }
+    sim.same_totals(&[1, 3]);
+}
+
 /// Finding 7: a timeout vote signed for another deal of the same hand does not count here,
 /// and is refused for it; with it, the votes of the current deal alone decide.
 ///

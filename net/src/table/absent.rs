@@ -43,6 +43,29 @@ impl TableSession {
         }
     }
 
+    /// Test knob (feature `cheats`): the computer players this peer runs for seats taken
+    /// over never move (a runner holding the hand while its own client answers every ping).
+    #[cfg(feature = "cheats")]
+    pub fn cheat_stall_proxy(&mut self) {
+        /// A strategy that never has a move.
+        struct Stall;
+        impl fairdeal_core::strategy::Strategy for Stall {
+            fn name(&self) -> &str {
+                "stall"
+            }
+            fn choose(
+                &mut self,
+                _: &fairdeal_core::PlayerView,
+                _: &mut fairdeal_core::SplitMix64,
+            ) -> Option<fairdeal_core::Move> {
+                None
+            }
+        }
+        for p in &mut self.proxies {
+            p.bot = Box::new(Stall);
+        }
+    }
+
     /// Test knob (feature `cheats`): this peer stops its hand with an audit that claims
     /// nothing (a seat that dislikes its cards).
     #[cfg(feature = "cheats")]
@@ -91,6 +114,8 @@ impl TableSession {
     /// asks the others for what may be missing; a seat silent past the grace period is voted
     /// out (only from this peer's own observation); chat lines held for the rate go.
     pub fn handle_timeout(&mut self, now_ms: u64) {
+        self.presence.automatic = self.automatic_seats();
+        self.presence.grace = self.grace_ms;
         self.presence
             .observe(now_ms, self.head.hand_no, self.hand.as_ref());
         self.send_held_chat();
@@ -130,7 +155,10 @@ impl TableSession {
         }
         for s in quiet {
             if self.presence.absence(s) >= self.grace_ms {
-                self.vote_timeout(self.head.hand_no, s);
+                // A computer player's silence is its runner's: the runner's client is the one
+                // that holds the hand (putting the runner out takes its computer players with
+                // it; putting the computer player alone out would hand it the same runner).
+                self.vote_timeout(self.head.hand_no, self.speaks_for(s));
             }
         }
     }
@@ -152,6 +180,15 @@ impl TableSession {
         if let Some(ms) = self.presence.alone(&others) {
             self.events.push_back(TableEvent::Alone { secs: ms / 1000 });
         }
+    }
+
+    /// The seats computer players play now: set up as one in the lobby, or taken over.
+    fn automatic_seats(&self) -> SeatSet {
+        let config_bots = self.stage.config().map_or([false; 4], |c| c.bots);
+        Seat::ALL
+            .into_iter()
+            .filter(|&s| config_bots[s.index()] || self.bots.runner(s).is_some())
+            .collect()
     }
 
     /// How long `seat` has been quiet (nothing heard, or an automatic message overdue), for a

@@ -49,7 +49,9 @@ pub use self::absent::{DEFAULT_GRACE_MS, MIN_GRACE_MS};
 pub use self::gate::Admit;
 pub use self::leaving::Leaving;
 pub use self::pace::{NEXT_HAND_MS, NextHand};
-pub use self::presence::{ALONE_MS, QUIET_MS, RESYNC_MAX_MS, RESYNC_MS, UNHEARD_MS};
+pub use self::presence::{
+    ALONE_MS, COMPUTER_MOVE_MS, QUIET_MS, RESYNC_MAX_MS, RESYNC_MS, UNHEARD_MS,
+};
 pub use self::refusal::{ChatRefused, MsgKind, NotNow, ReadyRefused, Unexpected};
 pub use self::refused::{Refused, Why};
 pub use self::route::Replayed;

@@ -10,10 +10,11 @@
 //!   nothing at all has come from it for [`UNHEARD_MS`], whether the hand waits on it or not.
 //!
 //! A player who is thinking about a move is none of these: their client keeps answering pings, and a
-//! decision has no deadline unless the table's move clock says so. Only first-hand silence
+//! decision has no deadline unless the table's move clock says so. A computer player's move
+//! is no one's decision: overdue by the grace period, its seat is silent. Only first-hand silence
 //! counts: a seat never votes because another seat did.
 
-use fairdeal_core::{Seat, SeatMap};
+use fairdeal_core::{Seat, SeatMap, SeatSet};
 
 use super::TableSession;
 use crate::hand::{Awaiting, HandSession};
@@ -28,6 +29,11 @@ pub const UNHEARD_MS: u64 = 5_000;
 /// shown as having lost its connection (or the grace period, if shorter). The node pings
 /// every second, so this is many missed pings.
 pub const QUIET_MS: u64 = 10_000;
+
+/// The longest a computer player may take over one move (its thinking time is a few seconds
+/// at most): past it, with its client still answering, its seat counts as silent. Never less
+/// than the grace period.
+pub const COMPUTER_MOVE_MS: u64 = 60_000;
 
 /// How long a hand may stand still before this peer asks the others for what it may have
 /// missed (`Resync`); doubled after each ask while nothing moves, up to [`RESYNC_MAX_MS`].
@@ -63,6 +69,14 @@ pub(crate) struct Presence {
     heard: SeatMap<Option<u64>>,
     /// Since when the hand has waited on each seat, for what.
     awaited: SeatMap<Option<(AwaitKey, u64)>>,
+    /// The seats computer players play (set up as one, or taken over): their moves come by
+    /// themselves, so a move overdue by [`COMPUTER_MOVE_MS`] counts as silence like any
+    /// automatic message. Otherwise a runner (or a client posing as a computer player) could
+    /// hold a hand for ever by answering pings and never moving.
+    pub(crate) automatic: SeatSet,
+    /// The grace period, which a computer player's move is given less of: what is left of
+    /// [`COMPUTER_MOVE_MS`] once the grace period itself has passed.
+    pub(crate) grace: u64,
     /// The quiet seats last reported (for `Paused` / `Resumed`).
     pub(crate) reported: Vec<Seat>,
     /// The hand's progress when it last moved, and when.
@@ -119,10 +133,9 @@ impl Presence {
     /// heard from, or since an automatic message of its became due, whichever is longer.
     pub(crate) fn absence(&self, seat: Seat) -> u64 {
         let unheard = self.heard[seat].map_or(0, |t| self.now.saturating_sub(t));
-        let overdue = match &self.awaited[seat] {
-            Some(((_, _, kind), since)) if !kind.is_decision() => self.now.saturating_sub(*since),
-            _ => 0,
-        };
+        let overdue = self
+            .overdue_from(seat)
+            .map_or(0, |t| self.now.saturating_sub(t));
         unheard.max(overdue)
     }
 
@@ -161,6 +174,20 @@ impl Presence {
             .min()
     }
 
+    /// From when what the hand waits on `seat` for counts as overdue: at once for a message
+    /// a client sends by itself; for a computer player's move, once it has had
+    /// [`COMPUTER_MOVE_MS`] in all (grace period included); never for a person's decision.
+    fn overdue_from(&self, seat: Seat) -> Option<u64> {
+        let ((_, _, kind), since) = self.awaited[seat].as_ref()?;
+        if !kind.is_decision() {
+            Some(*since)
+        } else if self.automatic.contains(seat) {
+            Some(since.saturating_add(COMPUTER_MOVE_MS.saturating_sub(self.grace)))
+        } else {
+            None
+        }
+    }
+
     /// Whether the hand waits on `seat` now.
     pub(crate) fn awaited(&self, seat: Seat) -> bool {
         self.awaited[seat].is_some()
@@ -189,12 +216,7 @@ impl Presence {
         }
         let limits = [UNHEARD_MS, QUIET_MS.min(grace), grace];
         let heard = self.heard.values().flatten().copied();
-        let overdue = self
-            .awaited
-            .values()
-            .flatten()
-            .filter(|((_, _, kind), _)| !kind.is_decision())
-            .map(|(_, since)| *since);
+        let overdue = Seat::ALL.into_iter().filter_map(|s| self.overdue_from(s));
         let crossings = heard
             .chain(overdue)
             .flat_map(|t| limits.map(|l| t.saturating_add(l)));
