@@ -129,7 +129,6 @@ pub fn start_ui(ui: &mut Ui, s: &mut Settings, info: &StartInfo<'_>, out: &mut V
 /// The widest the start screen's two columns grow (points).
 const START_WIDTH: f32 = 1000.0;
 
-/// A row of widgets centred in the width (its width is the one it took last frame).
 /// The game waiting to be resumed, in one row: Resume it, or give it up for good. Giving
 /// it up asks once more in the same row, and the yes is not taken in the first moments (a
 /// double click on the first button never gives a game up).
@@ -176,14 +175,20 @@ fn waiting_row(ui: &mut Ui, dir: &std::path::Path, r: &GameRecord) -> Option<Int
     action
 }
 
+/// A row of widgets centred in the width (its width is the one it took last frame). When
+/// the row's width changes (other words, other buttons), the frame is laid out again before
+/// it is shown: a row drawn off centre for a frame would move its buttons under the pointer.
 fn centred_row<R>(ui: &mut Ui, add: impl FnOnce(&mut Ui) -> R) -> R {
     let id = ui.make_persistent_id("centred-row");
-    let last: f32 = ui.data(|d| d.get_temp(id)).unwrap_or(0.0);
+    let last: Option<f32> = ui.data(|d| d.get_temp(id));
     ui.horizontal(|ui| {
-        ui.add_space(((ui.available_width() - last) / 2.0).max(0.0));
+        ui.add_space(((ui.available_width() - last.unwrap_or(0.0)) / 2.0).max(0.0));
         let start = ui.cursor().min.x;
         let out = add(ui);
         let width = ui.min_rect().right() - start;
+        if last.is_none_or(|w| (w - width).abs() > 0.5) {
+            ui.ctx().request_discard("a centred row changed its width");
+        }
         ui.data_mut(|d| d.insert_temp(id, width));
         out
     })
