@@ -10,7 +10,7 @@ use fairdeal_net::transcript::{self, DecodeError, ReadError, Report};
 /// The report on the transcript at `path`, or why it could not be read or decoded (a file that
 /// does not decode is reported as a fault of the file, naming no seat).
 pub fn check(path: &Path) -> Result<Report, ReadError> {
-    Ok(transcript::verify(&transcript::read(path)?))
+    transcript::verify_file(path)
 }
 
 /// Prints the report on `path`; the last line is `verified: ...` or `FAULT: ...` (or

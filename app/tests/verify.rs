@@ -105,6 +105,23 @@ fn a_transcript_alone_verifies_and_the_four_seats_agree() {
         assert!(!ok, "{text}");
         assert!(text.lines().last().unwrap().starts_with("FAULT:"), "{text}");
     }
+    // A file cut short in its last entry (a copy stopped part way): the deals before the
+    // damage are still checked and said, and the verdict names the damage.
+    std::fs::write(&copy, &good[..good.len() - 3]).unwrap();
+    let (ok, text) = verify(&copy);
+    assert!(!ok, "{text}");
+    // (The game is one hand, and the cut takes a signed result: that hand is unfinished.)
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("hand 1: unfinished: audited")),
+        "the deals before the damage are reported: {text}"
+    );
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.starts_with("FAULT: no seat can be named: the file is damaged from here to its end"),
+        "{text}"
+    );
+    std::fs::write(&copy, &good).unwrap();
     // A file that is not there is said so, and is no fault.
     let (ok, text) = verify(&alone.join("missing.fdt"));
     assert!(!ok && text.starts_with("cannot read"), "{text}");

@@ -134,8 +134,13 @@ pub fn open(path: &Path) -> Result<Playback, OpenError> {
         p.me = session.seat();
         return Ok(p);
     }
-    let entries = transcript::read(path).map_err(|e| OpenError::Transcript(e.to_string()))?;
-    Ok(play(&entries))
+    // A file damaged part of the way through plays back up to the damage, which the
+    // report then names.
+    let (entries, damage) =
+        transcript::read_until_damage(path).map_err(|e| OpenError::Transcript(e.to_string()))?;
+    let mut p = play(&entries);
+    p.report.faults.extend(damage);
+    Ok(p)
 }
 
 /// Plays back decoded transcript entries (checked first by [`transcript::verify`]; a deal is

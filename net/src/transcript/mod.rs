@@ -83,14 +83,25 @@ pub enum DecodeError {
 /// The first thing wrong: the magic, a length, an entry that does not decode, or bytes cut
 /// short (a transcript is written whole, entry by entry, so a torn tail is an error too).
 pub fn decode(bytes: &[u8]) -> Result<Vec<Located>, DecodeError> {
+    match decode_until_damage(bytes) {
+        (entries, None) => Ok(entries),
+        (_, Some(e)) => Err(e),
+    }
+}
+
+/// Decodes a transcript up to its first damage: the entries before it, and what is wrong
+/// there (`None`: the whole file decodes). A file that is no transcript of this version, or
+/// too large, gives no entry. Never panics; memory is bounded as for [`decode`].
+pub fn decode_until_damage(bytes: &[u8]) -> (Vec<Located>, Option<DecodeError>) {
     if bytes.len() as u64 > MAX_FILE {
-        return Err(DecodeError::TooLarge(bytes.len() as u64));
+        return (Vec::new(), Some(DecodeError::TooLarge(bytes.len() as u64)));
     }
     let Some(mut rest) = bytes.strip_prefix(MAGIC.as_slice()) else {
-        return Err(match bytes.strip_prefix(&MAGIC[..7]) {
+        let e = match bytes.strip_prefix(&MAGIC[..7]) {
             Some([version, ..]) => DecodeError::Version(*version),
             _ => DecodeError::NotATranscript,
-        });
+        };
+        return (Vec::new(), Some(e));
     };
     let mut out = Vec::new();
     let mut offset = MAGIC.len();
@@ -98,18 +109,21 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Located>, DecodeError> {
         let index = out.len();
         let bad = |why: String| DecodeError::Bad { index, offset, why };
         let Some((len, tail)) = rest.split_first_chunk::<4>() else {
-            return Err(bad("cut short in its length".to_owned()));
+            return (out, Some(bad("cut short in its length".to_owned())));
         };
         let len = u32::from_le_bytes(*len) as usize;
         if len == 0 || len > MAX_ENTRY {
-            return Err(bad(format!("impossible length {len}")));
+            return (out, Some(bad(format!("impossible length {len}"))));
         }
         if tail.len() < len {
-            return Err(bad(format!("cut short ({} of {len} bytes)", tail.len())));
+            let why = format!("cut short ({} of {len} bytes)", tail.len());
+            return (out, Some(bad(why)));
         }
         let (body, next) = tail.split_at(len);
-        let entry: Entry =
-            encoding::decode_within::<_, MAX_ENTRY>(body).map_err(|e| bad(e.to_string()))?;
+        let entry: Entry = match encoding::decode_within::<_, MAX_ENTRY>(body) {
+            Ok(entry) => entry,
+            Err(e) => return (out, Some(bad(e.to_string()))),
+        };
         out.push(Located {
             index,
             offset,
@@ -118,7 +132,7 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Located>, DecodeError> {
         offset += 4 + len;
         rest = next;
     }
-    Ok(out)
+    (out, None)
 }
 
 /// Why a transcript file gave no entries: it could not be read, or does not decode.
@@ -138,6 +152,52 @@ pub enum ReadError {
 ///
 /// The file cannot be read (a folder, a pipe, no permission), or does not decode.
 pub fn read(path: &Path) -> Result<Vec<Located>, ReadError> {
+    Ok(decode(&read_bytes(path)?)?)
+}
+
+/// Checks the transcript at `path` ([`verify`]): a file damaged part of the way through (a
+/// disk fault, a copy cut short) has the entries before the damage checked, and the damage
+/// is the report's last fault, naming no seat.
+///
+/// # Errors
+///
+/// The file cannot be read, is no transcript this program reads, or is damaged before its
+/// first entry.
+pub fn verify_file(path: &Path) -> Result<Report, ReadError> {
+    let (entries, damage) = read_until_damage(path)?;
+    let mut report = verify(&entries);
+    report.faults.extend(damage);
+    Ok(report)
+}
+
+/// Reads the transcript at `path` up to its first damage: the entries before it, and the
+/// damage as a fault of the file (naming no seat), to be the last of a report on them.
+///
+/// # Errors
+///
+/// The file cannot be read, is no transcript this program reads, or is damaged before its
+/// first entry (nothing in it can be checked).
+pub fn read_until_damage(
+    path: &Path,
+) -> Result<(Vec<Located>, Option<TranscriptFault>), ReadError> {
+    let (entries, damage) = decode_until_damage(&read_bytes(path)?);
+    match damage {
+        None => Ok((entries, None)),
+        Some(DecodeError::Bad { index, offset, why }) if !entries.is_empty() => {
+            let fault = TranscriptFault {
+                seat: None,
+                hand_no: None,
+                kind: FaultKind::Damaged(why),
+                at: Some((index, offset)),
+            };
+            Ok((entries, Some(fault)))
+        }
+        Some(e) => Err(e.into()),
+    }
+}
+
+/// The bytes of the file at `path`, at most [`MAX_FILE`].
+fn read_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
     let cannot = |e: std::io::Error| ReadError::Io(format!("cannot read {}: {e}", path.display()));
     let size = std::fs::metadata(path).map_err(cannot)?.len();
     if size > MAX_FILE {
@@ -151,7 +211,7 @@ pub fn read(path: &Path) -> Result<Vec<Located>, ReadError> {
     if bytes.len() as u64 > MAX_FILE {
         return Err(DecodeError::TooLarge(bytes.len() as u64).into());
     }
-    Ok(decode(&bytes)?)
+    Ok(bytes)
 }
 
 /// The transcript being written beside a game log.
@@ -289,6 +349,18 @@ mod tests {
             match decode(&b[..cut]) {
                 Ok(entries) => assert!(cut == first && entries.len() == 1, "cut at {cut}"),
                 Err(_) => assert_ne!(cut, first),
+            }
+            // Up to the damage: the entries whole before the cut, and the cut named where
+            // it starts.
+            let (before, damage) = decode_until_damage(&b[..cut]);
+            let whole = usize::from(cut >= first);
+            assert_eq!(before.len(), whole, "cut at {cut}");
+            if cut != first {
+                let start = if whole == 1 { first } else { MAGIC.len() };
+                assert!(
+                    matches!(damage, Some(DecodeError::Bad { index, offset, .. }) if index == whole && offset == start),
+                    "cut at {cut}: {damage:?}"
+                );
             }
         }
         assert_eq!(decode(b"hello"), Err(DecodeError::NotATranscript));

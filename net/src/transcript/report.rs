@@ -83,6 +83,12 @@ pub enum FaultKind {
     /// No entry at all.
     #[error("the transcript is empty")]
     Empty,
+    /// The bytes from here on do not decode (what is wrong with them): the entries before
+    /// were checked, nothing after can be.
+    #[error(
+        "the file is damaged from here to its end ({0}): what comes before was checked, nothing after it can be"
+    )]
+    Damaged(String),
     /// The first entry is not the configuration.
     #[error("the transcript does not start with the signed configuration")]
     NoConfiguration,
