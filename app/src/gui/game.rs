@@ -274,12 +274,18 @@ impl Model {
     /// The name a seat box shows: the player's, or, while a computer player holds the seat,
     /// that it does so for them.
     pub fn seat_name(&self, seat: Seat) -> String {
-        if self.taken[seat.index()] {
+        if self.taken[seat.index()] && !self.is_computer(seat) {
             // Short: a seat box at 1024 px holds it with "(partner)" after it.
             format!("Computer for {}", self.name(seat))
         } else {
             self.name(seat)
         }
+    }
+
+    /// Whether the table was set up with a computer player at `seat` (its name already says
+    /// so; one taken over is still a computer player, not one "for" it).
+    pub fn is_computer(&self, seat: Seat) -> bool {
+        self.config.as_ref().is_some_and(|c| c.bots[seat.index()])
     }
 
     /// The name at `seat`, when known.
@@ -550,11 +556,20 @@ impl Game {
                 // The wait for this seat's player is over: no banner for it any more.
                 m.down.remove(&seat);
                 m.taken[seat.index()] = true;
+                let what = if m.is_computer(seat) {
+                    seat.name().to_owned()
+                } else {
+                    format!("{} ({})", seat.name(), m.name(seat))
+                };
+                // A computer player set up at the table may run another seat's: its program
+                // is no person's client.
+                let by = if m.is_computer(runner) {
+                    format!("the program of the computer player at {}", runner.name())
+                } else {
+                    format!("{}'s client", m.name(runner))
+                };
                 let line = format!(
-                    "A computer player now plays {} ({}), run by {}'s client, which can see its cards.",
-                    seat.name(),
-                    m.name(seat),
-                    m.name(runner)
+                    "A computer player now plays {what}, run by {by}, which can see its cards."
                 );
                 m.log.push(line);
             }
