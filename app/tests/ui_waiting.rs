@@ -204,3 +204,38 @@ fn a_damaged_log_is_kept_and_giving_a_game_up_asks_twice() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A game whose record (`game.json`) is damaged is not dropped without a word: the start
+/// screen says that its record cannot be read and that its log is kept, and nothing in its
+/// folder is removed.
+///
+/// Sabotage caught (checked): without the notice, the start screen showed nothing of the game.
+#[test]
+fn a_game_whose_record_is_damaged_is_said_not_dropped() {
+    let dir = std::env::temp_dir().join(format!("fairdeal-ui-record-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut h = harness_in(dir.clone(), 51);
+    h.step();
+    h.get_by_label("Play now").click();
+    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
+    drop(h);
+    let game = std::fs::read_dir(dir.join("games"))
+        .expect("the game's folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .next()
+        .expect("one game");
+    std::fs::write(game.join("game.json"), b"{\"kind\": \"loc").expect("record damaged");
+    let mut h = harness_in(dir.clone(), 52);
+    for _ in 0..3 {
+        h.step();
+    }
+    assert!(
+        shows(&h, "cannot be read, so it cannot be offered to resume"),
+        "the damaged record is said"
+    );
+    assert!(
+        game.join("me").join("GAME.fdlog").exists(),
+        "the game's log is kept"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

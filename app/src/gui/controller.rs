@@ -101,6 +101,13 @@ impl Controller {
             })
             .unwrap_or_else(|e| format!("(unavailable: {e})"));
         let resumable = records::unfinished(&data_dir);
+        let error = records::unreadable(&data_dir).map(|dir| {
+            format!(
+                "The record of your last game ({}) cannot be read, so it cannot be offered to \
+                 resume; its log and transcript are kept in that folder.",
+                dir.join("game.json").display()
+            )
+        });
         Self {
             data_dir,
             seed,
@@ -113,7 +120,7 @@ impl Controller {
             tables: BTreeMap::new(),
             resumable,
             fingerprint,
-            error: None,
+            error,
             leaving: Vec::new(),
             recent: Vec::new(),
             check: None,

@@ -143,6 +143,25 @@ pub fn unfinished(data_dir: &Path) -> Option<(PathBuf, GameRecord)> {
     })
 }
 
+/// The newest game folder holding a game log whose record (`game.json`) cannot be read, if
+/// it is newer than every game that can be offered back: the start screen says so, since
+/// such a game can neither be offered to resume nor told apart from one that ended. Nothing
+/// in the folder is touched.
+pub fn unreadable(data_dir: &Path) -> Option<PathBuf> {
+    let mut dirs = game_dirs(data_dir);
+    dirs.sort();
+    dirs.into_iter().rev().find_map(|d| {
+        if !d.join("me").join("GAME.fdlog").exists() {
+            return None;
+        }
+        match GameRecord::read(&d) {
+            // The newest readable game decides: nothing older is said.
+            Some(_) => Some(None),
+            None => Some(Some(d)),
+        }
+    })?
+}
+
 /// What `data_dir/games` holds (none if it cannot be read), in no order.
 fn game_dirs(data_dir: &Path) -> Vec<PathBuf> {
     std::fs::read_dir(data_dir.join("games"))
