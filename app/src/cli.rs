@@ -447,6 +447,10 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 None => (address, None),
             };
+            // Refused before anything is written: the node would try it until its timeout.
+            if let Some(why) = address.as_ref().and_then(fairdeal_net::node::dial_problem) {
+                anyhow::bail!("cannot join at that address: {why}");
+            }
             let opts = fairdeal_net::node::NodeOptions {
                 data_dir,
                 listen,

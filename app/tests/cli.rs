@@ -303,3 +303,30 @@ fn join_at_an_address_where_nobody_answers_says_so_and_stops() {
     assert!(!text.contains("address: "), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An address the node cannot dial (QUIC here) is refused before the node starts, in words,
+/// and nothing is written to the data folder.
+///
+/// Sabotage caught (checked): without the check, the join tried the address for 15 s and left
+/// an identity and a log behind.
+#[test]
+fn join_at_an_address_of_another_transport_is_refused_at_once() {
+    let dir = temp_dir("quic").join("seat");
+    let out = fairdeal()
+        .args([
+            "join",
+            "--address",
+            "/ip4/127.0.0.1/udp/4/quic-v1",
+            "--bot",
+            "greedy",
+        ])
+        .args(["--listen", "/ip4/127.0.0.1/tcp/0", "--data-dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("over TCP, and this address is /udp"), "{err}");
+    // The node makes the folder first thing: none means it never started.
+    assert!(!dir.exists(), "refused before anything was written");
+}

@@ -679,11 +679,15 @@ fn to_node(conn: &mut Connection, game: &mut Game, intent: Intent) {
 
 /// A typed address, or what is wrong with it in words.
 fn address(text: &str) -> Result<Multiaddr, String> {
-    text.parse::<Multiaddr>().map_err(|e| {
+    let a = text.parse::<Multiaddr>().map_err(|e| {
         format!(
             "that is not an address ({e}); it looks like /ip4/192.168.1.20/tcp/40123/p2p/12D3Koo…"
         )
-    })
+    })?;
+    match node::dial_problem(&a) {
+        None => Ok(a),
+        Some(why) => Err(format!("that address cannot be reached: {why}")),
+    }
 }
 
 /// A pasted invitation, or what is wrong with it in words.

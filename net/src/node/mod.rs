@@ -9,6 +9,7 @@
 mod browse;
 mod checker;
 mod codec;
+mod dialable;
 mod driver;
 mod hosts;
 pub mod invite;
@@ -28,6 +29,7 @@ use tokio::sync::mpsc;
 use crate::table::TableSession;
 
 pub use self::browse::{BrowseEvent, FoundTable, browse};
+pub use self::dialable::dial_problem;
 pub use self::restore::{ReplayError, VerifyReport, rebuild, replay_log, session_from_meta};
 pub use self::types::{
     Intent, NetError, NodeError, NodeEvent, NodeOptions, Outcome, Path, Role, Unheard, key_of,
