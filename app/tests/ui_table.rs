@@ -316,7 +316,7 @@ fn the_computer_players_a_host_runs_leave_with_it() {
         let log = g.state().move_log();
         ["South", "North", "East"].map(|seat| {
             log.iter()
-                .any(|l| l.starts_with(&format!("A computer player now plays {seat} (")))
+                .any(|l| l.starts_with(&format!("A computer player now plays {seat}")))
         })
     };
     let start = Instant::now();
