@@ -100,15 +100,9 @@ fn an_audit_that_proves_nothing_puts_its_sender_out_for_the_rest_of_the_game() {
     );
 }
 
-/// Finding 2: North leaves, so South's client runs a computer player for it; then South's
-/// machine goes away. The hand waits on South and on the computer player South runs; West and
-/// East vote both out by themselves (a computer player's vote came only from its silent
-/// runner), and the game goes on to its end.
-///
-/// Sabotage caught (checked): requiring a vote from every other seat (the computer player's
-/// from its runner): the hand waits on South for ever.
-#[test]
-fn a_silent_runner_and_its_computer_player_are_voted_out_by_the_others() {
+/// A table to 100 where North quits in the first hand and is gone; South, its partner, runs
+/// North's computer player, and the redeal is dealt.
+fn north_leaves_and_south_runs_it() -> Sim {
     let (peers, _) = table(Preset::Samba, 100);
     let mut sim = Sim::new(peers);
     sim.run(60_000, &|s| s.peers[1].view().is_some());
@@ -120,14 +114,28 @@ fn a_silent_runner_and_its_computer_player_are_voted_out_by_the_others() {
         true
     }) {}
     sim.dead[2] = true;
-    // South runs North's computer player; it goes away as soon as the redeal is dealt.
     sim.run(60_000 + sim.now, &|s| {
         s.peers[0].proxy_seats().iter().eq([Seat::N]) && s.peers[1].view().is_some()
     });
     assert_eq!(
         sim.peers[0].proxy_seats().iter().collect::<Vec<_>>(),
-        [Seat::N]
+        [Seat::N],
+        "South runs North's computer player"
     );
+    sim
+}
+
+/// Finding 2: North leaves, so South's client runs a computer player for it; then South's
+/// machine goes away. The hand waits on South and on the computer player South runs; West and
+/// East vote both out by themselves (a computer player's vote came only from its silent
+/// runner), and the game goes on to its end.
+///
+/// Sabotage caught (checked): requiring a vote from every other seat (the computer player's
+/// from its runner): the hand waits on South for ever.
+#[test]
+fn a_silent_runner_and_its_computer_player_are_voted_out_by_the_others() {
+    let mut sim = north_leaves_and_south_runs_it();
+    // South goes away as soon as the redeal is dealt.
     assert_eq!(sim.peers[1].finished(), None);
     sim.dead[0] = true;
     sim.run(400 * DEFAULT_GRACE_MS, &|s| s.over(&[1, 3]));
@@ -170,25 +178,7 @@ fn a_silent_runner_and_its_computer_player_are_voted_out_by_the_others() {
 /// voided, South never).
 #[test]
 fn a_runner_whose_computer_player_never_moves_is_voted_out() {
-    let (peers, _) = table(Preset::Samba, 100);
-    let mut sim = Sim::new(peers);
-    sim.run(60_000, &|s| s.peers[1].view().is_some());
-    sim.peers[2].quit().unwrap();
-    while sim.peers[2].poll_transmit().is_some_and(|(_, b)| {
-        for j in [0, 1, 3] {
-            let _ = sim.peers[j].handle_message(sim.keys[2], &b);
-        }
-        true
-    }) {}
-    sim.dead[2] = true;
-    sim.run(60_000 + sim.now, &|s| {
-        s.peers[0].proxy_seats().iter().eq([Seat::N]) && s.peers[1].view().is_some()
-    });
-    assert_eq!(
-        sim.peers[0].proxy_seats().iter().collect::<Vec<_>>(),
-        [Seat::N],
-        "South runs North's computer player"
-    );
+    let mut sim = north_leaves_and_south_runs_it();
     sim.peers[0].cheat_stall_proxy();
     sim.run(400 * DEFAULT_GRACE_MS, &|s| s.over(&[1, 3]));
     for i in [1, 3] {
