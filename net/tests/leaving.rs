@@ -75,6 +75,9 @@ struct Sim {
     settling: [bool; 4],
     /// Each peer's messages of one round arrive last first (each request goes its own way).
     backwards: bool,
+    /// Clients that still hear the table a while after their quit (a node stops a few
+    /// seconds after it, and a window's computer players later still).
+    linger: [bool; 4],
     now: u64,
     rng: SplitMix64,
 }
@@ -92,6 +95,7 @@ impl Sim {
             back: [false; 4],
             settling: [false; 4],
             backwards: false,
+            linger: [false; 4],
             now: 0,
             rng: SplitMix64::new(11),
         }
@@ -144,7 +148,9 @@ impl Sim {
         self.now += 5_000;
         for i in 0..4 {
             for j in 0..4 {
-                if i != j && self.running(j) {
+                // A client lingering after its quit is not heard: its last pings fall within
+                // the time a quit's sender is not taken for its player back.
+                if i != j && self.running(j) && (!self.peers[j].has_left() || self.back[j]) {
                     let k = self.keys[j];
                     self.peers[i].heard(k, self.now);
                 }
@@ -159,7 +165,7 @@ impl Sim {
 
     /// Whether peer `i`'s client runs: it has not left, or it was started again.
     fn running(&self, i: usize) -> bool {
-        !self.peers[i].has_left() || self.back[i]
+        !self.peers[i].has_left() || self.back[i] || self.linger[i]
     }
 
     /// One step of the people's part: South and North play at random until they leave, then
@@ -750,5 +756,64 @@ fn seats_given_back_at_one_hand_in_any_order_deal_alike() {
             .collect();
         assert_eq!(sim.voided(i), 0, "peer {i}: no hand void: {why:?}");
         assert_eq!(sim.peers[i].totals(), sim.peers[2].totals(), "peer {i}");
+    }
+}
+
+/// As above, but the three leavers' clients still hear the table for a while after their
+/// quits (a window's computer players stop some seconds after their person's node): each
+/// hears the other two quit after its own, and one may have taken another over before its
+/// own quit. None of them runs a seat once it has left (each is gone itself, with what it
+/// ran, and North is the one left to run them all), and when the three come back they take
+/// their seats from North and play.
+///
+/// Sabotage caught (checked): a client that left still taking over the seats that leave
+/// after it (South took West and East over, its `Replace`s refused by North), or still
+/// holding the computer player it took over before its own quit (East kept West's).
+#[test]
+fn clients_that_left_take_no_seat_over_while_they_still_hear_the_table() {
+    let mut sim = Sim::new();
+    for p in &mut sim.peers {
+        p.set_think_ms(1_000);
+    }
+    sim.linger = [true, true, false, true];
+    sim.play_to_norths_turn();
+    for i in [0, 1, 3] {
+        assert_eq!(sim.peers[i].leave_after_hand().unwrap(), Leaving::AfterHand);
+    }
+    let me = Some(Seat::N);
+    sim.step_until(60_000, "North never took the three seats", |s| {
+        s.peers[2].runners() == [me, me, None, me]
+            && [0, 1, 3].iter().all(|&i| s.peers[i].has_left())
+    });
+    // A few moments more of hearing the table, then the three clients stop.
+    for _ in 0..2 {
+        sim.step();
+    }
+    for i in [0, 1, 3] {
+        assert!(
+            sim.peers[i].proxy_seats().is_empty(),
+            "peer {i} left, and runs {:?}",
+            sim.peers[i].proxy_seats()
+        );
+    }
+    sim.linger = [false; 4];
+    sim.back = [true, true, false, true];
+    sim.step_until(80_000, "the three never got their seats back", |s| {
+        [0, 1, 3]
+            .iter()
+            .all(|&i| !s.peers[i].has_left() && s.peers[i].hand().is_some())
+    });
+    let done: Vec<usize> = (0..4).map(|i| sim.completed(i)).collect();
+    sim.step_until(
+        80_000,
+        "no hand was scored after the three came back",
+        |s| (0..4).all(|i| s.completed(i) > done[i]),
+    );
+    for i in 0..4 {
+        assert_eq!(sim.voided(i), 0, "peer {i}: no hand void");
+        assert_eq!(sim.peers[i].totals(), sim.peers[2].totals(), "peer {i}");
+        let report =
+            fairdeal_net::transcript::verify(&common::located(sim.public[i].iter().cloned()));
+        assert!(report.ok(), "peer {i}: {}", report.text());
     }
 }

@@ -408,6 +408,14 @@ impl TableSession {
         let hand_no = self.head.hand_no;
         let sig = Statement::Quit { hand_no, seat }.sign(&Identity::from_secret(self.secret), &sid);
         self.send(Dest::Seats, TableMsg::Quit { hand_no, sig });
+        // Out as the others put it out: with the computer players it ran, which it runs no
+        // more (back at the table, it takes them from no one and refuses no one's return of
+        // them).
+        self.gone.insert(seat);
+        for run in self.bots.run_by(seat).iter() {
+            self.gone.insert(run);
+        }
+        self.proxies.clear();
         self.held_by = self.runner_for(seat);
         self.left = true;
         self.hand = None;
