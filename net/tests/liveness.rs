@@ -106,7 +106,7 @@ fn north_leaves_and_south_runs_it() -> Sim {
     let (peers, _) = table(Preset::Samba, 100);
     let mut sim = Sim::new(peers);
     sim.run(60_000, &|s| s.peers[1].view().is_some());
-    sim.peers[2].quit().unwrap();
+    sim.peers[2].quit().expect("North quits");
     while sim.peers[2].poll_transmit().is_some_and(|(_, b)| {
         for j in [0, 1, 3] {
             let _ = sim.peers[j].handle_message(sim.keys[2], &b);
