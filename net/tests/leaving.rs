@@ -212,6 +212,25 @@ impl Sim {
         self.tick();
     }
 
+    /// South leaves mid-hand with the two computer players its window runs (West and East),
+    /// the computer players thinking between moves as at a real table; steps until North runs
+    /// all three and the three have quit.
+    fn three_leave_and_north_runs_them(&mut self) {
+        for p in &mut self.peers {
+            p.set_think_ms(1_000);
+        }
+        self.play_to_norths_turn();
+        for i in [0, 1, 3] {
+            let leaving = self.peers[i].leave_after_hand().expect("a seat leaves");
+            assert_eq!(leaving, Leaving::AfterHand);
+        }
+        let me = Some(Seat::N);
+        self.step_until(60_000, "North never took the three seats", |s| {
+            s.peers[2].runners() == [me, me, None, me]
+                && [0, 1, 3].iter().all(|&i| s.peers[i].has_left())
+        });
+    }
+
     /// Steps until `done`, at most `limit` steps; `what` names what did not happen.
     fn step_until(&mut self, limit: usize, what: &str, done: impl Fn(&Self) -> bool) {
         let mut steps = 0;
@@ -720,17 +739,7 @@ fn a_leaving_computer_player_is_not_dealt_the_next_hand() {
 #[test]
 fn seats_given_back_at_one_hand_in_any_order_deal_alike() {
     let mut sim = Sim::new();
-    for p in &mut sim.peers {
-        p.set_think_ms(1_000);
-    }
-    sim.play_to_norths_turn();
-    for i in [0, 1, 3] {
-        assert_eq!(sim.peers[i].leave_after_hand().unwrap(), Leaving::AfterHand);
-    }
-    let me = Some(Seat::N);
-    sim.step_until(60_000, "North never took the three seats", |s| {
-        s.peers[2].runners() == [me, me, None, me]
-    });
+    sim.three_leave_and_north_runs_them();
     sim.backwards = true;
     sim.back = [true, true, false, true];
     sim.step_until(80_000, "the three never got their seats back", |s| {
@@ -772,19 +781,8 @@ fn seats_given_back_at_one_hand_in_any_order_deal_alike() {
 #[test]
 fn clients_that_left_take_no_seat_over_while_they_still_hear_the_table() {
     let mut sim = Sim::new();
-    for p in &mut sim.peers {
-        p.set_think_ms(1_000);
-    }
     sim.linger = [true, true, false, true];
-    sim.play_to_norths_turn();
-    for i in [0, 1, 3] {
-        assert_eq!(sim.peers[i].leave_after_hand().unwrap(), Leaving::AfterHand);
-    }
-    let me = Some(Seat::N);
-    sim.step_until(60_000, "North never took the three seats", |s| {
-        s.peers[2].runners() == [me, me, None, me]
-            && [0, 1, 3].iter().all(|&i| s.peers[i].has_left())
-    });
+    sim.three_leave_and_north_runs_them();
     // A few moments more of hearing the table, then the three clients stop.
     for _ in 0..2 {
         sim.step();
