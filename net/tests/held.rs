@@ -265,7 +265,7 @@ fn the_votes_of_an_earlier_deal_and_an_old_runners_return_change_nothing() {
     assert!(sim.peers[EAST].hand().is_some(), "East plays again");
     // The same notice again, and West's return of East's seat with its chosen totals.
     let why = refused(&mut sim, WEST, EAST, &notice);
-    assert_eq!(why, Why::SeatHeld(SeatHeldRefused::Unproved));
+    assert_eq!(why, Why::SeatHeld(SeatHeldRefused::Past));
     let west = Identity::from_secret(secrets[WEST]);
     let next = sim.peers[EAST].hand_no() + 1;
     let lie = forged_return(&sim.peers, &west, Seat::E, next);

@@ -15,7 +15,7 @@ use fairdeal_core::{HouseRules, Preset, Seat, SplitMix64};
 use fairdeal_crypto::{Identity, PublicKey};
 use fairdeal_net::hand::Event as HandEvent;
 use fairdeal_net::table::msg::{SeatInfo, Statement, TableMsg};
-use fairdeal_net::table::{Dest, Leaving, TableEvent, TableSession};
+use fairdeal_net::table::{Dest, Leaving, TableError, TableEvent, TableSession, Unexpected};
 use fairdeal_net::transcript::{Entry, FaultKind, HandStatus};
 
 fn card(i: u8, bot: bool) -> ([u8; 32], SeatInfo) {
@@ -78,6 +78,8 @@ struct Sim {
     /// Clients that still hear the table a while after their quit (a node stops a few
     /// seconds after it, and a window's computer players later still).
     linger: [bool; 4],
+    /// Every message refused: (the peer that refused it, why).
+    refused: Vec<(usize, TableError)>,
     now: u64,
     rng: SplitMix64,
 }
@@ -96,6 +98,7 @@ impl Sim {
             settling: [false; 4],
             backwards: false,
             linger: [false; 4],
+            refused: Vec::new(),
             now: 0,
             rng: SplitMix64::new(11),
         }
@@ -128,7 +131,9 @@ impl Sim {
                         targets.into_iter().filter(|&j| self.running(j)).collect();
                     for j in targets {
                         let from = self.keys[i];
-                        let _ = self.peers[j].handle_message(from, &bytes);
+                        if let Err(e) = self.peers[j].handle_message(from, &bytes) {
+                            self.refused.push((j, e));
+                        }
                     }
                 }
                 while let Some(e) = self.peers[i].poll_event() {
@@ -777,7 +782,10 @@ fn seats_given_back_at_one_hand_in_any_order_deal_alike() {
 ///
 /// Sabotage caught (checked): a client that left still taking over the seats that leave
 /// after it (South took West and East over, its `Replace`s refused by North), or still
-/// holding the computer player it took over before its own quit (East kept West's).
+/// holding the computer player it took over before its own quit (East kept West's); a client
+/// away judging the other seats' returns by runners it no longer follows, or a player back
+/// judging its own return told again by the runner it had (each refused as from a seat that
+/// does not run the seat's computer player, a warning in the log at every return).
 #[test]
 fn clients_that_left_take_no_seat_over_while_they_still_hear_the_table() {
     let mut sim = Sim::new();
@@ -814,4 +822,12 @@ fn clients_that_left_take_no_seat_over_while_they_still_hear_the_table() {
             fairdeal_net::transcript::verify(&common::located(sim.public[i].iter().cloned()));
         assert!(report.ok(), "peer {i}: {}", report.text());
     }
+    // Nothing North sent was refused as if North did not run what it gave back: a client
+    // away takes its own seat's return and lets the others' go as leftovers.
+    let not_runner: Vec<&(usize, TableError)> = sim
+        .refused
+        .iter()
+        .filter(|(_, e)| matches!(e, TableError::Unexpected(Unexpected::NotRunner(_))))
+        .collect();
+    assert!(not_runner.is_empty(), "{not_runner:?}");
 }

@@ -105,17 +105,26 @@ impl TableSession {
             return Err(ReturnRefused::Barred(state.seat));
         }
         if self.original(state.seat) == Some(self.me.key) {
+            // Only a peer that knows it is out takes its seat back: one that plays its seat
+            // has nothing to take (its runner tells it again until it is heard playing, and a
+            // runner it had once holds nothing now).
+            if !self.left {
+                return Err(ReturnRefused::Stale);
+            }
             // The table's state comes only from the seat that played for this one: any other
             // seat could hand it chosen totals.
             if self.holder_of(state.seat) != Some(sender) {
                 return Err(ReturnRefused::NotRunner);
             }
-            // Only a peer that knows it is out takes its seat back: one that plays its seat
-            // has nothing to take (and a runner it had once holds nothing now).
-            if state.keys[state.seat.index()] != self.me.key || !self.left {
+            if state.keys[state.seat.index()] != self.me.key {
                 return Err(ReturnRefused::Stale);
             }
             return Ok(ReturnEffect::Mine);
+        }
+        if self.left {
+            // Away, a client takes only its own seat's return, which carries the table as it
+            // is when it comes back (every seat given back with it): another seat's is no news.
+            return Err(ReturnRefused::Stale);
         }
         let back_here = self.bots.runner(state.seat).is_none()
             && self.keys[state.seat.index()] == state.keys[state.seat.index()];

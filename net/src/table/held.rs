@@ -236,6 +236,9 @@ impl TableSession {
                 Err(SeatHeldRefused::NotRunner)
             };
         }
+        if hand_no < self.head.hand_no {
+            return Err(SeatHeldRefused::Past);
+        }
         let here = self.hand.as_ref().map(crate::hand::HandSession::hctx);
         if hand_no != self.head.hand_no || here != Some(*hctx) || votes.len() > 3 {
             return Err(SeatHeldRefused::Unproved);

@@ -191,7 +191,8 @@ pub enum ReturnRefused {
     Barred(Seat),
     /// From a seat that does not run the seat's computer player.
     NotRunner,
-    /// This peer's own seat given back under another key, or while this peer plays it.
+    /// This peer's own seat given back under another key, or while this peer plays it; or
+    /// another seat's while this peer is away (its own return will carry it).
     Stale,
 }
 
@@ -204,7 +205,9 @@ impl ReturnRefused {
             Self::BadSignature => "a seat given back with a bad signature",
             Self::Barred(_) => "a seat given back that was proven at fault",
             Self::NotRunner => "a seat given back by a seat that does not run its computer player",
-            Self::Stale => "this seat given back under another key, or while it is played",
+            Self::Stale => {
+                "this seat given back under another key or while it is played, or another seat's while away"
+            }
         }
     }
 
@@ -246,6 +249,9 @@ pub enum SeatHeldRefused {
     /// To a peer that believes it plays its seat, without the signed timeout votes of every
     /// other client against it in the deal it is in.
     Unproved,
+    /// Of a hand before this one, to a peer that plays its seat again: a notice told again
+    /// until the runner heard the seat given back played, a leftover.
+    Past,
 }
 
 impl SeatHeldRefused {
@@ -256,12 +262,13 @@ impl SeatHeldRefused {
             Self::OtherSeat => "a held seat for another seat",
             Self::NotRunner => "a held seat from a seat that does not run it",
             Self::Unproved => "a held seat without the votes that put it out",
+            Self::Past => "a held seat of a hand before this one, the seat played again",
         }
     }
 
     /// Whether it is a leftover that changes nothing (not held against its sender).
     pub fn is_stale(self) -> bool {
-        false
+        matches!(self, Self::Past)
     }
 }
 
@@ -271,7 +278,9 @@ impl From<SeatHeldRefused> for TableError {
             SeatHeldRefused::NotSeated => Self::NotSeated,
             SeatHeldRefused::OtherSeat => Unexpected::SeatHeldForOther.into(),
             SeatHeldRefused::NotRunner => Unexpected::NotRunner(MsgKind::Return).into(),
-            SeatHeldRefused::Unproved => Unexpected::SeatHeldUnproved.into(),
+            SeatHeldRefused::Unproved | SeatHeldRefused::Past => {
+                Unexpected::SeatHeldUnproved.into()
+            }
         }
     }
 }
