@@ -8,7 +8,7 @@ use fairdeal_core::{GameResult, Seat, SeatMap, SeatSet, TeamScore, game_result};
 use fairdeal_crypto::{Identity, PublicKey, Sig};
 
 use super::msg::{Statement, TableConfig, TableMsg};
-use super::presence::{QUIET_MS, RESYNC_MS};
+use super::presence::{Limits, QUIET_MS, RESYNC_MS};
 use super::role::Role;
 use super::{
     Dest, Gone, NotNow, QuitRefused, TableError, TableEvent, TableSession, TimeoutRefused,
@@ -114,8 +114,6 @@ impl TableSession {
     /// asks the others for what may be missing; a seat silent past the grace period is voted
     /// out (only from this peer's own observation); chat lines held for the rate go.
     pub fn handle_timeout(&mut self, now_ms: u64) {
-        self.presence.automatic = self.automatic_seats();
-        self.presence.grace = self.grace_ms;
         self.presence
             .observe(now_ms, self.head.hand_no, self.hand.as_ref());
         self.send_held_chat();
@@ -135,9 +133,7 @@ impl TableSession {
         let quiet: Vec<Seat> = Seat::ALL
             .into_iter()
             .filter(|&s| Some(s) != me && !proxies.contains(s))
-            .filter(|&s| {
-                self.presence.awaited(s) && self.presence.absence(s) >= QUIET_MS.min(self.grace_ms)
-            })
+            .filter(|&s| self.presence.awaited(s) && self.absence(s) >= QUIET_MS.min(self.grace_ms))
             .collect();
         if quiet != self.presence.reported {
             self.events.push_back(if quiet.is_empty() {
@@ -154,7 +150,7 @@ impl TableSession {
             self.send(Dest::Seats, TableMsg::Resync { hand_no, have });
         }
         for s in quiet {
-            if self.presence.absence(s) >= self.grace_ms {
+            if self.absence(s) >= self.grace_ms {
                 // A computer player's silence is its runner's: the runner's client is the one
                 // that holds the hand (putting the runner out takes its computer players with
                 // it; putting the computer player alone out would hand it the same runner).
@@ -182,19 +178,30 @@ impl TableSession {
         }
     }
 
-    /// The seats computer players play now: set up as one in the lobby, or taken over.
-    fn automatic_seats(&self) -> SeatSet {
+    /// What waits are judged by now: the grace period, and the seats computer players play
+    /// (set up as one in the lobby, or taken over).
+    pub(super) fn limits(&self) -> Limits {
         let config_bots = self.stage.config().map_or([false; 4], |c| c.bots);
-        Seat::ALL
-            .into_iter()
-            .filter(|&s| config_bots[s.index()] || self.bots.runner(s).is_some())
-            .collect()
+        Limits {
+            grace: self.grace_ms,
+            automatic: Seat::ALL
+                .into_iter()
+                .filter(|&s| config_bots[s.index()] || self.bots.runner(s).is_some())
+                .collect(),
+        }
+    }
+
+    /// How long `seat` has given no reason to think it is there (see [`Presence::absence`]).
+    ///
+    /// [`Presence::absence`]: super::presence::Presence::absence
+    pub(super) fn absence(&self, seat: Seat) -> u64 {
+        self.presence.absence(seat, self.limits())
     }
 
     /// How long `seat` has been quiet (nothing heard, or an automatic message overdue), for a
     /// banner such as "North lost connection (42 s)".
     pub fn quiet_ms(&self, seat: Seat) -> u64 {
-        self.presence.absence(seat)
+        self.absence(seat)
     }
 
     /// Votes (once per deal) to void hand `hand_no` for the silent `seat`: signed over the

@@ -153,7 +153,7 @@ impl TableSession {
         }
         self.readies[seat] >= after
             || self.bots.runner(seat).is_some()
-            || (Some(seat) != self.my_seat_index() && self.presence.absence(seat) >= self.grace_ms)
+            || (Some(seat) != self.my_seat_index() && self.absence(seat) >= self.grace_ms)
     }
 
     /// Deals the next hand if every seat is ready.

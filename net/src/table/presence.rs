@@ -60,6 +60,19 @@ const ALONE_STEP_MS: u64 = 5_000;
 /// and the kind of message.
 type AwaitKey = (u32, usize, Awaiting);
 
+/// What the table judges waits by, from its configuration and its seats now: the grace
+/// period, and the seats computer players play (set up as one, or taken over). Their moves
+/// come by themselves, so a move overdue by [`COMPUTER_MOVE_MS`] counts as silence like any
+/// automatic message; otherwise a runner (or a client posing as a computer player) could hold
+/// a hand for ever by answering pings and never moving.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    /// The grace period (ms).
+    pub(crate) grace: u64,
+    /// The seats computer players play.
+    pub(crate) automatic: SeatSet,
+}
+
 /// Liveness of the four seats, fed with time by the caller.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Presence {
@@ -69,14 +82,6 @@ pub(crate) struct Presence {
     heard: SeatMap<Option<u64>>,
     /// Since when the hand has waited on each seat, for what.
     awaited: SeatMap<Option<(AwaitKey, u64)>>,
-    /// The seats computer players play (set up as one, or taken over): their moves come by
-    /// themselves, so a move overdue by [`COMPUTER_MOVE_MS`] counts as silence like any
-    /// automatic message. Otherwise a runner (or a client posing as a computer player) could
-    /// hold a hand for ever by answering pings and never moving.
-    pub(crate) automatic: SeatSet,
-    /// The grace period, which a computer player's move is given less of: what is left of
-    /// [`COMPUTER_MOVE_MS`] once the grace period itself has passed.
-    pub(crate) grace: u64,
     /// The quiet seats last reported (for `Paused` / `Resumed`).
     pub(crate) reported: Vec<Seat>,
     /// The hand's progress when it last moved, and when.
@@ -131,10 +136,10 @@ impl Presence {
 
     /// How long `seat` has given no reason to think it is there: the time since it was last
     /// heard from, or since an automatic message of its became due, whichever is longer.
-    pub(crate) fn absence(&self, seat: Seat) -> u64 {
+    pub(crate) fn absence(&self, seat: Seat, limits: Limits) -> u64 {
         let unheard = self.heard[seat].map_or(0, |t| self.now.saturating_sub(t));
         let overdue = self
-            .overdue_from(seat)
+            .overdue_from(seat, limits)
             .map_or(0, |t| self.now.saturating_sub(t));
         unheard.max(overdue)
     }
@@ -177,12 +182,12 @@ impl Presence {
     /// From when what the hand waits on `seat` for counts as overdue: at once for a message
     /// a client sends by itself; for a computer player's move, once it has had
     /// [`COMPUTER_MOVE_MS`] in all (grace period included); never for a person's decision.
-    fn overdue_from(&self, seat: Seat) -> Option<u64> {
+    fn overdue_from(&self, seat: Seat, limits: Limits) -> Option<u64> {
         let ((_, _, kind), since) = self.awaited[seat].as_ref()?;
         if !kind.is_decision() {
             Some(*since)
-        } else if self.automatic.contains(seat) {
-            Some(since.saturating_add(COMPUTER_MOVE_MS.saturating_sub(self.grace)))
+        } else if limits.automatic.contains(seat) {
+            Some(since.saturating_add(COMPUTER_MOVE_MS.saturating_sub(limits.grace)))
         } else {
             None
         }
@@ -194,12 +199,12 @@ impl Presence {
     }
 
     /// The next time at which, with nothing heard, what this peer knows of the seats changes:
-    /// a seat turns unheard, quiet or silent (`grace`), the standing hand is due a resync, or
+    /// a seat turns unheard, quiet or silent (the grace period), the standing hand is due a resync, or
     /// a lonely stretch counts another step. `now` when the hand waits for something the clock
     /// has not seen yet (its wait starts at the next [`Presence::observe`]).
     pub(crate) fn next_due(
         &self,
-        grace: u64,
+        limits: Limits,
         hand_no: u32,
         hand: Option<&HandSession>,
     ) -> Option<u64> {
@@ -214,12 +219,15 @@ impl Presence {
         if unseen {
             return Some(now);
         }
-        let limits = [UNHEARD_MS, QUIET_MS.min(grace), grace];
+        let grace = limits.grace;
+        let after = [UNHEARD_MS, QUIET_MS.min(grace), grace];
         let heard = self.heard.values().flatten().copied();
-        let overdue = Seat::ALL.into_iter().filter_map(|s| self.overdue_from(s));
+        let overdue = Seat::ALL
+            .into_iter()
+            .filter_map(|s| self.overdue_from(s, limits));
         let crossings = heard
             .chain(overdue)
-            .flat_map(|t| limits.map(|l| t.saturating_add(l)));
+            .flat_map(|t| after.map(|l| t.saturating_add(l)));
         let waiting = self.awaited.values().any(Option::is_some);
         let resync = self.still.filter(|_| waiting).map(|(_, _, since)| {
             self.next_resync
@@ -294,10 +302,7 @@ impl TableSession {
             crate::hand::Stage::Reveal | crate::hand::Stage::Result => super::AfterGrace::Counts,
             _ => super::AfterGrace::DealtAgain,
         };
-        Some((
-            self.grace_ms.saturating_sub(self.presence.absence(seat)),
-            after,
-        ))
+        Some((self.grace_ms.saturating_sub(self.absence(seat)), after))
     }
 
     /// Whose client runs the computer player in `seat`, as far as this peer can tell: the seat

@@ -22,7 +22,7 @@ impl TableSession {
         let presence = (started && on)
             .then(|| {
                 self.presence
-                    .next_due(self.grace_ms, self.head.hand_no, self.hand.as_ref())
+                    .next_due(self.limits(), self.head.hand_no, self.hand.as_ref())
             })
             .flatten();
         let ask = (on && self.head.hand_no == 0)
