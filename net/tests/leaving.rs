@@ -236,6 +236,27 @@ impl Sim {
         });
     }
 
+    /// South, West and East are started again (South's person pressed Resume); steps until
+    /// the three play their seats.
+    fn three_come_back(&mut self) {
+        self.back = [true, true, false, true];
+        self.step_until(80_000, "the three never got their seats back", |s| {
+            [0, 1, 3]
+                .iter()
+                .all(|&i| !s.peers[i].has_left() && s.peers[i].hand().is_some())
+        });
+    }
+
+    /// Steps until every peer has scored one hand more than it had.
+    fn a_hand_scored_everywhere(&mut self) {
+        let done: Vec<usize> = (0..4).map(|i| self.completed(i)).collect();
+        self.step_until(
+            80_000,
+            "no hand was scored after the three came back",
+            |s| (0..4).all(|i| s.completed(i) > done[i]),
+        );
+    }
+
     /// Steps until `done`, at most `limit` steps; `what` names what did not happen.
     fn step_until(&mut self, limit: usize, what: &str, done: impl Fn(&Self) -> bool) {
         let mut steps = 0;
@@ -746,23 +767,13 @@ fn seats_given_back_at_one_hand_in_any_order_deal_alike() {
     let mut sim = Sim::new();
     sim.three_leave_and_north_runs_them();
     sim.backwards = true;
-    sim.back = [true, true, false, true];
-    sim.step_until(80_000, "the three never got their seats back", |s| {
-        [0, 1, 3]
-            .iter()
-            .all(|&i| !s.peers[i].has_left() && s.peers[i].hand().is_some())
-    });
+    sim.three_come_back();
     assert_eq!(
         sim.peers[2].runners(),
         [None; 4],
         "North gave all three back"
     );
-    let done: Vec<usize> = (0..4).map(|i| sim.completed(i)).collect();
-    sim.step_until(
-        80_000,
-        "no hand was scored after the three came back",
-        |s| (0..4).all(|i| s.completed(i) > done[i]),
-    );
+    sim.a_hand_scored_everywhere();
     for i in 0..4 {
         let why: Vec<&TableEvent> = sim.events[i]
             .iter()
@@ -803,18 +814,8 @@ fn clients_that_left_take_no_seat_over_while_they_still_hear_the_table() {
         );
     }
     sim.linger = [false; 4];
-    sim.back = [true, true, false, true];
-    sim.step_until(80_000, "the three never got their seats back", |s| {
-        [0, 1, 3]
-            .iter()
-            .all(|&i| !s.peers[i].has_left() && s.peers[i].hand().is_some())
-    });
-    let done: Vec<usize> = (0..4).map(|i| sim.completed(i)).collect();
-    sim.step_until(
-        80_000,
-        "no hand was scored after the three came back",
-        |s| (0..4).all(|i| s.completed(i) > done[i]),
-    );
+    sim.three_come_back();
+    sim.a_hand_scored_everywhere();
     for i in 0..4 {
         assert_eq!(sim.voided(i), 0, "peer {i}: no hand void");
         assert_eq!(sim.peers[i].totals(), sim.peers[2].totals(), "peer {i}");
