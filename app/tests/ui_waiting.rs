@@ -119,18 +119,12 @@ fn a_mistyped_address_is_refused_before_a_waiting_game_is_touched() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A game whose log is damaged is not given up when it cannot be resumed: the window says
-/// the resume failed, and the start screen still offers the game. Giving a game up asks once
-/// more, and a yes in the first moments (a double click) is not taken.
-///
-/// Sabotage caught (checked): with Back after the failed resume marking the game over, the
-/// start screen no longer offered it; with "Leave it for good" acting at once, the game was
-/// gone after the first click.
-#[test]
-fn a_damaged_log_is_kept_and_giving_a_game_up_asks_twice() {
-    let dir = std::env::temp_dir().join(format!("fairdeal-ui-damaged-{}", std::process::id()));
+/// A game against the computer started in a fresh data folder and interrupted mid-hand (the
+/// window closed): the data folder and the game's folder.
+fn interrupted_game(name: &str, seed: u64) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("fairdeal-ui-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let mut h = harness_in(dir.clone(), 48);
+    let mut h = harness_in(dir.clone(), seed);
     h.step();
     h.get_by_label("Play now").click();
     wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
@@ -140,7 +134,21 @@ fn a_damaged_log_is_kept_and_giving_a_game_up_asks_twice() {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     assert_eq!(games.len(), 1, "one game played");
-    let log = games[0].join("me").join("GAME.fdlog");
+    let game = games[0].clone();
+    (dir, game)
+}
+
+/// A game whose log is damaged is not given up when it cannot be resumed: the window says
+/// the resume failed, and the start screen still offers the game. Giving a game up asks once
+/// more, and a yes in the first moments (a double click) is not taken.
+///
+/// Sabotage caught (checked): with Back after the failed resume marking the game over, the
+/// start screen no longer offered it; with "Leave it for good" acting at once, the game was
+/// gone after the first click.
+#[test]
+fn a_damaged_log_is_kept_and_giving_a_game_up_asks_twice() {
+    let (dir, game) = interrupted_game("damaged", 48);
+    let log = game.join("me").join("GAME.fdlog");
     let mut bytes = std::fs::read(&log).expect("the game's log");
     assert!(bytes.len() > 64, "the log holds the game");
     for b in &mut bytes[..64] {
@@ -212,18 +220,7 @@ fn a_damaged_log_is_kept_and_giving_a_game_up_asks_twice() {
 /// Sabotage caught (checked): without the notice, the start screen showed nothing of the game.
 #[test]
 fn a_game_whose_record_is_damaged_is_said_not_dropped() {
-    let dir = std::env::temp_dir().join(format!("fairdeal-ui-record-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let mut h = harness_in(dir.clone(), 51);
-    h.step();
-    h.get_by_label("Play now").click();
-    wait_for(&mut h, "Draw (D)", Duration::from_secs(120));
-    drop(h);
-    let game = std::fs::read_dir(dir.join("games"))
-        .expect("the game's folder")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .next()
-        .expect("one game");
+    let (dir, game) = interrupted_game("record", 51);
     std::fs::write(game.join("game.json"), b"{\"kind\": \"loc").expect("record damaged");
     let mut h = harness_in(dir.clone(), 52);
     for _ in 0..3 {
