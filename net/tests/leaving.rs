@@ -540,33 +540,7 @@ fn a_quit_once_the_play_is_over_forfeits_the_hand_rather_than_voiding_it() {
     net.deliver();
     net.away[3] = true;
     net.run(300_000, &|n| (0..3).all(|i| n.peers[i].hand_no() > 1));
-    for i in 0..3 {
-        let voided = net.voided(i);
-        assert!(voided.is_empty(), "peer {i} voided {voided:?}");
-        assert!(
-            net.events[i].iter().any(|e| matches!(
-                e,
-                TableEvent::HandForfeited {
-                    hand_no: 1,
-                    seat: Seat::E,
-                    ..
-                }
-            )),
-            "peer {i}: {:?}",
-            net.events[i]
-        );
-        let report =
-            fairdeal_net::transcript::verify(&common::located(net.files[i].iter().cloned()));
-        assert!(report.ok(), "peer {i}: {}", report.text());
-        assert!(
-            matches!(
-                report.hands[0].status,
-                HandStatus::Forfeited { seat: Seat::E, .. }
-            ),
-            "peer {i}: {}",
-            report.text()
-        );
-    }
+    east_forfeited_hand_1_everywhere(&net);
     // South's file with the next header as if the quit had voided the hand (same dealer,
     // same totals): a quit once the play is over is no reason to void it.
     let located = common::located(net.files[0].iter().cloned());
@@ -831,4 +805,133 @@ fn clients_that_left_take_no_seat_over_while_they_still_hear_the_table() {
         .filter(|(_, e)| matches!(e, TableError::Unexpected(Unexpected::NotRunner(_))))
         .collect();
     assert!(not_runner.is_empty(), "{not_runner:?}");
+}
+
+/// Every honest peer (South, West, North) counted hand 1 as forfeited by East, voided
+/// nothing, holds the same totals, and its file says so and checks.
+fn east_forfeited_hand_1_everywhere(net: &common::net::Net) {
+    for i in 0..3 {
+        let voided = net.voided(i);
+        assert!(voided.is_empty(), "peer {i} voided {voided:?}");
+        assert!(
+            net.events[i].iter().any(|e| matches!(
+                e,
+                TableEvent::HandForfeited {
+                    hand_no: 1,
+                    seat: Seat::E,
+                    ..
+                }
+            )),
+            "peer {i}: {:?}",
+            net.events[i]
+        );
+        assert_eq!(net.peers[i].totals(), net.peers[0].totals(), "peer {i}");
+        let report =
+            fairdeal_net::transcript::verify(&common::located(net.files[i].iter().cloned()));
+        assert!(report.ok(), "peer {i}: {}", report.text());
+        assert!(
+            matches!(
+                report.hands[0].status,
+                HandStatus::Forfeited { seat: Seat::E, .. }
+            ),
+            "peer {i}: {}",
+            report.text()
+        );
+    }
+}
+
+/// A modified client quits in the instant the play ends: its `Quit` reaches West and North
+/// before the last move does, and South after it. Every peer must end the hand the same
+/// way, whatever order the two came in: the quit ends nothing by itself, the last move comes,
+/// East's seed does not, and all three vote East out and count the forfeit. (Acting on the
+/// quit where it came, West and North voided the hand while South waited for East's seed,
+/// and the table stood still.)
+#[test]
+fn a_quit_that_overtakes_the_last_move_ends_the_hand_one_way_everywhere() {
+    use common::net::Net;
+    use fairdeal_net::hand::Stage;
+    let (peers, _) = common::sim::table("leaving", Preset::Samba, 100_000);
+    let mut net = Net::new(peers);
+    let stage = |n: &Net, i: usize| n.peers[i].hand().map(|h| h.stage());
+    // Up to the moment South has taken the last move and West and North have not.
+    net.run(900_000, &|n| {
+        stage(n, 0) == Some(Stage::Reveal)
+            && [1, 2].iter().all(|&i| stage(n, i) == Some(Stage::Play))
+    });
+    assert_eq!(net.peers[0].hand_no(), 1, "still the first hand");
+    assert_eq!(
+        stage(&net, 1),
+        Some(Stage::Play),
+        "West has not the last move"
+    );
+    net.peers[3].quit().unwrap();
+    net.collect(3);
+    net.away[3] = true;
+    // East's quit overtakes everything on the wire.
+    let quits: Vec<_> = net
+        .wire
+        .iter()
+        .filter(|(from, _, b)| {
+            *from == 3 && matches!(TableMsg::decode(b), Ok(TableMsg::Quit { .. }))
+        })
+        .cloned()
+        .collect();
+    assert_eq!(quits.len(), 3, "East's quit to each seat");
+    net.wire.retain(|(from, _, b)| {
+        !(*from == 3 && matches!(TableMsg::decode(b), Ok(TableMsg::Quit { .. })))
+    });
+    for q in quits.into_iter().rev() {
+        net.wire.push_front(q);
+    }
+    net.deliver_until(&|n| [1, 2].iter().all(|&i| stage(n, i) != Some(Stage::Play)));
+    assert!(
+        [1, 2]
+            .iter()
+            .all(|&i| stage(&net, i) == Some(Stage::Reveal)),
+        "West and North took the last move after the quit, and go on to the reveal"
+    );
+    net.run(300_000, &|n| (0..3).all(|i| n.peers[i].hand_no() > 1));
+    east_forfeited_hand_1_everywhere(&net);
+}
+
+/// A modified client quits at its own turn and still answers pings: nobody is thinking at
+/// North any more, so its move is due from its quit, and past the grace period the others
+/// vote it out (the deal void, said as North leaving) and a computer player takes the seat.
+/// Sabotage caught (checked): a quitter's move with no deadline, as a person's has: North
+/// is heard, so the hand waits on it for ever.
+#[test]
+fn a_client_that_quits_at_its_turn_and_still_answers_is_voted_out_after_the_grace_period() {
+    use fairdeal_net::table::{DEFAULT_GRACE_MS, Gone};
+    let mut sim = Sim::new();
+    sim.play_to_norths_turn();
+    let t0 = sim.now;
+    sim.peers[2].quit().unwrap();
+    // Its client keeps running and answering (it is heard at every tick).
+    sim.back[2] = true;
+    sim.step_until(2_000, "North was never voted out", |s| {
+        [0, 1, 3].iter().all(|&i| s.voided(i) == 1)
+    });
+    assert!(
+        sim.now >= t0 + DEFAULT_GRACE_MS,
+        "voted out within the grace period"
+    );
+    for i in [0, 1, 3] {
+        assert!(
+            sim.events[i].iter().any(|e| matches!(
+                e,
+                TableEvent::HandVoided {
+                    hand_no: 1,
+                    seat: Seat::N,
+                    why: Gone::Left
+                }
+            )),
+            "peer {i}: {:?}",
+            sim.events[i]
+        );
+    }
+    sim.step_until(2_000, "no computer player took North's seat", |s| {
+        [0, 1, 3]
+            .iter()
+            .all(|&i| s.peers[i].runners()[2] == Some(Seat::S))
+    });
 }

@@ -190,8 +190,9 @@ fn a_hand_voided_by_a_player_who_left_is_reported_void_with_the_signed_quit() {
     let mut peers = table(Preset::Canasta, 100);
     let mut files = vec![Vec::new(); 4];
     run(&mut peers, &mut files, &[], &|p| p[2].view().is_some());
-    peers[2].quit().unwrap();
-    // North's quit goes out, then North is gone; the others play on with its replacement.
+    // North's quit goes out, then North is gone: voted out for what it no longer sends; the
+    // others play on with its replacement.
+    common::table::quit_mid_hand(&mut peers, &mut files, 2);
     run(&mut peers, &mut files, &[], &|p| p[0].hand_no() > 1);
     run(&mut peers, &mut files, &[2], &|_| false);
     let mut roots = Vec::new();
@@ -210,6 +211,14 @@ fn a_hand_voided_by_a_player_who_left_is_reported_void_with_the_signed_quit() {
         assert!(why.contains("left the table"), "{why}");
         assert!(
             evidence.iter().any(|e| e.contains("North's signed quit")),
+            "{evidence:?}"
+        );
+        assert_eq!(
+            evidence
+                .iter()
+                .filter(|e| e.starts_with("timeout vote signed by"))
+                .count(),
+            3,
             "{evidence:?}"
         );
         assert!(
@@ -232,6 +241,25 @@ fn a_hand_voided_by_a_player_who_left_is_reported_void_with_the_signed_quit() {
         roots.push(report.roots());
     }
     assert!(roots.iter().all(|r| *r == roots[0]), "{roots:?}");
+    // The votes left out, the quit kept: a quit alone ends no deal at the table, so the
+    // file's void has no reason.
+    let quit_only: Vec<Entry> = files[0]
+        .iter()
+        .filter(|e| {
+            !matches!(
+                common::files::table_msg(e),
+                Some((_, fairdeal_net::table::msg::TableMsg::Timeout { .. }))
+            )
+        })
+        .cloned()
+        .collect();
+    let report = check(&bytes_of(&quit_only)).unwrap();
+    assert_eq!(
+        report.faults.first().map(|f| &f.kind),
+        Some(&FaultKind::PutOutUnproved(Seat::N)),
+        "{}",
+        report.text()
+    );
     // The quit left out: the void has no signed reason, which the report says.
     let without: Vec<Entry> = files[0]
         .iter()
@@ -380,7 +408,7 @@ fn a_runner_that_steered_its_computer_player_is_named_and_the_check_fails() {
     let mut peers = table(Preset::Samba, 100_000);
     let mut files = vec![Vec::new(); 4];
     run(&mut peers, &mut files, &[], &|p| p[2].view().is_some());
-    peers[2].quit().unwrap();
+    common::table::quit_mid_hand(&mut peers, &mut files, 2);
     run(&mut peers, &mut files, &[], &|p| p[0].hand_no() > 1);
     // South runs North's computer player now, and steers it.
     peers[0].cheat_steer_proxy();

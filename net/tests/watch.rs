@@ -509,7 +509,7 @@ fn after_a_void_deal_a_header_with_other_totals_or_dealer_is_refused_at_once() {
     let mut peers = table("void", Preset::Canasta, 100);
     let mut files: Vec<Vec<Entry>> = vec![Vec::new(); 4];
     common::table::run(&mut peers, &mut files, &[], &|p| p[2].view().is_some());
-    peers[2].quit().unwrap();
+    common::table::quit_mid_hand(&mut peers, &mut files, 2);
     common::table::run(&mut peers, &mut files, &[], &|p| p[0].hand_no() > 1);
     files[0].extend(std::iter::from_fn(|| peers[0].poll_public()));
     let game = files.swap_remove(0);

@@ -178,16 +178,22 @@ impl TableSession {
         }
     }
 
-    /// What waits are judged by now: the grace period, and the seats computer players play
-    /// (set up as one in the lobby, or taken over).
+    /// What waits are judged by now: the grace period, the seats computer players play (set
+    /// up as one in the lobby, or taken over), and when each seat that quit during the hand
+    /// did.
     pub(super) fn limits(&self) -> Limits {
         let config_bots = self.stage.config().map_or([false; 4], |c| c.bots);
+        let mut quit = SeatMap::default();
+        for s in self.quit_after.iter() {
+            quit[s] = Some(self.quit_at[s].unwrap_or(self.presence.now));
+        }
         Limits {
             grace: self.grace_ms,
             automatic: Seat::ALL
                 .into_iter()
                 .filter(|&s| config_bots[s.index()] || self.bots.runner(s).is_some())
                 .collect(),
+            quit,
         }
     }
 
@@ -330,6 +336,9 @@ impl TableSession {
             self.tell_voted_out(hand_no, Dest::Seats);
             match self.forfeit_scores(seat) {
                 Some((scores, breakdown)) => self.forfeit_hand(seat, scores, breakdown),
+                // A seat that signed its quit left: said as such, though its silence
+                // since is what the votes count.
+                None if self.quit_after.contains(seat) => self.void_hand(seat, Gone::Left),
                 None => self.void_hand(seat, Gone::Silent),
             }
         }
@@ -393,7 +402,7 @@ impl TableSession {
             self.game_over(result);
             return;
         }
-        self.put_out(seat);
+        self.out_with_quitters(seat);
     }
 
     /// A seated player leaves during the game (signed): the hand is void at once and a
@@ -471,19 +480,20 @@ impl TableSession {
         let seat = self.check_quit(&from, hand_no, sig)?;
         self.quit_at[seat] = Some(self.presence.now);
         self.signed_quits[seat] = Some((hand_no, sig.clone()));
-        // Leaving is no way out of a hand whose play is over: the hand goes on, the seat
-        // leaves once it is scored, and what it still owes comes or its silence forfeits the
-        // hand as any seat's would. (A person who leaves mid-hand has the hand played out
-        // first, so only a bare `Quit` gets here.) Acting on it at once would also let a
-        // seat that sent its last message to some peers only have them end the hand two
-        // ways.
-        match self.hand.as_ref().map(HandSession::stage) {
-            Some(Stage::Reveal | Stage::Result) => {
-                self.quit_after.insert(seat);
-            }
-            Some(_) => self.void_hand(seat, Gone::Left),
-            // Dropped already (another seat left first): the seat leaves with it.
-            None => self.put_out(seat),
+        // A quit ends no hand by itself: the hand goes on, the seat leaves once it is
+        // scored, and what it still owes comes, or its silence past the grace period puts it
+        // out as any seat's would (the hand void while it is played, forfeited once the play
+        // is over: leaving is no way out of a hand already played). An honest client quits
+        // only once the hand is scored; a bare quit during the hand can reach some peers
+        // before the last move and others after it, and only a rule that does not look at
+        // where the hand stood when the quit came ends the hand one way everywhere: by the
+        // time the grace period is out, every peer holds whatever the others hold.
+        if self.hand.is_some() && self.between.is_none() {
+            self.quit_after.insert(seat);
+        } else {
+            // Between hands, or the hand dropped already (another seat left first): the
+            // seat leaves now, the scored hand standing.
+            self.put_out(seat);
         }
         Ok(())
     }

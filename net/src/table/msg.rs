@@ -9,10 +9,10 @@ use serde::{Deserialize, Serialize};
 pub use super::statement::{ReturnState, Statement};
 
 /// The protocol name on the wire (libp2p stream protocol).
-pub const PROTOCOL: &str = "/fairdeal/table/11";
+pub const PROTOCOL: &str = "/fairdeal/table/12";
 /// The version string sent in libp2p identify: the package's version and the table
 /// protocol's (kept equal to [`PROTOCOL`]'s number; a unit test holds it).
-pub const AGENT_VERSION: &str = concat!("fairdeal/", env!("CARGO_PKG_VERSION"), "/table-11");
+pub const AGENT_VERSION: &str = concat!("fairdeal/", env!("CARGO_PKG_VERSION"), "/table-12");
 
 /// What a table is about, as announced and agreed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -11,8 +11,10 @@
 //!
 //! A player who is thinking about a move is none of these: their client keeps answering pings, and a
 //! decision has no deadline unless the table's move clock says so. A computer player's move
-//! is no one's decision: overdue by the grace period, its seat is silent. Only first-hand silence
-//! counts: a seat never votes because another seat did.
+//! is no one's decision: overdue by the grace period, its seat is silent. Nor is the move of a
+//! seat whose player signed a quit during the hand: nobody thinks at it any more, so what it
+//! still owes is overdue from its quit. Only first-hand silence counts: a seat never votes
+//! because another seat did.
 
 use fairdeal_core::{Seat, SeatMap, SeatSet};
 
@@ -61,16 +63,21 @@ const ALONE_STEP_MS: u64 = 5_000;
 type AwaitKey = (u32, usize, Awaiting);
 
 /// What the table judges waits by, from its configuration and its seats now: the grace
-/// period, and the seats computer players play (set up as one, or taken over). Their moves
-/// come by themselves, so a move overdue by [`COMPUTER_MOVE_MS`] counts as silence like any
-/// automatic message; otherwise a runner (or a client posing as a computer player) could hold
-/// a hand for ever by answering pings and never moving.
+/// period, the seats computer players play (set up as one, or taken over), and the seats
+/// that quit during the hand. A computer player's moves come by themselves, so a move overdue
+/// by [`COMPUTER_MOVE_MS`] counts as silence like any automatic message; otherwise a runner
+/// (or a client posing as a computer player) could hold a hand for ever by answering pings
+/// and never moving. A seat that quit has nobody thinking at it: its move is overdue from its
+/// quit, so a client that quits and still answers pings is voted out after the grace period
+/// like a silent one.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Limits {
     /// The grace period (ms).
     pub(crate) grace: u64,
     /// The seats computer players play.
     pub(crate) automatic: SeatSet,
+    /// When each seat that quit during the hand did (`None`: it did not).
+    pub(crate) quit: SeatMap<Option<u64>>,
 }
 
 /// Liveness of the four seats, fed with time by the caller.
@@ -181,11 +188,14 @@ impl Presence {
 
     /// From when what the hand waits on `seat` for counts as overdue: at once for a message
     /// a client sends by itself; for a computer player's move, once it has had
-    /// [`COMPUTER_MOVE_MS`] in all (grace period included); never for a person's decision.
+    /// [`COMPUTER_MOVE_MS`] in all (grace period included); for the move of a seat that quit,
+    /// from its quit; never for a person's decision.
     fn overdue_from(&self, seat: Seat, limits: Limits) -> Option<u64> {
         let ((_, _, kind), since) = self.awaited[seat].as_ref()?;
         if !kind.is_decision() {
             Some(*since)
+        } else if let Some(quit) = limits.quit[seat] {
+            Some((*since).max(quit))
         } else if limits.automatic.contains(seat) {
             Some(since.saturating_add(COMPUTER_MOVE_MS.saturating_sub(limits.grace)))
         } else {

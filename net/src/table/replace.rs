@@ -55,6 +55,19 @@ impl TableSession {
                 seat: Some(seat),
             });
         }
+        self.out_with_quitters(seat);
+    }
+
+    /// `seat` is out as the hand ends unscored (void, or forfeited), and so are the seats
+    /// that quit during it, with the computer players each ran: all out together, so that
+    /// the runners are picked for all of them at once (as the transcript check picks them).
+    pub(super) fn out_with_quitters(&mut self, seat: Seat) {
+        for quit in std::mem::take(&mut self.quit_after).iter() {
+            self.gone.insert(quit);
+            for run in self.bots.run_by(quit).iter() {
+                self.gone.insert(run);
+            }
+        }
         self.put_out(seat);
     }
 

@@ -42,12 +42,16 @@ impl TableSession {
                 self.unexplained += 1;
                 let hctx = self.hand.take().map(|h| h.hctx()).unwrap_or_default();
                 self.advance(Ending::Void { hctx, seat: None });
-                if self.unexplained <= MAX_UNEXPLAINED_VOIDS {
-                    self.start_hand();
-                } else {
+                if self.unexplained > MAX_UNEXPLAINED_VOIDS {
                     self.stop(StopReason::UnexplainedVoids {
                         hands: self.unexplained,
                     });
+                } else if let Some(quit) = self.quit_after.iter().next() {
+                    // A seat that quit during the hand leaves with it: the next deal waits
+                    // for its computer player.
+                    self.out_with_quitters(quit);
+                } else {
+                    self.start_hand();
                 }
             }
         }

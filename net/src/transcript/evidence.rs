@@ -17,9 +17,9 @@ use crate::table::msg::TableMsg;
 pub(super) enum PutOut {
     /// The deal's envelopes prove the seat at fault.
     Cheat,
-    /// The seat signed that it leaves in this hand.
-    Quit,
-    /// Every client but the seat's own signed a timeout vote against it in this deal.
+    /// Every client but the seat's own signed a timeout vote against it in this deal (a
+    /// seat's quit during the hand ends it no other way: what the seat still owed went
+    /// unsent past the grace period).
     Votes,
 }
 
@@ -41,20 +41,16 @@ pub(super) struct Deal<'a> {
 
 impl Deal<'_> {
     /// Why `out` was put out of the deal, if the file holds a reason the table acts on: a
-    /// fault its envelopes prove, its signed quit in this hand before the play was over (a
-    /// quit after it leaves the hand to be scored, or forfeited by the votes on its silence),
-    /// or a timeout vote against it in this deal from every client but its own (the rule of
-    /// `TableSession`'s vote count: a runner's vote speaks for the computer players it runs).
+    /// fault its envelopes prove, or a timeout vote against it in this deal from every client
+    /// but its own (the rule of `TableSession`'s vote count: a runner's vote speaks for the
+    /// computer players it runs). A signed quit is none: the table ends no deal on a quit,
+    /// whose place among the last moves differs from peer to peer.
     pub(super) fn put_out(&self, out: Seat) -> Option<PutOut> {
         let found = self.found;
         if found.cheat.as_ref().is_some_and(|c| c.0 == Some(out))
             || found.named.iter().any(|(s, _)| *s == out)
         {
             return Some(PutOut::Cheat);
-        }
-        let over = found.audited.is_some() || found.forfeit.is_some();
-        if !over && self.quit(out) {
-            return Some(PutOut::Quit);
         }
         let voters: SeatSet = self.votes(out).collect();
         let covered = self.bots.vote_cover(voters);
@@ -63,9 +59,8 @@ impl Deal<'_> {
 
     /// The scores the deal counts with when `out` was put out of it for `why`, if it counts
     /// (as at the table): a seat voted out once the play is over forfeits, with the audited
-    /// scores after the audit and the forfeit rule's at the reveal; before then, for a quit
-    /// (which only ends a hand still in play) and for a proven fault, the deal is void
-    /// (`None`).
+    /// scores after the audit and the forfeit rule's at the reveal; before then, and for a
+    /// proven fault, the deal is void (`None`).
     pub(super) fn owed(&self, out: Seat, why: PutOut) -> Option<[i32; 2]> {
         if why != PutOut::Votes {
             return None;
@@ -117,22 +112,23 @@ impl Deal<'_> {
                     (format!("was caught cheating: {fault}"), Vec::new())
                 }
             },
-            PutOut::Quit => (
-                "left the table; a computer player takes the seat".to_owned(),
-                vec![format!("{}'s signed quit", out.name())],
-            ),
             PutOut::Votes => {
-                let votes: Vec<String> = self
+                let mut evidence: Vec<String> = self
                     .votes(out)
                     .map(|s| format!("timeout vote signed by {}", s.name()))
                     .collect();
-                (
+                let votes = evidence.len();
+                let why = if self.quit(out) {
+                    evidence.push(format!("{}'s signed quit", out.name()));
                     format!(
-                        "was silent past the grace period ({} signed timeout votes); a computer player takes the seat",
-                        votes.len()
-                    ),
-                    votes,
-                )
+                        "left the table and sent nothing more past the grace period ({votes} signed timeout votes); a computer player takes the seat"
+                    )
+                } else {
+                    format!(
+                        "was silent past the grace period ({votes} signed timeout votes); a computer player takes the seat"
+                    )
+                };
+                (why, evidence)
             }
         }
     }
@@ -256,26 +252,45 @@ mod tests {
         assert_eq!(put_out(&two, none, &found, Seat::E), None);
     }
 
-    /// A seat's own quit in this hand puts it out while the deal is played, not another
-    /// seat's, not one of another hand, and not once the play is over.
+    /// A seat's quit puts it out of no deal by itself, whether the deal was played out or
+    /// not: only the votes on its silence since do, and the words then say it left.
     #[test]
-    fn a_quit_counts_for_its_seat_in_its_hand_while_the_deal_is_played() {
+    fn a_quit_alone_puts_nobody_out_and_is_said_with_the_votes() {
         let none = Takeovers::NONE;
         let found = Finding::default();
-        let signed = [quit(Seat::N, 1)];
-        assert_eq!(put_out(&signed, none, &found, Seat::N), Some(PutOut::Quit));
-        assert_eq!(put_out(&signed, none, &found, Seat::W), None);
-        assert_eq!(put_out(&[quit(Seat::N, 2)], none, &found, Seat::N), None);
-        let over = Finding {
-            forfeit: Some([[0, 0], [0, 0]]),
-            ..Finding::default()
-        };
-        assert_eq!(put_out(&signed, none, &over, Seat::N), None);
-        let audited = Finding {
-            audited: Some([0, 0]),
-            ..Finding::default()
-        };
-        assert_eq!(put_out(&signed, none, &audited, Seat::N), None);
+        assert_eq!(put_out(&[quit(Seat::N, 1)], none, &found, Seat::N), None);
+        let mut signed: Vec<_> = [Seat::S, Seat::W, Seat::E]
+            .map(|v| vote(v, Seat::N, HCTX, 1))
+            .into();
+        assert_eq!(put_out(&signed, none, &found, Seat::N), Some(PutOut::Votes));
+        fn words(signed: &[(PublicKey, TableMsg)]) -> (String, Vec<String>) {
+            let keys = keys();
+            let found = Finding::default();
+            let deal = Deal {
+                hand_no: 1,
+                hctx: &HCTX,
+                keys: &keys,
+                bots: &Takeovers::NONE,
+                signed,
+                found: &found,
+            };
+            deal.words(Seat::N, PutOut::Votes)
+        }
+        let (why, evidence) = words(&signed);
+        assert!(why.starts_with("was silent"), "{why}");
+        assert_eq!(evidence.len(), 3);
+        // North's quit of another hand, or another seat's, is not North leaving this one.
+        signed.push(quit(Seat::N, 2));
+        signed.push(quit(Seat::W, 1));
+        let (why, _) = words(&signed);
+        assert!(why.starts_with("was silent"), "{why}");
+        signed.push(quit(Seat::N, 1));
+        let (why, evidence) = words(&signed);
+        assert!(why.starts_with("left the table"), "{why}");
+        assert_eq!(
+            evidence.last().map(String::as_str),
+            Some("North's signed quit")
+        );
     }
 
     /// The words for a seat caught name its own fault, with the crypto's evidence when that

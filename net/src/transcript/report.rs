@@ -211,15 +211,15 @@ pub enum FaultKind {
     #[error("the next deal follows neither this deal's result nor its void")]
     UnexplainedNext,
     /// The next deal says a seat was put out of this one, and the file holds no reason the
-    /// table acts on: no fault its envelopes prove, no signed quit, no timeout vote from
-    /// every other client.
+    /// table acts on: no fault its envelopes prove, no timeout vote from every other client
+    /// (a signed quit alone is none: the table waits for what the seat still owes).
     #[error(
-        "the next deal says {} was put out of this one, but the file holds no reason: no fault proved, no signed quit, no timeout votes from every other seat",
+        "the next deal says {} was put out of this one, but the file holds no reason: no fault proved, no timeout votes from every other seat",
         .0.name()
     )]
     PutOutUnproved(Seat),
-    /// The next deal voids a deal a seat was put out of for silence or leaving once the play
-    /// was over: the table counts the forfeit.
+    /// The next deal voids a deal a seat was put out of for silence once the play was over:
+    /// the table counts the forfeit.
     #[error(
         "the next deal voids the deal {} was put out of once the play was over; it counts with {scores:?}",
         seat.name()

@@ -8,7 +8,7 @@ use fairdeal_net::table::TableSession;
 use fairdeal_net::table::msg::TableMsg;
 use fairdeal_net::transcript::{self, Entry, FaultKind, MAGIC, Report};
 
-use super::table::{run, secret};
+use super::table::{quit_mid_hand, run, secret};
 
 /// Four computer players at a table of `preset` playing to `target`.
 pub fn table(preset: Preset, target: i32) -> Vec<TableSession> {
@@ -86,13 +86,14 @@ pub fn honest_game() -> (Vec<TableSession>, Vec<Entry>) {
     (peers, file)
 }
 
-/// A game in which North quits in hand 1 and South runs its computer player from hand 2, to
-/// hand 4; West's transcript.
+/// A game in which North quits in hand 1 and is voted out for what it no longer sends (the
+/// deal void), and South runs its computer player from the deal after, to hand 4; West's
+/// transcript.
 pub fn quit_game() -> (Vec<TableSession>, Vec<Entry>) {
     let mut peers = table(Preset::Canasta, 100_000);
     let mut files = vec![Vec::new(); 4];
     run(&mut peers, &mut files, &[], &|p| p[2].view().is_some());
-    peers[2].quit().unwrap();
+    quit_mid_hand(&mut peers, &mut files, 2);
     run(&mut peers, &mut files, &[], &|p| p[0].hand_no() > 1);
     run(&mut peers, &mut files, &[2], &|p| {
         [0, 1, 3].iter().all(|&i| p[i].hand_no() > 3)

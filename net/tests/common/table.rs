@@ -81,6 +81,64 @@ pub fn run(
     }
 }
 
+/// Like [`run`], but with a clock: whenever nothing is on its way, a second passes (the live
+/// peers hear each other, then run their timers), for at most `ms` in all from `*now`. Peers
+/// in `gone` are not heard from, so their silence counts.
+#[allow(
+    dead_code,
+    reason = "each test binary uses its own part of the shared helpers"
+)]
+pub fn run_clocked(
+    peers: &mut [TableSession],
+    files: &mut [Vec<Entry>],
+    gone: &[usize],
+    now: &mut u64,
+    ms: u64,
+    stop: &dyn Fn(&[TableSession]) -> bool,
+) {
+    let end = *now + ms;
+    let keys: Vec<PublicKey> = peers.iter().map(TableSession::key).collect();
+    loop {
+        run(peers, files, gone, stop);
+        if stop(peers) || *now >= end {
+            return;
+        }
+        *now += 1_000;
+        let live: Vec<usize> = (0..peers.len()).filter(|i| !gone.contains(i)).collect();
+        for &i in &live {
+            for &j in live.iter().filter(|&&j| j != i) {
+                peers[i].heard(keys[j], *now);
+            }
+        }
+        for &i in &live {
+            peers[i].handle_timeout(*now);
+        }
+    }
+}
+
+/// Seat `quitter` signs a quit during the hand and stops; the others wait out what it still
+/// owes (it ends nothing by itself) and vote it out. Runs until a computer player has its
+/// seat at every other peer.
+#[allow(
+    dead_code,
+    reason = "each test binary uses its own part of the shared helpers"
+)]
+pub fn quit_mid_hand(peers: &mut [TableSession], files: &mut [Vec<Entry>], quitter: usize) {
+    peers[quitter].quit().expect("a seat quits during the hand");
+    run(peers, files, &[], &|_| false);
+    let others: Vec<usize> = (0..peers.len()).filter(|&i| i != quitter).collect();
+    let mut now = 0;
+    run_clocked(peers, files, &[quitter], &mut now, 600_000, &|p| {
+        others.iter().all(|&i| p[i].runners()[quitter].is_some())
+    });
+    assert!(
+        others
+            .iter()
+            .all(|&i| peers[i].runners()[quitter].is_some()),
+        "a computer player took the seat that quit"
+    );
+}
+
 /// Whether `bytes` (a table message) carry a seat's seed reveal.
 pub fn is_reveal(bytes: &[u8]) -> bool {
     use fairdeal_crypto::{Body, Envelope, SignedEnvelope, encoding};

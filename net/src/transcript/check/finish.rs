@@ -216,7 +216,7 @@ impl Game {
                         || (next.head.dealer != d.dealer && owed.is_some());
                     if !forfeited {
                         if let Some(scores) = owed {
-                            // Put out for silence or leaving once the play was over: the
+                            // Put out for silence once the play was over: the
                             // table counts the forfeit, and a void would undo it.
                             return Err(stop(
                                 None,
@@ -465,7 +465,7 @@ fn counted_on_audit(
 }
 
 /// The seat the deal ended with when the file stops there: one voted out of it (every other
-/// client's vote) or one that quit it, and the scores it counts with (`None`: void). A
+/// client's vote), and the scores it counts with (`None`: void). A
 /// fault the envelopes prove is told apart by the caller.
 fn ended_here(deal: &Deal<'_>) -> Option<(Seat, PutOut, Option<[i32; 2]>)> {
     let found = deal.found;
@@ -473,7 +473,7 @@ fn ended_here(deal: &Deal<'_>) -> Option<(Seat, PutOut, Option<[i32; 2]>)> {
         return None;
     }
     let (seat, why) = Seat::ALL.into_iter().find_map(|s| match deal.put_out(s) {
-        Some(why @ (PutOut::Votes | PutOut::Quit)) => Some((s, why)),
+        Some(PutOut::Votes) => Some((s, PutOut::Votes)),
         _ => None,
     })?;
     Some((seat, why, deal.owed(seat, why)))
