@@ -57,6 +57,8 @@ pub struct FairdealApp {
     sched_at_start: Option<(u64, u64)>,
     /// The same at the end of our UI code.
     sched_at_ui_end: Option<(u64, u64)>,
+    /// A request to close the window held back while a hand is played (see `closing`).
+    closing: super::closing::Closing,
 }
 
 const SETTINGS_KEY: &str = "fairdeal-settings";
@@ -84,6 +86,7 @@ impl FairdealApp {
             sched_at_start: None,
             sched_at_ui_end: None,
             speaker: Box::new(super::sound::DeviceSpeaker::default()),
+            closing: super::closing::Closing::default(),
         }
     }
 
@@ -454,6 +457,11 @@ impl FairdealApp {
             self.glyphs_warmed = true;
         }
         self.apply_theme(ui.ctx());
+        let stake = super::closing::at_stake(
+            self.controller.game().map(|g| &g.model),
+            self.controller.is_leaving(),
+        );
+        self.closing.guard(ui, stake);
         fit_zoom(ui.ctx(), &mut self.fitted_zoom);
         if let Some(words) = limit_zoom(ui.ctx())
             && let Some(g) = self.controller.game_mut()

@@ -10,6 +10,7 @@ pub mod cards;
 pub mod chat;
 mod chat_file;
 pub mod choices;
+pub mod closing;
 pub mod controller;
 pub mod frames;
 pub mod game;

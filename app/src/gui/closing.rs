@@ -1,0 +1,157 @@
+//! Closing the window while this client still plays a hand at a LAN table: the window asks
+//! first. Closed then, the client stops in the middle of the hand: the others wait for it,
+//! and the hand is void for all four unless the player is back within the grace period.
+//! (The window's close button or the desktop's close keys are one click or keystroke away; the
+//! "Leave the table" button already asks, and has the hand played out.) A game against this
+//! client's own computer players is kept as it stands, so nothing is at stake there.
+
+use eframe::egui::{self, Align2, Ui, ViewportCommand};
+
+use super::game::Model;
+
+/// How long the "Close anyway" button stays greyed once asked, seconds: a double press of
+/// the close keys never closes in the middle of a hand.
+const SETTLE: f64 = 1.0;
+
+/// What the window knows of a request to close it.
+#[derive(Debug, Default)]
+pub struct Closing {
+    /// When the player was asked (the frame's time).
+    asked: Option<f64>,
+    /// The player said to close anyway: the next request goes through.
+    confirmed: bool,
+}
+
+/// What closing now would leave unfinished at the table, in words; `None` when nothing is.
+/// `leaving`: a game left from the table whose hand the client still plays out.
+pub fn at_stake(game: Option<&Model>, leaving: bool) -> Option<&'static str> {
+    if game.is_some_and(super::leave::plays_hand_out) {
+        Some(
+            "A hand of yours is being played at the table. Closing the window now stops your client in the middle of it: the others wait for you, and the hand is void for everyone unless you are back within the grace period. To leave without that, use \"Leave the table\": your client plays the hand out first.",
+        )
+    } else if leaving {
+        Some(
+            "Your client is still playing your cards to the end of the hand you left (and then tells the table you left). Closing the window now stops it in the middle of the hand: the others wait for you, and the hand is void for everyone unless you are back within the grace period.",
+        )
+    } else {
+        None
+    }
+}
+
+impl Closing {
+    /// Once a frame: a request to close while `stake` is said is held back and the question
+    /// shown, until the player answers or nothing is at stake any more.
+    pub fn guard(&mut self, ui: &mut Ui, stake: Option<&'static str>) {
+        let requested = ui.input(|i| i.viewport().close_requested());
+        let Some(words) = stake else {
+            self.asked = None;
+            return;
+        };
+        let now = ui.input(|i| i.time);
+        if requested && !self.confirmed {
+            ui.ctx().send_viewport_cmd(ViewportCommand::CancelClose);
+            self.asked.get_or_insert(now);
+        }
+        let Some(at) = self.asked else { return };
+        egui::Window::new("Close fairdeal?")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(Align2::CENTER_CENTER, egui::Vec2::ZERO)
+            .show(ui.ctx(), |ui| {
+                ui.set_max_width(420.0);
+                ui.label(words);
+                ui.horizontal(|ui| {
+                    let stay = ui.button("Stay at the table");
+                    if stay.clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                        self.asked = None;
+                    }
+                    let settled = now - at >= SETTLE;
+                    if !settled {
+                        ui.ctx()
+                            .request_repaint_after(std::time::Duration::from_secs_f64(SETTLE));
+                    }
+                    if ui
+                        .add_enabled(settled, egui::Button::new("Close anyway"))
+                        .clicked()
+                    {
+                        self.confirmed = true;
+                        ui.ctx().send_viewport_cmd(ViewportCommand::Close);
+                    }
+                });
+            });
+    }
+
+    /// Whether the question is on screen.
+    pub fn asking(&self) -> bool {
+        self.asked.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use eframe::egui::{ViewportEvent, ViewportId};
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::{NodeT, Queryable};
+
+    use super::{Closing, at_stake};
+
+    const WORDS: &str = "A hand of yours is being played";
+
+    /// The window's close button pressed in this frame.
+    fn press_close(h: &mut Harness<'_, (Closing, Option<&'static str>)>) {
+        h.input_mut()
+            .viewports
+            .entry(ViewportId::ROOT)
+            .or_default()
+            .events
+            .push(ViewportEvent::Close);
+        h.run();
+    }
+
+    fn harness(stake: Option<&'static str>) -> Harness<'static, (Closing, Option<&'static str>)> {
+        Harness::new_ui_state(
+            |ui, (closing, stake): &mut (Closing, Option<&'static str>)| closing.guard(ui, *stake),
+            (Closing::default(), stake),
+        )
+    }
+
+    /// Sabotage caught (checked): a guard that lets the close through (no question), or one
+    /// whose "Close anyway" works at once (a double press closes).
+    #[test]
+    fn closing_during_a_hand_asks_first_and_stay_keeps_the_window() {
+        let mut h = harness(Some(WORDS));
+        h.run();
+        assert!(!h.state().0.asking());
+        press_close(&mut h);
+        assert!(h.state().0.asking(), "asked");
+        h.get_by_label_contains(WORDS);
+        assert!(
+            h.get_by_label("Close anyway")
+                .accesskit_node()
+                .is_disabled(),
+            "greyed at first"
+        );
+        h.get_by_label("Stay at the table").click();
+        h.run();
+        assert!(!h.state().0.asking());
+        assert!(!h.state().0.confirmed);
+        // Asked again later, "Close anyway" works once a second has passed.
+        press_close(&mut h);
+        h.input_mut().time = Some(h.ctx.input(|i| i.time) + 2.0);
+        h.run();
+        h.get_by_label("Close anyway").click();
+        h.run();
+        assert!(h.state().0.confirmed);
+    }
+
+    /// Nothing at stake (a game against the computer, the start screen): no question.
+    #[test]
+    fn with_nothing_at_stake_the_window_closes_without_a_question() {
+        let mut h = harness(None);
+        press_close(&mut h);
+        assert!(!h.state().0.asking());
+        assert!(h.query_by_label("Close anyway").is_none());
+        assert_eq!(at_stake(None, false), None);
+        assert!(at_stake(None, true).is_some_and(|w| w.contains("end of the hand you left")));
+    }
+}
