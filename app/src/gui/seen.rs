@@ -205,6 +205,9 @@ impl Seen {
         };
         let mut flights = Vec::new();
         let mut replay = HashMap::new();
+        // The cards each move put on each meld (meld, how many), in order: a canasta is said
+        // on the line of the move that completed it.
+        let mut puts: Vec<Vec<(usize, usize)>> = Vec::with_capacity(moves.len());
         for (k, p) in moves.iter().enumerate() {
             if p.hand != hand {
                 hand = p.hand;
@@ -317,6 +320,12 @@ impl Seen {
                 Move::AskPartner {} => lt.asked = true,
                 Move::Answer(yes) => lt.answer = Some(*yes),
             }
+            puts.push(
+                self.last[seat.index()].melds[put_before..]
+                    .iter()
+                    .map(|(i, cards)| (*i, cards.len()))
+                    .collect(),
+            );
             let mut put = match &now {
                 Some(now) => self.moved_melds(*seat, put_before, now, &mut replay),
                 None => Vec::new(),
@@ -367,7 +376,7 @@ impl Seen {
             self.drawn.clear();
         }
         let completed = self.completed.len();
-        self.canastas(&moves, before, after, log);
+        self.canastas(&moves, &puts, before, after, log);
         if animate {
             self.flights.extend(flights);
             if let Some(seat) = moves.last().map(|p| p.played.seat)

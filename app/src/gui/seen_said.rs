@@ -50,10 +50,13 @@ impl Seen {
         }
     }
 
-    /// Melds that became a canasta or samba: celebrated, and said in the log.
+    /// Melds that became a canasta or samba: celebrated, and said in the log, on the line of
+    /// the move that put its seventh card there (`puts`: the cards each of `moves` put on
+    /// each meld), else of the team's last move (a merge renumbered the melds).
     pub(super) fn canastas(
         &mut self,
         moves: &[Pending],
+        puts: &[Vec<(usize, usize)>],
         before: Option<&PlayerView>,
         after: &PlayerView,
         log: &mut [String],
@@ -79,20 +82,39 @@ impl Seen {
                     bonus: m.bonus(),
                     start: None,
                 });
-                let line = moves
+                let mut had = before
+                    .melds(team)
+                    .get(i)
+                    .map_or(0, fairdeal_core::Meld::len);
+                let made = moves
                     .iter()
-                    .rev()
-                    .find(|p| {
-                        p.played.seat.team() == team
-                            && matches!(
-                                p.played.mv,
-                                Move::Meld(_)
-                                    | Move::Pickup { .. }
-                                    | Move::TakeTop { .. }
-                                    | Move::GoOut { .. }
-                            )
+                    .zip(puts)
+                    .filter(|(p, _)| p.played.seat.team() == team)
+                    .find(|(_, put)| {
+                        had += put
+                            .iter()
+                            .filter(|(j, _)| *j == i)
+                            .map(|(_, n)| n)
+                            .sum::<usize>();
+                        had >= 7
                     })
-                    .and_then(|p| p.line);
+                    .map(|(p, _)| p.line);
+                let line = made.flatten().or_else(|| {
+                    moves
+                        .iter()
+                        .rev()
+                        .find(|p| {
+                            p.played.seat.team() == team
+                                && matches!(
+                                    p.played.mv,
+                                    Move::Meld(_)
+                                        | Move::Pickup { .. }
+                                        | Move::TakeTop { .. }
+                                        | Move::GoOut { .. }
+                                )
+                        })
+                        .and_then(|p| p.line)
+                });
                 if let Some(text) = line.and_then(|l| log.get_mut(l)) {
                     let whose = crate::gui::move_words::whose_to(team, self.me(after));
                     text.push_str(&format!(

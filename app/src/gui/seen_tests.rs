@@ -307,6 +307,51 @@ fn a_replayed_hand_says_its_canastas_as_the_live_one_did() {
     }
 }
 
+/// Moves that come several to one view (a frame that took several of the table's events at
+/// once) say each canasta on the line of the move that completed it, as when each move came
+/// with its own view: a pile taken onto a meld of six was said on the line of the meld laid
+/// after it.
+#[test]
+fn moves_taken_several_to_a_view_say_each_canasta_on_the_line_that_made_it() {
+    for (preset, seed) in [
+        (Preset::Canasta, 7),
+        (Preset::Samba, 3),
+        (Preset::Canasta, 11),
+        (Preset::Samba, 5),
+        (Preset::DutchSamba, 2),
+    ] {
+        let mut last = None;
+        play(preset, seed, |_, _, log, history| {
+            last = Some((log.to_vec(), history.to_vec()));
+        });
+        let (live, history) = last.unwrap();
+        let notes = canasta_notes(&live);
+        for batch in 2..=4 {
+            let mut pos = deal(preset, &mut SplitMix64::new(seed));
+            let mut seen = Seen::default();
+            seen.dealt();
+            let mut view = pos.view(Seat::S);
+            let mut log = Vec::new();
+            seen.on_view(None, &view, &mut log);
+            for chunk in history.chunks(batch) {
+                for p in chunk {
+                    pos.apply(p.seat, &p.mv).unwrap();
+                    log.push(p.mv.describe(p.seat));
+                    seen.moved(p.clone(), Some(log.len() - 1));
+                }
+                let next = pos.view(Seat::S);
+                seen.on_view(Some(&view), &next, &mut log);
+                view = next;
+            }
+            assert_eq!(
+                canasta_notes(&log),
+                notes,
+                "{preset:?} seed {seed}, {batch} moves a view"
+            );
+        }
+    }
+}
+
 /// Two hands watched move by move as the client sees them (`Dealt`, the hand's line, each
 /// move and South's view after it), the second cut after `cut` moves: the log, each hand's
 /// moves, the watched `Seen` and the last view.
