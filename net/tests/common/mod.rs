@@ -4,6 +4,7 @@
 #![expect(clippy::unwrap_used, reason = "test set-up")]
 
 pub mod files;
+pub mod hostile;
 pub mod net;
 pub mod sim;
 pub mod table;

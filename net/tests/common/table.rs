@@ -84,10 +84,6 @@ pub fn run(
 /// Like [`run`], but with a clock: whenever nothing is on its way, a second passes (the live
 /// peers hear each other, then run their timers), for at most `ms` in all from `*now`. Peers
 /// in `gone` are not heard from, so their silence counts.
-#[allow(
-    dead_code,
-    reason = "each test binary uses its own part of the shared helpers"
-)]
 pub fn run_clocked(
     peers: &mut [TableSession],
     files: &mut [Vec<Entry>],
@@ -119,10 +115,6 @@ pub fn run_clocked(
 /// Seat `quitter` signs a quit during the hand and stops; the others wait out what it still
 /// owes (it ends nothing by itself) and vote it out. Runs until a computer player has its
 /// seat at every other peer.
-#[allow(
-    dead_code,
-    reason = "each test binary uses its own part of the shared helpers"
-)]
 pub fn quit_mid_hand(peers: &mut [TableSession], files: &mut [Vec<Entry>], quitter: usize) {
     peers[quitter].quit().expect("a seat quits during the hand");
     run(peers, files, &[], &|_| false);
