@@ -18,8 +18,6 @@
 //!
 //! The hand-level property (cards, shares, proofs, audits) is `blame.rs`.
 
-#![expect(clippy::unwrap_used, reason = "test set-up")]
-
 mod common;
 
 use common::hostile::hostile;
