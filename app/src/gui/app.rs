@@ -462,6 +462,12 @@ impl FairdealApp {
             self.controller.is_leaving(),
         );
         self.closing.guard(ui, stake);
+        if self.closing.asking()
+            && let Some(g) = self.controller.game_mut()
+        {
+            // One question at a time: the close question replaces "Leave the table?".
+            g.desk.confirm_leave = false;
+        }
         fit_zoom(ui.ctx(), &mut self.fitted_zoom);
         if let Some(words) = limit_zoom(ui.ctx())
             && let Some(g) = self.controller.game_mut()

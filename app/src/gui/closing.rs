@@ -5,7 +5,7 @@
 //! "Leave the table" button already asks, and has the hand played out.) A game against this
 //! client's own computer players is kept as it stands, so nothing is at stake there.
 
-use eframe::egui::{self, Align2, Ui, ViewportCommand};
+use eframe::egui::{self, Id, RichText, Ui, ViewportCommand};
 
 use super::game::Model;
 
@@ -22,63 +22,87 @@ pub struct Closing {
     confirmed: bool,
 }
 
-/// What closing now would leave unfinished at the table, in words; `None` when nothing is.
+/// What closing now would leave unfinished at the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stake {
+    /// What closing does, in words.
+    pub words: &'static str,
+    /// The answer that keeps the window open.
+    pub stay: &'static str,
+}
+
+/// What closing now would leave unfinished at the table; `None` when nothing is.
 /// `leaving`: a game left from the table whose hand the client still plays out.
-pub fn at_stake(game: Option<&Model>, leaving: bool) -> Option<&'static str> {
+pub fn at_stake(game: Option<&Model>, leaving: bool) -> Option<Stake> {
     if game.is_some_and(super::leave::plays_hand_out) {
-        Some(
-            "A hand of yours is being played at the table. Closing the window now stops your client in the middle of it: the others wait for you, and the hand is void for everyone unless you are back within the grace period. To leave without that, use \"Leave the table\": your client plays the hand out first.",
-        )
+        Some(Stake {
+            words: "A hand of yours is being played at the table. Closing the window now stops your client in the middle of it: the others wait for you, and the hand is void for everyone unless you are back within the grace period (a minute, unless the table set another). To leave without that, use \"Leave the table\": your client plays the hand out first.",
+            stay: "Stay at the table",
+        })
     } else if leaving {
-        Some(
-            "Your client is still playing your cards to the end of the hand you left (and then tells the table you left). Closing the window now stops it in the middle of the hand: the others wait for you, and the hand is void for everyone unless you are back within the grace period.",
-        )
+        Some(Stake {
+            words: "Your client is still playing your cards to the end of the hand you left (and then tells the table you left). Closing the window now stops it in the middle of the hand: the others wait for you, and the hand is void for everyone unless you are back within the grace period (a minute, unless the table set another).",
+            stay: "Keep the window open",
+        })
     } else {
         None
     }
 }
 
+/// The id under which the window notes that the question is on screen (the table's keys
+/// wait, see [`super::leave::asking`]).
+pub(crate) fn asking_id() -> Id {
+    Id::unique("fairdeal-asking-to-close")
+}
+
 impl Closing {
-    /// Once a frame: a request to close while `stake` is said is held back and the question
-    /// shown, until the player answers or nothing is at stake any more.
-    pub fn guard(&mut self, ui: &mut Ui, stake: Option<&'static str>) {
-        let requested = ui.input(|i| i.viewport().close_requested());
-        let Some(words) = stake else {
+    /// Once a frame, before the table is drawn: a request to close while something is at
+    /// `stake` is held back and the question shown, over everything (the table's keys and
+    /// clicks wait), until the player answers or nothing is at stake any more.
+    pub fn guard(&mut self, ui: &mut Ui, stake: Option<Stake>) {
+        let ctx = ui.ctx().clone();
+        let requested = ctx.input(|i| i.viewport().close_requested());
+        let Some(stake) = stake else {
             self.asked = None;
+            ctx.data_mut(|d| d.insert_temp(asking_id(), false));
             return;
         };
-        let now = ui.input(|i| i.time);
+        let now = ctx.input(|i| i.time);
         if requested && !self.confirmed {
-            ui.ctx().send_viewport_cmd(ViewportCommand::CancelClose);
+            ctx.send_viewport_cmd(ViewportCommand::CancelClose);
             self.asked.get_or_insert(now);
         }
+        ctx.data_mut(|d| d.insert_temp(asking_id(), self.asked.is_some()));
         let Some(at) = self.asked else { return };
-        egui::Window::new("Close fairdeal?")
-            .collapsible(false)
-            .resizable(false)
-            .anchor(Align2::CENTER_CENTER, egui::Vec2::ZERO)
-            .show(ui.ctx(), |ui| {
-                ui.set_max_width(420.0);
-                ui.label(words);
-                ui.horizontal(|ui| {
-                    let stay = ui.button("Stay at the table");
-                    if stay.clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-                        self.asked = None;
-                    }
-                    let settled = now - at >= SETTLE;
-                    if !settled {
-                        ui.ctx()
-                            .request_repaint_after(std::time::Duration::from_secs_f64(SETTLE));
-                    }
-                    if ui
-                        .add_enabled(settled, egui::Button::new("Close anyway"))
-                        .clicked()
-                    {
-                        self.confirmed = true;
-                        ui.ctx().send_viewport_cmd(ViewportCommand::Close);
-                    }
-                });
-            });
+        let modal = egui::Modal::new(Id::unique("fairdeal-close")).show(&ctx, |ui| {
+            ui.set_max_width(420.0);
+            ui.heading("Close fairdeal?");
+            ui.label(stake.words);
+            ui.add_space(8.0);
+            ui.horizontal(|ui| {
+                let stay = ui.button(RichText::new(stake.stay).strong());
+                if !stay.has_focus() && ui.memory(|mem| mem.focused().is_none()) {
+                    stay.request_focus();
+                }
+                let settled = now - at >= SETTLE;
+                if !settled {
+                    ui.ctx()
+                        .request_repaint_after(std::time::Duration::from_secs_f64(SETTLE));
+                }
+                let close = ui.add_enabled(settled, egui::Button::new("Close anyway"));
+                (stay.clicked(), close.clicked())
+            })
+            .inner
+        });
+        let (stay, close) = modal.inner;
+        let esc = ctx.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape));
+        if close {
+            self.confirmed = true;
+            ctx.send_viewport_cmd(ViewportCommand::Close);
+        } else if stay || esc || modal.backdrop_response.clicked() {
+            self.asked = None;
+            ctx.data_mut(|d| d.insert_temp(asking_id(), false));
+        }
     }
 
     /// Whether the question is on screen.
@@ -93,12 +117,16 @@ mod tests {
     use egui_kittest::Harness;
     use egui_kittest::kittest::{NodeT, Queryable};
 
-    use super::{Closing, at_stake};
+    use super::{Closing, Stake, at_stake};
 
     const WORDS: &str = "A hand of yours is being played";
+    const STAKE: Stake = Stake {
+        words: WORDS,
+        stay: "Stay at the table",
+    };
 
     /// The window's close button pressed in this frame.
-    fn press_close(h: &mut Harness<'_, (Closing, Option<&'static str>)>) {
+    fn press_close(h: &mut Harness<'_, (Closing, Option<Stake>)>) {
         h.input_mut()
             .viewports
             .entry(ViewportId::ROOT)
@@ -108,9 +136,9 @@ mod tests {
         h.run();
     }
 
-    fn harness(stake: Option<&'static str>) -> Harness<'static, (Closing, Option<&'static str>)> {
+    fn harness(stake: Option<Stake>) -> Harness<'static, (Closing, Option<Stake>)> {
         Harness::new_ui_state(
-            |ui, (closing, stake): &mut (Closing, Option<&'static str>)| closing.guard(ui, *stake),
+            |ui, (closing, stake): &mut (Closing, Option<Stake>)| closing.guard(ui, *stake),
             (Closing::default(), stake),
         )
     }
@@ -119,11 +147,12 @@ mod tests {
     /// whose "Close anyway" works at once (a double press closes).
     #[test]
     fn closing_during_a_hand_asks_first_and_stay_keeps_the_window() {
-        let mut h = harness(Some(WORDS));
+        let mut h = harness(Some(STAKE));
         h.run();
         assert!(!h.state().0.asking());
         press_close(&mut h);
         assert!(h.state().0.asking(), "asked");
+        assert!(super::super::leave::asking(&h.ctx), "the table's keys wait");
         h.get_by_label_contains(WORDS);
         assert!(
             h.get_by_label("Close anyway")
@@ -134,6 +163,10 @@ mod tests {
         h.get_by_label("Stay at the table").click();
         h.run();
         assert!(!h.state().0.asking());
+        assert!(
+            !super::super::leave::asking(&h.ctx),
+            "the table's keys work again"
+        );
         assert!(!h.state().0.confirmed);
         // Asked again later, "Close anyway" works once a second has passed.
         press_close(&mut h);
@@ -152,6 +185,9 @@ mod tests {
         assert!(!h.state().0.asking());
         assert!(h.query_by_label("Close anyway").is_none());
         assert_eq!(at_stake(None, false), None);
-        assert!(at_stake(None, true).is_some_and(|w| w.contains("end of the hand you left")));
+        assert!(
+            at_stake(None, true).is_some_and(|s| s.words.contains("end of the hand you left")
+                && s.stay == "Keep the window open")
+        );
     }
 }

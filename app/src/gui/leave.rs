@@ -63,9 +63,14 @@ fn asking_id() -> Id {
     Id::unique("fairdeal-asking")
 }
 
-/// Whether a question covers the table this frame (the table's keys do nothing then).
+/// Whether a question covers the table this frame (the table's keys do nothing then): this
+/// one, or the question before closing the window.
 pub fn asking(ctx: &egui::Context) -> bool {
-    ctx.data(|d| d.get_temp::<bool>(asking_id()).unwrap_or(false))
+    ctx.data(|d| {
+        d.get_temp::<bool>(asking_id()).unwrap_or(false)
+            || d.get_temp::<bool>(super::closing::asking_id())
+                .unwrap_or(false)
+    })
 }
 
 /// The question, while it is asked; called before the table is drawn, so that the table's
