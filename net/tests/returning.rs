@@ -11,7 +11,10 @@ mod common;
 use common::net::{Net, Took, took};
 use common::sim::table;
 use fairdeal_core::{Preset, Seat};
-use fairdeal_net::table::{Gone, TableEvent};
+use fairdeal_crypto::PublicKey;
+use fairdeal_net::table::msg::TableMsg;
+use fairdeal_net::table::{Gone, TableError, TableEvent, Unexpected};
+use fairdeal_net::transcript::Entry;
 
 /// East's process is stopped while it holds its cards, past the grace period: South, West
 /// and North vote it out, West (its partner) runs a computer player in the seat and the hand
@@ -188,4 +191,25 @@ fn both_back(net: &mut Net, back: [usize; 2]) {
         );
     }
     net.assert_files_verify();
+    // Each seat's `Return`, told again now that the table has played past it (its runner
+    // tells it until it hears the player play), is a leftover everywhere: never taken, and
+    // never refused as coming from a seat that does not run the seat's computer player.
+    let returns: Vec<(PublicKey, Vec<u8>)> = net.files[stayed]
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Signed { from, msg } => Some((*from, msg.clone())),
+            _ => None,
+        })
+        .filter(|(_, msg)| matches!(TableMsg::decode(msg), Ok(TableMsg::Return { .. })))
+        .collect();
+    assert!(!returns.is_empty(), "{}", what());
+    for (from, msg) in &returns {
+        for i in (0..4).filter(|&i| net.keys[i] != *from) {
+            let answer = net.peers[i].handle_message(*from, msg);
+            assert!(
+                matches!(answer, Err(TableError::Unexpected(Unexpected::StaleReturn))),
+                "peer {i}: {answer:?}"
+            );
+        }
+    }
 }

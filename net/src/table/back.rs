@@ -128,9 +128,11 @@ impl TableSession {
         }
         let back_here = self.bots.runner(state.seat).is_none()
             && self.keys[state.seat.index()] == state.keys[state.seat.index()];
-        if back_here && state.hand_no == self.head.hand_no {
+        if back_here && state.hand_no <= self.head.hand_no {
             // Given back with this hand's state already (a returning player's own `Return`
-            // carries every seat given back at its hand): nothing more to do.
+            // carries every seat given back at its hand), or at a hand this peer has played
+            // past (the runner tells it again until it hears the player play): nothing more
+            // to do.
             return Err(ReturnRefused::Stale);
         }
         if self.bots.runner(state.seat) != Some(sender) {
