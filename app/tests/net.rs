@@ -465,10 +465,10 @@ fn a_peer_stopped_past_the_grace_period_is_replaced_and_takes_its_seat_back() {
     let _one = serial();
     let d = dir("stop");
     let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
-    // To 3000: the stopped seat is back at the third deal (hand 1 void, hand 2 played by a
-    // computer player), and one hand scores far less than 3000; every hand more costs the
-    // test time that a loaded two-core machine does not have.
-    let (mut h, address) = host_with(&seats[0], "3000", &["--grace-secs", "5"]);
+    // To 5000: the stopped seat is back at the third deal (hand 1 void, hand 2 played by a
+    // computer player), so hand 2 must not end the game: one Samba hand scores 3000 or more
+    // often enough to end a game to 3000 before the seat is back; 5000 in one hand is rare.
+    let (mut h, address) = host_with(&seats[0], "5000", &["--grace-secs", "5"]);
     let trace = d.join("trace");
     let joins = vec![
         join_with(&seats[1], &address, &strs(&["--grace-secs", "5"])),
