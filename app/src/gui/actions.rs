@@ -24,7 +24,7 @@ pub struct Asked {
 /// the table; a button that has the focus after a click does not stop the keys).
 pub fn key(ui: &Ui, k: Key) -> bool {
     !ui.ctx().text_edit_focused()
-        && !super::leave::asking(ui.ctx())
+        && !super::questions::asking(ui.ctx())
         && ui.input(|i| i.key_pressed(k))
 }
 

@@ -458,7 +458,9 @@ impl FairdealApp {
         }
         self.apply_theme(ui.ctx());
         let stake = super::closing::at_stake(
-            self.controller.game().map(|g| &g.model),
+            self.controller
+                .game()
+                .is_some_and(|g| super::leave::plays_hand_out(&g.model)),
             self.controller.is_leaving(),
         );
         self.closing.guard(ui, stake);

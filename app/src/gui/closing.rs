@@ -7,7 +7,7 @@
 
 use eframe::egui::{self, Id, RichText, Ui, ViewportCommand};
 
-use super::game::Model;
+use super::questions::{Question, set};
 
 /// How long the "Close anyway" button stays greyed once asked, seconds: a double press of
 /// the close keys never closes in the middle of a hand.
@@ -32,9 +32,11 @@ pub struct Stake {
 }
 
 /// What closing now would leave unfinished at the table; `None` when nothing is.
-/// `leaving`: a game left from the table whose hand the client still plays out.
-pub fn at_stake(game: Option<&Model>, leaving: bool) -> Option<Stake> {
-    if game.is_some_and(super::leave::plays_hand_out) {
+/// `playing`: a hand of the player's is being played at a LAN table
+/// ([`super::leave::plays_hand_out`]); `leaving`: a game left from the table whose hand the
+/// client still plays out.
+pub fn at_stake(playing: bool, leaving: bool) -> Option<Stake> {
+    if playing {
         Some(Stake {
             words: "A hand of yours is being played at the table. Closing the window now stops your client in the middle of it: the others wait for you, and the hand is void for everyone unless you are back within the grace period (a minute, unless the table set another). To leave without that, use \"Leave the table\": your client plays the hand out first.",
             stay: "Stay at the table",
@@ -49,12 +51,6 @@ pub fn at_stake(game: Option<&Model>, leaving: bool) -> Option<Stake> {
     }
 }
 
-/// The id under which the window notes that the question is on screen (the table's keys
-/// wait, see [`super::leave::asking`]).
-pub(crate) fn asking_id() -> Id {
-    Id::unique("fairdeal-asking-to-close")
-}
-
 impl Closing {
     /// Once a frame, before the table is drawn: a request to close while something is at
     /// `stake` is held back and the question shown, over everything (the table's keys and
@@ -64,7 +60,7 @@ impl Closing {
         let requested = ctx.input(|i| i.viewport().close_requested());
         let Some(stake) = stake else {
             self.asked = None;
-            ctx.data_mut(|d| d.insert_temp(asking_id(), false));
+            set(&ctx, Question::Close, false);
             return;
         };
         let now = ctx.input(|i| i.time);
@@ -72,7 +68,7 @@ impl Closing {
             ctx.send_viewport_cmd(ViewportCommand::CancelClose);
             self.asked.get_or_insert(now);
         }
-        ctx.data_mut(|d| d.insert_temp(asking_id(), self.asked.is_some()));
+        set(&ctx, Question::Close, self.asked.is_some());
         let Some(at) = self.asked else { return };
         let modal = egui::Modal::new(Id::unique("fairdeal-close")).show(&ctx, |ui| {
             ui.set_max_width(420.0);
@@ -101,7 +97,7 @@ impl Closing {
             ctx.send_viewport_cmd(ViewportCommand::Close);
         } else if stay || esc || modal.backdrop_response.clicked() {
             self.asked = None;
-            ctx.data_mut(|d| d.insert_temp(asking_id(), false));
+            set(&ctx, Question::Close, false);
         }
     }
 
@@ -152,7 +148,10 @@ mod tests {
         assert!(!h.state().0.asking());
         press_close(&mut h);
         assert!(h.state().0.asking(), "asked");
-        assert!(super::super::leave::asking(&h.ctx), "the table's keys wait");
+        assert!(
+            super::super::questions::asking(&h.ctx),
+            "the table's keys wait"
+        );
         h.get_by_label_contains(WORDS);
         assert!(
             h.get_by_label("Close anyway")
@@ -164,7 +163,7 @@ mod tests {
         h.run();
         assert!(!h.state().0.asking());
         assert!(
-            !super::super::leave::asking(&h.ctx),
+            !super::super::questions::asking(&h.ctx),
             "the table's keys work again"
         );
         assert!(!h.state().0.confirmed);
@@ -184,9 +183,9 @@ mod tests {
         press_close(&mut h);
         assert!(!h.state().0.asking());
         assert!(h.query_by_label("Close anyway").is_none());
-        assert_eq!(at_stake(None, false), None);
+        assert_eq!(at_stake(false, false), None);
         assert!(
-            at_stake(None, true).is_some_and(|s| s.words.contains("end of the hand you left")
+            at_stake(false, true).is_some_and(|s| s.words.contains("end of the hand you left")
                 && s.stay == "Keep the window open")
         );
     }

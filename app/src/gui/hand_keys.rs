@@ -60,7 +60,7 @@ pub fn card_sense(ui: &Ui, i: usize) -> Sense {
 /// being asked. With `arrows` false (a table only looked at) only Tab leads in.
 pub fn keys_into_hand(ui: &Ui, cards: usize, arrows: bool) {
     let mut last = place(ui);
-    if cards == 0 || ui.ctx().text_edit_focused() || super::leave::asking(ui.ctx()) {
+    if cards == 0 || ui.ctx().text_edit_focused() || super::questions::asking(ui.ctx()) {
         return;
     }
     let pressed = |k: egui::Key| ui.input(|i| i.key_pressed(k) && i.modifiers.is_none());

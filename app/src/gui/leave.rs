@@ -58,26 +58,11 @@ pub fn leave_button(ui: &mut Ui, m: &Model, d: &mut Desk, small: bool, out: &mut
     }
 }
 
-/// The id under which the window notes that a question covers the table (its keys wait).
-fn asking_id() -> Id {
-    Id::unique("fairdeal-asking")
-}
-
-/// Whether a question covers the table this frame (the table's keys do nothing then): this
-/// one, or the question before closing the window.
-pub fn asking(ctx: &egui::Context) -> bool {
-    ctx.data(|d| {
-        d.get_temp::<bool>(asking_id()).unwrap_or(false)
-            || d.get_temp::<bool>(super::closing::asking_id())
-                .unwrap_or(false)
-    })
-}
-
 /// The question, while it is asked; called before the table is drawn, so that the table's
 /// keys already know. "Stay" has the focus: Enter or Esc keeps the player at the table.
 pub fn confirm_leave(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>) {
     let ctx = ui.ctx().clone();
-    ctx.data_mut(|data| data.insert_temp(asking_id(), d.confirm_leave));
+    super::questions::set(&ctx, super::questions::Question::Leave, d.confirm_leave);
     if !d.confirm_leave {
         return;
     }

@@ -30,6 +30,7 @@ mod outage;
 pub mod plan;
 pub mod played;
 pub mod prefs;
+pub mod questions;
 pub mod records;
 pub mod replay;
 pub mod replay_open;
