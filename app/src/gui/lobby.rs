@@ -121,8 +121,12 @@ pub fn lobby_ui(ui: &mut Ui, g: &Model, out: &mut Vec<Intent>) {
                 ui.horizontal(|ui| {
                     if hosting && seat != Seat::S && g.config.is_none() {
                         for other in [Seat::W, Seat::N, Seat::E] {
+                            // Two free seats swapped change nothing.
+                            let someone = g.roster[seat.index()].is_some()
+                                || g.roster[other.index()].is_some();
                             if other != seat
                                 && other.index() > seat.index()
+                                && someone
                                 && ui
                                     .small_button(format!("⇄ {}", other.name()))
                                     .on_hover_text("Swap these two seats")
@@ -244,4 +248,71 @@ fn copy_row(ui: &mut Ui, label: &str, text: &str, salt: &str) {
                 .request_repaint_after(std::time::Duration::from_millis(500));
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+    use fairdeal_core::Preset;
+    use fairdeal_crypto::Identity;
+    use fairdeal_net::table::msg::SeatInfo;
+
+    use super::super::choices::Difficulty;
+    use super::super::game::{Game, Model};
+    use super::super::records::{GameKind, GameRecord};
+
+    /// A host's lobby with South and, if `west`, West seated.
+    fn lobby(west: bool) -> Model {
+        let record = GameRecord {
+            kind: GameKind::Host,
+            table: "t".to_owned(),
+            preset: Preset::Samba,
+            difficulty: Difficulty::Easy,
+            house: "{}".to_owned(),
+            bots: Vec::new(),
+            started: false,
+            over: false,
+            pace_ms: 0,
+            grace_ms: None,
+            left: false,
+            unanswered: false,
+        };
+        let mut m = Game::new(&record, "").model;
+        let seat = |i: u8| SeatInfo {
+            key: Identity::from_secret([i + 1; 32]).public(),
+            name: format!("p{i}"),
+            bot: false,
+            addrs: Vec::new(),
+        };
+        m.roster[0] = Some(seat(0));
+        if west {
+            m.roster[1] = Some(seat(1));
+        }
+        m
+    }
+
+    /// The host swaps seats to sit friends as partners; two free seats swapped change
+    /// nothing, so no button offers it.
+    #[test]
+    fn the_host_is_offered_swaps_only_that_move_someone() {
+        let swaps = |m: Model| {
+            let mut fonts = false;
+            let mut h = Harness::new_ui(move |ui| {
+                // The arrows need the bundled font, which applies from the next frame.
+                if !fonts {
+                    crate::gui::install_fonts(ui.ctx());
+                    fonts = true;
+                    return;
+                }
+                super::lobby_ui(ui, &m, &mut Vec::new());
+            });
+            h.run();
+            h.run();
+            h.query_all_by_label_contains("⇄").count()
+        };
+        // West seated: West with North and with East; North with East would move nobody.
+        assert_eq!(swaps(lobby(true)), 2);
+        assert_eq!(swaps(lobby(false)), 0);
+    }
 }
