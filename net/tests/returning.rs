@@ -213,3 +213,49 @@ fn both_back(net: &mut Net, back: [usize; 2]) {
         }
     }
 }
+
+/// A `Return` that gives a seat back to a key other than its player's is refused by every
+/// peer, gate and handler alike, whoever signs it: the table would seat the player's own key
+/// whatever the `Return` said, and a transcript takes a seat given back only on a `Return`
+/// naming that key, so taking it would leave every honest file failing its check.
+#[test]
+fn a_seat_given_back_to_a_key_not_its_players_is_refused() {
+    use common::sim::Sim;
+    use fairdeal_crypto::Identity;
+    use fairdeal_net::table::msg::{ReturnState, Statement};
+    let (peers, secrets) = table("returning", Preset::Samba, 100_000);
+    let mut sim = Sim::new(peers);
+    sim.run(60_000, &|s| s.peers.iter().all(|p| p.view().is_some()));
+    let config = sim.peers[1].config().unwrap().clone();
+    let state = ReturnState {
+        hand_no: sim.peers[1].hand_no(),
+        seat: Seat::N,
+        dealer: Seat::S,
+        totals: sim.peers[1].totals(),
+        prev_result: [0; 32],
+        keys: {
+            let mut keys = config.seats;
+            keys[Seat::N.index()] = Identity::from_secret([7; 32]).public();
+            keys
+        },
+        runners: fairdeal_core::SeatMap::default(),
+        seeds: fairdeal_core::SeatMap::default(),
+    };
+    let sig =
+        Identity::from_secret(secrets[1]).sign(&Statement::Return(&state).digest(&config.sid()));
+    let bytes = TableMsg::Return { state, sig }.encode();
+    // North itself plays its seat: any return of it is a leftover there.
+    assert!(sim.peers[2].handle_message(sim.keys[1], &bytes).is_err());
+    for i in [0, 3] {
+        let gate = sim.peers[i].admit(sim.keys[1], &bytes);
+        let answer = sim.peers[i].handle_message(sim.keys[1], &bytes);
+        assert!(
+            matches!(
+                answer,
+                Err(TableError::Unexpected(Unexpected::ReturnToAnotherKey))
+            ),
+            "peer {i}: {answer:?}"
+        );
+        assert!(gate.is_err(), "peer {i}: the gate admitted it");
+    }
+}

@@ -126,6 +126,11 @@ impl TableSession {
             // is when it comes back (every seat given back with it): another seat's is no news.
             return Err(ReturnRefused::Stale);
         }
+        if Some(state.keys[state.seat.index()]) != self.original(state.seat) {
+            // The seat goes back to its player's own key whatever the `Return` says, and a
+            // transcript takes a seat given back only on a `Return` that says so.
+            return Err(ReturnRefused::NotItsPlayer);
+        }
         let back_here = self.bots.runner(state.seat).is_none()
             && self.keys[state.seat.index()] == state.keys[state.seat.index()];
         if back_here && state.hand_no <= self.head.hand_no {

@@ -97,6 +97,9 @@ pub enum Unexpected {
     /// This peer's seat given back under another key, or while this peer plays it.
     #[error("this seat given back under another key, or while it is played")]
     StaleReturn,
+    /// A seat given back to a key that is not its player's (the configuration's).
+    #[error("a seat given back to a key that is not its player's")]
+    ReturnToAnotherKey,
     /// A game over while this peer still plays its seat, or once the game ended here.
     #[error("a game over while this seat plays, or after the game ended")]
     OverWhilePlaying,

@@ -194,6 +194,9 @@ pub enum ReturnRefused {
     /// This peer's own seat given back under another key, or while this peer plays it; or
     /// another seat's while this peer is away (its own return will carry it).
     Stale,
+    /// Another seat given back to a key that is not its player's: the table would seat the
+    /// player's own key, which the `Return` then does not back in a transcript.
+    NotItsPlayer,
 }
 
 impl ReturnRefused {
@@ -208,6 +211,7 @@ impl ReturnRefused {
             Self::Stale => {
                 "this seat given back under another key or while it is played, or another seat's while away"
             }
+            Self::NotItsPlayer => "a seat given back to a key that is not its player's",
         }
     }
 
@@ -226,6 +230,7 @@ impl From<ReturnRefused> for TableError {
             ReturnRefused::Barred(s) => Unexpected::SeatBarred(s).into(),
             ReturnRefused::NotRunner => Unexpected::NotRunner(MsgKind::Return).into(),
             ReturnRefused::Stale => Unexpected::StaleReturn.into(),
+            ReturnRefused::NotItsPlayer => Unexpected::ReturnToAnotherKey.into(),
         }
     }
 }
