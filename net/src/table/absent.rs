@@ -183,10 +183,8 @@ impl TableSession {
     /// did.
     pub(super) fn limits(&self) -> Limits {
         let config_bots = self.stage.config().map_or([false; 4], |c| c.bots);
-        let mut quit = SeatMap::default();
-        for s in self.quit_after.iter() {
-            quit[s] = Some(self.quit_at[s].unwrap_or(self.presence.now));
-        }
+        // Every seat in `quit_after` has its quit's time: the quit was taken to put it there.
+        let quit = SeatMap::from_fn(|s| self.quit_at[s].filter(|_| self.quit_after.contains(s)));
         Limits {
             grace: self.grace_ms,
             automatic: Seat::ALL
@@ -427,10 +425,7 @@ impl TableSession {
         // Out as the others put it out: with the computer players it ran, which it runs no
         // more (back at the table, it takes them from no one and refuses no one's return of
         // them).
-        self.gone.insert(seat);
-        for run in self.bots.run_by(seat).iter() {
-            self.gone.insert(run);
-        }
+        self.mark_gone(seat);
         self.proxies.clear();
         self.held_by = self.runner_for(seat);
         self.left = true;

@@ -63,12 +63,17 @@ impl TableSession {
     /// the runners are picked for all of them at once (as the transcript check picks them).
     pub(super) fn out_with_quitters(&mut self, seat: Seat) {
         for quit in std::mem::take(&mut self.quit_after).iter() {
-            self.gone.insert(quit);
-            for run in self.bots.run_by(quit).iter() {
-                self.gone.insert(run);
-            }
+            self.mark_gone(quit);
         }
         self.put_out(seat);
+    }
+
+    /// `seat` counts among the seats out, with the computer players its client ran.
+    pub(super) fn mark_gone(&mut self, seat: Seat) {
+        self.gone.insert(seat);
+        for run in self.bots.run_by(seat).iter() {
+            self.gone.insert(run);
+        }
     }
 
     /// `seat` is out of the game from now on: the current hand is dropped and a computer
@@ -84,10 +89,7 @@ impl TableSession {
             p.hand = None;
         }
         self.presence.reported.clear();
-        self.gone.insert(seat);
-        for run in self.bots.run_by(seat).iter() {
-            self.gone.insert(run);
-        }
+        self.mark_gone(seat);
         let me = self.my_seat_index();
         if Some(seat) == me {
             // We are the one out: nothing more to play (for good when barred; a seat voted
