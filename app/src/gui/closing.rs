@@ -5,7 +5,7 @@
 //! "Leave the table" button already asks, and has the hand played out.) A game against this
 //! client's own computer players is kept as it stands, so nothing is at stake there.
 
-use eframe::egui::{self, Id, RichText, Ui, ViewportCommand};
+use eframe::egui::{self, Id, Ui, ViewportCommand};
 
 use super::questions::{Question, set};
 
@@ -76,17 +76,14 @@ impl Closing {
             ui.label(stake.words);
             ui.add_space(8.0);
             ui.horizontal(|ui| {
-                let stay = ui.button(RichText::new(stake.stay).strong());
-                if !stay.has_focus() && ui.memory(|mem| mem.focused().is_none()) {
-                    stay.request_focus();
-                }
+                let stay = super::questions::stay_button(ui, stake.stay);
                 let settled = now - at >= SETTLE;
                 if !settled {
                     ui.ctx()
                         .request_repaint_after(std::time::Duration::from_secs_f64(SETTLE));
                 }
                 let close = ui.add_enabled(settled, egui::Button::new("Close anyway"));
-                (stay.clicked(), close.clicked())
+                (stay, close.clicked())
             })
             .inner
         });

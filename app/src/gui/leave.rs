@@ -2,7 +2,7 @@
 //! table" an Enter meant for the Play-plan key would leave the game at once; the question's
 //! default answer, for Enter and Esc alike, is to stay. It says what leaving does.
 
-use eframe::egui::{self, Id, RichText, Ui};
+use eframe::egui::{self, Id, Ui};
 
 use super::game::{Desk, Model};
 use super::intent::Intent;
@@ -72,12 +72,9 @@ pub fn confirm_leave(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>
         ui.label(what_leaving_does(m));
         ui.add_space(8.0);
         ui.horizontal(|ui| {
-            let stay = ui.button(RichText::new("Stay at the table").strong());
-            if !stay.has_focus() && ui.memory(|mem| mem.focused().is_none()) {
-                stay.request_focus();
-            }
+            let stay = super::questions::stay_button(ui, "Stay at the table");
             let leave = ui.button("Leave now");
-            (stay.clicked(), leave.clicked())
+            (stay, leave.clicked())
         })
         .inner
     });

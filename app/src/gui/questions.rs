@@ -2,7 +2,7 @@
 //! the table's keys and actions wait while one does. Each question says so once a frame,
 //! before the table is drawn, under its own flag, so that one question cannot clear another's.
 
-use eframe::egui::{self, Id};
+use eframe::egui::{self, Id, RichText, Ui};
 
 /// The questions that cover the table.
 #[derive(Debug, Clone, Copy)]
@@ -34,4 +34,14 @@ pub fn asking(ctx: &egui::Context) -> bool {
             .iter()
             .any(|q| d.get_temp::<bool>(q.id()).unwrap_or(false))
     })
+}
+
+/// A question's answer that keeps things as they are, in bold and with the focus unless
+/// another widget holds it (Enter on it answers it); returns whether it was clicked.
+pub(crate) fn stay_button(ui: &mut Ui, text: &str) -> bool {
+    let stay = ui.button(RichText::new(text).strong());
+    if !stay.has_focus() && ui.memory(|mem| mem.focused().is_none()) {
+        stay.request_focus();
+    }
+    stay.clicked()
 }

@@ -145,19 +145,8 @@ impl Net {
     pub fn tick(&mut self, done: &dyn Fn(&Self) -> bool) {
         self.now += 1_000;
         self.wire.extend(std::mem::take(&mut self.late));
-        for i in 0..4 {
-            for j in 0..4 {
-                if i != j && !self.away[i] && !self.away[j] {
-                    let k = self.keys[j];
-                    self.peers[i].heard(k, self.now);
-                }
-            }
-        }
-        for i in 0..4 {
-            if !self.away[i] {
-                self.peers[i].handle_timeout(self.now);
-            }
-        }
+        let away = self.away;
+        super::sim::tick(&mut self.peers, &self.keys, &|i| !away[i], self.now);
         self.deliver_until(done);
     }
 

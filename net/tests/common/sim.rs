@@ -51,6 +51,24 @@ pub fn table(name: &str, preset: Preset, target: i32) -> (Vec<TableSession>, Vec
     (peers, secrets)
 }
 
+/// The clock reads `now`: the peers for which `live` says true hear each other (their pings),
+/// then run their timers.
+pub fn tick(
+    peers: &mut [TableSession],
+    keys: &[PublicKey],
+    live: &dyn Fn(usize) -> bool,
+    now: u64,
+) {
+    for i in (0..peers.len()).filter(|&i| live(i)) {
+        for j in (0..peers.len()).filter(|&j| j != i && live(j)) {
+            peers[i].heard(keys[j], now);
+        }
+    }
+    for i in (0..peers.len()).filter(|&i| live(i)) {
+        peers[i].handle_timeout(now);
+    }
+}
+
 /// The table, the clock, and who is gone.
 pub struct Sim {
     pub peers: Vec<TableSession>,
@@ -126,19 +144,8 @@ impl Sim {
     /// Advances the clock by `ms`: pings between live peers, then every live peer's timers.
     pub fn tick(&mut self, ms: u64) {
         self.now += ms;
-        for i in 0..4 {
-            for j in 0..4 {
-                if i != j && !self.dead[i] && !self.dead[j] {
-                    let k = self.keys[j];
-                    self.peers[i].heard(k, self.now);
-                }
-            }
-        }
-        for i in 0..4 {
-            if !self.dead[i] {
-                self.peers[i].handle_timeout(self.now);
-            }
-        }
+        let dead = &self.dead;
+        tick(&mut self.peers, &self.keys, &|i| !dead[i], self.now);
     }
 
     /// Runs until `done`, bounded by `limit_ms` of simulated time.

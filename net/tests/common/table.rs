@@ -100,15 +100,7 @@ pub fn run_clocked(
             return;
         }
         *now += 1_000;
-        let live: Vec<usize> = (0..peers.len()).filter(|i| !gone.contains(i)).collect();
-        for &i in &live {
-            for &j in live.iter().filter(|&&j| j != i) {
-                peers[i].heard(keys[j], *now);
-            }
-        }
-        for &i in &live {
-            peers[i].handle_timeout(*now);
-        }
+        super::sim::tick(peers, &keys, &|i| !gone.contains(&i), *now);
     }
 }
 
