@@ -101,6 +101,12 @@ impl SeatSet {
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
+
+    /// The seats in either set.
+    #[must_use]
+    pub fn union(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
 }
 
 impl FromIterator<Seat> for SeatSet {
@@ -155,5 +161,10 @@ mod tests {
         assert!(set.remove(Seat::W));
         assert!(!set.remove(Seat::W));
         assert_eq!(set, [Seat::E].into_iter().collect());
+        let other: SeatSet = [Seat::E, Seat::S].into_iter().collect();
+        assert_eq!(
+            set.union(other).iter().collect::<Vec<_>>(),
+            vec![Seat::S, Seat::E]
+        );
     }
 }

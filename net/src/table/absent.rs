@@ -10,9 +10,7 @@ use fairdeal_crypto::{Identity, PublicKey, Sig};
 use super::msg::{Statement, TableConfig, TableMsg};
 use super::presence::{Limits, QUIET_MS, RESYNC_MS};
 use super::role::Role;
-use super::{
-    Dest, Gone, NotNow, QuitRefused, TableError, TableEvent, TableSession, TimeoutRefused,
-};
+use super::{Dest, Gone, NotNow, TableError, TableEvent, TableSession, TimeoutRefused};
 use crate::hand::{Ending, HandSession, Stage};
 
 /// The default grace period before a silent seat's hand is voided.
@@ -183,8 +181,9 @@ impl TableSession {
     /// did.
     pub(super) fn limits(&self) -> Limits {
         let config_bots = self.stage.config().map_or([false; 4], |c| c.bots);
-        // Every seat in `quit_after` has its quit's time: the quit was taken to put it there.
-        let quit = SeatMap::from_fn(|s| self.quit_at[s].filter(|_| self.quit_after.contains(s)));
+        // Every seat leaving has its quit's time: the quit was taken to make it so.
+        let leaving = self.leaving();
+        let quit = SeatMap::from_fn(|s| self.quit_at[s].filter(|_| leaving.contains(s)));
         Limits {
             grace: self.grace_ms,
             automatic: Seat::ALL
@@ -336,7 +335,7 @@ impl TableSession {
                 Some((scores, breakdown)) => self.forfeit_hand(seat, scores, breakdown),
                 // A seat that signed its quit left: said as such, though its silence
                 // since is what the votes count.
-                None if self.quit_after.contains(seat) => self.void_hand(seat, Gone::Left),
+                None if self.leaving().contains(seat) => self.void_hand(seat, Gone::Left),
                 None => self.void_hand(seat, Gone::Silent),
             }
         }
@@ -437,68 +436,6 @@ impl TableSession {
     /// Whether this peer left the game (its seat is played by a computer player now).
     pub fn has_left(&self) -> bool {
         self.left
-    }
-
-    /// Whether a quit is taken: one decision for the gate and the handler. Returns the
-    /// quitting seat.
-    pub(crate) fn check_quit(
-        &self,
-        from: &PublicKey,
-        hand_no: u32,
-        sig: &Sig,
-    ) -> Result<Seat, QuitRefused> {
-        let sid = self
-            .stage
-            .config()
-            .map(TableConfig::sid)
-            .ok_or(QuitRefused::BeforeStart)?;
-        let seat = self
-            .seat_of_sender(from)
-            .map_err(|_| QuitRefused::NotSeated)?;
-        // The hand may be gone already, dropped when another seat left first: a quit of it
-        // still counts (several may leave at one score sheet, or at once).
-        if hand_no != self.head.hand_no || self.head.hand_no == 0 {
-            return Err(QuitRefused::OtherHand);
-        }
-        if !(Statement::Quit { hand_no, seat }).signed_by(from, &sid, sig) {
-            return Err(QuitRefused::BadSignature);
-        }
-        Ok(seat)
-    }
-
-    pub(crate) fn on_quit(
-        &mut self,
-        from: PublicKey,
-        hand_no: u32,
-        sig: &Sig,
-    ) -> Result<(), TableError> {
-        let seat = self.check_quit(&from, hand_no, sig)?;
-        self.quit_at[seat] = Some(self.presence.now);
-        self.signed_quits[seat] = Some((hand_no, sig.clone()));
-        // A quit ends no hand by itself: the hand goes on, the seat leaves once it is
-        // scored, and what it still owes comes, or its silence past the grace period puts it
-        // out as any seat's would (the hand void while it is played, forfeited once the play
-        // is over: leaving is no way out of a hand already played). An honest client quits
-        // only once the hand is scored; a bare quit during the hand can reach some peers
-        // before the last move and others after it, and only a rule that does not look at
-        // where the hand stood when the quit came ends the hand one way everywhere: by the
-        // time the grace period is out, every peer holds whatever the others hold.
-        if self.hand.is_some() && self.between.is_none() {
-            self.quit_after.insert(seat);
-        } else {
-            // Between hands, or the hand dropped already (another seat left first): the
-            // seat leaves now, the scored hand standing.
-            self.put_out(seat);
-        }
-        Ok(())
-    }
-
-    /// Who runs a computer player for `seat`: its partner if a player plays it, else the
-    /// lowest seat a player plays (the one rule of [`Takeovers::runner_for`]).
-    ///
-    /// [`Takeovers::runner_for`]: crate::hand::Takeovers::runner_for
-    pub(crate) fn runner_for(&self, seat: Seat) -> Option<Seat> {
-        self.bots.runner_for(seat, self.gone)
     }
 }
 

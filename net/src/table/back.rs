@@ -51,6 +51,7 @@ impl TableSession {
         for &(seat, key) in &seats {
             self.keys[seat.index()] = key;
             self.bots.give_back(seat);
+            self.back_at[seat] = hand_no;
             self.out_proof[seat] = None;
             self.proxies.retain(|p| p.seat != seat);
         }
@@ -170,6 +171,11 @@ impl TableSession {
                     prev_result: state.prev_result,
                 };
                 self.left = false;
+                // The table as the return states it supersedes what this peer heard while
+                // away: a quit from before it is no seat's standing word here.
+                for s in Seat::ALL {
+                    self.back_at[s] = self.back_at[s].max(state.hand_no);
+                }
                 // A person who left and came back plays the seat again: nothing left to quit.
                 self.leave_after = None;
                 self.held_by = None;
@@ -210,7 +216,7 @@ impl TableSession {
     /// number), and the new deal fills the same slots: kept, the first deal's bytes would
     /// stand in them, and a seat that asks for what it misses of the new deal would be sent
     /// those instead.
-    fn forget_first_deal(&mut self) {
+    pub(super) fn forget_first_deal(&mut self) {
         let hand_no = self.head.hand_no;
         self.held.retain(|&(h, _, _), _| h != hand_no);
     }
@@ -248,6 +254,7 @@ impl TableSession {
             self.keys[seat.index()] = key;
         }
         self.bots.give_back(seat);
+        self.back_at[seat] = state.hand_no;
         self.events.push_back(TableEvent::SeatBack {
             seat,
             totals: self.head.totals,

@@ -219,6 +219,10 @@ impl TableSession {
                 .check_quit(&from, *hand_no, sig)
                 .map(|_| ())
                 .map_err(|r| Refused::of(Why::Quit(r), r.is_stale())),
+            TableMsg::QuitPassed { seat, hand_no, sig } => self
+                .check_quit(&self.keys[seat.index()], *hand_no, sig)
+                .map(|_| ())
+                .map_err(|r| Refused::of(Why::Quit(r), r.is_stale())),
             TableMsg::Return { state, sig } => self
                 .check_return(&from, state, sig)
                 .map(|_| ())

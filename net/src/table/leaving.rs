@@ -1,8 +1,9 @@
-//! Leaving mid-hand without voiding it. A `Quit` during a hand voids the hand for all four
-//! (nobody may play a seat whose player signed off), while a `Quit` between hands leaves the
-//! scored hand standing. So a person who leaves while a hand is played keeps the seat and its
-//! identity to the end of that hand, the client playing it by the replacement strategy, and
-//! signs the `Quit` once the hand is scored.
+//! Leaving mid-hand without voiding it. A `Quit` during a hand makes whatever the seat still
+//! owes due from it, so the others vote it out past the grace period and the hand is void
+//! (`quits.rs`), while a `Quit` between hands leaves the scored hand standing. So a person who
+//! leaves while a hand is played keeps the seat and its identity to the end of that hand, the
+//! client playing it by the replacement strategy, and signs the `Quit` once the hand is
+//! scored.
 
 use fairdeal_core::Move;
 

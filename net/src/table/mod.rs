@@ -30,6 +30,7 @@ mod pace;
 mod play;
 mod presence;
 mod publish;
+mod quits;
 mod refusal;
 mod refused;
 mod replace;
@@ -120,15 +121,15 @@ pub struct TableSession {
     bots: Takeovers,
     /// Seats out of the current hand, waiting for their replacement.
     gone: SeatSet,
-    /// Seats that signed a quit once the play of the hand was over: they leave when it is
-    /// scored (or forfeit it, silent, if it never is).
-    quit_after: SeatSet,
     /// When each seat's `Quit` was taken: its client's last signs of life just after are not
     /// its player coming back.
     quit_at: SeatMap<Option<u64>>,
     /// Each seat's latest signed quit (its hand and signature): a runner shows those of the
     /// seats taken over to a returning player whose own runner may be among them.
     signed_quits: SeatMap<Option<(u32, fairdeal_crypto::Sig)>>,
+    /// The hand from which each seat is played by its player again after it was given back
+    /// (0: never taken over): a quit signed before it is no longer the seat's word.
+    back_at: SeatMap<u32>,
     /// This peer left the game (or was put out of it).
     left: bool,
     /// The seat whose client runs this peer's seat while it is away (as this peer worked it
@@ -243,9 +244,9 @@ impl TableSession {
             proxies: Vec::new(),
             bots: Takeovers::NONE,
             gone: SeatSet::EMPTY,
-            quit_after: SeatSet::EMPTY,
             quit_at: SeatMap::default(),
             signed_quits: SeatMap::default(),
+            back_at: SeatMap::default(),
             left: false,
             held_by: None,
             held_told: false,

@@ -9,10 +9,10 @@ use serde::{Deserialize, Serialize};
 pub use super::statement::{ReturnState, Statement};
 
 /// The protocol name on the wire (libp2p stream protocol).
-pub const PROTOCOL: &str = "/fairdeal/table/12";
+pub const PROTOCOL: &str = "/fairdeal/table/13";
 /// The version string sent in libp2p identify: the package's version and the table
 /// protocol's (kept equal to [`PROTOCOL`]'s number; a unit test holds it).
-pub const AGENT_VERSION: &str = concat!("fairdeal/", env!("CARGO_PKG_VERSION"), "/table-12");
+pub const AGENT_VERSION: &str = concat!("fairdeal/", env!("CARGO_PKG_VERSION"), "/table-13");
 
 /// What a table is about, as announced and agreed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -230,9 +230,10 @@ pub enum TableMsg {
     },
     /// Before the start: a joiner gives up its seat, or the host closes the table.
     Leave,
-    /// During the game: the sender leaves the table (signed over [`Statement::Quit`]). While
-    /// hand `hand_no` is played it is void at once; once its play is over the seat leaves
-    /// when it is scored. A computer player takes the seat.
+    /// During the game: the sender leaves the table (signed over [`Statement::Quit`]). The
+    /// seat's runner puts it out once no hand is played (a computer player takes it, said by
+    /// the runner's `Replace`); while a hand is played, what the seat still owes is due from
+    /// its quit.
     Quit {
         /// The hand being played.
         hand_no: u32,
@@ -314,6 +315,18 @@ pub enum TableMsg {
         /// The line (at most `chat::MAX_CHAT` characters, no control characters).
         text: String,
         /// The sender's signature.
+        sig: Sig,
+    },
+    /// Another seat's signed quit, passed on by a seat that took it, to every seat: a quit
+    /// sent to some seats only still reaches them all. Unsigned: the quit is taken as its
+    /// signer's own would be.
+    QuitPassed {
+        /// The seat that quit.
+        #[serde(with = "crate::seat_wire::one")]
+        seat: Seat,
+        /// The hand its quit names.
+        hand_no: u32,
+        /// Its signature (over [`Statement::Quit`]).
         sig: Sig,
     },
 }

@@ -110,11 +110,9 @@ impl TableSession {
             since: self.presence.now,
             ask: None,
         });
-        // Seats that quit once the play was over leave now, the hand scored.
-        let quit = std::mem::take(&mut self.quit_after);
-        for seat in quit.iter() {
-            self.put_out(seat);
-        }
+        // Seats that quit during the hand leave now, the hand scored: put out by their
+        // runner, whose `Replace` the others wait for.
+        self.act_on_quits();
         // Replaying a log, our `Ready` comes from the log (if we said it). A seat leaving
         // after this hand (a computer player too) is not ready for one it will not play: the
         // table waits for its `Quit` instead of dealing to it.
@@ -153,6 +151,9 @@ impl TableSession {
         }
         self.readies[seat] >= after
             || self.bots.runner(seat).is_some()
+            // Its runner decides whether it is dealt in: by dealing, or by its `Replace`,
+            // which starts a deal made here with the seat again.
+            || (self.leaving().contains(seat) && self.runner_for(seat) != self.my_seat_index())
             || (Some(seat) != self.my_seat_index() && self.absence(seat) >= self.grace_ms)
     }
 

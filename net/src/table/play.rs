@@ -82,7 +82,6 @@ impl TableSession {
         self.bot_due = None;
         self.gone = SeatSet::EMPTY;
         self.votes.clear();
-        self.quit_after = SeatSet::EMPTY;
         let keep_from = self.head.hand_no.saturating_sub(1);
         self.held.retain(|(h, _, _), _| *h >= keep_from);
         let sid = config.sid();

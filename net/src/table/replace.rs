@@ -62,7 +62,7 @@ impl TableSession {
     /// that quit during it, with the computer players each ran: all out together, so that
     /// the runners are picked for all of them at once (as the transcript check picks them).
     pub(super) fn out_with_quitters(&mut self, seat: Seat) {
-        for quit in std::mem::take(&mut self.quit_after).iter() {
+        for quit in self.leaving().iter() {
             self.mark_gone(quit);
         }
         self.put_out(seat);
@@ -199,15 +199,21 @@ impl TableSession {
         let sender = self
             .seat_of_sender(from)
             .map_err(|_| ReplaceRefused::NotSeated)?;
-        if hand_no < self.head.hand_no {
+        let leaving = self.leaving().contains(seat);
+        // The runner put a seat that quit out before the deal this peer started with it
+        // (counting it ready, as the runner's to decide): that deal is started again.
+        let restart =
+            leaving && self.in_play() && hand_no.checked_add(1) == Some(self.head.hand_no);
+        if hand_no < self.head.hand_no && !restart {
             return Err(ReplaceRefused::Earlier);
         }
         if hand_no > self.head.hand_no || self.keys.contains(key) {
             return Err(ReplaceRefused::Later);
         }
-        if self
-            .awaiting_replacement
-            .is_some_and(|h| h != hand_no || !self.gone.contains(seat))
+        if !leaving
+            && self
+                .awaiting_replacement
+                .is_some_and(|h| h != hand_no || !self.gone.contains(seat))
         {
             return Err(ReplaceRefused::OtherSeat);
         }
@@ -221,18 +227,25 @@ impl TableSession {
         {
             return Err(ReplaceRefused::BadSignature);
         }
-        // The runner follows from the seating alone, so it is known before our own verdict.
+        // The runner follows from the seating and the quits taken, so it is known before our
+        // own verdict; one more quit still to come here can make the sender the runner.
         if self.runner_for(seat) != Some(sender) {
-            return Err(ReplaceRefused::NotRunner);
-        }
-        Ok((
-            sender,
-            if self.awaiting_replacement.is_some() {
-                ReplaceEffect::Now
+            return if leaving || self.gone.contains(seat) {
+                Ok((sender, ReplaceEffect::Early))
             } else {
-                ReplaceEffect::Early
-            },
-        ))
+                Err(ReplaceRefused::NotRunner)
+            };
+        }
+        let effect = if restart {
+            ReplaceEffect::Restart
+        } else if !self.in_play()
+            && (leaving || (self.awaiting_replacement.is_some() && self.gone.contains(seat)))
+        {
+            ReplaceEffect::Now
+        } else {
+            ReplaceEffect::Early
+        };
+        Ok((sender, effect))
     }
 
     pub(crate) fn on_replace(
@@ -246,8 +259,10 @@ impl TableSession {
     ) -> Result<(), TableError> {
         match self.check_replace(&from, hand_no, seat, &key, &seed, sig)? {
             (_, ReplaceEffect::Early) => {
-                // Before we voided ourselves: keep it until our own observation agrees.
-                self.early_replace.retain(|r| r.seat != seat);
+                // Before we voided ourselves, or took the quit that makes its sender the
+                // runner: kept (one per seat and sender) until our own observation agrees.
+                self.early_replace
+                    .retain(|r| r.seat != seat || r.from != from);
                 self.early_replace.push(EarlyReplace {
                     from,
                     hand_no,
@@ -264,23 +279,37 @@ impl TableSession {
                 }
                 self.seat_taken(seat, key, seed, runner);
             }
+            (runner, ReplaceEffect::Restart) => {
+                // Dealt here to a seat its runner had put out: dealt again, with the same
+                // head, to the computer player.
+                self.hand = None;
+                for p in &mut self.proxies {
+                    p.hand = None;
+                }
+                self.forget_first_deal();
+                self.head.hand_no -= 1;
+                self.seat_taken(seat, key, seed, runner);
+            }
         }
         Ok(())
     }
 
-    /// A replacement that arrived before our own void, applied once we void.
+    /// Replacements that arrived before our own void, or before the quit that made their
+    /// sender the runner, applied once ours agrees; one refused now is dropped.
     pub(crate) fn apply_early_replace(&mut self) {
-        if self.awaiting_replacement.is_none() {
-            return;
+        let mut later = Vec::new();
+        for r in std::mem::take(&mut self.early_replace) {
+            match self.check_replace(&r.from, r.hand_no, r.seat, &r.key, &r.seed, &r.sig) {
+                Ok((_, ReplaceEffect::Early)) => later.push(r),
+                Ok(_) => {
+                    // Any kept after it are looked at again by its own handling.
+                    self.early_replace.append(&mut later);
+                    let _ = self.on_replace(r.from, r.hand_no, r.seat, r.key, r.seed, &r.sig);
+                }
+                Err(_) => {}
+            }
         }
-        let (now, later): (Vec<EarlyReplace>, Vec<EarlyReplace>) =
-            std::mem::take(&mut self.early_replace)
-                .into_iter()
-                .partition(|r| self.gone.contains(r.seat));
-        self.early_replace = later;
-        for r in now {
-            let _ = self.on_replace(r.from, r.hand_no, r.seat, r.key, r.seed, &r.sig);
-        }
+        self.early_replace.append(&mut later);
     }
 }
 
@@ -291,4 +320,7 @@ pub(crate) enum ReplaceEffect {
     Now,
     /// This peer has not seen the seat's void yet: kept until its own observation agrees.
     Early,
+    /// This peer dealt the hand under way to the seat, which quit, and its runner had put it
+    /// out before: the deal is started again with the computer player.
+    Restart,
 }

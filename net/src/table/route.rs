@@ -119,6 +119,7 @@ impl TableSession {
             } => self.on_replace(from, hand_no, seat, key, seed, &sig),
             TableMsg::Ready { hand_no, sig } => self.on_ready(from, hand_no, &sig),
             TableMsg::Chat { n, text, sig } => self.on_chat(from, n, text, &sig),
+            TableMsg::QuitPassed { seat, hand_no, sig } => self.on_quit_passed(seat, hand_no, &sig),
         }
     }
 

@@ -77,10 +77,15 @@ pub enum QuitRefused {
     BeforeStart,
     /// From a peer not seated now.
     NotSeated,
-    /// For a hand other than the one under way, or between hands.
+    /// For a hand other than the one under way or just scored, or from before the seat
+    /// was given back to its player.
     OtherHand,
     /// A signature that does not verify.
     BadSignature,
+    /// A quit taken already (passed on by another seat, or told again).
+    Again,
+    /// This peer's own quit, passed back to it.
+    Own,
 }
 
 impl QuitRefused {
@@ -91,12 +96,14 @@ impl QuitRefused {
             Self::NotSeated => "a leave from a peer not seated",
             Self::OtherHand => "a leave for another hand",
             Self::BadSignature => "a leave with a bad signature",
+            Self::Again => "a leave taken already",
+            Self::Own => "our own leave passed back",
         }
     }
 
     /// Whether it is a leftover that changes nothing (not held against its sender).
     pub fn is_stale(self) -> bool {
-        matches!(self, Self::OtherHand)
+        matches!(self, Self::OtherHand | Self::Again | Self::Own)
     }
 }
 
@@ -105,7 +112,10 @@ impl From<QuitRefused> for TableError {
         match r {
             QuitRefused::BeforeStart => Unexpected::BeforeStart(MsgKind::Quit).into(),
             QuitRefused::NotSeated => Self::NotSeated,
-            QuitRefused::OtherHand => Unexpected::OtherHand(MsgKind::Quit).into(),
+            QuitRefused::OtherHand | QuitRefused::Own => {
+                Unexpected::OtherHand(MsgKind::Quit).into()
+            }
+            QuitRefused::Again => Unexpected::Repeated(MsgKind::Quit).into(),
             QuitRefused::BadSignature => Self::BadSignature,
         }
     }

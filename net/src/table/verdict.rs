@@ -46,11 +46,9 @@ impl TableSession {
                     self.stop(StopReason::UnexplainedVoids {
                         hands: self.unexplained,
                     });
-                } else if let Some(quit) = self.quit_after.iter().next() {
-                    // A seat that quit during the hand leaves with it: the next deal waits
-                    // for its computer player.
-                    self.out_with_quitters(quit);
-                } else {
+                } else if !self.act_on_quits() {
+                    // Seats that quit during the hand leave with it, put out by their
+                    // runner (the next deal, if dealt to them first, is dealt again).
                     self.start_hand();
                 }
             }

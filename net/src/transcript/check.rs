@@ -57,6 +57,10 @@ struct Game {
     confirm: Option<(Seat, Seat)>,
     /// Seats a deal proved at fault: a computer player keeps them for the rest of the game.
     barred: SeatSet,
+    /// The hand of each seat's latest signed quit in the file.
+    quits: SeatMap<Option<u32>>,
+    /// The hand from which each seat is played by its player again after it was given back.
+    back_at: SeatMap<u32>,
     /// The deal under way.
     block: Option<Block>,
     /// What the next header must say (number, dealer, totals, previous result, seats).
@@ -197,6 +201,8 @@ impl Checker {
             },
             confirm: None,
             barred: SeatSet::EMPTY,
+            quits: SeatMap::default(),
+            back_at: SeatMap::default(),
             block: None,
             expect: Header {
                 head: DealHead::first(dealer),
@@ -288,6 +294,13 @@ impl Game {
                     .as_ref()
                     .map_or(self.config.seats, |b| b.head.keys);
                 let msg = self.check_signed(from, msg, &keys, at)?;
+                if let TableMsg::Quit { hand_no, .. } = msg
+                    && let Some(seat) =
+                        seat_of(&keys, from).or_else(|| seat_of(&self.config.seats, from))
+                {
+                    let q = &mut self.quits[seat];
+                    *q = Some(q.map_or(hand_no, |h| h.max(hand_no)));
+                }
                 match self.block.as_mut() {
                     Some(b) => b.signed.push((*from, msg)),
                     None => self.loose.push((*from, msg)),
@@ -376,15 +389,35 @@ impl Game {
         let notes = seats::seat_changes(
             found.hand_no,
             &self.config.seats,
-            &head.keys,
-            &head.bots,
-            &expect.keys,
-            &expect.bots,
+            head,
+            expect,
+            self.leaving(expect),
             signed,
         )
         .map_err(|kind| stop(None, n, at, kind))?;
         self.report.notes.extend(notes);
+        for s in Seat::ALL {
+            if expect.bots.get(s).is_some() && head.bots.get(s).is_none() {
+                self.back_at[s] = found.hand_no;
+            }
+        }
         Ok(())
+    }
+
+    /// The seats leaving before a deal headed `expect`: those whose quit stands (signed by
+    /// the player who plays the seat there, not given it back since) and the computer
+    /// players their clients run (the table's own rule, `TableSession::leaving`).
+    fn leaving(&self, expect: &Header) -> SeatSet {
+        let quit: SeatSet = Seat::ALL
+            .into_iter()
+            .filter(|&s| {
+                expect.bots.get(s).is_none()
+                    && expect.keys[s.index()] == self.config.seats[s.index()]
+                    && self.quits[s].is_some_and(|h| h >= self.back_at[s])
+            })
+            .collect();
+        quit.iter()
+            .fold(quit, |all, q| all.union(expect.bots.run_by(q)))
     }
 }
 

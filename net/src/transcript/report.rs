@@ -201,8 +201,8 @@ pub enum FaultKind {
         /// The seats without an envelope in the deal it starts.
         missing: Vec<Seat>,
     },
-    /// A deal started again with no signed return.
-    #[error("the deal was started again without a signed return")]
+    /// A deal started again with neither a signed return nor a seat that quit taken over.
+    #[error("the deal was started again without a signed return or a seat that quit taken over")]
     RestartWithoutReturn,
     /// The deal's envelopes are not the ones the seats signed the result of.
     #[error("the deal's envelopes in this file are not the ones the seats signed the result of")]

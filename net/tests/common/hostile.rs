@@ -49,10 +49,22 @@ pub fn hostile(
                 .digest(&sid),
             ),
         },
-        1 => TableMsg::Quit {
+        1 if rng.below(2) == 0 => TableMsg::Quit {
             hand_no,
             sig: id.sign(&Statement::Quit { hand_no, seat: me }.digest(&sid)),
         },
+        1 => {
+            // A quit of a seat whose secret the sender holds, passed on (or one signed by
+            // the wrong seat for the seat named).
+            let quitter = pick(rng);
+            let by = Identity::from_secret(secrets[pick(rng)]);
+            let seat = Seat::from_index(quitter);
+            TableMsg::QuitPassed {
+                seat,
+                hand_no,
+                sig: by.sign(&Statement::Quit { hand_no, seat }.digest(&sid)),
+            }
+        }
         2 => {
             let key = if rng.below(3) == 0 {
                 config.seats[rng.below(4)]

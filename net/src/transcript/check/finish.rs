@@ -118,32 +118,29 @@ impl Game {
                 }
                 _ => None,
             });
-            let Some((seat, from)) = back else {
-                return Err(stop(None, n, at, FaultKind::RestartWithoutReturn));
+            // Or dealt again with a computer player in a seat that quit: dealt here to the
+            // seat first, its runner having put it out (the `Replace` is checked with the
+            // next header).
+            let quitter = || {
+                let next = next?;
+                let leaving = self.leaving(h);
+                Seat::ALL.into_iter().find(|&s| {
+                    leaving.contains(s)
+                        && next.bots.get(s).is_some()
+                        && next.keys[s.index()] != h.keys[s.index()]
+                })
             };
-            if self.barred.contains(seat) {
-                return Err(stop(None, n, at, FaultKind::BarredSeatBack(seat)));
-            }
-            let runner = h.bots.runner(seat);
-            let signer = seat_of(&h.keys, from);
-            if runner.is_none() || signer != runner {
-                return Err(stop(
-                    None,
-                    n,
-                    at,
-                    FaultKind::ReturnNotFromRunner {
-                        seat,
-                        signer: signer.unwrap_or(seat),
-                        runner,
-                    },
-                ));
-            }
             after = next_head(Ending::Restarted);
-            HandStatus::Void {
-                seat: Some(seat),
-                why: "is back: the deal was started again with its player (signed return)"
-                    .to_owned(),
-                evidence: Vec::new(),
+            match (back, quitter()) {
+                (None, None) => return Err(stop(None, n, at, FaultKind::RestartWithoutReturn)),
+                (None, Some(seat)) => HandStatus::Void {
+                    seat: Some(seat),
+                    why: "had quit: the deal was started again with the computer player its \
+                          runner announced (signed quit and replace)"
+                        .to_owned(),
+                    evidence: Vec::new(),
+                },
+                (Some((seat, from)), _) => self.restarted_for_return(h, seat, from, n, at)?,
             }
         } else if let Some(next) = next {
             let out = Seat::ALL
@@ -342,6 +339,42 @@ impl Game {
     }
 }
 
+impl Game {
+    /// A deal started again with a player back in `seat` (a signed return for this hand by
+    /// `from`): the return must be the runner's this deal's header `h` records.
+    fn restarted_for_return(
+        &self,
+        h: &Header,
+        seat: Seat,
+        from: &PublicKey,
+        n: Option<u32>,
+        at: Pos,
+    ) -> Result<HandStatus, Stop> {
+        if self.barred.contains(seat) {
+            return Err(stop(None, n, at, FaultKind::BarredSeatBack(seat)));
+        }
+        let runner = h.bots.runner(seat);
+        let signer = seat_of(&h.keys, from);
+        if runner.is_none() || signer != runner {
+            return Err(stop(
+                None,
+                n,
+                at,
+                FaultKind::ReturnNotFromRunner {
+                    seat,
+                    signer: signer.unwrap_or(seat),
+                    runner,
+                },
+            ));
+        }
+        Ok(HandStatus::Void {
+            seat: Some(seat),
+            why: "is back: the deal was started again with its player (signed return)".to_owned(),
+            evidence: Vec::new(),
+        })
+    }
+}
+
 /// A seat given back to this file's peer after deals it was away for.
 struct Back {
     /// The seat given back.
@@ -389,6 +422,11 @@ impl Game {
             }));
         }
         self.confirm = Some((state.seat, signer));
+        // The table as the return states it supersedes what this file heard while its peer
+        // was away: a quit from before it is no seat's standing word (as at the table).
+        for s in Seat::ALL {
+            self.back_at[s] = self.back_at[s].max(state.hand_no);
+        }
         let (from, to) = (
             h.head.hand_no.saturating_add(1),
             state.hand_no.saturating_sub(1),

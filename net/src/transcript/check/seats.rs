@@ -6,7 +6,7 @@
 use fairdeal_core::{Seat, SeatMap, SeatSet};
 use fairdeal_crypto::PublicKey;
 
-use crate::hand::Takeovers;
+use super::Header;
 use crate::table::msg::{Statement, TableMsg};
 use crate::transcript::report::FaultKind;
 
@@ -80,31 +80,34 @@ pub(crate) fn signed_msg(
     Ok(decoded)
 }
 
-/// Checks a header's keys and computer players (`head_*`) against what the deal before it
-/// implies (`expect_*`): each change needs a signed `Replace` from the runner the new header
-/// names, or a signed `Return` from the runner the previous header names, among `signed`.
+/// Checks a header's keys and computer players (`head`) against what the deal before it
+/// implies (`expect`): each change needs a signed `Replace` from the runner the new header
+/// names (picked with the seats in `leaving` out), or a signed `Return` from the runner the
+/// previous header names, among `signed`.
 /// Returns the notes the report gives the changes.
 ///
 /// # Errors
 ///
 /// A change no signed message backs, or one signed by the wrong seat.
-pub(crate) fn seat_changes(
+pub(super) fn seat_changes(
     hand_no: u32,
     original: &[PublicKey; 4],
-    head_keys: &[PublicKey; 4],
-    head_bots: &Takeovers,
-    expect_keys: &[PublicKey; 4],
-    expect_bots: &Takeovers,
+    head: &Header,
+    expect: &Header,
+    leaving: SeatSet,
     signed: &[(PublicKey, TableMsg)],
 ) -> Result<Vec<String>, FaultKind> {
+    let (head_keys, head_bots) = (&head.keys, &head.bots);
+    let (expect_keys, expect_bots) = (&expect.keys, &expect.bots);
     let mut notes = Vec::new();
     // Every seat this header has a computer player take (or take again from a runner that
-    // left too): the seats that left the deal before it, out together when their runners
-    // are picked.
+    // left too), and every seat whose quit stands: the seats that left the deal before it,
+    // out together when their runners are picked.
     let taken: SeatSet = Seat::ALL
         .into_iter()
         .filter(|&s| head_bots.get(s).is_some() && head_bots.get(s) != expect_bots.get(s))
-        .collect();
+        .collect::<SeatSet>()
+        .union(leaving);
     for s in Seat::ALL {
         let i = s.index();
         if head_keys[i] == expect_keys[i] && head_bots.get(s) == expect_bots.get(s) {

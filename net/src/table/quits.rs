@@ -1,0 +1,165 @@
+//! A seat's signed quit: taken from the seat or passed on by another, passed on once to every
+//! seat, and acted on by the seat's runner alone.
+//!
+//! A quit reaches the seats in whatever order its sender chose: some may have dealt the next
+//! hand to the seat already (they took its `Ready` first), others not. Acted on where it
+//! lands, it splits the table. So one seat decides: the one that runs the computer player
+//! taking the seat over (the rule every peer computes alike, [`TableSession::runner_for`]). It
+//! puts the seat out as soon as no hand is played there, and its signed `Replace` tells the
+//! others. The others hold the quit: between hands they count the seat as ready (the runner
+//! decides whether it is dealt in), and a deal they started with it is started again with the
+//! computer player when the `Replace` comes; that deal cannot have got past its start, as the
+//! runner never deals to a seat it put out. While a hand is played, whatever the seat still
+//! owes is due from its quit at every seat that holds it, and the grace period after it votes
+//! the seat out as it would any silence (`presence::Limits::quit`).
+
+use fairdeal_core::{Seat, SeatSet};
+use fairdeal_crypto::{PublicKey, Sig};
+
+use super::msg::{Statement, TableConfig, TableMsg};
+use super::{Dest, QuitRefused, TableError, TableSession};
+
+impl TableSession {
+    /// The seats leaving: those whose quit stands (signed by the player who plays the seat
+    /// now, who has not been given it back since, and not taken over yet; this peer's own
+    /// seat is never among them: it knows whether it left), and the computer players their
+    /// clients run, which go with them.
+    pub(crate) fn leaving(&self) -> SeatSet {
+        let me = self.my_seat_index();
+        let quit: SeatSet = Seat::ALL
+            .into_iter()
+            .filter(|&s| {
+                Some(s) != me
+                    && self.bots.get(s).is_none()
+                    && self.signed_quits[s]
+                        .as_ref()
+                        .is_some_and(|(h, _)| *h >= self.back_at[s])
+            })
+            .collect();
+        quit.iter()
+            .fold(quit, |all, q| all.union(self.bots.run_by(q)))
+    }
+
+    /// Whether a hand is being played here (dealt, and not yet scored or dropped).
+    pub(super) fn in_play(&self) -> bool {
+        self.hand.is_some() && self.between.is_none()
+    }
+
+    /// Whether a quit signed by `signer` is taken: one decision for the gate and the handler.
+    /// A quit names the hand under way, or the one just scored when this peer has dealt the
+    /// next already (the quitter's `Ready` came first here). Returns the quitting seat.
+    pub(crate) fn check_quit(
+        &self,
+        signer: &PublicKey,
+        hand_no: u32,
+        sig: &Sig,
+    ) -> Result<Seat, QuitRefused> {
+        let sid = self
+            .stage
+            .config()
+            .map(TableConfig::sid)
+            .ok_or(QuitRefused::BeforeStart)?;
+        let seat = self
+            .seat_of_sender(signer)
+            .map_err(|_| QuitRefused::NotSeated)?;
+        if Some(seat) == self.my_seat_index() {
+            return Err(QuitRefused::Own);
+        }
+        let now = self.head.hand_no;
+        let just_scored = hand_no.checked_add(1) == Some(now) && self.in_play();
+        if hand_no == 0 || (hand_no != now && !just_scored) || hand_no < self.back_at[seat] {
+            return Err(QuitRefused::OtherHand);
+        }
+        if !(Statement::Quit { hand_no, seat }).signed_by(signer, &sid, sig) {
+            return Err(QuitRefused::BadSignature);
+        }
+        if self.signed_quits[seat]
+            .as_ref()
+            .is_some_and(|(h, _)| *h >= hand_no)
+        {
+            return Err(QuitRefused::Again);
+        }
+        Ok(seat)
+    }
+
+    /// A seat quit (its own message, `from` its key).
+    pub(crate) fn on_quit(
+        &mut self,
+        from: PublicKey,
+        hand_no: u32,
+        sig: &Sig,
+    ) -> Result<(), TableError> {
+        let seat = self.check_quit(&from, hand_no, sig)?;
+        self.take_quit(seat, hand_no, sig);
+        Ok(())
+    }
+
+    /// A seat's quit passed on by another seat: taken as the quitter's own, and written to
+    /// the transcript as the quitter's signed message.
+    pub(crate) fn on_quit_passed(
+        &mut self,
+        seat: Seat,
+        hand_no: u32,
+        sig: &Sig,
+    ) -> Result<(), TableError> {
+        let signer = self.keys[seat.index()];
+        self.check_quit(&signer, hand_no, sig)?;
+        let at = self.public.len();
+        let msg = TableMsg::Quit {
+            hand_no,
+            sig: sig.clone(),
+        };
+        self.publish_signed(at, signer, &msg.encode());
+        self.take_quit(seat, hand_no, sig);
+        Ok(())
+    }
+
+    fn take_quit(&mut self, seat: Seat, hand_no: u32, sig: &Sig) {
+        self.quit_at[seat] = Some(self.presence.now);
+        self.signed_quits[seat] = Some((hand_no, sig.clone()));
+        self.send(
+            Dest::Seats,
+            TableMsg::QuitPassed {
+                seat,
+                hand_no,
+                sig: sig.clone(),
+            },
+        );
+        // A computer player's `Replace` for the seat may have come first.
+        self.apply_early_replace();
+        if !self.in_play() && !self.act_on_quits() && self.between.is_some() {
+            self.start_if_ready();
+        }
+    }
+
+    /// No hand is played here: the seats leaving whose runner this peer is are put out now,
+    /// and taken over. Returns whether any was.
+    pub(super) fn act_on_quits(&mut self) -> bool {
+        if self.left || self.in_play() {
+            return false;
+        }
+        let me = self.my_seat_index();
+        let mine: Vec<Seat> = self
+            .leaving()
+            .iter()
+            .filter(|&s| me.is_some() && self.runner_for(s) == me)
+            .collect();
+        let Some(&first) = mine.first() else {
+            return false;
+        };
+        for &s in &mine {
+            self.mark_gone(s);
+        }
+        self.put_out(first);
+        true
+    }
+
+    /// Who runs a computer player for `seat`: its partner if a player plays it, else the
+    /// lowest seat a player plays (the one rule of [`Takeovers::runner_for`]), counting the
+    /// seats out and those leaving as played by nobody.
+    ///
+    /// [`Takeovers::runner_for`]: crate::hand::Takeovers::runner_for
+    pub(crate) fn runner_for(&self, seat: Seat) -> Option<Seat> {
+        self.bots.runner_for(seat, self.gone.union(self.leaving()))
+    }
+}
