@@ -320,6 +320,18 @@ impl TableSession {
         let covered = self
             .votes
             .count(hctx, seat, voter, sig.clone(), runs.iter());
+        self.conclude_votes(hand_no, hctx, seat, covered);
+    }
+
+    /// Puts `seat` out of the deal `hctx` if the votes against it (speaking for `covered`)
+    /// are enough.
+    pub(super) fn conclude_votes(
+        &mut self,
+        hand_no: u32,
+        hctx: [u8; 32],
+        seat: Seat,
+        covered: SeatSet,
+    ) {
         // Every client but the silent seat's own must vote: a computer player's vote comes
         // from its runner, so a silent runner and the computer player it runs are voted out
         // by the others alone.
@@ -341,10 +353,12 @@ impl TableSession {
         }
     }
 
-    /// Whether the seats in `covered` are every seat but `seat`'s own client's: enough
-    /// votes to put `seat` out.
+    /// Whether the seats in `covered` are every seat but `seat`'s own client's, those of
+    /// the clients that quit aside (they take no part any more, so a seat silent in the same
+    /// hand as one that quit is still voted out): enough votes to put `seat` out. At least
+    /// one vote must be counted.
     pub(super) fn all_voted(&self, seat: Seat, covered: SeatSet) -> bool {
-        self.bots.voted_out(seat, covered)
+        !covered.is_empty() && self.bots.voted_out(seat, covered.union(self.leaving()))
     }
 
     /// The seat whose client speaks for `seat` (its votes and messages): its runner's for a computer player that took

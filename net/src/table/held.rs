@@ -11,7 +11,9 @@ use fairdeal_crypto::{PublicKey, Sig};
 
 use super::msg::{ReturnState, Statement, TableMsg};
 use super::presence::RESYNC_MS;
-use super::{Dest, SeatHeldRefused, TableError, TableEvent, TableSession, TimeoutRefused};
+use super::{
+    Dest, QuitRefused, SeatHeldRefused, TableError, TableEvent, TableSession, TimeoutRefused,
+};
 
 /// The deal in which a seat was voted out and the signed votes that did it: the evidence
 /// its runner shows the player when it comes back.
@@ -259,14 +261,34 @@ impl TableSession {
                 Err(_) => return Err(SeatHeldRefused::Unproved),
             }
         }
-        if !self.all_voted(seat, covered) {
+        // The clients that quit take no part in the votes; the notice shows their quits,
+        // which this peer may have missed.
+        let quit = self.shown_quits(quits);
+        let leaving = quit.iter().fold(self.leaving().union(quit), |all, q| {
+            all.union(self.bots.run_by(q))
+        });
+        if covered.is_empty() || !self.bots.voted_out(seat, covered.union(leaving)) {
             return Err(SeatHeldRefused::Unproved);
         }
         // The seat the votes put out is run by the seat every peer works out from the seating.
-        if self.runner_for(seat) != Some(sender) {
+        if self.bots.runner_for(seat, self.gone.union(leaving)) != Some(sender) {
             return Err(SeatHeldRefused::NotRunner);
         }
         Ok(SeatHeldEffect::Proved(fresh))
+    }
+
+    /// The seats whose signed quit among `quits` is one this peer takes, or took already.
+    fn shown_quits(&self, quits: &[(Seat, (u32, Sig))]) -> SeatSet {
+        quits
+            .iter()
+            .filter(|(s, (h, sig))| {
+                matches!(
+                    self.check_quit(&self.keys[s.index()], *h, sig),
+                    Ok(_) | Err(QuitRefused::Again)
+                )
+            })
+            .map(|(s, _)| *s)
+            .collect()
     }
 
     /// Who runs `seat` for this peer, which left it, once the seats whose signed `quits`
@@ -306,8 +328,13 @@ impl TableSession {
     ) -> Result<(), TableError> {
         let effect = self.check_seat_held(&from, hand_no, held, &hctx, votes, quits)?;
         if let SeatHeldEffect::Proved(fresh) = effect {
-            // Counted as if they had come from their signers: the seat is out here as it is
-            // at every peer that counted them, and this peer works its runner out itself.
+            // The quits first, taken as their signers' own (the votes may count only with
+            // them); then the votes, counted as if they had come from their signers: the
+            // seat is out here as it is at every peer that counted them, and this peer works
+            // its runner out itself.
+            for (s, (h, sig)) in quits {
+                let _ = self.on_quit_passed(*s, *h, sig);
+            }
             self.count_shown_votes(hand_no, hctx, held, fresh);
         }
         if self.left && self.bots.runner(held).is_none() {

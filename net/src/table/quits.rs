@@ -18,6 +18,7 @@ use fairdeal_crypto::{PublicKey, Sig};
 
 use super::msg::{Statement, TableConfig, TableMsg};
 use super::{Dest, QuitRefused, TableError, TableSession};
+use crate::hand::HandSession;
 
 impl TableSession {
     /// The seats leaving: those whose quit stands (signed by the player who plays the seat
@@ -127,6 +128,20 @@ impl TableSession {
         );
         // A computer player's `Replace` for the seat may have come first.
         self.apply_early_replace();
+        // The votes against another seat in this deal may now be enough: the seat that quit
+        // takes no part in them.
+        if let Some(hctx) = self
+            .in_play()
+            .then(|| self.hand.as_ref().map(HandSession::hctx))
+            .flatten()
+        {
+            for s in Seat::ALL {
+                let covered = self.votes.covered(&hctx, s);
+                if self.in_play() {
+                    self.conclude_votes(self.head.hand_no, hctx, s, covered);
+                }
+            }
+        }
         if !self.in_play() && !self.act_on_quits() && self.between.is_some() {
             self.start_if_ready();
         }

@@ -37,14 +37,17 @@ pub(super) struct Deal<'a> {
     pub signed: &'a [(PublicKey, TableMsg)],
     /// What its envelopes show.
     pub found: &'a Finding,
+    /// The seats leaving in it (a quit of theirs stands): they take no part in the votes.
+    pub leaving: SeatSet,
 }
 
 impl Deal<'_> {
     /// Why `out` was put out of the deal, if the file holds a reason the table acts on: a
     /// fault its envelopes prove, or a timeout vote against it in this deal from every client
-    /// but its own (the rule of `TableSession`'s vote count: a runner's vote speaks for the
-    /// computer players it runs). A signed quit is none: the table ends no deal on a quit,
-    /// whose place among the last moves differs from peer to peer.
+    /// but its own, those of the clients leaving aside (the rule of `TableSession`'s vote
+    /// count: a runner's vote speaks for the computer players it runs). A signed quit is none:
+    /// the table ends no deal on a quit, whose place among the last moves differs from peer to
+    /// peer.
     pub(super) fn put_out(&self, out: Seat) -> Option<PutOut> {
         let found = self.found;
         if found.cheat.as_ref().is_some_and(|c| c.0 == Some(out))
@@ -54,7 +57,8 @@ impl Deal<'_> {
         }
         let voters: SeatSet = self.votes(out).collect();
         let covered = self.bots.vote_cover(voters);
-        self.bots.voted_out(out, covered).then_some(PutOut::Votes)
+        (!covered.is_empty() && self.bots.voted_out(out, covered.union(self.leaving)))
+            .then_some(PutOut::Votes)
     }
 
     /// The scores the deal counts with when `out` was put out of it for `why`, if it counts
@@ -172,7 +176,7 @@ pub(super) fn root_of(envelopes: &[SignedEnvelope]) -> [u8; 32] {
 
 #[cfg(test)]
 mod tests {
-    use fairdeal_core::Seat;
+    use fairdeal_core::{Seat, SeatSet};
     use fairdeal_crypto::{Fault, PublicKey, Sig};
 
     use super::{Deal, PutOut, TableMsg, Takeovers};
@@ -218,8 +222,37 @@ mod tests {
             bots: &bots,
             signed,
             found,
+            leaving: SeatSet::EMPTY,
         };
         deal.put_out(out)
+    }
+
+    /// A client leaving takes no part in the votes: the two others' votes put a seat out
+    /// beside one whose quit stands, and no vote at all puts none out.
+    #[test]
+    fn a_client_leaving_takes_no_part_in_the_votes() {
+        let keys = keys();
+        let found = Finding::default();
+        let two = [Seat::S, Seat::W].map(|v| vote(v, Seat::E, HCTX, 1));
+        let deal = |signed: &[(PublicKey, TableMsg)], leaving: &[Seat]| {
+            Deal {
+                hand_no: 1,
+                hctx: &HCTX,
+                keys: &keys,
+                bots: &Takeovers::NONE,
+                signed,
+                found: &found,
+                leaving: leaving.iter().copied().collect(),
+            }
+            .put_out(Seat::E)
+        };
+        assert_eq!(deal(&two, &[]), None, "North's vote is missing");
+        assert_eq!(deal(&two, &[Seat::N]), Some(PutOut::Votes), "North left");
+        assert_eq!(
+            deal(&[], &[Seat::S, Seat::W, Seat::N]),
+            None,
+            "no vote at all"
+        );
     }
 
     /// Votes put a seat out only when every other client signed one against that seat, in
@@ -273,6 +306,7 @@ mod tests {
                 bots: &Takeovers::NONE,
                 signed,
                 found: &found,
+                leaving: SeatSet::EMPTY,
             };
             deal.words(Seat::N, PutOut::Votes)
         }
@@ -315,6 +349,7 @@ mod tests {
             bots: &bots,
             signed: &[],
             found: &found,
+            leaving: SeatSet::EMPTY,
         };
         let (why, evidence) = deal.words(Seat::E, PutOut::Cheat);
         assert_eq!(why, format!("was caught cheating: {}", Fault::DuplicateKey));

@@ -72,6 +72,7 @@ impl Game {
             bots: &h.bots,
             signed,
             found: &found,
+            leaving: self.leaving(h),
         };
         // The seats stay as they were unless a header backed by a signed message changes them.
         let next_head = |ending| Header {

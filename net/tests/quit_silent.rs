@@ -1,0 +1,58 @@
+//! A seat that quits while another falls silent in the same hand.
+//!
+//! The votes that put a silent seat out come from every other client, and a client that quit
+//! votes no more: counted among the voters, one quit and one silence would leave both seats
+//! waiting on each other for good. A client that quit takes no part in the votes.
+
+mod common;
+
+use common::net::Net;
+use fairdeal_core::{Preset, Seat};
+use fairdeal_net::table::Gone;
+
+/// East's person leaves once hand 1 is scored, and at that moment West, the runner who was
+/// to take East's seat over, loses its network for good (a laptop shut). South and North
+/// deal hand 2 (East's quit is West's to act on), West and East never answer in it, South
+/// and North vote West out (East's quit standing for East), and South, the lowest player
+/// left, takes both seats over; the two play on.
+///
+/// Sabotage caught (checked): a client that quit counted among the voters (West is never
+/// voted out: East's vote never comes, and the table stands still).
+#[test]
+fn a_seat_that_quits_as_its_runner_falls_silent_leaves_the_table_playing_on() {
+    let (peers, _) = common::sim::table("quit-silent", Preset::Samba, 100_000);
+    let mut net = Net::new(peers);
+    net.run(900_000, &|n| {
+        n.peers[3].next_hand().is_some() && n.peers[1].next_hand().is_some()
+    });
+    net.peers[3].quit().unwrap();
+    net.collect(3);
+    net.away[3] = true;
+    net.away[1] = true;
+    let live = [0, 2];
+    net.run(600_000, &|n| {
+        live.iter()
+            .all(|&i| n.completed(i) >= 2 && n.peers[i].runners()[1] == Some(Seat::S))
+    });
+    for i in live {
+        if net.completed(i) < 2 {
+            net.dump();
+        }
+        assert!(net.completed(i) >= 2, "peer {i} stood still");
+        assert_eq!(
+            net.peers[i].runners(),
+            [None, Some(Seat::S), None, Some(Seat::S)],
+            "peer {i}: South runs West and East"
+        );
+        let voided = net.voided(i);
+        assert!(
+            voided
+                .iter()
+                .all(|&(_, s, why)| s == Seat::W && why == Gone::Silent),
+            "peer {i}: {voided:?}"
+        );
+        assert_eq!(net.peers[i].totals(), net.peers[0].totals(), "peer {i}");
+    }
+    net.files = vec![net.files[0].clone(), net.files[2].clone()];
+    net.assert_files_verify();
+}
