@@ -121,3 +121,74 @@ fn a_deal_started_again_for_a_seat_that_quit_needs_its_quit_in_the_file() {
         report.text()
     );
 }
+
+/// East quits once hand 1 is scored, and West, its runner, never hears it: West deals hand
+/// 2 to East, as South and North do (East's quit is West's to act on). A modified West then
+/// tells South alone that it took East over before hand 2 (a `Replace` for hand 1): South
+/// deals hand 2 again with that computer player. Every seat that takes a replacement passes
+/// it on, so North deals it again too; West, whose client runs no such computer player, is
+/// voted out by South and North, and the two play on. Neither is put out.
+///
+/// Sabotage caught (checked): a replacement not passed on (South alone deals again, North
+/// and West wait on East in the first deal, and the table stands still).
+#[test]
+fn a_runner_that_tells_one_seat_only_that_a_leaver_was_taken_over_cannot_get_it_put_out() {
+    use fairdeal_crypto::Identity;
+    let (peers, secrets) = common::sim::table("split", Preset::Samba, 100_000);
+    let mut net = Net::new(peers);
+    // West never hears East's quit, from East or passed on.
+    net.lose = Box::new(|from, to, bytes| {
+        to == 1
+            && match TableMsg::decode(bytes) {
+                Ok(TableMsg::Quit { .. }) => from == 3,
+                Ok(TableMsg::QuitPassed { .. }) => true,
+                _ => false,
+            }
+    });
+    net.run(900_000, &|n| n.peers[3].next_hand().is_some());
+    net.peers[3].quit().unwrap();
+    net.collect(3);
+    net.away[3] = true;
+    net.run(60_000, &|n| (0..3).all(|i| n.peers[i].hand_no() == 2));
+    assert!((0..3).all(|i| net.peers[i].hand_no() == 2), "hand 2 dealt");
+    // South and North hold East's quit.
+    net.deliver();
+    let sid = net.peers[0].config().unwrap().sid();
+    let west = Identity::from_secret(secrets[1]);
+    let forged = common::replace_msg(
+        &west,
+        &sid,
+        1,
+        Seat::E,
+        Identity::from_secret([77; 32]).public(),
+        [78; 32],
+    );
+    let (bytes, from) = (forged.encode(), net.keys[1]);
+    net.peers[0]
+        .admit(from, &bytes)
+        .expect("South takes West's word");
+    net.peers[0].handle_message(from, &bytes).unwrap();
+    net.collect(0);
+    let honest = [0, 2];
+    net.run(600_000, &|n| {
+        honest
+            .iter()
+            .all(|&i| n.completed(i) >= 2 && n.peers[i].hand_no() >= 3)
+    });
+    for i in honest {
+        if net.completed(i) < 2 {
+            net.dump();
+        }
+        assert!(net.completed(i) >= 2, "peer {i} stood still");
+        let blamed: Vec<_> = net
+            .voided(i)
+            .into_iter()
+            .filter(|(_, s, _)| *s == Seat::S || *s == Seat::N)
+            .collect();
+        assert!(blamed.is_empty(), "peer {i} put out {blamed:?}");
+        assert_eq!(net.faults(i), 0, "peer {i} named a fault");
+        assert_eq!(net.peers[i].totals(), net.peers[0].totals(), "peer {i}");
+    }
+    net.files = vec![net.files[0].clone(), net.files[2].clone()];
+    net.assert_files_verify();
+}

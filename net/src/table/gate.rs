@@ -219,6 +219,17 @@ impl TableSession {
                 .check_quit(&from, *hand_no, sig)
                 .map(|_| ())
                 .map_err(|r| Refused::of(Why::Quit(r), r.is_stale())),
+            TableMsg::ReplacePassed {
+                runner,
+                hand_no,
+                seat,
+                key,
+                seed,
+                sig,
+            } => self
+                .check_replace(&self.keys[runner.index()], *hand_no, *seat, key, seed, sig)
+                .map(|_| ())
+                .map_err(|r| Refused::of(Why::Replace(r), r.is_stale())),
             TableMsg::QuitPassed { seat, hand_no, sig } => self
                 .check_quit(&self.keys[seat.index()], *hand_no, sig)
                 .map(|_| ())

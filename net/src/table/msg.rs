@@ -329,6 +329,26 @@ pub enum TableMsg {
         /// Its signature (over [`Statement::Quit`]).
         sig: Sig,
     },
+    /// A runner's signed `Replace`, passed on by a seat that took it, to every seat: a
+    /// runner that tells some seats only that a seat is taken over (one deal started again
+    /// there, another played on elsewhere) still tells them all. Unsigned: the replacement is
+    /// taken as its runner's own would be.
+    ReplacePassed {
+        /// The runner that signed it.
+        #[serde(with = "crate::seat_wire::one")]
+        runner: Seat,
+        /// The hand it names.
+        hand_no: u32,
+        /// The seat taken over.
+        #[serde(with = "crate::seat_wire::one")]
+        seat: Seat,
+        /// The computer player's identity.
+        key: PublicKey,
+        /// The seed of its decisions.
+        seed: [u8; 32],
+        /// The runner's signature (over [`Statement::Replace`]).
+        sig: Sig,
+    },
 }
 
 /// What a table announces to the LAN.

@@ -199,6 +199,14 @@ impl TableSession {
         let sender = self
             .seat_of_sender(from)
             .map_err(|_| ReplaceRefused::NotSeated)?;
+        if self.keys[seat.index()] == *key
+            && self
+                .bots
+                .get(seat)
+                .is_some_and(|b| b.runner == sender && b.seed == *seed)
+        {
+            return Err(ReplaceRefused::Again);
+        }
         let leaving = self.leaving().contains(seat);
         // The runner put a seat that quit out before the deal this peer started with it
         // (counting it ready, as the runner's to decide): that deal is started again.
@@ -273,6 +281,7 @@ impl TableSession {
                 });
             }
             (runner, ReplaceEffect::Now) => {
+                self.pass_replace(runner, hand_no, seat, key, seed, sig);
                 self.gone.remove(seat);
                 if self.gone.is_empty() {
                     self.awaiting_replacement = None;
@@ -280,6 +289,7 @@ impl TableSession {
                 self.seat_taken(seat, key, seed, runner);
             }
             (runner, ReplaceEffect::Restart) => {
+                self.pass_replace(runner, hand_no, seat, key, seed, sig);
                 // Dealt here to a seat its runner had put out: dealt again, with the same
                 // head, to the computer player.
                 self.hand = None;
@@ -292,6 +302,55 @@ impl TableSession {
             }
         }
         Ok(())
+    }
+
+    /// A runner's replacement taken here goes on to every seat: one told to some seats only
+    /// (a deal started again at those, played on at the others) still reaches them all.
+    fn pass_replace(
+        &mut self,
+        runner: Seat,
+        hand_no: u32,
+        seat: Seat,
+        key: PublicKey,
+        seed: [u8; 32],
+        sig: &Sig,
+    ) {
+        self.send(
+            Dest::Seats,
+            TableMsg::ReplacePassed {
+                runner,
+                hand_no,
+                seat,
+                key,
+                seed,
+                sig: sig.clone(),
+            },
+        );
+    }
+
+    /// A runner's replacement passed on by another seat: taken as the runner's own, and
+    /// written to the transcript as the runner's signed message.
+    pub(crate) fn on_replace_passed(
+        &mut self,
+        runner: Seat,
+        hand_no: u32,
+        seat: Seat,
+        key: PublicKey,
+        seed: [u8; 32],
+        sig: &Sig,
+    ) -> Result<(), TableError> {
+        let from = self.keys[runner.index()];
+        self.check_replace(&from, hand_no, seat, &key, &seed, sig)?;
+        let at = self.public.len();
+        let msg = TableMsg::Replace {
+            hand_no,
+            seat,
+            key,
+            seed,
+            sig: sig.clone(),
+        };
+        self.publish_signed(at, from, &msg.encode());
+        self.on_replace(from, hand_no, seat, key, seed, sig)
     }
 
     /// Replacements that arrived before our own void, or before the quit that made their

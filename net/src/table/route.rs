@@ -119,7 +119,22 @@ impl TableSession {
             } => self.on_replace(from, hand_no, seat, key, seed, &sig),
             TableMsg::Ready { hand_no, sig } => self.on_ready(from, hand_no, &sig),
             TableMsg::Chat { n, text, sig } => self.on_chat(from, n, text, &sig),
-            TableMsg::QuitPassed { seat, hand_no, sig } => self.on_quit_passed(seat, hand_no, &sig),
+            // Passed on only by a seat its player plays now (as the gate hears only those).
+            TableMsg::QuitPassed { seat, hand_no, sig } => {
+                self.seat_of_sender(&from)?;
+                self.on_quit_passed(seat, hand_no, &sig)
+            }
+            TableMsg::ReplacePassed {
+                runner,
+                hand_no,
+                seat,
+                key,
+                seed,
+                sig,
+            } => {
+                self.seat_of_sender(&from)?;
+                self.on_replace_passed(runner, hand_no, seat, key, seed, &sig)
+            }
         }
     }
 

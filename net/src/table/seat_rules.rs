@@ -145,6 +145,8 @@ pub enum ReplaceRefused {
     BadSignature,
     /// From a seat that does not run the seat's computer player.
     NotRunner,
+    /// One taken already (passed on by another seat, or told again).
+    Again,
 }
 
 impl ReplaceRefused {
@@ -158,12 +160,13 @@ impl ReplaceRefused {
             Self::OtherSeat => "a replacement for another seat",
             Self::BadSignature => "a replacement with a bad signature",
             Self::NotRunner => "a replacement from a seat that does not run it",
+            Self::Again => "a replacement taken already",
         }
     }
 
     /// Whether it is a leftover that changes nothing (not held against its sender).
     pub fn is_stale(self) -> bool {
-        matches!(self, Self::Earlier)
+        matches!(self, Self::Earlier | Self::Again)
     }
 }
 
@@ -177,6 +180,7 @@ impl From<ReplaceRefused> for TableError {
             ReplaceRefused::OtherSeat => Unexpected::NotAwaited(MsgKind::Replace).into(),
             ReplaceRefused::BadSignature => Self::BadSignature,
             ReplaceRefused::NotRunner => Unexpected::NotRunner(MsgKind::Replace).into(),
+            ReplaceRefused::Again => Unexpected::Repeated(MsgKind::Replace).into(),
         }
     }
 }

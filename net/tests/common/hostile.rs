@@ -72,7 +72,19 @@ pub fn hostile(
                 Identity::from_secret([rng.below(200) as u8 + 1; 32]).public()
             };
             let seed = [rng.below(256) as u8; 32];
-            super::replace_msg(&id, &sid, hand_no, seat, key, seed)
+            match super::replace_msg(&id, &sid, hand_no, seat, key, seed) {
+                // Passed on, as a replacement by the seat whose secret signed it (or by
+                // another, for a wrong signer).
+                TableMsg::Replace { sig, .. } if rng.below(2) == 0 => TableMsg::ReplacePassed {
+                    runner: Seat::from_index(if rng.below(3) == 0 { pick(rng) } else { signer }),
+                    hand_no,
+                    seat,
+                    key,
+                    seed,
+                    sig,
+                },
+                msg => msg,
+            }
         }
         3 => {
             let state = ReturnState {
