@@ -408,8 +408,12 @@ fn a_silent_seat_pauses_the_table_then_a_computer_player_takes_it() {
                         continue;
                     }
                     // Every message is taken, but the count of votes each voter tells the
-                    // others once its own count is done: a leftover where it was done too.
-                    let told = matches!(TableMsg::decode(&bytes), Ok(TableMsg::VotedOut { .. }));
+                    // others once its own count is done, and the replacement each seat that
+                    // took it passes on: leftovers where they were taken too.
+                    let told = matches!(
+                        TableMsg::decode(&bytes),
+                        Ok(TableMsg::VotedOut { .. } | TableMsg::ReplacePassed { .. })
+                    );
                     let taken = peers[j].handle_message(keys[i], &bytes);
                     assert!(told || taken.is_ok(), "{taken:?}");
                 }
