@@ -65,6 +65,10 @@ fn split(quit_to: &[usize]) -> Net {
             "{why}: peer {i}"
         );
     }
+    // Nothing an honest seat sent (a quit or a replacement passed on included) was held
+    // against it.
+    let against_honest: Vec<_> = net.refused.iter().filter(|(from, ..)| *from != 3).collect();
+    assert!(against_honest.is_empty(), "{why}: {against_honest:?}");
     net.files.truncate(3);
     net.assert_files_verify();
     net
@@ -73,7 +77,8 @@ fn split(quit_to: &[usize]) -> Net {
 /// Sabotages caught (checked): a quit between hands acted on where it lands (the seats that
 /// took it put East out and wait for West's computer player; the others dealt hand 2 with
 /// East and wait on them); a quit not passed on (a seat that never hears it waits on East in
-/// a deal the others started again without it).
+/// a deal the others started again without it); a quit passed on checked against the key of
+/// the computer player that took the seat (the honest seats' copies refused as forged).
 #[test]
 fn a_seat_that_is_ready_for_some_and_quits_to_others_leaves_the_same_way_everywhere() {
     for quit_to in [&[0][..], &[1], &[2], &[0, 1], &[0, 2], &[1, 2], &[0, 1, 2]] {

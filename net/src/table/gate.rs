@@ -231,7 +231,7 @@ impl TableSession {
                 .map(|_| ())
                 .map_err(|r| Refused::of(Why::Replace(r), r.is_stale())),
             TableMsg::QuitPassed { seat, hand_no, sig } => self
-                .check_quit(&self.keys[seat.index()], *hand_no, sig)
+                .check_quit(&self.player_key(*seat), *hand_no, sig)
                 .map(|_| ())
                 .map_err(|r| Refused::of(Why::Quit(r), r.is_stale())),
             TableMsg::Return { state, sig } => self

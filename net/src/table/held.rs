@@ -283,7 +283,7 @@ impl TableSession {
             .iter()
             .filter(|(s, (h, sig))| {
                 matches!(
-                    self.check_quit(&self.keys[s.index()], *h, sig),
+                    self.check_quit(&self.player_key(*s), *h, sig),
                     Ok(_) | Err(QuitRefused::Again)
                 )
             })

@@ -16,7 +16,7 @@
 use fairdeal_core::{Seat, SeatSet};
 use fairdeal_crypto::{PublicKey, Sig};
 
-use super::msg::{Statement, TableConfig, TableMsg};
+use super::msg::{Statement, TableMsg};
 use super::{Dest, QuitRefused, TableError, TableSession};
 use crate::hand::HandSession;
 
@@ -41,6 +41,13 @@ impl TableSession {
             .fold(quit, |all, q| all.union(self.bots.run_by(q)))
     }
 
+    /// The key of `seat`'s player (the configuration's), which signs its quit.
+    pub(crate) fn player_key(&self, seat: Seat) -> PublicKey {
+        self.stage
+            .config()
+            .map_or(self.keys[seat.index()], |c| c.seats[seat.index()])
+    }
+
     /// Whether a hand is being played here (dealt, and not yet scored or dropped).
     pub(super) fn in_play(&self) -> bool {
         self.hand.is_some() && self.between.is_none()
@@ -55,14 +62,14 @@ impl TableSession {
         hand_no: u32,
         sig: &Sig,
     ) -> Result<Seat, QuitRefused> {
-        let sid = self
-            .stage
-            .config()
-            .map(TableConfig::sid)
-            .ok_or(QuitRefused::BeforeStart)?;
-        let seat = self
-            .seat_of_sender(signer)
-            .map_err(|_| QuitRefused::NotSeated)?;
+        let config = self.stage.config().ok_or(QuitRefused::BeforeStart)?;
+        let sid = config.sid();
+        let seat = match self.seat_of_sender(signer) {
+            Ok(seat) => seat,
+            // The quit of a player whose seat is taken over already (passed on late).
+            Err(_) if config.seat_of(signer).is_some() => return Err(QuitRefused::Gone),
+            Err(_) => return Err(QuitRefused::NotSeated),
+        };
         if Some(seat) == self.my_seat_index() {
             return Err(QuitRefused::Own);
         }
@@ -103,7 +110,7 @@ impl TableSession {
         hand_no: u32,
         sig: &Sig,
     ) -> Result<(), TableError> {
-        let signer = self.keys[seat.index()];
+        let signer = self.player_key(seat);
         self.check_quit(&signer, hand_no, sig)?;
         let at = self.public.len();
         let msg = TableMsg::Quit {

@@ -86,6 +86,8 @@ pub enum QuitRefused {
     Again,
     /// This peer's own quit, passed back to it.
     Own,
+    /// The quit of a seat taken over already (passed on late).
+    Gone,
 }
 
 impl QuitRefused {
@@ -98,12 +100,13 @@ impl QuitRefused {
             Self::BadSignature => "a leave with a bad signature",
             Self::Again => "a leave taken already",
             Self::Own => "our own leave passed back",
+            Self::Gone => "a leave of a seat taken over already",
         }
     }
 
     /// Whether it is a leftover that changes nothing (not held against its sender).
     pub fn is_stale(self) -> bool {
-        matches!(self, Self::OtherHand | Self::Again | Self::Own)
+        matches!(self, Self::OtherHand | Self::Again | Self::Own | Self::Gone)
     }
 }
 
@@ -112,7 +115,7 @@ impl From<QuitRefused> for TableError {
         match r {
             QuitRefused::BeforeStart => Unexpected::BeforeStart(MsgKind::Quit).into(),
             QuitRefused::NotSeated => Self::NotSeated,
-            QuitRefused::OtherHand | QuitRefused::Own => {
+            QuitRefused::OtherHand | QuitRefused::Own | QuitRefused::Gone => {
                 Unexpected::OtherHand(MsgKind::Quit).into()
             }
             QuitRefused::Again => Unexpected::Repeated(MsgKind::Quit).into(),

@@ -47,6 +47,8 @@ pub struct Net {
     pub lose: Box<Lose>,
     /// How many messages `lose` dropped.
     pub lost: usize,
+    /// The gate's refusals held against their sender (not leftovers): (from, to, why).
+    pub refused: Vec<(usize, usize, String)>,
 }
 
 impl Net {
@@ -71,6 +73,7 @@ impl Net {
             deals: vec![Vec::new(); 4],
             lose: Box::new(|_, _, _| false),
             lost: 0,
+            refused: Vec::new(),
         }
     }
 
@@ -134,8 +137,12 @@ impl Net {
                 continue;
             }
             let from = self.keys[i];
-            if self.peers[j].admit(from, &bytes).is_ok() {
-                let _ = self.peers[j].handle_message(from, &bytes);
+            match self.peers[j].admit(from, &bytes) {
+                Ok(_) => {
+                    let _ = self.peers[j].handle_message(from, &bytes);
+                }
+                Err(r) if !r.stale => self.refused.push((i, j, r.why.what().to_owned())),
+                Err(_) => {}
             }
             self.collect(j);
         }
