@@ -149,9 +149,15 @@ async fn run_node_with(
                         NodeEvent::Waiting(seats) if !seats.is_empty() && !quiet => {
                             tracing::info!(player = %label, waiting = ?seats, "waiting for");
                         }
+                        NodeEvent::Table(ref t @ TableEvent::SeatTaken { seat, .. }) => {
+                            // The wait for this seat's player is over: when its runner is
+                            // heard, nobody "answers again".
+                            unheard.retain(|s| *s != seat);
+                            println!("{}", crate::table_words::table_line(t));
+                            let _ = std::io::stdout().flush();
+                        }
                         NodeEvent::Table(ref t @ (TableEvent::HandVoided { .. }
                         | TableEvent::HandForfeited { .. }
-                        | TableEvent::SeatTaken { .. }
                         | TableEvent::SeatHeld { .. }
                         | TableEvent::SeatBack { .. }
                         | TableEvent::SeatBarred { .. }

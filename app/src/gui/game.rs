@@ -553,8 +553,10 @@ impl Game {
                 m.log.push(m.status.clone());
             }
             TableEvent::SeatTaken { seat, runner } => {
-                // The wait for this seat's player is over: no banner for it any more.
+                // The wait for this seat's player is over: no banner for it any more, and
+                // when its runner is heard, nobody "answers again".
                 m.down.remove(&seat);
+                m.unheard.retain(|u| u.seat != seat);
                 m.taken[seat.index()] = true;
                 let what = if m.is_computer(seat) {
                     seat.name().to_owned()

@@ -645,3 +645,36 @@ fn a_move_seen_before_the_seat_is_known_is_not_said_as_yours() {
 fn card(c: &str) -> fairdeal_core::Card {
     c.parse().unwrap()
 }
+
+/// A seat nothing was heard from that a computer player then takes over is not said to
+/// answer again when its runner is heard; one that is heard again is.
+///
+/// Sabotage caught (checked): without the taken seat dropped from the list, the status read
+/// "West answers again; the hand goes on" as the computer player took West.
+#[test]
+fn a_seat_taken_over_does_not_answer_again() {
+    use crate::gui::session::Update;
+    use fairdeal_net::node::{NodeEvent, Unheard};
+    use fairdeal_net::table::TableEvent;
+    let mut g = game(Vec::new());
+    let unheard = |seat| Unheard {
+        seat,
+        ms: 6_000,
+        client: None,
+        grace_left: None,
+    };
+    g.apply(Update::Node(NodeEvent::Unheard(vec![
+        unheard(Seat::W),
+        unheard(Seat::N),
+    ])));
+    g.apply(Update::Node(NodeEvent::Table(TableEvent::SeatTaken {
+        seat: Seat::W,
+        runner: Seat::S,
+    })));
+    g.apply(Update::Node(NodeEvent::Unheard(Vec::new())));
+    assert!(
+        g.model.status.starts_with("North answers again"),
+        "{:?}",
+        g.model.status
+    );
+}
