@@ -37,6 +37,7 @@ fn held(hand_no: u32, seat: Seat, hctx: [u8; 32], votes: Vec<(Seat, Sig)>) -> Ve
         hctx,
         votes,
         quits: Vec::new(),
+        outs: Vec::new(),
     }
     .encode()
 }

@@ -56,3 +56,41 @@ fn a_seat_that_quits_as_its_runner_falls_silent_leaves_the_table_playing_on() {
     net.files = vec![net.files[0].clone(), net.files[2].clone()];
     net.assert_files_verify();
 }
+
+/// The same table; then East's person resumes. The runner East worked out when it left was
+/// West, voted out since (not quitting): South's notice shows the votes that put West out, so
+/// East works out that South runs its seat, takes it back from South, and plays again; no
+/// deal is voided for East after that.
+///
+/// Sabotage caught (checked): a notice without those votes (East refuses South's word, is
+/// given its seat back, never plays it, and is voted out again at every other hand).
+#[test]
+fn a_player_whose_runner_was_voted_out_comes_back_from_the_new_runner() {
+    let (peers, _) = common::sim::table("quit-silent", Preset::Samba, 100_000);
+    let mut net = Net::new(peers);
+    net.run(900_000, &|n| {
+        n.peers[3].next_hand().is_some() && n.peers[1].next_hand().is_some()
+    });
+    net.peers[3].quit().unwrap();
+    net.collect(3);
+    net.away[3] = true;
+    net.away[1] = true;
+    net.run(600_000, &|n| {
+        [0, 2]
+            .iter()
+            .all(|&i| n.peers[i].runners() == [None, Some(Seat::S), None, Some(Seat::S)])
+    });
+    let voided_before = net.voided(0).len();
+    net.wake(3);
+    net.run(600_000, &|n| {
+        !n.peers[3].has_left() && n.completed(3) >= 2 && n.completed(0) >= 3
+    });
+    if net.peers[3].has_left() || net.completed(3) < 2 {
+        net.dump();
+    }
+    assert!(!net.peers[3].has_left(), "East never got its seat back");
+    assert!(net.completed(3) >= 2, "East never played a hand again");
+    let since: Vec<_> = net.voided(0)[voided_before..].to_vec();
+    assert!(since.is_empty(), "voided since East came back: {since:?}");
+    assert_eq!(net.peers[3].totals(), net.peers[0].totals());
+}

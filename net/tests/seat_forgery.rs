@@ -245,6 +245,7 @@ fn a_held_seats_player_takes_its_return_and_the_games_end_only_from_its_runner()
         hctx: [0; 32],
         votes: Vec::new(),
         quits: Vec::new(),
+        outs: Vec::new(),
     };
     peers[2]
         .handle_message(south.public(), &held.encode())

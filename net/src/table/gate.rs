@@ -244,8 +244,16 @@ impl TableSession {
                 hctx,
                 votes,
                 quits,
+                outs,
             } => self
-                .check_seat_held(&from, *hand_no, *seat, hctx, votes, quits)
+                .check_seat_held(
+                    &from,
+                    *hand_no,
+                    *seat,
+                    hctx,
+                    votes,
+                    super::held::Shown { quits, outs },
+                )
                 .map(|_| ())
                 .map_err(|r| Refused::of(Why::SeatHeld(r), r.is_stale())),
             TableMsg::Over { totals, sig } => self

@@ -9,7 +9,7 @@
 use fairdeal_core::{Seat, SeatSet};
 use fairdeal_crypto::{PublicKey, Sig};
 
-use super::msg::{ReturnState, Statement, TableMsg};
+use super::msg::{ReturnState, SeatOut, Statement, TableMsg};
 use super::presence::RESYNC_MS;
 use super::{
     Dest, QuitRefused, SeatHeldRefused, TableError, TableEvent, TableSession, TimeoutRefused,
@@ -22,6 +22,14 @@ pub(crate) struct OutProof {
     pub(crate) hand_no: u32,
     pub(crate) hctx: [u8; 32],
     pub(crate) votes: Vec<(Seat, Sig)>,
+}
+
+/// What a held seat's notice shows of the other seats out: the latest signed quit of each
+/// that left, and the signed votes that put out each that was voted out.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Shown<'a> {
+    pub(crate) quits: &'a [(Seat, (u32, Sig))],
+    pub(crate) outs: &'a [SeatOut],
 }
 
 /// What a held seat's notice does here ([`TableSession::check_seat_held`]).
@@ -137,6 +145,19 @@ impl TableSession {
             .filter(|&s| s != seat)
             .filter_map(|s| self.signed_quits[s].clone().map(|q| (s, q)))
             .collect();
+        // And the votes that put out each other seat voted out here.
+        let outs: Vec<SeatOut> = Seat::ALL
+            .into_iter()
+            .filter(|&s| s != seat)
+            .filter_map(|s| {
+                self.out_proof[s].clone().map(|p| SeatOut {
+                    seat: s,
+                    hand_no: p.hand_no,
+                    hctx: p.hctx,
+                    votes: p.votes,
+                })
+            })
+            .collect();
         for n in notices {
             self.send(
                 Dest::Peer(player),
@@ -146,6 +167,7 @@ impl TableSession {
                     hctx: n.hctx,
                     votes: n.votes,
                     quits: quits.clone(),
+                    outs: outs.clone(),
                 },
             );
         }
@@ -209,7 +231,7 @@ impl TableSession {
         held: Seat,
         hctx: &[u8; 32],
         votes: &[(Seat, Sig)],
-        quits: &[(Seat, (u32, Sig))],
+        shown: Shown<'_>,
     ) -> Result<SeatHeldEffect, SeatHeldRefused> {
         let config = self.stage.config().ok_or(SeatHeldRefused::NotSeated)?;
         let seat = config
@@ -230,8 +252,7 @@ impl TableSession {
             };
         }
         if self.left {
-            return if self.held_by == Some(sender)
-                || self.runner_after_quits(seat, quits) == Some(sender)
+            return if self.held_by == Some(sender) || self.runner_after(seat, shown) == Some(sender)
             {
                 Ok(SeatHeldEffect::Known)
             } else {
@@ -263,7 +284,7 @@ impl TableSession {
         }
         // The clients that quit take no part in the votes; the notice shows their quits,
         // which this peer may have missed.
-        let quit = self.shown_quits(quits);
+        let quit = self.shown_quits(shown.quits);
         let leaving = quit.iter().fold(self.leaving().union(quit), |all, q| {
             all.union(self.bots.run_by(q))
         });
@@ -291,28 +312,58 @@ impl TableSession {
             .collect()
     }
 
-    /// Who runs `seat` for this peer, which left it, once the seats whose signed `quits`
-    /// (hand and signature, by seat) are shown left too: quits of the hand this peer left in
-    /// or later, each signed by that seat's player (the configuration's key: only a player
-    /// quits, never a computer player run for one). `None` for a quit of
-    /// this seat, an earlier one, a false signature, or more than one per other seat.
-    fn runner_after_quits(&self, seat: Seat, quits: &[(Seat, (u32, Sig))]) -> Option<Seat> {
+    /// Who runs `seat` for this peer, which left it, once the seats whose signed quits (hand
+    /// and signature, by seat) are shown left too, and those whose votes are shown were voted
+    /// out: quits of the hand this peer left in or later, each signed by that seat's player
+    /// (the configuration's key: only a player quits, never a computer player run for one);
+    /// votes of a deal of that hand or later, each signed by its voter's player, from every
+    /// seat but the one voted out, this peer's own (it left: it took no part) and those shown
+    /// leaving. `None` for a quit or a count of this seat, an earlier one, a false signature,
+    /// or more than one per other seat.
+    fn runner_after(&self, seat: Seat, shown: Shown<'_>) -> Option<Seat> {
         let config = self.stage.config()?;
         let sid = config.sid();
-        let mut shown = SeatSet::EMPTY;
-        for (s, (hand_no, sig)) in quits {
+        let mut out = SeatSet::EMPTY;
+        for (s, (hand_no, sig)) in shown.quits {
             let signed = Statement::Quit {
                 hand_no: *hand_no,
                 seat: *s,
             }
             .signed_by(&config.seats[s.index()], &sid, sig);
-            if *s == seat || *hand_no < self.head.hand_no || shown.contains(*s) || !signed {
+            if *s == seat || *hand_no < self.head.hand_no || out.contains(*s) || !signed {
                 return None;
             }
-            shown.insert(*s);
+            out.insert(*s);
+        }
+        let quit = out;
+        if shown.outs.len() > 3 {
+            return None;
+        }
+        for o in shown.outs {
+            let mut covered = quit;
+            covered.insert(seat);
+            for (voter, sig) in &o.votes {
+                let signed = Statement::Timeout {
+                    hand_no: o.hand_no,
+                    hctx: &o.hctx,
+                    seat: o.seat,
+                }
+                .signed_by(&config.seats[voter.index()], &sid, sig);
+                if !signed || *voter == o.seat {
+                    return None;
+                }
+                covered.insert(*voter);
+            }
+            let every = Seat::ALL
+                .into_iter()
+                .all(|s| s == o.seat || covered.contains(s));
+            if o.seat == seat || o.hand_no < self.head.hand_no || out.contains(o.seat) || !every {
+                return None;
+            }
+            out.insert(o.seat);
         }
         self.bots
-            .runner_for(seat, self.gone.iter().chain(shown.iter()).collect())
+            .runner_for(seat, self.gone.iter().chain(out.iter()).collect())
     }
 
     /// The returning player: its seat is held (by the runner it worked out, or as the votes
@@ -324,15 +375,15 @@ impl TableSession {
         held: Seat,
         hctx: [u8; 32],
         votes: &[(Seat, Sig)],
-        quits: &[(Seat, (u32, Sig))],
+        shown: Shown<'_>,
     ) -> Result<(), TableError> {
-        let effect = self.check_seat_held(&from, hand_no, held, &hctx, votes, quits)?;
+        let effect = self.check_seat_held(&from, hand_no, held, &hctx, votes, shown)?;
         if let SeatHeldEffect::Proved(fresh) = effect {
             // The quits first, taken as their signers' own (the votes may count only with
             // them); then the votes, counted as if they had come from their signers: the
             // seat is out here as it is at every peer that counted them, and this peer works
             // its runner out itself.
-            for (s, (h, sig)) in quits {
+            for (s, (h, sig)) in shown.quits {
                 let _ = self.on_quit_passed(*s, *h, sig);
             }
             self.count_shown_votes(hand_no, hctx, held, fresh);

@@ -263,6 +263,10 @@ pub enum TableMsg {
         /// away while the runner it worked out left too works the sender out with them.
         #[serde(with = "crate::seat_wire::pairs")]
         quits: Vec<(Seat, (u32, Sig))>,
+        /// The signed votes that put each other seat out that was voted out, at most one
+        /// per other seat: a player away while the runner it worked out was voted out (it
+        /// quit, so it took no part in the votes) works the sender out with them.
+        outs: Vec<SeatOut>,
     },
     /// The signed timeout votes that put `seat` out of the deal `hctx` of hand `hand_no`, by
     /// voter seat, from a seat that counted them, to every seat (and again to one that asks
@@ -349,6 +353,22 @@ pub enum TableMsg {
         /// The runner's signature (over [`Statement::Replace`]).
         sig: Sig,
     },
+}
+
+/// The signed timeout votes that put `seat` out of the deal `hctx` of hand `hand_no`, by
+/// voter seat (each over [`Statement::Timeout`]), shown in a held seat's notice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatOut {
+    /// The seat voted out.
+    #[serde(with = "crate::seat_wire::one")]
+    pub seat: Seat,
+    /// The hand of the deal.
+    pub hand_no: u32,
+    /// The deal's hand context.
+    pub hctx: [u8; 32],
+    /// The votes, by voter seat.
+    #[serde(with = "crate::seat_wire::pairs")]
+    pub votes: Vec<(Seat, Sig)>,
 }
 
 /// What a table announces to the LAN.

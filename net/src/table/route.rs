@@ -93,7 +93,14 @@ impl TableSession {
                 hctx,
                 votes,
                 quits,
-            } => self.on_seat_held(from, hand_no, seat, hctx, &votes, &quits),
+                outs,
+            } => {
+                let shown = super::held::Shown {
+                    quits: &quits,
+                    outs: &outs,
+                };
+                self.on_seat_held(from, hand_no, seat, hctx, &votes, shown)
+            }
             TableMsg::Over { totals, sig } => self.on_over(from, totals, &sig),
             TableMsg::VotedOut {
                 hand_no,

@@ -163,12 +163,24 @@ pub fn hostile(
                     (quitter, (at, by.sign(&digest)))
                 })
                 .collect();
+            // And, at times, those votes shown as putting another seat out.
+            let outs = if rng.below(3) == 0 {
+                vec![fairdeal_net::table::msg::SeatOut {
+                    seat: Seat::from_index(rng.below(4)),
+                    hand_no,
+                    hctx,
+                    votes: votes.clone(),
+                }]
+            } else {
+                Vec::new()
+            };
             TableMsg::SeatHeld {
                 hand_no,
                 seat,
                 hctx,
                 votes,
                 quits,
+                outs,
             }
         }
     }
