@@ -459,9 +459,7 @@ impl Game {
             TableEvent::Hand { hand_no, event } => self.apply_hand(hand_no, event),
             TableEvent::GameOver { totals, result } => {
                 m.totals = totals;
-                let us =
-                    m.me.or_else(|| m.view.as_ref().map(PlayerView::seat))
-                        .map_or(Team::A, Seat::team);
+                let us = m.our_team();
                 let (mine, theirs) = (totals[us.index()], totals[us.other().index()]);
                 m.over = Some(match result {
                     fairdeal_core::GameResult::Won(t) if t == us => {

@@ -1,7 +1,6 @@
 //! End of a hand (the score sheet and the fairness check) and end of the game.
 
 use eframe::egui::{self, Color32, RichText, Ui};
-use fairdeal_core::Team;
 
 use super::game::{Desk, Model};
 use super::intent::Intent;
@@ -15,7 +14,8 @@ pub fn report_window(ui: &mut Ui, m: &Model, d: &mut Desk, out: &mut Vec<Intent>
     if !d.show_report {
         return;
     }
-    let us = m.view.as_ref().map_or(Team::A, |v| v.seat().team());
+    // Our seat, also while a computer player holds it (no view of our own then).
+    let us = m.our_team();
     let (mine, theirs) = (us.index(), us.other().index());
     egui::Window::new(format!("Hand {hand_no}: score sheet"))
         .collapsible(false)

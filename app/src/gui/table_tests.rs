@@ -678,3 +678,49 @@ fn a_seat_taken_over_does_not_answer_again() {
         g.model.status
     );
 }
+
+/// A player whose seat a computer player holds (no view of its own, as after a resume while
+/// away) sees the score sheet from its own team's side.
+///
+/// Sabotage caught (checked): the sheet's side taken from the view alone read "We" for the
+/// other team (South and North's, as team A).
+#[test]
+fn the_score_sheet_of_a_held_seat_is_from_its_own_team() {
+    use crate::gui::sheet::report_window;
+    use fairdeal_core::Team;
+    use fairdeal_net::hand::HandReport;
+    let mut g = game(Vec::new());
+    g.model.me = Some(Seat::E);
+    g.model.view = None;
+    g.model.report = Some((
+        1,
+        HandReport {
+            scores: [905, 1950],
+            shuffles_checked: 0,
+            openings_checked: 0,
+            transcript_root: [0; 32],
+            breakdown: Default::default(),
+        },
+    ));
+    g.desk.show_report = true;
+    let want = format!("We ({})", g.model.team_names(Team::B));
+    let mut h = Harness::builder()
+        .with_size([1024.0, 700.0])
+        .build_ui_state(
+            |ui, (g, fonts): &mut (Game, bool)| {
+                // The sheet's marks need the bundled font, which applies from the next frame.
+                if !*fonts {
+                    crate::gui::install_fonts(ui.ctx());
+                    *fonts = true;
+                    return;
+                }
+                let mut out = Vec::new();
+                report_window(ui, &g.model, &mut g.desk, &mut out);
+            },
+            (g, false),
+        );
+    for _ in 0..3 {
+        h.step();
+    }
+    h.get_by_label(&want);
+}
