@@ -10,6 +10,21 @@ use common::net::Net;
 use fairdeal_core::{Preset, Seat};
 use fairdeal_net::table::Gone;
 
+/// The table as East's person quits once hand 1 is scored and West's client, away at that
+/// moment, falls silent for good.
+fn east_quits_as_west_falls_silent() -> Net {
+    let (peers, _) = common::sim::table("quit-silent", Preset::Samba, 100_000);
+    let mut net = Net::new(peers);
+    net.run(900_000, &|n| {
+        n.peers[3].next_hand().is_some() && n.peers[1].next_hand().is_some()
+    });
+    net.peers[3].quit().expect("East quits");
+    net.collect(3);
+    net.away[3] = true;
+    net.away[1] = true;
+    net
+}
+
 /// East's person leaves once hand 1 is scored, and at that moment West, the runner who was
 /// to take East's seat over, loses its network for good (a laptop shut). South and North
 /// deal hand 2 (East's quit is West's to act on), West and East never answer in it, South
@@ -20,15 +35,7 @@ use fairdeal_net::table::Gone;
 /// voted out: East's vote never comes, and the table stands still).
 #[test]
 fn a_seat_that_quits_as_its_runner_falls_silent_leaves_the_table_playing_on() {
-    let (peers, _) = common::sim::table("quit-silent", Preset::Samba, 100_000);
-    let mut net = Net::new(peers);
-    net.run(900_000, &|n| {
-        n.peers[3].next_hand().is_some() && n.peers[1].next_hand().is_some()
-    });
-    net.peers[3].quit().unwrap();
-    net.collect(3);
-    net.away[3] = true;
-    net.away[1] = true;
+    let mut net = east_quits_as_west_falls_silent();
     let live = [0, 2];
     net.run(600_000, &|n| {
         live.iter()
@@ -66,15 +73,7 @@ fn a_seat_that_quits_as_its_runner_falls_silent_leaves_the_table_playing_on() {
 /// given its seat back, never plays it, and is voted out again at every other hand).
 #[test]
 fn a_player_whose_runner_was_voted_out_comes_back_from_the_new_runner() {
-    let (peers, _) = common::sim::table("quit-silent", Preset::Samba, 100_000);
-    let mut net = Net::new(peers);
-    net.run(900_000, &|n| {
-        n.peers[3].next_hand().is_some() && n.peers[1].next_hand().is_some()
-    });
-    net.peers[3].quit().unwrap();
-    net.collect(3);
-    net.away[3] = true;
-    net.away[1] = true;
+    let mut net = east_quits_as_west_falls_silent();
     net.run(600_000, &|n| {
         [0, 2]
             .iter()

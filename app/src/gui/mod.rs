@@ -228,10 +228,39 @@ mod tests {
     }
 }
 
-/// Fixed positions for the window's unit tests.
+/// Fixed positions for the window's unit tests, and a game drawn in a test harness.
 #[cfg(test)]
 pub(crate) mod testkit {
     use fairdeal_core::{Card, PlayerView, Position, PositionDesc, Preset, Rules, Seat};
+
+    use crate::gui::game::Game;
+
+    /// `g` drawn by `draw` in a window of `size` points, three frames in, the bundled fonts
+    /// installed first (the suit symbols and marks need them; they apply from the next
+    /// frame).
+    pub(crate) fn drawn(
+        g: Game,
+        size: [f32; 2],
+        draw: fn(&mut egui::Ui, &mut Game),
+    ) -> egui_kittest::Harness<'static, (Game, bool)> {
+        let mut h = egui_kittest::Harness::builder()
+            .with_size(size)
+            .build_ui_state(
+                move |ui, (g, fonts): &mut (Game, bool)| {
+                    if !*fonts {
+                        crate::gui::install_fonts(ui.ctx());
+                        *fonts = true;
+                        return;
+                    }
+                    draw(ui, g);
+                },
+                (g, false),
+            );
+        for _ in 0..3 {
+            h.step();
+        }
+        h
+    }
 
     /// South's view in `preset`, holding `hand`, with `turn` to play (in the play phase);
     /// team A has a run of spades, a finished samba of clubs and a group of kings, team B a

@@ -74,27 +74,11 @@ mod tests {
 
     /// The table of `g` at 1024×700, drawn.
     fn harness(g: Game) -> Harness<'static, (Game, bool)> {
-        let mut h = Harness::builder()
-            .with_size([1024.0, 700.0])
-            .build_ui_state(
-                |ui, (g, fonts): &mut (Game, bool)| {
-                    // The warning sign needs the bundled font, which applies from the next
-                    // frame.
-                    if !*fonts {
-                        crate::gui::install_fonts(ui.ctx());
-                        *fonts = true;
-                        return;
-                    }
-                    let mut prefs = TablePrefs::default();
-                    let Game { model, desk } = g;
-                    crate::gui::table::table_ui(ui, model, desk, &mut prefs, &mut Vec::new());
-                },
-                (g, false),
-            );
-        for _ in 0..3 {
-            h.step();
-        }
-        h
+        crate::gui::testkit::drawn(g, [1024.0, 700.0], |ui, g| {
+            let mut prefs = TablePrefs::default();
+            let Game { model, desk } = g;
+            crate::gui::table::table_ui(ui, model, desk, &mut prefs, &mut Vec::new());
+        })
     }
 
     /// The band comes and goes without moving the table under the pointer: the hand's cards

@@ -35,25 +35,12 @@ pub(super) fn table(g: Game) -> TableHarness {
 
 /// The table of `g` in a window of `size` points, its fonts installed.
 pub(super) fn table_sized(g: Game, size: [f32; 2]) -> TableHarness {
-    let mut h = Harness::builder().with_size(size).build_ui_state(
-        |ui, (g, fonts): &mut (Game, bool)| {
-            // The suit symbols need the bundled font, which applies from the next frame.
-            if !*fonts {
-                crate::gui::install_fonts(ui.ctx());
-                *fonts = true;
-                return;
-            }
-            let mut prefs = TablePrefs::default();
-            let mut out = Vec::new();
-            let Game { model, desk } = g;
-            table_ui(ui, model, desk, &mut prefs, &mut out);
-        },
-        (g, false),
-    );
-    for _ in 0..3 {
-        h.step();
-    }
-    h
+    crate::gui::testkit::drawn(g, size, |ui, g| {
+        let mut prefs = TablePrefs::default();
+        let mut out = Vec::new();
+        let Game { model, desk } = g;
+        table_ui(ui, model, desk, &mut prefs, &mut out);
+    })
 }
 
 /// The melds named from `prefix` ("Our meld ", "Their meld ") cut by `area`'s top or bottom
@@ -704,23 +691,8 @@ fn the_score_sheet_of_a_held_seat_is_from_its_own_team() {
     ));
     g.desk.show_report = true;
     let want = format!("We ({})", g.model.team_names(Team::B));
-    let mut h = Harness::builder()
-        .with_size([1024.0, 700.0])
-        .build_ui_state(
-            |ui, (g, fonts): &mut (Game, bool)| {
-                // The sheet's marks need the bundled font, which applies from the next frame.
-                if !*fonts {
-                    crate::gui::install_fonts(ui.ctx());
-                    *fonts = true;
-                    return;
-                }
-                let mut out = Vec::new();
-                report_window(ui, &g.model, &mut g.desk, &mut out);
-            },
-            (g, false),
-        );
-    for _ in 0..3 {
-        h.step();
-    }
+    let h = crate::gui::testkit::drawn(g, [1024.0, 700.0], |ui, g| {
+        report_window(ui, &g.model, &mut g.desk, &mut Vec::new());
+    });
     h.get_by_label(&want);
 }
