@@ -9,6 +9,7 @@ mod common;
 use common::net::Net;
 use fairdeal_core::{Preset, Seat};
 use fairdeal_net::table::Gone;
+use fairdeal_net::table::msg::TableMsg;
 
 /// The table as East's person quits once hand 1 is scored and West's client, away at that
 /// moment, falls silent for good.
@@ -31,8 +32,10 @@ fn east_quits_as_west_falls_silent() -> Net {
 /// and North vote West out (East's quit standing for East), and South, the lowest player
 /// left, takes both seats over; the two play on.
 ///
-/// Sabotage caught (checked): a client that quit counted among the voters (West is never
-/// voted out: East's vote never comes, and the table stands still).
+/// Sabotages caught (checked): a client that quit counted among the voters (West is never
+/// voted out: East's vote never comes, and the table stands still); a vote of the deal just
+/// ended, naming East now run by its voter's client, held against the voter as a vote
+/// against itself.
 #[test]
 fn a_seat_that_quits_as_its_runner_falls_silent_leaves_the_table_playing_on() {
     let mut net = east_quits_as_west_falls_silent();
@@ -60,6 +63,14 @@ fn a_seat_that_quits_as_its_runner_falls_silent_leaves_the_table_playing_on() {
         );
         assert_eq!(net.peers[i].totals(), net.peers[0].totals(), "peer {i}");
     }
+    // Nothing South or North sent was held against it (a vote of the deal just ended
+    // included, once the seat it named is run by its voter).
+    let against_honest: Vec<_> = net
+        .refused
+        .iter()
+        .filter(|(from, ..)| live.contains(from))
+        .collect();
+    assert!(against_honest.is_empty(), "{against_honest:?}");
     net.files = vec![net.files[0].clone(), net.files[2].clone()];
     net.assert_files_verify();
 }
@@ -69,8 +80,10 @@ fn a_seat_that_quits_as_its_runner_falls_silent_leaves_the_table_playing_on() {
 /// East works out that South runs its seat, takes it back from South, and plays again; no
 /// deal is voided for East after that.
 ///
-/// Sabotage caught (checked): a notice without those votes (East refuses South's word, is
-/// given its seat back, never plays it, and is voted out again at every other hand).
+/// Sabotages caught (checked): a notice without those votes (East refuses South's word, is
+/// given its seat back, never plays it, and is voted out again at every other hand); a
+/// `Return` that comes before the notice held against South; a replacement passed on to East
+/// while it is out held against North.
 #[test]
 fn a_player_whose_runner_was_voted_out_comes_back_from_the_new_runner() {
     let mut net = east_quits_as_west_falls_silent();
@@ -80,6 +93,14 @@ fn a_player_whose_runner_was_voted_out_comes_back_from_the_new_runner() {
             .all(|&i| n.peers[i].runners() == [None, Some(Seat::S), None, Some(Seat::S)])
     });
     let voided_before = net.voided(0).len();
+    // The first notices to East are lost: the `Return` that follows comes before East knows
+    // who holds its seat, and is a leftover, not held against South.
+    let mut lost_notices = 0;
+    net.lose = Box::new(move |_, to, bytes| {
+        let notice = to == 3 && matches!(TableMsg::decode(bytes), Ok(TableMsg::SeatHeld { .. }));
+        lost_notices += usize::from(notice);
+        notice && lost_notices <= 2
+    });
     net.wake(3);
     net.run(600_000, &|n| {
         !n.peers[3].has_left() && n.completed(3) >= 2 && n.completed(0) >= 3
@@ -92,4 +113,12 @@ fn a_player_whose_runner_was_voted_out_comes_back_from_the_new_runner() {
     let since: Vec<_> = net.voided(0)[voided_before..].to_vec();
     assert!(since.is_empty(), "voided since East came back: {since:?}");
     assert_eq!(net.peers[3].totals(), net.peers[0].totals());
+    // Nothing South or North sent was held against it, at East neither (a `Return` that
+    // came before the notice showing who holds East's seat included).
+    let against_honest: Vec<_> = net
+        .refused
+        .iter()
+        .filter(|(from, ..)| [0, 2].contains(from))
+        .collect();
+    assert!(against_honest.is_empty(), "{against_honest:?}");
 }

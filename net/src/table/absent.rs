@@ -268,12 +268,14 @@ impl TableSession {
         let voter = self
             .seat_of_sender(from)
             .map_err(|_| TimeoutRefused::NotSeated)?;
-        if self.speaks_for(voter) == self.speaks_for(seat) {
-            return Err(TimeoutRefused::OwnSeat);
-        }
+        // The deal first: a vote of a deal just ended can name a seat its voter's client has
+        // taken over since, a leftover, not a vote against itself.
         if hand_no != self.head.hand_no || self.hand.as_ref().map(HandSession::hctx) != Some(*hctx)
         {
             return Err(TimeoutRefused::OtherHand);
+        }
+        if self.speaks_for(voter) == self.speaks_for(seat) {
+            return Err(TimeoutRefused::OwnSeat);
         }
         if !(Statement::Timeout {
             hand_no,

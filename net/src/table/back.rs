@@ -113,9 +113,10 @@ impl TableSession {
                 return Err(ReturnRefused::Stale);
             }
             // The table's state comes only from the seat that played for this one: any other
-            // seat could hand it chosen totals.
+            // seat could hand it chosen totals. Not a fault of the sender's: the notice that
+            // shows who holds the seat may come after it.
             if self.holder_of(state.seat) != Some(sender) {
-                return Err(ReturnRefused::NotRunner);
+                return Err(ReturnRefused::HolderUnknown);
             }
             if state.keys[state.seat.index()] != self.me.key {
                 return Err(ReturnRefused::Stale);

@@ -199,6 +199,9 @@ impl TableSession {
         let sender = self
             .seat_of_sender(from)
             .map_err(|_| ReplaceRefused::NotSeated)?;
+        if self.left {
+            return Err(ReplaceRefused::Away);
+        }
         if self.keys[seat.index()] == *key
             && self
                 .bots

@@ -150,6 +150,9 @@ pub enum ReplaceRefused {
     NotRunner,
     /// One taken already (passed on by another seat, or told again).
     Again,
+    /// To a peer out of the game: the `Return` that gives its seat back carries the seats as
+    /// they are then.
+    Away,
 }
 
 impl ReplaceRefused {
@@ -164,12 +167,13 @@ impl ReplaceRefused {
             Self::BadSignature => "a replacement with a bad signature",
             Self::NotRunner => "a replacement from a seat that does not run it",
             Self::Again => "a replacement taken already",
+            Self::Away => "a replacement while this seat is out",
         }
     }
 
     /// Whether it is a leftover that changes nothing (not held against its sender).
     pub fn is_stale(self) -> bool {
-        matches!(self, Self::Earlier | Self::Again)
+        matches!(self, Self::Earlier | Self::Again | Self::Away)
     }
 }
 
@@ -184,6 +188,7 @@ impl From<ReplaceRefused> for TableError {
             ReplaceRefused::BadSignature => Self::BadSignature,
             ReplaceRefused::NotRunner => Unexpected::NotRunner(MsgKind::Replace).into(),
             ReplaceRefused::Again => Unexpected::Repeated(MsgKind::Replace).into(),
+            ReplaceRefused::Away => Unexpected::OtherHand(MsgKind::Replace).into(),
         }
     }
 }
@@ -214,6 +219,10 @@ pub enum ReturnRefused {
     /// Another seat given back to a key that is not its player's: the table would seat the
     /// player's own key, which the `Return` then does not back in a transcript.
     NotItsPlayer,
+    /// This peer's own seat given back, while away, by a seat it does not know to hold it
+    /// yet: the runner's notice, which shows who holds it, may still be on its way (the
+    /// runner tells both again until it hears the player play).
+    HolderUnknown,
 }
 
 impl ReturnRefused {
@@ -229,12 +238,13 @@ impl ReturnRefused {
                 "this seat given back under another key or while it is played, or another seat's while away"
             }
             Self::NotItsPlayer => "a seat given back to a key that is not its player's",
+            Self::HolderUnknown => "this seat given back by a seat not known to hold it yet",
         }
     }
 
     /// Whether it is a leftover that changes nothing (a second copy of this seat's return).
     pub fn is_stale(self) -> bool {
-        matches!(self, Self::Stale)
+        matches!(self, Self::Stale | Self::HolderUnknown)
     }
 }
 
@@ -246,7 +256,7 @@ impl From<ReturnRefused> for TableError {
             ReturnRefused::BadSignature => Self::BadSignature,
             ReturnRefused::Barred(s) => Unexpected::SeatBarred(s).into(),
             ReturnRefused::NotRunner => Unexpected::NotRunner(MsgKind::Return).into(),
-            ReturnRefused::Stale => Unexpected::StaleReturn.into(),
+            ReturnRefused::Stale | ReturnRefused::HolderUnknown => Unexpected::StaleReturn.into(),
             ReturnRefused::NotItsPlayer => Unexpected::ReturnToAnotherKey.into(),
         }
     }
