@@ -13,8 +13,9 @@ use fairdeal_net::table::msg::TableMsg;
 
 /// The table as East's person quits once hand 1 is scored and West's client, away at that
 /// moment, falls silent for good.
-fn east_quits_as_west_falls_silent() -> Net {
-    let (peers, _) = common::sim::table("quit-silent", Preset::Samba, 100_000);
+/// Returns it with the four seats' secrets.
+fn east_quits_as_west_falls_silent() -> (Net, Vec<[u8; 32]>) {
+    let (peers, secrets) = common::sim::table("quit-silent", Preset::Samba, 100_000);
     let mut net = Net::new(peers);
     net.run(900_000, &|n| {
         n.peers[3].next_hand().is_some() && n.peers[1].next_hand().is_some()
@@ -23,7 +24,7 @@ fn east_quits_as_west_falls_silent() -> Net {
     net.collect(3);
     net.away[3] = true;
     net.away[1] = true;
-    net
+    (net, secrets)
 }
 
 /// East's person leaves once hand 1 is scored, and at that moment West, the runner who was
@@ -38,7 +39,7 @@ fn east_quits_as_west_falls_silent() -> Net {
 /// against itself.
 #[test]
 fn a_seat_that_quits_as_its_runner_falls_silent_leaves_the_table_playing_on() {
-    let mut net = east_quits_as_west_falls_silent();
+    let (mut net, _) = east_quits_as_west_falls_silent();
     let live = [0, 2];
     net.run(600_000, &|n| {
         live.iter()
@@ -86,7 +87,7 @@ fn a_seat_that_quits_as_its_runner_falls_silent_leaves_the_table_playing_on() {
 /// while it is out held against North.
 #[test]
 fn a_player_whose_runner_was_voted_out_comes_back_from_the_new_runner() {
-    let mut net = east_quits_as_west_falls_silent();
+    let (mut net, _) = east_quits_as_west_falls_silent();
     net.run(600_000, &|n| {
         [0, 2]
             .iter()
@@ -121,4 +122,49 @@ fn a_player_whose_runner_was_voted_out_comes_back_from_the_new_runner() {
         .filter(|(from, ..)| [0, 2].contains(from))
         .collect();
     assert!(against_honest.is_empty(), "{against_honest:?}");
+}
+
+/// A quit signed before the seat was given back is no longer its player's word; one signed
+/// since is. East is given its seat back at hand `r` (as above): a quit of hand `r - 1` (the
+/// hand just scored, which the table would otherwise take) is a leftover at South, one of
+/// hand `r` is taken.
+///
+/// Sabotage caught (checked): the check against the hand the seat was given back at as `==`
+/// or `<=`.
+#[test]
+fn a_quit_signed_before_the_seat_was_given_back_is_no_longer_its_word() {
+    use fairdeal_crypto::Identity;
+    use fairdeal_net::table::msg::Statement;
+    let (mut net, secrets) = east_quits_as_west_falls_silent();
+    net.run(600_000, &|n| n.peers[0].runners()[3] == Some(Seat::S));
+    net.wake(3);
+    net.run(600_000, &|n| {
+        !n.peers[3].has_left()
+            && n.peers[3].hand().is_some()
+            && n.peers[0].hand_no() == n.peers[3].hand_no()
+            && n.peers[0].runners()[3].is_none()
+    });
+    let r = net.peers[0].hand_no();
+    assert!(
+        !net.peers[3].has_left() && r > 1,
+        "East is back at hand {r}"
+    );
+    let sid = net.peers[0].config().expect("started").sid();
+    let east = Identity::from_secret(secrets[3]);
+    let quit = |hand_no| {
+        let sig = Statement::Quit {
+            hand_no,
+            seat: Seat::E,
+        }
+        .sign(&east, &sid);
+        TableMsg::Quit { hand_no, sig }.encode()
+    };
+    let old = net.peers[0].admit(net.keys[3], &quit(r - 1));
+    assert!(
+        old.as_ref().is_err_and(|e| e.stale),
+        "a quit of hand {}: {old:?}",
+        r - 1
+    );
+    let new = net.peers[0].admit(net.keys[3], &quit(r));
+    assert!(new.is_ok(), "a quit of hand {r}: {new:?}");
 }
