@@ -92,7 +92,7 @@ fn a_seat_that_is_ready_for_some_and_quits_to_others_leaves_the_same_way_everywh
 /// of it, the file is refused: nothing in it says why the deal was started again.
 #[test]
 fn a_deal_started_again_for_a_seat_that_quit_needs_its_quit_in_the_file() {
-    use fairdeal_net::transcript::{Entry, FaultKind, verify};
+    use fairdeal_net::transcript::{Entry, FaultKind, HandStatus, verify};
     let net = split(&[1]);
     let file = &net.files[0];
     let deals: Vec<u32> = file
@@ -105,6 +105,17 @@ fn a_deal_started_again_for_a_seat_that_quit_needs_its_quit_in_the_file() {
     assert!(
         deals.windows(2).any(|w| w[0] == 2 && w[1] == 2),
         "South dealt hand 2 twice: {deals:?}"
+    );
+    // Said as a deal started again for East, nobody's fault.
+    let whole = verify(&common::located(file.iter().cloned()));
+    assert!(
+        whole
+            .hands
+            .iter()
+            .any(|h| h.hand_no == 2
+                && matches!(h.status, HandStatus::Restarted { seat: Seat::E, .. })),
+        "{}",
+        whole.text()
     );
     let east = net.keys[3];
     let cut: Vec<Entry> = file

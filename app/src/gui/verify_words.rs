@@ -82,6 +82,10 @@ pub fn people_lines(report: &Report) -> Vec<Said> {
                 "Hand {n}: dealt fairly and scored right — {} ({moves} moves replayed, every card opened checked)",
                 scores(&names, *s)
             )),
+            HandStatus::Restarted { seat: s, why } => good(format!(
+                "Hand {n} was dealt again: {} {why}",
+                seat(&names, *s)
+            )),
             HandStatus::Void { seat: Some(s), why, .. } => bad(format!(
                 "Hand {n} was thrown away and dealt again: {} {why}",
                 seat(&names, *s)
@@ -215,6 +219,27 @@ mod tests {
         assert!(all.contains("Ann and Cid 515, Bea and Dan 1370"), "{all}");
         assert!(all.contains("Dan held back the end of the hand"), "{all}");
         assert!(all.contains("Not over in this file: Ann and Cid 615, Bea and Dan 1170"));
+    }
+
+    /// A deal started again for a player back, or for a seat that quit, is nobody's fault:
+    /// said plainly, not marked as a problem.
+    #[test]
+    fn a_deal_started_again_is_not_marked_as_a_problem() {
+        let mut r = report();
+        r.hands.push(HandLine {
+            hand_no: 3,
+            status: HandStatus::Restarted {
+                seat: Seat::E,
+                why: "had quit".to_owned(),
+            },
+        });
+        let said = people_lines(&r);
+        let line = said
+            .iter()
+            .find(|s| s.text.starts_with("Hand 3"))
+            .expect("hand 3 said");
+        assert_eq!(line.text, "Hand 3 was dealt again: Dan had quit");
+        assert!(!line.bad, "{:?}", line.text);
     }
 
     #[test]

@@ -29,6 +29,15 @@ pub enum HandStatus {
         /// The signed evidence, one line each.
         evidence: Vec<String>,
     },
+    /// The deal was started again, with the same head, for a change of seat nobody is at
+    /// fault for: a player back (its runner's signed return), or a seat that quit taken over
+    /// (its signed quit, its runner's replacement).
+    Restarted {
+        /// The seat whose player came back or left.
+        seat: Seat,
+        /// Why, in words.
+        why: String,
+    },
     /// The deal was over but a seat withheld the end of it: it counts with these scores.
     Forfeited {
         /// The silent seat.
@@ -376,6 +385,9 @@ fn hand_line(h: &HandLine) -> String {
             scores[1],
             short(root)
         ),
+        HandStatus::Restarted { seat, why } => {
+            format!("hand {n}: dealt again: {} {why}", seat.name())
+        }
         HandStatus::Void { seat, why, .. } => match seat {
             Some(s) => format!("hand {n}: void: {} {why}", s.name()),
             None => format!("hand {n}: void: {why}"),

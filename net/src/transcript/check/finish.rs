@@ -134,12 +134,11 @@ impl Game {
             after = next_head(Ending::Restarted);
             match (back, quitter()) {
                 (None, None) => return Err(stop(None, n, at, FaultKind::RestartWithoutReturn)),
-                (None, Some(seat)) => HandStatus::Void {
-                    seat: Some(seat),
+                (None, Some(seat)) => HandStatus::Restarted {
+                    seat,
                     why: "had quit: the deal was started again with the computer player its \
                           runner announced (signed quit and replace)"
                         .to_owned(),
-                    evidence: Vec::new(),
                 },
                 (Some((seat, from)), _) => self.restarted_for_return(h, seat, from, n, at)?,
             }
@@ -368,10 +367,9 @@ impl Game {
                 },
             ));
         }
-        Ok(HandStatus::Void {
-            seat: Some(seat),
+        Ok(HandStatus::Restarted {
+            seat,
             why: "is back: the deal was started again with its player (signed return)".to_owned(),
-            evidence: Vec::new(),
         })
     }
 }
