@@ -134,7 +134,6 @@ fn a_player_whose_runner_was_voted_out_comes_back_from_the_new_runner() {
 #[test]
 fn a_quit_signed_before_the_seat_was_given_back_is_no_longer_its_word() {
     use fairdeal_crypto::Identity;
-    use fairdeal_net::table::msg::Statement;
     let (mut net, secrets) = east_quits_as_west_falls_silent();
     net.run(600_000, &|n| n.peers[0].runners()[3] == Some(Seat::S));
     net.wake(3);
@@ -151,14 +150,7 @@ fn a_quit_signed_before_the_seat_was_given_back_is_no_longer_its_word() {
     );
     let sid = net.peers[0].config().expect("started").sid();
     let east = Identity::from_secret(secrets[3]);
-    let quit = |hand_no| {
-        let sig = Statement::Quit {
-            hand_no,
-            seat: Seat::E,
-        }
-        .sign(&east, &sid);
-        TableMsg::Quit { hand_no, sig }.encode()
-    };
+    let quit = |hand_no| common::quit_msg(&east, &sid, hand_no, Seat::E).encode();
     let old = net.peers[0].admit(net.keys[3], &quit(r - 1));
     assert!(
         old.as_ref().is_err_and(|e| e.stale),

@@ -216,7 +216,6 @@ fn a_runner_that_tells_one_seat_only_that_a_leaver_was_taken_over_cannot_get_it_
 #[test]
 fn a_quit_names_the_hand_under_way_or_the_one_just_scored() {
     use fairdeal_crypto::Identity;
-    use fairdeal_net::table::msg::Statement;
     let (peers, secrets) = common::sim::table("split", Preset::Samba, 100_000);
     let mut net = Net::new(peers);
     net.run(900_000, &|n| {
@@ -224,14 +223,7 @@ fn a_quit_names_the_hand_under_way_or_the_one_just_scored() {
     });
     let sid = net.peers[0].config().unwrap().sid();
     let east = Identity::from_secret(secrets[3]);
-    let quit = |hand_no| {
-        let sig = Statement::Quit {
-            hand_no,
-            seat: Seat::E,
-        }
-        .sign(&east, &sid);
-        TableMsg::Quit { hand_no, sig }.encode()
-    };
+    let quit = |hand_no| common::quit_msg(&east, &sid, hand_no, Seat::E).encode();
     for hand_no in [0, 3, 4, 9] {
         let refused = net.peers[0].admit(net.keys[3], &quit(hand_no));
         assert!(

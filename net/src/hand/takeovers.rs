@@ -73,6 +73,11 @@ impl Takeovers {
             .collect()
     }
 
+    /// The seats in `seats` and the computer players their clients run, which go with them.
+    pub fn with_run_by(&self, seats: SeatSet) -> SeatSet {
+        seats.iter().fold(seats, |all, s| all.union(self.run_by(s)))
+    }
+
     /// The seats a computer player plays.
     pub fn taken(&self) -> SeatSet {
         Seat::ALL
@@ -245,6 +250,11 @@ mod tests {
         stray[Seat::S] = [7; 32];
         assert_eq!(Takeovers::from_parts(runners, stray), t);
         assert_eq!(t.run_by(Seat::N).len(), 1);
+        let leaving: SeatSet = [Seat::N].into_iter().collect();
+        assert_eq!(
+            t.with_run_by(leaving).iter().collect::<Vec<_>>(),
+            vec![Seat::W, Seat::N]
+        );
         assert_eq!(t.taken().len(), 2);
         assert_eq!(Takeovers::from_array(t.to_array()), t);
     }

@@ -25,7 +25,7 @@ pub(crate) enum ReturnEffect {
 
 impl TableSession {
     /// The original identity of `seat` (as the configuration seated it).
-    fn original(&self, seat: Seat) -> Option<PublicKey> {
+    pub(super) fn original(&self, seat: Seat) -> Option<PublicKey> {
         self.stage.config().map(|c| c.seats[seat.index()])
     }
 

@@ -285,9 +285,7 @@ impl TableSession {
         // The clients that quit take no part in the votes; the notice shows their quits,
         // which this peer may have missed.
         let quit = self.shown_quits(shown.quits);
-        let leaving = quit.iter().fold(self.leaving().union(quit), |all, q| {
-            all.union(self.bots.run_by(q))
-        });
+        let leaving = self.leaving().union(self.bots.with_run_by(quit));
         if covered.is_empty() || !self.bots.voted_out(seat, covered.union(leaving)) {
             return Err(SeatHeldRefused::Unproved);
         }

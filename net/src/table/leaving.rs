@@ -34,7 +34,7 @@ impl TableSession {
         if self.stage.finished().is_some() {
             return Err(NotNow::GameOver.into());
         }
-        if self.hand.is_some() && self.between.is_none() {
+        if self.in_play() {
             self.leave_after = Some(self.head.hand_no);
             // Not ready for a next hand this seat will not play: the table waits for the
             // `Quit` (or its countdown) instead of dealing the next hand to a leaver.

@@ -37,15 +37,12 @@ impl TableSession {
                         .is_some_and(|(h, _)| *h >= self.back_at[s])
             })
             .collect();
-        quit.iter()
-            .fold(quit, |all, q| all.union(self.bots.run_by(q)))
+        self.bots.with_run_by(quit)
     }
 
     /// The key of `seat`'s player (the configuration's), which signs its quit.
     pub(crate) fn player_key(&self, seat: Seat) -> PublicKey {
-        self.stage
-            .config()
-            .map_or(self.keys[seat.index()], |c| c.seats[seat.index()])
+        self.original(seat).unwrap_or(self.keys[seat.index()])
     }
 
     /// Whether a hand is being played here (dealt, and not yet scored or dropped).

@@ -70,10 +70,8 @@ impl TableSession {
 
     /// `seat` counts among the seats out, with the computer players its client ran.
     pub(super) fn mark_gone(&mut self, seat: Seat) {
-        self.gone.insert(seat);
-        for run in self.bots.run_by(seat).iter() {
-            self.gone.insert(run);
-        }
+        let out = self.bots.with_run_by([seat].into_iter().collect());
+        self.gone = self.gone.union(out);
     }
 
     /// `seat` is out of the game from now on: the current hand is dropped and a computer
@@ -364,7 +362,7 @@ impl TableSession {
             match self.check_replace(&r.from, r.hand_no, r.seat, &r.key, &r.seed, &r.sig) {
                 Ok((_, ReplaceEffect::Early)) => later.push(r),
                 Ok(_) => {
-                    // Any kept after it are looked at again by its own handling.
+                    // Those kept so far stay kept while it is handled.
                     self.early_replace.append(&mut later);
                     let _ = self.on_replace(r.from, r.hand_no, r.seat, r.key, r.seed, &r.sig);
                 }

@@ -416,8 +416,7 @@ impl Game {
                     && self.quits[s].is_some_and(|h| h >= self.back_at[s])
             })
             .collect();
-        quit.iter()
-            .fold(quit, |all, q| all.union(expect.bots.run_by(q)))
+        expect.bots.with_run_by(quit)
     }
 }
 

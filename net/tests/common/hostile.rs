@@ -49,10 +49,7 @@ pub fn hostile(
                 .digest(&sid),
             ),
         },
-        1 if rng.below(2) == 0 => TableMsg::Quit {
-            hand_no,
-            sig: id.sign(&Statement::Quit { hand_no, seat: me }.digest(&sid)),
-        },
+        1 if rng.below(2) == 0 => super::quit_msg(&id, &sid, hand_no, me),
         1 => {
             // A quit of a seat whose secret the sender holds, passed on (or one signed by
             // the wrong seat for the seat named).

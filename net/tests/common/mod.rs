@@ -16,6 +16,17 @@ use fairdeal_crypto::encoding;
 use fairdeal_crypto::{Body, CardTable, Envelope, Identity, SignedEnvelope};
 use fairdeal_net::hand::{Blame, DealHead, Event, HandConfig, HandSession, SessionError, Stage};
 
+/// `seat`'s quit of hand `hand_no` at table `sid`, signed by `by` (its player, or a forger).
+pub fn quit_msg(
+    by: &Identity,
+    sid: &[u8; 32],
+    hand_no: u32,
+    seat: Seat,
+) -> fairdeal_net::table::msg::TableMsg {
+    let sig = fairdeal_net::table::msg::Statement::Quit { hand_no, seat }.sign(by, sid);
+    fairdeal_net::table::msg::TableMsg::Quit { hand_no, sig }
+}
+
 /// `by`'s signed `Replace` at table `sid`: seat `seat`'s computer player takes `key` and
 /// `seed` from hand `hand_no`.
 pub fn replace_msg(
