@@ -201,9 +201,7 @@ impl TableSession {
                 self.tell_given_to(&state);
                 // We started this hand with the computer player: start it again with the player.
                 self.apply_return(&state);
-                self.hand = None;
-                self.forget_first_deal();
-                self.head.hand_no -= 1;
+                self.drop_deal_to_deal_again();
                 self.start_hand();
             }
             ReturnEffect::Past => {}
@@ -211,15 +209,21 @@ impl TableSession {
         Ok(())
     }
 
-    /// The hand under way is dealt again: the first deal's envelopes are no longer held. The
+    /// The hand under way is to be dealt again, with the same head (the next deal numbers it
+    /// the same): this deal is dropped, and its envelopes are no longer held. The
     /// new deal has another hand context (the returned seat has another key), so nothing of
     /// the first deal counts in it; but `held` keeps one envelope per (hand, sender, sequence
     /// number), and the new deal fills the same slots: kept, the first deal's bytes would
     /// stand in them, and a seat that asks for what it misses of the new deal would be sent
     /// those instead.
-    pub(super) fn forget_first_deal(&mut self) {
+    pub(super) fn drop_deal_to_deal_again(&mut self) {
+        self.hand = None;
+        for p in &mut self.proxies {
+            p.hand = None;
+        }
         let hand_no = self.head.hand_no;
         self.held.retain(|&(h, _, _), _| h != hand_no);
+        self.head.hand_no -= 1;
     }
 
     /// The seat whose client plays `seat` for its away player: the runner this peer knows

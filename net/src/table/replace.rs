@@ -293,12 +293,7 @@ impl TableSession {
                 self.pass_replace(runner, hand_no, seat, key, seed, sig);
                 // Dealt here to a seat its runner had put out: dealt again, with the same
                 // head, to the computer player.
-                self.hand = None;
-                for p in &mut self.proxies {
-                    p.hand = None;
-                }
-                self.forget_first_deal();
-                self.head.hand_no -= 1;
+                self.drop_deal_to_deal_again();
                 self.seat_taken(seat, key, seed, runner);
             }
         }
