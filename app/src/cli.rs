@@ -421,9 +421,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 computers,
                 relay,
             };
-            let outcome = runtime()?.block_on(crate::peer::host(args, trace))?;
-            println!("{}", crate::peer::game_over_line(&outcome));
-            Ok(ExitCode::SUCCESS)
+            ended(runtime()?.block_on(crate::peer::host(args, trace)))
         }
         Some(Command::Join {
             table,
@@ -467,9 +465,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 countdown: true,
                 relay,
             };
-            let outcome = runtime()?.block_on(crate::peer::run_node_traced(opts, false, trace))?;
-            println!("{}", crate::peer::game_over_line(&outcome));
-            Ok(ExitCode::SUCCESS)
+            ended(runtime()?.block_on(crate::peer::run_node_traced(opts, false, trace)))
         }
         Some(Command::Relay { listen, data_dir }) => {
             runtime()?.block_on(crate::peer::relay(listen, data_dir))?;
@@ -558,6 +554,28 @@ fn grace_secs(text: &str) -> Result<u64, String> {
         ));
     }
     Ok(secs)
+}
+
+/// How a `host` or `join` ends: the game's result, or the person's leave (a success when the
+/// table was told), or the error.
+fn ended(outcome: Result<fairdeal_net::node::Outcome>) -> Result<ExitCode> {
+    match outcome {
+        Ok(o) => {
+            println!("{}", crate::peer::game_over_line(&o));
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => match e.downcast_ref::<crate::peer::Left>() {
+            Some(left) => {
+                println!("{left}");
+                Ok(if left.told {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::FAILURE
+                })
+            }
+            None => Err(e),
+        },
+    }
 }
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use anyhow::{Context, Result, anyhow};
 use fairdeal_core::{GameResult, Team};
@@ -77,6 +79,8 @@ async fn run_node_with(
         store::identity_secret(&opts.data_dir, random32).context("reading the identity")?;
     let (ev_tx, mut ev_rx) = mpsc::channel(256);
     let (in_tx, in_rx) = mpsc::channel(16);
+    let leave = Arc::new(LeaveAsked::default());
+    let signals = tokio::spawn(leave_on_signals(in_tx.clone(), leave.clone()));
     let person = opts.bot.is_none();
     // The address to give the others is the host's: a guest's own would only mislead.
     let hosting = matches!(opts.role, Role::Host { .. });
@@ -85,6 +89,7 @@ async fn run_node_with(
         Role::Join { .. } => String::new(),
     };
     let label = opts.name.clone();
+    let leave_key = leave.clone();
     let printer = tokio::spawn(async move {
         let mut stdin_started = false;
         let mut moves: Vec<fairdeal_core::Move> = Vec::new();
@@ -213,11 +218,11 @@ async fn run_node_with(
                     let Some(line) = line else { continue };
                     let line = line.trim();
                     if line == "q" {
-                        let _ = in_tx.send(Intent::Quit).await;
+                        let _ = in_tx.send(leave_key.ask()).await;
                     } else if let Some(mv) = line.parse::<usize>().ok().and_then(|n| n.checked_sub(1)).and_then(|i| moves.get(i)) {
                         let _ = in_tx.send(Intent::Play(mv.clone())).await;
                     } else {
-                        println!("type a number from the list, or q");
+                        println!("type a number from the list, or q to leave the game");
                     }
                 }
             }
@@ -225,11 +230,96 @@ async fn run_node_with(
         trace_file
     });
     let outcome = node::run(opts, secret, random32(), ev_tx, in_rx).await;
+    signals.abort();
     if let Ok(Some(mut t)) = printer.await {
         let _ = writeln!(t, "rss {}", peak_rss_kb());
         let _ = t.flush();
     }
-    Ok(outcome?)
+    match outcome {
+        Err(node::NodeError::Stopped) if leave.asked() > 0 => Err(Left {
+            told: leave.asked() == 1,
+        }
+        .into()),
+        other => Ok(other?),
+    }
+}
+
+/// How often the person asked to leave (`q`, Ctrl-C, or a termination signal).
+#[derive(Debug, Default)]
+struct LeaveAsked(AtomicU8);
+
+impl LeaveAsked {
+    /// Counts one more request and says what it means: the first is a signed leave (the
+    /// seat is played to the end of the hand, then the others are told, so nobody waits out
+    /// a grace period for it); a second stops at once.
+    fn ask(&self) -> Intent {
+        if self.0.fetch_add(1, Ordering::SeqCst) == 0 {
+            println!(
+                "leaving: your seat is played to the end of this hand, then the others are told \
+                 and a computer player takes it (ask again to stop at once)"
+            );
+            let _ = std::io::stdout().flush();
+            Intent::Leave
+        } else {
+            Intent::Quit
+        }
+    }
+
+    fn asked(&self) -> u8 {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// The game ended for this process because its person left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Left {
+    /// The table was told (a signed leave); false when a second request stopped at once.
+    pub told: bool,
+}
+
+impl std::fmt::Display for Left {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.told {
+            f.write_str(
+                "you left the game: the others were told, and a computer player plays your seat",
+            )
+        } else {
+            f.write_str(
+                "stopped at once: the others will vote your seat out once the grace period has \
+                 passed; join again (or Resume in the window) to take it back",
+            )
+        }
+    }
+}
+
+impl std::error::Error for Left {}
+
+/// Turns Ctrl-C and SIGTERM into a request to leave ([`LeaveAsked::ask`]): a CLI stopped
+/// that way tells the table, where a killed one would only fall silent and hold the hand up
+/// for a grace period.
+async fn leave_on_signals(intents: mpsc::Sender<Intent>, leave: Arc<LeaveAsked>) {
+    #[cfg(unix)]
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    loop {
+        #[cfg(unix)]
+        let terminated = async {
+            match term.as_mut() {
+                Some(t) => {
+                    t.recv().await;
+                }
+                None => std::future::pending().await,
+            }
+        };
+        #[cfg(not(unix))]
+        let terminated = std::future::pending::<()>();
+        tokio::select! {
+            r = tokio::signal::ctrl_c() => if r.is_err() { return },
+            () = terminated => {}
+        }
+        if intents.send(leave.ask()).await.is_err() {
+            return;
+        }
+    }
 }
 
 /// The process's peak resident memory in KiB (Linux), 0 elsewhere.

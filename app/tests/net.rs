@@ -553,3 +553,81 @@ fn a_peer_that_loses_a_tenth_of_its_requests_still_finishes() {
     joiners_finish(&mut joins);
     every_log_verifies(&seats);
 }
+
+/// Ctrl-C (SIGINT) at a joiner mid-hand is a signed leave: it plays its seat to the end of the
+/// hand, tells the others and exits with success; a computer player takes the seat with no
+/// hand thrown away, although the grace period (60 s) is far longer than the whole test waits
+/// for it. (With the default SIGINT action the process dies silent and exits unsuccessfully;
+/// with an unsigned stop the hand is voided after the grace period.)
+#[test]
+fn ctrl_c_at_a_joiner_leaves_signed_and_the_hand_stands() {
+    let _one = serial();
+    let d = dir("ctrlc");
+    let seats: Vec<PathBuf> = (0..4).map(|i| d.join(format!("s{i}"))).collect();
+    let grace = strs(&["--grace-secs", "60"]);
+    let (mut h, address) = host_with(&seats[0], "1000", &["--grace-secs", "60"]);
+    let trace = d.join("trace");
+    let mut leaver_args = grace.clone();
+    leaver_args.extend(["--trace".to_owned(), trace.display().to_string()]);
+    let mut leaver = bin()
+        .args([
+            "join",
+            "--address",
+            &address,
+            "--bot",
+            "greedy",
+            "--listen",
+            "/ip4/127.0.0.1/tcp/0",
+            "--data-dir",
+        ])
+        .arg(&seats[3])
+        .args(&leaver_args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut joins = Procs(vec![
+        join_with(&seats[1], &address, &grace),
+        join_with(&seats[2], &address, &grace),
+    ]);
+    wait_trace(&trace, "moved 1 3 ");
+    let interrupted = Instant::now();
+    let sent = Command::new("kill")
+        .args(["-INT", &leaver.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill -INT failed");
+    let mut out = leaver.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut said = String::new();
+        let _ = std::io::Read::read_to_string(&mut out, &mut said);
+        said
+    });
+    let left_ok = wait(&mut leaver, Duration::from_secs(30));
+    let said = reader.join().unwrap();
+    assert!(
+        left_ok,
+        "the leaver did not exit with success after Ctrl-C: {said}"
+    );
+    assert!(said.contains("you left the game"), "{said}");
+    assert!(
+        interrupted.elapsed() < Duration::from_secs(60),
+        "the leave took the grace period"
+    );
+    assert!(
+        wait(&mut h, Duration::from_secs(240)),
+        "host did not finish after the leave: {}",
+        host_errors(&seats[0])
+    );
+    joiners_finish(&mut joins);
+    let host_out = host_output();
+    assert!(
+        host_out.contains("is now played by a computer player run by"),
+        "{host_out}"
+    );
+    assert!(
+        !host_out.contains(" void: "),
+        "a hand was thrown away: {host_out}"
+    );
+    every_log_verifies(&seats);
+}
