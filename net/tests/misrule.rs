@@ -108,20 +108,34 @@ fn check(cheats: &[usize], salt: u64, every: usize) -> Result<(), TestCaseError>
     Ok(())
 }
 
-#[test]
-fn seats_breaking_the_table_rules_at_random_never_get_an_honest_seat_blamed() {
-    // `MISRULE_CASES` sets the count for this property alone (each case plays a table
-    // into its second hand).
-    let cases = std::env::var("MISRULE_CASES")
+/// The cases of one coalition size: `MISRULE_CASES` (default 24) is the count of all three
+/// sizes together, a third each, so that the test harness runs the sizes side by side.
+fn cases_per_size() -> u32 {
+    let all: u32 = std::env::var("MISRULE_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(16);
-    let coalition = prop_oneof![
-        (0usize..4).prop_map(|c| vec![c]),
-        (0usize..4, 1usize..4).prop_map(|(a, d)| vec![a, (a + d) % 4]),
-        (0usize..4).prop_map(|h| (0..4).filter(|&s| s != h).collect::<Vec<_>>()),
-    ];
-    proptest!(ProptestConfig::with_cases(cases), |(cheats in coalition, salt in any::<u64>(), every in 1usize..4)| {
+        .unwrap_or(24);
+    all.div_ceil(3).max(1)
+}
+
+#[test]
+fn one_seat_breaking_the_table_rules_at_random_never_gets_an_honest_seat_blamed() {
+    proptest!(ProptestConfig::with_cases(cases_per_size()), |(cheat in 0usize..4, salt in any::<u64>(), every in 1usize..4)| {
+        check(&[cheat], salt, every)?;
+    });
+}
+
+#[test]
+fn two_seats_breaking_the_table_rules_at_random_never_get_an_honest_seat_blamed() {
+    proptest!(ProptestConfig::with_cases(cases_per_size()), |(a in 0usize..4, d in 1usize..4, salt in any::<u64>(), every in 1usize..4)| {
+        check(&[a, (a + d) % 4], salt, every)?;
+    });
+}
+
+#[test]
+fn three_seats_breaking_the_table_rules_at_random_never_get_an_honest_seat_blamed() {
+    proptest!(ProptestConfig::with_cases(cases_per_size()), |(h in 0usize..4, salt in any::<u64>(), every in 1usize..4)| {
+        let cheats: Vec<usize> = (0..4).filter(|&s| s != h).collect();
         check(&cheats, salt, every)?;
     });
 }
