@@ -359,3 +359,49 @@ fn a_seat_change_needs_the_replace_of_that_seat_key_and_seed() {
         );
     }
 }
+
+/// A quit signed by its seat's own player, written where the table would not have taken it:
+/// for a hand after the deal the file is at, or for none (hand 0). The table takes a quit only for
+/// the deal under way or the hand just scored, so the file stands no such quit either (it
+/// would change who is leaving, hence the runners picked and the votes counted).
+///
+/// Sabotage caught (checked): the file's quits taken for any hand.
+#[test]
+fn a_quit_for_a_hand_the_table_would_not_take_is_refused() {
+    let (peers, file) = quit_game();
+    let sid = sid(&peers);
+    let north = Identity::from_secret(secret(2));
+    let at = file
+        .iter()
+        .position(|e| matches!(table_msg(e), Some((_, TableMsg::Quit { .. }))))
+        .unwrap();
+    let Some((from, TableMsg::Quit { hand_no, .. })) = table_msg(&file[at]) else {
+        unreachable!()
+    };
+    // The deal the file is at when the quit comes: the last header before it.
+    let now = file[..at]
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            Entry::Hand { head, .. } => Some(head.hand_no),
+            _ => None,
+        })
+        .unwrap();
+    for other in [now + 1, now + 5, 0] {
+        assert_ne!(other, hand_no);
+        let mut forged = file.clone();
+        forged[at] = Entry::Signed {
+            from,
+            msg: common::quit_msg(&north, &sid, other, Seat::N).encode(),
+        };
+        assert_eq!(
+            refused(&forged),
+            FaultKind::QuitOtherHand {
+                seat: Seat::N,
+                hand_no: other,
+                at: now
+            },
+            "a quit for hand {other} at hand {now}"
+        );
+    }
+}

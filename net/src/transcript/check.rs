@@ -298,6 +298,22 @@ impl Game {
                     && let Some(seat) =
                         seat_of(&keys, from).or_else(|| seat_of(&self.config.seats, from))
                 {
+                    // The table's window (`TableSession::check_quit`): the deal under way, or
+                    // the hand just scored when the next was dealt first. A quit outside it
+                    // was refused live, so it never stands here either.
+                    let now = self.block.as_ref().map_or(0, |b| b.head.head.hand_no);
+                    if hand_no == 0 || (hand_no != now && hand_no.checked_add(1) != Some(now)) {
+                        return Err(stop(
+                            None,
+                            Some(hand_no),
+                            at,
+                            FaultKind::QuitOtherHand {
+                                seat,
+                                hand_no,
+                                at: now,
+                            },
+                        ));
+                    }
                     let q = &mut self.quits[seat];
                     *q = Some(q.map_or(hand_no, |h| h.max(hand_no)));
                 }

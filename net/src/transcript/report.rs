@@ -210,6 +210,20 @@ pub enum FaultKind {
         /// The seats without an envelope in the deal it starts.
         missing: Vec<Seat>,
     },
+    /// A seat's signed quit naming a hand the table takes no quit for where the file has
+    /// it: a quit names the deal under way or the hand just before it.
+    #[error(
+        "{}'s quit names hand {hand_no}, where the file is at hand {at}: the table takes a quit only for the hand under way or the one just scored",
+        seat.name()
+    )]
+    QuitOtherHand {
+        /// The seat that signed the quit.
+        seat: Seat,
+        /// The hand the quit names.
+        hand_no: u32,
+        /// The hand of the deal the file is at (0: before the first deal).
+        at: u32,
+    },
     /// A deal started again with neither a signed return nor a seat that quit taken over.
     #[error("the deal was started again without a signed return or a seat that quit taken over")]
     RestartWithoutReturn,
