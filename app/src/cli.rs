@@ -567,7 +567,7 @@ fn ended(outcome: Result<fairdeal_net::node::Outcome>) -> Result<ExitCode> {
         Err(e) => match e.downcast_ref::<crate::peer::Left>() {
             Some(left) => {
                 println!("{left}");
-                Ok(if left.told {
+                Ok(if left.told() {
                     ExitCode::SUCCESS
                 } else {
                     ExitCode::FAILURE

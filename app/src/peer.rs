@@ -3,7 +3,7 @@
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use anyhow::{Context, Result, anyhow};
 use fairdeal_core::{GameResult, Team};
@@ -122,6 +122,9 @@ async fn run_node_with(
                             let _ = t.flush();
                         }
                     }
+                    if matches!(ev, NodeEvent::Table(TableEvent::Started(_))) {
+                        leave_key.started.store(true, Ordering::SeqCst);
+                    }
                     match ev {
                         NodeEvent::Listening(addr) => {
                             if let Some(tx) = on_listen.take() {
@@ -236,59 +239,83 @@ async fn run_node_with(
         let _ = t.flush();
     }
     match outcome {
-        Err(node::NodeError::Stopped) if leave.asked() > 0 => Err(Left {
-            told: leave.asked() == 1,
-        }
-        .into()),
+        Err(node::NodeError::Stopped) if leave.asked() > 0 => Err(leave.left().into()),
         other => Ok(other?),
     }
 }
 
-/// How often the person asked to leave (`q`, Ctrl-C, or a termination signal).
+/// How often the person asked to leave (`q`, Ctrl-C, or a termination signal), and whether
+/// the game had started (all four signed the table) when they did.
 #[derive(Debug, Default)]
-struct LeaveAsked(AtomicU8);
+struct LeaveAsked {
+    asked: AtomicU8,
+    started: AtomicBool,
+}
 
 impl LeaveAsked {
-    /// Counts one more request and says what it means: the first is a signed leave (the
-    /// seat is played to the end of the hand, then the others are told, so nobody waits out
-    /// a grace period for it); a second stops at once.
+    /// Counts one more request and says what it means: the first is a signed leave (during
+    /// the game the seat is played to the end of the hand, then the others are told, so
+    /// nobody waits out a grace period for it); a second stops at once.
     fn ask(&self) -> Intent {
-        if self.0.fetch_add(1, Ordering::SeqCst) == 0 {
+        if self.asked.fetch_add(1, Ordering::SeqCst) > 0 {
+            return Intent::Quit;
+        }
+        if self.started.load(Ordering::SeqCst) {
             println!(
                 "leaving: your seat is played to the end of this hand, then the others are told \
                  and a computer player takes it (ask again to stop at once)"
             );
             let _ = std::io::stdout().flush();
-            Intent::Leave
-        } else {
-            Intent::Quit
         }
+        Intent::Leave
     }
 
     fn asked(&self) -> u8 {
-        self.0.load(Ordering::SeqCst)
+        self.asked.load(Ordering::SeqCst)
+    }
+
+    /// How the person left, once the node stopped.
+    fn left(&self) -> Left {
+        if self.asked() > 1 {
+            Left::AtOnce
+        } else if self.started.load(Ordering::SeqCst) {
+            Left::Told
+        } else {
+            Left::Lobby
+        }
     }
 }
 
 /// The game ended for this process because its person left.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Left {
-    /// The table was told (a signed leave); false when a second request stopped at once.
-    pub told: bool,
+pub enum Left {
+    /// Before the game started: the seat (or, for the host, the table) was given up.
+    Lobby,
+    /// During the game, signed: the others were told, and a computer player took the seat.
+    Told,
+    /// A second request stopped at once, unsigned.
+    AtOnce,
+}
+
+impl Left {
+    /// Whether the table was told (the process ends successfully).
+    pub fn told(self) -> bool {
+        self != Self::AtOnce
+    }
 }
 
 impl std::fmt::Display for Left {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.told {
-            f.write_str(
-                "you left the game: the others were told, and a computer player plays your seat",
-            )
-        } else {
-            f.write_str(
+        f.write_str(match self {
+            Self::Lobby => "you left the table before the game started; the others were told",
+            Self::Told => {
+                "you left the game: the others were told, and a computer player plays your seat"
+            }
+            Self::AtOnce => {
                 "stopped at once: the others will vote your seat out once the grace period has \
-                 passed; join again (or Resume in the window) to take it back",
-            )
-        }
+                 passed; join again (or Resume in the window) to take it back"
+            }
+        })
     }
 }
 
