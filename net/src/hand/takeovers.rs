@@ -78,6 +78,18 @@ impl Takeovers {
         seats.iter().fold(seats, |all, s| all.union(self.run_by(s)))
     }
 
+    /// The seats leaving, the one rule of the table and of the transcript check: each seat
+    /// no computer player plays whose latest signed quit (the hand it names, `quit`) is of the
+    /// hand it was last given back at (`back_at`) or later, and the computer players their
+    /// clients run, which go with them.
+    pub fn leaving(&self, quit: &SeatMap<Option<u32>>, back_at: &SeatMap<u32>) -> SeatSet {
+        let standing: SeatSet = Seat::ALL
+            .into_iter()
+            .filter(|&s| self.0[s].is_none() && quit[s].is_some_and(|h| h >= back_at[s]))
+            .collect();
+        self.with_run_by(standing)
+    }
+
     /// The seats a computer player plays.
     pub fn taken(&self) -> SeatSet {
         Seat::ALL
@@ -145,6 +157,34 @@ mod tests {
             t.take(seat, runner, [seat.number(); 32]);
         }
         t
+    }
+
+    /// A seat is leaving while its latest quit is of the hand it was last given back at or
+    /// later and no computer player has taken it yet; the computer players its client runs
+    /// leave with it.
+    #[test]
+    fn a_quit_stands_from_the_hand_given_back_at_until_the_seat_is_taken_over() {
+        let south_runs_west = run(&[(Seat::W, Seat::S)]);
+        let mut quit = SeatMap([None; 4]);
+        let mut back_at = SeatMap([0; 4]);
+        assert_eq!(south_runs_west.leaving(&quit, &back_at), SeatSet::EMPTY);
+        quit[Seat::S] = Some(3);
+        let south_and_west: SeatSet = [Seat::S, Seat::W].into_iter().collect();
+        assert_eq!(south_runs_west.leaving(&quit, &back_at), south_and_west);
+        back_at[Seat::S] = 3;
+        assert_eq!(south_runs_west.leaving(&quit, &back_at), south_and_west);
+        back_at[Seat::S] = 4;
+        assert_eq!(
+            south_runs_west.leaving(&quit, &back_at),
+            SeatSet::EMPTY,
+            "signed before South was given back"
+        );
+        quit[Seat::W] = Some(9);
+        assert_eq!(
+            south_runs_west.leaving(&quit, &back_at),
+            SeatSet::EMPTY,
+            "West is a computer player already"
+        );
     }
 
     /// The partner runs a seat taken over if it is a player; else the lowest player, though

@@ -13,7 +13,7 @@
 //! owes is due from its quit at every seat that holds it, and the grace period after it votes
 //! the seat out as it would any silence (`presence::Limits::quit`).
 
-use fairdeal_core::{Seat, SeatSet};
+use fairdeal_core::{Seat, SeatMap, SeatSet};
 use fairdeal_crypto::{PublicKey, Sig};
 
 use super::msg::{Statement, TableMsg};
@@ -27,17 +27,13 @@ impl TableSession {
     /// clients run, which go with them.
     pub(crate) fn leaving(&self) -> SeatSet {
         let me = self.my_seat_index();
-        let quit: SeatSet = Seat::ALL
-            .into_iter()
-            .filter(|&s| {
-                Some(s) != me
-                    && self.bots.get(s).is_none()
-                    && self.signed_quits[s]
-                        .as_ref()
-                        .is_some_and(|(h, _)| *h >= self.back_at[s])
-            })
-            .collect();
-        self.bots.with_run_by(quit)
+        let quit = SeatMap(Seat::ALL.map(|s| {
+            self.signed_quits[s]
+                .as_ref()
+                .filter(|_| Some(s) != me)
+                .map(|(h, _)| *h)
+        }));
+        self.bots.leaving(&quit, &self.back_at)
     }
 
     /// The key of `seat`'s player (the configuration's), which signs its quit.

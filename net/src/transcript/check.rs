@@ -424,15 +424,11 @@ impl Game {
     /// the player who plays the seat there, not given it back since) and the computer
     /// players their clients run (the table's own rule, `TableSession::leaving`).
     fn leaving(&self, expect: &Header) -> SeatSet {
-        let quit: SeatSet = Seat::ALL
-            .into_iter()
-            .filter(|&s| {
-                expect.bots.get(s).is_none()
-                    && expect.keys[s.index()] == self.config.seats[s.index()]
-                    && self.quits[s].is_some_and(|h| h >= self.back_at[s])
-            })
-            .collect();
-        expect.bots.with_run_by(quit)
+        // A quit is its player's word: it counts only while the player holds the seat.
+        let quit = SeatMap(Seat::ALL.map(|s| {
+            self.quits[s].filter(|_| expect.keys[s.index()] == self.config.seats[s.index()])
+        }));
+        expect.bots.leaving(&quit, &self.back_at)
     }
 }
 
