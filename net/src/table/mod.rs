@@ -53,6 +53,7 @@ pub use self::pace::{NEXT_HAND_MS, NextHand};
 pub use self::presence::{
     ALONE_MS, COMPUTER_MOVE_MS, QUIET_MS, RESYNC_MAX_MS, RESYNC_MS, UNHEARD_MS,
 };
+pub(crate) use self::quits::quit_names_its_hand;
 pub use self::refusal::{ChatRefused, MsgKind, NotNow, ReadyRefused, Unexpected};
 pub use self::refused::{Refused, Why};
 pub use self::route::Replayed;

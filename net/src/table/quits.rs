@@ -20,6 +20,14 @@ use super::msg::{Statement, TableMsg};
 use super::{Dest, QuitRefused, TableError, TableSession};
 use crate::hand::HandSession;
 
+/// Whether a quit naming `hand_no` is one the table takes where `now` is the deal under
+/// way (or the last one started) and `next_dealt` says that deal is being played: the hand
+/// under way, or the one just scored once the next is dealt (the quitter's `Ready` came
+/// first). The one window of the live check and of the transcript check.
+pub(crate) fn quit_names_its_hand(hand_no: u32, now: u32, next_dealt: bool) -> bool {
+    hand_no != 0 && (hand_no == now || (next_dealt && hand_no.checked_add(1) == Some(now)))
+}
+
 impl TableSession {
     /// The seats leaving: those whose quit stands (signed by the player who plays the seat
     /// now, who has not been given it back since, and not taken over yet; this peer's own
@@ -66,9 +74,9 @@ impl TableSession {
         if Some(seat) == self.my_seat_index() {
             return Err(QuitRefused::Own);
         }
-        let now = self.head.hand_no;
-        let just_scored = hand_no.checked_add(1) == Some(now) && self.in_play();
-        if hand_no == 0 || (hand_no != now && !just_scored) || hand_no < self.back_at[seat] {
+        if !quit_names_its_hand(hand_no, self.head.hand_no, self.in_play())
+            || hand_no < self.back_at[seat]
+        {
             return Err(QuitRefused::OtherHand);
         }
         if !(Statement::Quit { hand_no, seat }).signed_by(signer, &sid, sig) {

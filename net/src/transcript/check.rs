@@ -19,6 +19,7 @@ use super::report::{FaultKind, Report, TranscriptFault};
 use super::{Entry, Located};
 use crate::hand::{DealHead, Takeovers};
 use crate::table::msg::{TableConfig, TableMsg};
+use crate::table::quit_names_its_hand;
 
 /// A deal's header: where the game stands, who is seated, and which seats computer players
 /// hold.
@@ -298,11 +299,12 @@ impl Game {
                     && let Some(seat) =
                         seat_of(&keys, from).or_else(|| seat_of(&self.config.seats, from))
                 {
-                    // The table's window (`TableSession::check_quit`): the deal under way, or
-                    // the hand just scored when the next was dealt first. A quit outside it
-                    // was refused live, so it never stands here either.
+                    // The table's window: a quit outside it was refused live, so it never
+                    // stands here either. Whether the deal was still played when the quit came
+                    // the file cannot tell (its messages come during a deal or just after),
+                    // so the hand before it is taken as the table takes it while it is.
                     let now = self.block.as_ref().map_or(0, |b| b.head.head.hand_no);
-                    if hand_no == 0 || (hand_no != now && hand_no.checked_add(1) != Some(now)) {
+                    if !quit_names_its_hand(hand_no, now, true) {
                         return Err(stop(
                             None,
                             Some(hand_no),
