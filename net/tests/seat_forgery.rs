@@ -14,7 +14,7 @@ use fairdeal_net::transcript::{Entry, FaultKind};
 mod common;
 
 use common::files::{
-    blocks, check, first_replace, honest_game, join, quit_game, refused, sid, signed, table_msg,
+    blocks, check, first_quit, first_replace, honest_game, join, quit_game, refused, sid, signed,
 };
 use common::table::secret;
 
@@ -24,14 +24,8 @@ fn a_quit_or_replace_signed_by_the_wrong_seat_is_refused() {
     let sid = sid(&peers);
     let west = Identity::from_secret(secret(1));
     // North's quit, its signature made by West.
-    let at = file
-        .iter()
-        .position(|e| matches!(table_msg(e), Some((_, TableMsg::Quit { .. }))))
-        .unwrap();
+    let (at, from, hand_no) = first_quit(&file);
     let mut forged = file.clone();
-    let Some((from, TableMsg::Quit { hand_no, .. })) = table_msg(&file[at]) else {
-        unreachable!()
-    };
     let sig = west.sign(
         &Statement::Quit {
             hand_no,
@@ -371,13 +365,7 @@ fn a_quit_for_a_hand_the_table_would_not_take_is_refused() {
     let (peers, file) = quit_game();
     let sid = sid(&peers);
     let north = Identity::from_secret(secret(2));
-    let at = file
-        .iter()
-        .position(|e| matches!(table_msg(e), Some((_, TableMsg::Quit { .. }))))
-        .unwrap();
-    let Some((from, TableMsg::Quit { hand_no, .. })) = table_msg(&file[at]) else {
-        unreachable!()
-    };
+    let (at, from, hand_no) = first_quit(&file);
     // The deal the file is at when the quit comes: the last header before it.
     let now = file[..at]
         .iter()

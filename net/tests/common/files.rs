@@ -113,6 +113,17 @@ pub fn table_msg(e: &Entry) -> Option<(PublicKey, TableMsg)> {
     }
 }
 
+/// The first `Quit` in `file`: its index, its signer and the hand it names.
+pub fn first_quit(file: &[Entry]) -> (usize, PublicKey, u32) {
+    file.iter()
+        .enumerate()
+        .find_map(|(at, e)| match table_msg(e) {
+            Some((from, TableMsg::Quit { hand_no, .. })) => Some((at, from, hand_no)),
+            _ => None,
+        })
+        .expect("the file has a quit")
+}
+
 /// The first `Replace` in `file`: its index, and the hand, seat, key and seed it names.
 pub fn first_replace(file: &[Entry]) -> (usize, u32, Seat, PublicKey, [u8; 32]) {
     file.iter()
