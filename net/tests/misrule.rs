@@ -139,3 +139,12 @@ fn three_seats_breaking_the_table_rules_at_random_never_get_an_honest_seat_blame
         check(&cheats, salt, every)?;
     });
 }
+
+/// A case a 10,000-case run found: West and East cheat; East quits and West, its runner, gives
+/// the seat back telling South alone. South dealt the hand again with East's player, North
+/// played on with the computer player, and North, West and East's computer player voted South
+/// out while South waited on West for good. Every seat that takes a `Return` now passes it on.
+#[test]
+fn a_return_told_to_one_seat_splits_nobody_off() {
+    check(&[3, 1], 4_540_868_088_142_538_678, 1).unwrap();
+}

@@ -24,8 +24,20 @@ use fairdeal_net::transcript::Entry;
 /// second, which decides whether a peer starts the next deal before West's `Return` comes.
 /// Returns how South and North took the seat back.
 fn east_stopped_and_back(slow: &[(usize, usize)]) -> [Option<Took>; 2] {
+    east_back_told(slow, &[])
+}
+
+/// [`east_stopped_and_back`], with West's `Return` never reaching the peers in `not_told`
+/// from West itself (only as passed on by the others).
+fn east_back_told(slow: &[(usize, usize)], not_told: &[usize]) -> [Option<Took>; 2] {
     let (peers, _) = table("returning", Preset::Samba, 100_000);
     let mut net = Net::new(peers);
+    let not_told = not_told.to_vec();
+    net.lose = Box::new(move |from, to, bytes| {
+        from == 1
+            && not_told.contains(&to)
+            && matches!(TableMsg::decode(bytes), Ok(TableMsg::Return { .. }))
+    });
     net.run(120_000, &|n| n.peers[3].view().is_some());
     assert!(net.peers[3].view().is_some(), "East holds its cards");
     net.away[3] = true;
@@ -94,6 +106,20 @@ fn a_seat_back_from_a_stopped_process_costs_the_seats_that_stayed_nothing() {
     }
     assert!(seen.contains(&Took::Restart), "{seen:?}");
     assert!(seen.contains(&Took::AtStart), "{seen:?}");
+}
+
+/// West gives East's seat back telling South alone (a runner whose word to North is lost,
+/// or that lies by leaving it out), or East alone: every seat that takes a `Return` passes
+/// it on, so North deals the hand with East's player as the others do, and nobody who stayed
+/// is voted out. Without it North dealt the hand with the computer player, waited on a deal
+/// the others had dropped, and was voted out by them.
+///
+/// Sabotage caught (checked): a return not passed on.
+#[test]
+fn a_seat_given_back_telling_some_seats_only_is_given_back_at_all() {
+    for not_told in [&[2][..], &[0, 2][..]] {
+        east_back_told(&[], not_told);
+    }
 }
 
 /// Two players away one after the other (North, then West: South runs North's computer

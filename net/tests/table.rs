@@ -412,7 +412,9 @@ fn a_silent_seat_pauses_the_table_then_a_computer_player_takes_it() {
                     // took it passes on: leftovers where they were taken too.
                     let told = matches!(
                         TableMsg::decode(&bytes),
-                        Ok(TableMsg::VotedOut { .. } | TableMsg::ReplacePassed { .. })
+                        Ok(TableMsg::VotedOut { .. }
+                            | TableMsg::ReplacePassed { .. }
+                            | TableMsg::ReturnPassed { .. })
                     );
                     let taken = peers[j].handle_message(keys[i], &bytes);
                     assert!(told || taken.is_ok(), "{taken:?}");

@@ -145,6 +145,9 @@ impl TableSession {
         if self.bots.runner(state.seat) != Some(sender) {
             return Err(ReturnRefused::NotRunner);
         }
+        if self.pending_return[state.seat].as_ref() == Some(state) {
+            return Err(ReturnRefused::Again);
+        }
         Ok(match state.hand_no.cmp(&self.head.hand_no) {
             std::cmp::Ordering::Greater => ReturnEffect::Later,
             std::cmp::Ordering::Equal => ReturnEffect::Restart,
@@ -159,7 +162,13 @@ impl TableSession {
         state: ReturnState,
         sig: &Sig,
     ) -> Result<(), TableError> {
-        match self.check_return(&from, &state, sig)? {
+        let effect = self.check_return(&from, &state, sig)?;
+        if effect != ReturnEffect::Past
+            && let Ok(runner) = self.seat_of_sender(&from)
+        {
+            self.pass_return(runner, &state, sig);
+        }
+        match effect {
             ReturnEffect::Mine => {
                 // Our seat, back: take the table's state and play from that hand on.
                 self.keys = state.keys;
@@ -207,6 +216,39 @@ impl TableSession {
             ReturnEffect::Past => {}
         }
         Ok(())
+    }
+
+    /// A runner's return taken here goes on to every seat: one told to some seats only (a
+    /// deal started again with the player at those, played on with the computer player at
+    /// the others) still reaches them all.
+    fn pass_return(&mut self, runner: Seat, state: &ReturnState, sig: &Sig) {
+        self.send(
+            Dest::Seats,
+            TableMsg::ReturnPassed {
+                runner,
+                state: state.clone(),
+                sig: sig.clone(),
+            },
+        );
+    }
+
+    /// A runner's return passed on by another seat: taken as the runner's own, and written
+    /// to the transcript as the runner's signed message.
+    pub(crate) fn on_return_passed(
+        &mut self,
+        runner: Seat,
+        state: ReturnState,
+        sig: &Sig,
+    ) -> Result<(), TableError> {
+        let from = self.keys[runner.index()];
+        self.check_return(&from, &state, sig)?;
+        let at = self.public.len();
+        let msg = TableMsg::Return {
+            state: state.clone(),
+            sig: sig.clone(),
+        };
+        self.publish_signed(at, from, &msg.encode());
+        self.on_return(from, state, sig)
     }
 
     /// The hand under way is to be dealt again, with the same head (the next deal numbers it

@@ -10,9 +10,10 @@
 //! stored, which keeps a log replay identical (the state a refusal depends on is rebuilt
 //! from the log before that message).
 
-use fairdeal_crypto::{Envelope, PublicKey, SignedEnvelope};
+use fairdeal_core::Seat;
+use fairdeal_crypto::{Envelope, PublicKey, Sig, SignedEnvelope};
 
-use super::msg::{SeatInfo, TableConfig, TableMsg};
+use super::msg::{ReturnState, SeatInfo, TableConfig, TableMsg};
 use super::refused::{Refused, Why};
 use super::role::Role;
 use super::{MAX_ADDRS, MAX_EARLY_PER_SEAT, TableSession, clean_name};
@@ -163,6 +164,18 @@ impl TableSession {
         msg: &TableMsg,
     ) -> Result<(), Refused> {
         let seat = self.keys.iter().position(|k| *k == from);
+        // A player given its seat back passes its runner's `Return` on before the others
+        // seat it again: the one message taken from a player whose seat is still held.
+        if let (
+            None,
+            TableMsg::ReturnPassed {
+                runner, state, sig, ..
+            },
+        ) = (seat, msg)
+            && config.seat_of(&from) == Some(state.seat)
+        {
+            return self.check_return_passed(*runner, state, sig);
+        }
         let Some(voter) = seat else {
             return Err(if config.seat_of(&from).is_some() {
                 Refused::stale(Why::TakenOver)
@@ -238,6 +251,9 @@ impl TableSession {
                 .check_return(&from, state, sig)
                 .map(|_| ())
                 .map_err(|r| Refused::of(Why::Return(r), r.is_stale())),
+            TableMsg::ReturnPassed { runner, state, sig } => {
+                self.check_return_passed(*runner, state, sig)
+            }
             TableMsg::SeatHeld {
                 hand_no,
                 seat,
@@ -282,6 +298,18 @@ impl TableSession {
 
     /// A hand message from the peer in seat `from`: well-formed, and signed when it is for a
     /// hand in play; one for a hand not started here waits in a bounded buffer per sender.
+    /// A runner's `Return` passed on: taken as the runner's own would be.
+    fn check_return_passed(
+        &self,
+        runner: Seat,
+        state: &ReturnState,
+        sig: &Sig,
+    ) -> Result<(), Refused> {
+        self.check_return(&self.keys[runner.index()], state, sig)
+            .map(|_| ())
+            .map_err(|r| Refused::of(Why::Return(r), r.is_stale()))
+    }
+
     fn admit_hand(&self, from: usize, bytes: &[u8]) -> Result<(), Refused> {
         let env = SignedEnvelope::from_wire(bytes).map_err(|_| Refused::bad(Why::GarbledHand))?;
         let header: Envelope = fairdeal_crypto::encoding::decode(&env.bytes)

@@ -9,10 +9,10 @@ use serde::{Deserialize, Serialize};
 pub use super::statement::{ReturnState, Statement};
 
 /// The protocol name on the wire (libp2p stream protocol).
-pub const PROTOCOL: &str = "/fairdeal/table/13";
+pub const PROTOCOL: &str = "/fairdeal/table/14";
 /// The version string sent in libp2p identify: the package's version and the table
 /// protocol's (kept equal to [`PROTOCOL`]'s number; a unit test holds it).
-pub const AGENT_VERSION: &str = concat!("fairdeal/", env!("CARGO_PKG_VERSION"), "/table-13");
+pub const AGENT_VERSION: &str = concat!("fairdeal/", env!("CARGO_PKG_VERSION"), "/table-14");
 
 /// What a table is about, as announced and agreed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -351,6 +351,19 @@ pub enum TableMsg {
         /// The seed of its decisions.
         seed: [u8; 32],
         /// The runner's signature (over [`Statement::Replace`]).
+        sig: Sig,
+    },
+    /// A runner's signed `Return`, passed on by a seat that took it, to every seat: a runner
+    /// that gives a seat back telling some seats only (one deal started again with the player
+    /// there, another played on with the computer player elsewhere) still tells them all.
+    /// Unsigned: the return is taken as its runner's own would be.
+    ReturnPassed {
+        /// The runner that signed it.
+        #[serde(with = "crate::seat_wire::one")]
+        runner: Seat,
+        /// The table's state it gives the seat back with.
+        state: ReturnState,
+        /// The runner's signature (over [`Statement::Return`]).
         sig: Sig,
     },
 }

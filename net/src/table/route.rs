@@ -142,6 +142,14 @@ impl TableSession {
                 self.seat_of_sender(&from)?;
                 self.on_replace_passed(runner, hand_no, seat, key, seed, &sig)
             }
+            // Passed on by a seat its player plays now, or by the player given its seat back
+            // (its seat still held here), as the gate admits.
+            TableMsg::ReturnPassed { runner, state, sig } => {
+                if self.original(state.seat) != Some(from) {
+                    self.seat_of_sender(&from)?;
+                }
+                self.on_return_passed(runner, state, &sig)
+            }
         }
     }
 

@@ -223,6 +223,9 @@ pub enum ReturnRefused {
     /// yet: the runner's notice, which shows who holds it, may still be on its way (the
     /// runner tells both again until it hears the player play).
     HolderUnknown,
+    /// One kept already for a hand not started here (passed on by another seat, or told
+    /// again).
+    Again,
 }
 
 impl ReturnRefused {
@@ -239,12 +242,13 @@ impl ReturnRefused {
             }
             Self::NotItsPlayer => "a seat given back to a key that is not its player's",
             Self::HolderUnknown => "this seat given back by a seat not known to hold it yet",
+            Self::Again => "a seat given back that is kept already",
         }
     }
 
     /// Whether it is a leftover that changes nothing (a second copy of this seat's return).
     pub fn is_stale(self) -> bool {
-        matches!(self, Self::Stale | Self::HolderUnknown)
+        matches!(self, Self::Stale | Self::HolderUnknown | Self::Again)
     }
 }
 
@@ -256,7 +260,9 @@ impl From<ReturnRefused> for TableError {
             ReturnRefused::BadSignature => Self::BadSignature,
             ReturnRefused::Barred(s) => Unexpected::SeatBarred(s).into(),
             ReturnRefused::NotRunner => Unexpected::NotRunner(MsgKind::Return).into(),
-            ReturnRefused::Stale | ReturnRefused::HolderUnknown => Unexpected::StaleReturn.into(),
+            ReturnRefused::Stale | ReturnRefused::HolderUnknown | ReturnRefused::Again => {
+                Unexpected::StaleReturn.into()
+            }
             ReturnRefused::NotItsPlayer => Unexpected::ReturnToAnotherKey.into(),
         }
     }

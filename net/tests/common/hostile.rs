@@ -95,7 +95,17 @@ pub fn hostile(
                 seeds: fairdeal_core::SeatMap::default(),
             };
             let sig = id.sign(&Statement::Return(&state).digest(&sid));
-            TableMsg::Return { state, sig }
+            if rng.below(2) == 0 {
+                // Passed on, as a return by the seat whose secret signed it (or by another,
+                // for a wrong signer).
+                TableMsg::ReturnPassed {
+                    runner: Seat::from_index(if rng.below(3) == 0 { pick(rng) } else { signer }),
+                    state,
+                    sig,
+                }
+            } else {
+                TableMsg::Return { state, sig }
+            }
         }
         4 => TableMsg::Ready {
             hand_no,
