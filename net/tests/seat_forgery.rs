@@ -393,3 +393,38 @@ fn a_quit_for_a_hand_the_table_would_not_take_is_refused() {
         );
     }
 }
+
+/// West cuts hand 2 from its own file and explains the gap with a `Return` of South's seat it
+/// signs itself: South never left. Deals are skipped only by a file whose peer was away, and
+/// only a seat the file shows leaving (its quit standing, or the votes that put it out of the
+/// last deal the file has) can be given back across them. (Hand 3's envelopes confirm the
+/// state, since it is the true one: the lie is only that South was away.)
+///
+/// Sabotage caught (checked): a seat given back across skipped deals without a quit or votes.
+#[test]
+fn a_file_that_skips_deals_gives_back_only_a_seat_that_left() {
+    let (peers, file) = honest_game();
+    let (head, mut deals) = blocks(&file);
+    assert!(deals.len() >= 3, "three deals");
+    let Entry::Hand { head: h, keys, .. } = &deals[2][0] else {
+        unreachable!("a deal starts with its header")
+    };
+    let state = ReturnState {
+        hand_no: h.hand_no,
+        seat: Seat::S,
+        dealer: h.dealer,
+        totals: h.totals,
+        prev_result: h.prev_result,
+        keys: **keys,
+        runners: fairdeal_core::SeatMap::default(),
+        seeds: fairdeal_core::SeatMap::default(),
+    };
+    let sig =
+        Identity::from_secret(secret(1)).sign(&Statement::Return(&state).digest(&sid(&peers)));
+    deals[0].push(signed(1, &TableMsg::Return { state, sig }));
+    deals.remove(1);
+    assert_eq!(
+        refused(&join(&head, &deals)),
+        FaultKind::BackWithoutLeaving(Seat::S)
+    );
+}

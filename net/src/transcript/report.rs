@@ -192,6 +192,14 @@ pub enum FaultKind {
         /// The runner the previous header records, if it records one.
         runner: Option<Seat>,
     },
+    /// A file that skips deals with a seat given back, holding neither that seat's standing
+    /// quit nor the votes that put it out of the last deal it has: only a seat that left
+    /// can be given back, and only a player away skips deals.
+    #[error(
+        "the file skips deals with {} given back, but holds neither its quit nor the votes that put it out",
+        .0.name()
+    )]
+    BackWithoutLeaving(Seat),
     /// A seat given back that an earlier deal proved at fault: a computer player keeps a
     /// barred seat for the rest of the game, whoever signs its return.
     #[error(

@@ -2,7 +2,7 @@
 //! result signed and the hand replayed), void (why, with the signed evidence), forfeited or
 //! unfinished; and what the next deal's header must say.
 
-use fairdeal_core::Seat;
+use fairdeal_core::{Seat, SeatSet};
 use fairdeal_crypto::Fault;
 use fairdeal_crypto::PublicKey;
 
@@ -74,6 +74,15 @@ impl Game {
             found: &found,
             leaving: self.leaving(h),
         };
+        // The seats this deal shows leaving (a quit standing, or every other client's votes):
+        // only one of those can be given back across deals the file skips.
+        let left: SeatSet = Seat::ALL
+            .into_iter()
+            .filter(|&s| {
+                self.quits[s].is_some_and(|q| q >= self.back_at[s])
+                    || deal.put_out(s) == Some(PutOut::Votes)
+            })
+            .collect();
         // The seats stay as they were unless a header backed by a signed message changes them.
         let next_head = |ending| Header {
             head: d.after(ending),
@@ -149,7 +158,7 @@ impl Game {
                 .chain([None])
                 .find(|&s| void_marker(&b.hctx, s) == next.head.prev_result);
             if out.is_none()
-                && let Some(back) = self.taken_back(h, next, signed, at)?
+                && let Some(back) = self.taken_back(h, next, signed, left, at)?
             {
                 self.report.hands.push(HandLine {
                     hand_no: d.hand_no,
@@ -330,7 +339,7 @@ impl Game {
         // (it left once the deal was scored, or was put out as it ended) until it was given
         // its seat back.
         if let Some(next) = next.filter(|x| x.head.hand_no > after.head.hand_no)
-            && let Some(back) = self.taken_back(&b.head, next, signed, at)?
+            && let Some(back) = self.taken_back(&b.head, next, signed, left, at)?
         {
             after = back.after;
         }
@@ -393,19 +402,31 @@ impl Game {
         h: &Header,
         next: &Header,
         signed: &[(PublicKey, TableMsg)],
+        left: SeatSet,
         at: Pos,
     ) -> Result<Option<Back>, Stop> {
-        let Some((state, from)) = signed.iter().find_map(|(from, m)| match m {
-            TableMsg::Return { state, .. }
-                if state.hand_no == next.head.hand_no && state.keys == next.keys =>
-            {
-                Some((state, from))
-            }
-            _ => None,
-        }) else {
-            return Ok(None);
+        let returns = || {
+            signed.iter().filter_map(|(from, m)| match m {
+                TableMsg::Return { state, .. }
+                    if state.hand_no == next.head.hand_no && state.keys == next.keys =>
+                {
+                    Some((state, from))
+                }
+                _ => None,
+            })
         };
         let fault = |kind| stop(None, Some(next.head.hand_no), at, kind);
+        // Two seats given back at one hand each have their `Return` in the file: the one of a
+        // seat shown leaving explains the deals skipped.
+        let Some((state, from)) = returns()
+            .find(|(state, _)| left.contains(state.seat))
+            .or_else(|| returns().next())
+        else {
+            return Ok(None);
+        };
+        if !left.contains(state.seat) {
+            return Err(fault(FaultKind::BackWithoutLeaving(state.seat)));
+        }
         if self.barred.contains(state.seat) {
             return Err(fault(FaultKind::BarredSeatBack(state.seat)));
         }
