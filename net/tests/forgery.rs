@@ -12,7 +12,7 @@ use fairdeal_net::transcript::{Entry, FaultKind};
 
 mod common;
 
-use common::files::{blocks, honest_game, join, quit_game, refused, sid, signed};
+use common::files::{blocks, honest_game, join, quit_game, refused, sid, signed, table_msg};
 use common::table::secret;
 
 #[test]
@@ -77,8 +77,9 @@ fn a_re_totalled_header_is_refused() {
     );
 }
 
-/// West cuts the end of hand 2 and inserts a return it signed, carrying totals it chose, then
-/// hand 3's header with those totals.
+/// West cuts the end of hand 2 and inserts `seat`'s quit of hand 2 (signed by its player: a
+/// seat given back across deals a file skips must be one that left) and a return it signed,
+/// carrying totals it chose, then hand 3's header with those totals.
 fn self_totalled(peers: &[TableSession], file: &[Entry], seat: Seat) -> (Vec<Entry>, Vec<Entry>) {
     let (head, deals) = blocks(file);
     let Entry::Hand { head: h, keys, .. } = &deals[2][0] else {
@@ -98,6 +99,9 @@ fn self_totalled(peers: &[TableSession], file: &[Entry], seat: Seat) -> (Vec<Ent
     let mut forged = join(&head, &deals[..2]);
     // The end of hand 2 cut off: the signed results and seeds are gone.
     forged.truncate(forged.len() - deals[1].len() / 2);
+    let player = Identity::from_secret(secret(seat.number()));
+    let quit = common::quit_msg(&player, &sid(peers), h.hand_no - 1, seat);
+    forged.push(signed(seat.number(), &quit));
     forged.push(signed(1, &TableMsg::Return { state, sig }));
     let mut third = deals[2].clone();
     retotal(&mut third, [0, 9_999]);
@@ -109,6 +113,13 @@ fn a_return_its_own_seat_signed_with_chosen_totals_is_refused() {
     let (peers, file) = honest_game();
     let (mut forged, third) = self_totalled(&peers, &file, Seat::W);
     forged.extend(third);
+    // Without West's quit, West never left: no seat may be given back across the cut.
+    let quitless: Vec<Entry> = forged
+        .iter()
+        .filter(|e| !matches!(table_msg(e), Some((_, TableMsg::Quit { .. }))))
+        .cloned()
+        .collect();
+    assert_eq!(refused(&quitless), FaultKind::BackWithoutLeaving(Seat::W));
     assert_eq!(
         refused(&forged),
         FaultKind::ReturnNotFromRunner {
