@@ -79,7 +79,10 @@ async fn run_node_with(
         store::identity_secret(&opts.data_dir, random32).context("reading the identity")?;
     let (ev_tx, mut ev_rx) = mpsc::channel(256);
     let (in_tx, in_rx) = mpsc::channel(16);
-    let leave = Arc::new(LeaveAsked::default());
+    let leave = Arc::new(LeaveAsked {
+        host: matches!(opts.role, Role::Host { .. }),
+        ..LeaveAsked::default()
+    });
     let signals = tokio::spawn(leave_on_signals(in_tx.clone(), leave.clone()));
     let person = opts.bot.is_none();
     // The address to give the others is the host's: a guest's own would only mislead.
@@ -124,6 +127,11 @@ async fn run_node_with(
                     }
                     if matches!(ev, NodeEvent::Table(TableEvent::Started(_))) {
                         leave_key.started.store(true, Ordering::SeqCst);
+                    }
+                    if matches!(ev, NodeEvent::Table(TableEvent::Closed)) {
+                        // Nothing to wait for: the node stops, and the process says why.
+                        leave_key.closed.store(true, Ordering::SeqCst);
+                        let _ = in_tx.send(Intent::Quit).await;
                     }
                     match ev {
                         NodeEvent::Listening(addr) => {
@@ -239,7 +247,11 @@ async fn run_node_with(
         let _ = t.flush();
     }
     match outcome {
-        Err(node::NodeError::Stopped) if leave.asked() > 0 => Err(leave.left().into()),
+        Err(node::NodeError::Stopped)
+            if leave.asked() > 0 || leave.closed.load(Ordering::SeqCst) =>
+        {
+            Err(leave.left().into())
+        }
         other => Ok(other?),
     }
 }
@@ -250,6 +262,10 @@ async fn run_node_with(
 struct LeaveAsked {
     asked: AtomicU8,
     started: AtomicBool,
+    /// The host closed the table before the game started.
+    closed: AtomicBool,
+    /// This process hosts the table (its leave before the start closes it).
+    host: bool,
 }
 
 impl LeaveAsked {
@@ -276,21 +292,30 @@ impl LeaveAsked {
 
     /// How the person left, once the node stopped.
     fn left(&self) -> Left {
-        if self.asked() > 1 {
+        if self.closed.load(Ordering::SeqCst) {
+            Left::Closed
+        } else if self.asked() > 1 {
             Left::AtOnce
         } else if self.started.load(Ordering::SeqCst) {
             Left::Told
+        } else if self.host {
+            Left::ClosedByMe
         } else {
             Left::Lobby
         }
     }
 }
 
-/// The game ended for this process because its person left.
+/// The game ended for this process before its end: its person left, or the host closed the
+/// table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Left {
-    /// Before the game started: the seat (or, for the host, the table) was given up.
+    /// Before the game started: the seat was given up.
     Lobby,
+    /// Before the game started, at the host: the table was closed.
+    ClosedByMe,
+    /// Before the game started, the host closed the table.
+    Closed,
     /// During the game, signed: the others were told, and a computer player took the seat.
     Told,
     /// A second request stopped at once, unsigned.
@@ -298,9 +323,10 @@ pub enum Left {
 }
 
 impl Left {
-    /// Whether the table was told (the process ends successfully).
+    /// Whether this process ended the game as its person asked, telling the table (it then
+    /// ends successfully).
     pub fn told(self) -> bool {
-        self != Self::AtOnce
+        !matches!(self, Self::AtOnce | Self::Closed)
     }
 }
 
@@ -308,6 +334,10 @@ impl std::fmt::Display for Left {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Self::Lobby => "you left the table before the game started; the others were told",
+            Self::ClosedByMe => {
+                "you closed the table before the game started; the players seated were told"
+            }
+            Self::Closed => "the host closed the table before the game started",
             Self::Told => {
                 "you left the game: the others were told, and a computer player plays your seat"
             }
