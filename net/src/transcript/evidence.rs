@@ -121,15 +121,22 @@ impl Deal<'_> {
                     .votes(out)
                     .map(|s| format!("timeout vote signed by {}", s.name()))
                     .collect();
-                let votes = evidence.len();
+                // With one other client left at the table its vote alone puts a seat out, and a
+                // file is its writer's: the words say whose word it rests on.
+                let votes = match evidence.len() {
+                    1 => {
+                        "1 signed timeout vote, the only other client's: its word alone".to_owned()
+                    }
+                    n => format!("{n} signed timeout votes"),
+                };
                 let why = if self.quit(out) {
                     evidence.push(format!("{}'s signed quit", out.name()));
                     format!(
-                        "left the table and sent nothing more past the grace period ({votes} signed timeout votes); a computer player takes the seat"
+                        "left the table and sent nothing more past the grace period ({votes}); a computer player takes the seat"
                     )
                 } else {
                     format!(
-                        "was silent past the grace period ({votes} signed timeout votes); a computer player takes the seat"
+                        "was silent past the grace period ({votes}); a computer player takes the seat"
                     )
                 };
                 (why, evidence)
@@ -312,7 +319,11 @@ mod tests {
         }
         let (why, evidence) = words(&signed);
         assert!(why.starts_with("was silent"), "{why}");
+        assert!(why.contains("(3 signed timeout votes)"), "{why}");
         assert_eq!(evidence.len(), 3);
+        // One vote alone (one other client left) is said to be that client's word alone.
+        let (why, _) = words(&signed[..1]);
+        assert!(why.contains("its word alone"), "{why}");
         // North's quit of another hand, or another seat's, is not North leaving this one.
         signed.push(quit(Seat::N, 2));
         signed.push(quit(Seat::W, 1));
