@@ -141,23 +141,29 @@ fn join(data: &Path, address: &str) -> Child {
 }
 
 fn join_with(data: &Path, address: &str, extra: &[String]) -> Child {
-    bin()
-        .args([
-            "join",
-            "--address",
-            address,
-            "--bot",
-            "greedy",
-            "--listen",
-            "/ip4/127.0.0.1/tcp/0",
-            "--data-dir",
-        ])
-        .arg(data)
-        .args(extra)
+    join_command(data, address, extra)
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
         .spawn()
         .unwrap()
+}
+
+/// A joiner's command line, its output not set yet.
+fn join_command(data: &Path, address: &str, extra: &[String]) -> Command {
+    let mut c = bin();
+    c.args([
+        "join",
+        "--address",
+        address,
+        "--bot",
+        "greedy",
+        "--listen",
+        "/ip4/127.0.0.1/tcp/0",
+        "--data-dir",
+    ])
+    .arg(data)
+    .args(extra)
+    .stderr(Stdio::null());
+    c
 }
 
 /// The joiners of a test, killed when it ends, however it ends: a failed assertion left a
@@ -570,21 +576,8 @@ fn ctrl_c_at_a_joiner_leaves_signed_and_the_hand_stands() {
     let trace = d.join("trace");
     let mut leaver_args = grace.clone();
     leaver_args.extend(["--trace".to_owned(), trace.display().to_string()]);
-    let mut leaver = bin()
-        .args([
-            "join",
-            "--address",
-            &address,
-            "--bot",
-            "greedy",
-            "--listen",
-            "/ip4/127.0.0.1/tcp/0",
-            "--data-dir",
-        ])
-        .arg(&seats[3])
-        .args(&leaver_args)
+    let mut leaver = join_command(&seats[3], &address, &leaver_args)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let mut joins = Procs(vec![
