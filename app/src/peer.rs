@@ -79,14 +79,14 @@ async fn run_node_with(
         store::identity_secret(&opts.data_dir, random32).context("reading the identity")?;
     let (ev_tx, mut ev_rx) = mpsc::channel(256);
     let (in_tx, in_rx) = mpsc::channel(16);
-    let leave = Arc::new(LeaveAsked {
-        host: matches!(opts.role, Role::Host { .. }),
-        ..LeaveAsked::default()
-    });
-    let signals = tokio::spawn(leave_on_signals(in_tx.clone(), leave.clone()));
     let person = opts.bot.is_none();
     // The address to give the others is the host's: a guest's own would only mislead.
     let hosting = matches!(opts.role, Role::Host { .. });
+    let leave = Arc::new(LeaveAsked {
+        host: hosting,
+        ..LeaveAsked::default()
+    });
+    let signals = tokio::spawn(leave_on_signals(in_tx.clone(), leave.clone()));
     let table_name = match &opts.role {
         Role::Host { table, .. } => table.clone(),
         Role::Join { .. } => String::new(),

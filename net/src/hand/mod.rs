@@ -60,7 +60,7 @@ use std::collections::VecDeque;
 pub use self::cards::card_of_id;
 pub use self::checks::{CheckDone, CheckId, ProofCheck};
 pub use self::head::{DealHead, Ending, add_scores, void_marker};
-pub use self::takeovers::Takeovers;
+pub use self::takeovers::{Takeovers, quit_stands};
 pub use self::types::{
     Awaiting, Blame, Event, HandBug, HandConfig, HandReport, MoveEffect, REPLACEMENT_STRATEGY,
     Replacement, SessionError, Stage, replacement_rng,

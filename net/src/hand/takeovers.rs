@@ -11,6 +11,12 @@ use super::types::Replacement;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Takeovers(pub SeatMap<Option<Replacement>>);
 
+/// Whether a seat's latest signed quit (the hand it names) is still its word: signed at the
+/// hand it was last given back at (`back_at`) or later.
+pub fn quit_stands(quit: Option<u32>, back_at: u32) -> bool {
+    quit.is_some_and(|h| h >= back_at)
+}
+
 impl Takeovers {
     /// No seat taken over.
     pub const NONE: Self = Self(SeatMap([None; 4]));
@@ -85,7 +91,7 @@ impl Takeovers {
     pub fn leaving(&self, quit: &SeatMap<Option<u32>>, back_at: &SeatMap<u32>) -> SeatSet {
         let standing: SeatSet = Seat::ALL
             .into_iter()
-            .filter(|&s| self.0[s].is_none() && quit[s].is_some_and(|h| h >= back_at[s]))
+            .filter(|&s| self.0[s].is_none() && quit_stands(quit[s], back_at[s]))
             .collect();
         self.with_run_by(standing)
     }

@@ -296,8 +296,6 @@ impl TableSession {
         }
     }
 
-    /// A hand message from the peer in seat `from`: well-formed, and signed when it is for a
-    /// hand in play; one for a hand not started here waits in a bounded buffer per sender.
     /// A runner's `Return` passed on: taken as the runner's own would be.
     fn check_return_passed(
         &self,
@@ -310,6 +308,8 @@ impl TableSession {
             .map_err(|r| Refused::of(Why::Return(r), r.is_stale()))
     }
 
+    /// A hand message from the peer in seat `from`: well-formed, and signed when it is for a
+    /// hand in play; one for a hand not started here waits in a bounded buffer per sender.
     fn admit_hand(&self, from: usize, bytes: &[u8]) -> Result<(), Refused> {
         let env = SignedEnvelope::from_wire(bytes).map_err(|_| Refused::bad(Why::GarbledHand))?;
         let header: Envelope = fairdeal_crypto::encoding::decode(&env.bytes)

@@ -6,7 +6,7 @@ use fairdeal_core::{Seat, SeatSet};
 use fairdeal_crypto::Fault;
 use fairdeal_crypto::PublicKey;
 
-use crate::hand::{DealHead, Ending, HandConfig, Takeovers, void_marker};
+use crate::hand::{DealHead, Ending, HandConfig, Takeovers, quit_stands, void_marker};
 use crate::table::msg::TableMsg;
 use crate::transcript::evidence::{Deal, PutOut, root_of, sender_seq};
 use crate::transcript::replay::{Finding, check_hand};
@@ -79,7 +79,7 @@ impl Game {
         let left: SeatSet = Seat::ALL
             .into_iter()
             .filter(|&s| {
-                self.quits[s].is_some_and(|q| q >= self.back_at[s])
+                quit_stands(self.quits[s], self.back_at[s])
                     || deal.put_out(s) == Some(PutOut::Votes)
             })
             .collect();
